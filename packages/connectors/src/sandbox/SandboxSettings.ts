@@ -1,0 +1,12 @@
+import { Schema } from "effect"
+
+/** Fault injection per sandbox connection (its `settings`). */
+export const SandboxSettings = Schema.Struct({
+  /** Delay before every answer, after the sandbox has acted: a timeout then loses the answer, not the charge. */
+  latency_ms: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+  /** Every call fails as if the PSP were unreachable; nothing is processed. */
+  outage: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /** Share of new charges (0..1) that fail with a retryable `processing_error`. */
+  failure_rate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 })
+})
+export type SandboxSettings = typeof SandboxSettings.Type

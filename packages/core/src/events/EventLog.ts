@@ -1,0 +1,35 @@
+import { Context, Effect, Layer } from "effect"
+import { Ids } from "../shared/Ids.js"
+import type { Tenant } from "../shared/Tenant.js"
+import { now } from "../shared/Timestamp.js"
+import { API_VERSION, Event } from "./Event.js"
+import { EventsRepository } from "./EventsRepository.js"
+
+/** Records the event of a state change. Call it inside the change's `Transactions.run`. */
+export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
+  readonly record: (tenant: Tenant, type: string, object: unknown) => Effect.Effect<Event>
+}>() {
+  static readonly layer = Layer.effect(
+    EventLog,
+    Effect.gen(function*() {
+      const ids = yield* Ids
+      const events = yield* EventsRepository
+      return {
+        record: (tenant, type, object) =>
+          Effect.gen(function*() {
+            const event = new Event({
+              object: "event",
+              id: yield* ids.make("evt"),
+              type,
+              api_version: API_VERSION,
+              created_at: yield* now,
+              livemode: tenant.livemode,
+              data: { object }
+            })
+            yield* events.insert(tenant.organizationId, event)
+            return event
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,75 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { MemoryStore } from "../shared/MemoryStore.js"
+import type { Tenant } from "../shared/Tenant.js"
+import type { IdempotencyRecord, StoredResponse } from "./IdempotencyKey.js"
+
+export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeysRepository")<
+  IdempotencyKeysRepository,
+  {
+    /** Inserts the record unless the key exists; then returns what is stored instead. */
+    readonly start: (tenant: Tenant, record: IdempotencyRecord) => Effect.Effect<Option.Option<IdempotencyRecord>>
+    /**
+     * Takes over an unfinished key whose lock was released or has lapsed. `None` when someone else
+     * holds it or it has finished meanwhile.
+     */
+    readonly acquire: (
+      tenant: Tenant,
+      key: string,
+      options: { readonly now: DateTime.Utc; readonly lockedUntil: DateTime.Utc }
+    ) => Effect.Effect<Option.Option<IdempotencyRecord>>
+    readonly attach: (tenant: Tenant, key: string, resourceId: string) => Effect.Effect<void>
+    readonly complete: (tenant: Tenant, key: string, response: StoredResponse) => Effect.Effect<void>
+    /** Unlocks without a response, so a retry can resume the work. */
+    readonly release: (tenant: Tenant, key: string) => Effect.Effect<void>
+    /** Deletes keys created before `createdBefore` that no request holds; returns how many. */
+    readonly purge: (options: { readonly createdBefore: DateTime.Utc; readonly now: DateTime.Utc }) => Effect.Effect<number>
+  }
+>() {
+  static readonly layerMemory = Layer.effect(
+    IdempotencyKeysRepository,
+    Effect.map(MemoryStore, (store) => {
+      const rows = () => store.table<IdempotencyRecord>("idempotency_keys")
+      const id = (tenant: Tenant, key: string) => `${tenant.organizationId}/${tenant.livemode}/${key}`
+      const change = (tenant: Tenant, key: string, changes: Partial<IdempotencyRecord>) =>
+        Effect.sync(() => {
+          const row = rows().get(id(tenant, key))
+          if (row !== undefined) rows().set(id(tenant, key), { ...row, ...changes })
+        })
+      return {
+        start: (tenant, record) =>
+          Effect.sync(() => {
+            const existing = rows().get(id(tenant, record.key))
+            if (existing !== undefined) return Option.some(existing)
+            rows().set(id(tenant, record.key), record)
+            return Option.none()
+          }),
+        acquire: (tenant, key, { lockedUntil, now }) =>
+          Effect.sync(() => {
+            const row = rows().get(id(tenant, key))
+            if (
+              row === undefined || row.response !== null ||
+              (row.lockedUntil !== null && !DateTime.lessThan(row.lockedUntil, now))
+            ) return Option.none()
+            const taken = { ...row, lockedUntil }
+            rows().set(id(tenant, key), taken)
+            return Option.some(taken)
+          }),
+        attach: (tenant, key, resourceId) => change(tenant, key, { resourceId }),
+        complete: (tenant, key, response) => change(tenant, key, { response, lockedUntil: null }),
+        release: (tenant, key) => change(tenant, key, { lockedUntil: null }),
+        purge: ({ createdBefore, now }) =>
+          Effect.sync(() => {
+            let purged = 0
+            for (const [rowId, row] of rows()) {
+              const idle = row.lockedUntil === null || DateTime.lessThan(row.lockedUntil, now)
+              if (DateTime.lessThan(row.createdAt, createdBefore) && idle) {
+                rows().delete(rowId)
+                purged++
+              }
+            }
+            return purged
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,97 @@
+import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import type { Tenant } from "../shared/Tenant.js"
+import { now, plusMillis } from "../shared/Timestamp.js"
+import {
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  type IdempotencyRecord,
+  type StoredResponse
+} from "./IdempotencyKey.js"
+import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
+
+/** What the operation gets: the object an interrupted earlier run created, and how to name its own. */
+export interface IdempotentRun {
+  readonly recovered: Option.Option<string>
+  /** Call inside the transaction that creates the object, so key and object commit together. */
+  readonly attach: (resourceId: string) => Effect.Effect<void>
+}
+
+export interface IdempotentRequest {
+  readonly tenant: Tenant
+  readonly key: string
+  readonly fingerprint: string
+}
+
+/** How long a running request holds its key; longer than any operation (two PSP calls of 30 s). */
+export const KEY_LOCK = Duration.minutes(2)
+
+/**
+ * Idempotency of decisions §7. A key runs its operation once; a finished key replays the stored
+ * response; a key still running answers 409; a key used for another request answers 422.
+ * A 5xx or a crash releases the key without a response, and the next request with it resumes
+ * from the object the first one created (`recovered`) instead of starting over.
+ */
+export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<IdempotentRequests, {
+  readonly execute: <R>(
+    request: IdempotentRequest,
+    operation: (run: IdempotentRun) => Effect.Effect<StoredResponse, never, R>
+  ) => Effect.Effect<
+    { readonly response: StoredResponse; readonly replayed: boolean },
+    IdempotencyKeyInUse | IdempotencyKeyReused,
+    R
+  >
+}>() {
+  static readonly layer = Layer.effect(
+    IdempotentRequests,
+    Effect.gen(function*() {
+      const keys = yield* IdempotencyKeysRepository
+
+      const begin = ({ fingerprint, key, tenant }: IdempotentRequest) =>
+        Effect.gen(function*() {
+          const startedAt = yield* now
+          const lockedUntil = plusMillis(startedAt, Duration.toMillis(KEY_LOCK))
+          const fresh: IdempotencyRecord = {
+            key,
+            fingerprint,
+            resourceId: null,
+            response: null,
+            lockedUntil,
+            createdAt: startedAt
+          }
+          const existing = yield* keys.start(tenant, fresh)
+          if (Option.isNone(existing)) return { _tag: "Run" as const, recovered: Option.none<string>() }
+          if (existing.value.fingerprint !== fingerprint) return yield* new IdempotencyKeyReused({ key })
+          if (existing.value.response !== null) return { _tag: "Replay" as const, response: existing.value.response }
+          const taken = yield* keys.acquire(tenant, key, { now: startedAt, lockedUntil })
+          if (Option.isNone(taken)) {
+            // It may have finished between our two reads.
+            const again = yield* keys.start(tenant, fresh)
+            if (Option.isSome(again) && again.value.response !== null) {
+              return { _tag: "Replay" as const, response: again.value.response }
+            }
+            return yield* new IdempotencyKeyInUse({ key })
+          }
+          return { _tag: "Run" as const, recovered: Option.fromNullable(taken.value.resourceId) }
+        })
+
+      return {
+        execute: (request, operation) =>
+          Effect.gen(function*() {
+            const start = yield* begin(request)
+            if (start._tag === "Replay") return { response: start.response, replayed: true }
+            const response = yield* operation({
+              recovered: start.recovered,
+              attach: (resourceId) => keys.attach(request.tenant, request.key, resourceId)
+            }).pipe(
+              Effect.onExit((exit) =>
+                Exit.isSuccess(exit) && exit.value.status < 500
+                  ? keys.complete(request.tenant, request.key, exit.value)
+                  : keys.release(request.tenant, request.key)
+              )
+            )
+            return { response, replayed: false }
+          })
+      }
+    })
+  )
+}

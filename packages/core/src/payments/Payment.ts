@@ -1,0 +1,120 @@
+import { Schema } from "effect"
+import { Currency } from "../money/Currency.js"
+import { Amount, MinorUnits } from "../money/Money.js"
+import { BoundedString, Metadata } from "../shared/Metadata.js"
+import { Timestamp } from "../shared/Timestamp.js"
+
+export const PaymentStatus = Schema.Literal(
+  "created",
+  "processing",
+  "requires_action",
+  "requires_capture",
+  "succeeded",
+  "failed",
+  "canceled"
+)
+export type PaymentStatus = typeof PaymentStatus.Type
+
+/** The payment method as the API shows it; `brand`, `last4` and `country` come from the PSP when it knows them. */
+export class PaymentMethod extends Schema.Class<PaymentMethod>("PaymentMethod")({
+  type: Schema.String,
+  token: Schema.String,
+  brand: Schema.NullOr(Schema.String),
+  last4: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String)
+}) {}
+
+export class NextAction extends Schema.Class<NextAction>("NextAction")({
+  type: Schema.Literal("redirect"),
+  url: Schema.String
+}) {}
+
+export class Failure extends Schema.Class<Failure>("Failure")({
+  code: Schema.String,
+  message: Schema.String
+}) {}
+
+export const AttemptStatus = Schema.Literal("pending", "requires_action", "requires_capture", "succeeded", "failed", "canceled")
+export type AttemptStatus = typeof AttemptStatus.Type
+
+/** One call to a PSP. Its id is also the PSP idempotency reference of that call. */
+export class PaymentAttempt extends Schema.Class<PaymentAttempt>("PaymentAttempt")({
+  object: Schema.Literal("payment_attempt"),
+  id: Schema.String,
+  provider: Schema.String,
+  status: AttemptStatus,
+  provider_payment_id: Schema.NullOr(Schema.String),
+  error_code: Schema.NullOr(Schema.String),
+  latency_ms: Schema.NullOr(Schema.NonNegativeInt),
+  created_at: Timestamp
+}) {}
+
+export class Payment extends Schema.Class<Payment>("Payment")({
+  object: Schema.Literal("payment"),
+  id: Schema.String,
+  status: PaymentStatus,
+  amount: Amount,
+  /** What was captured: `amount` unless a manual capture took less. Refunds draw on this. */
+  amount_captured: MinorUnits,
+  /** Pending and succeeded refunds; a failed refund gives its amount back. */
+  amount_refunded: MinorUnits,
+  currency: Currency,
+  provider: Schema.String,
+  provider_payment_id: Schema.NullOr(Schema.String),
+  payment_method: PaymentMethod,
+  customer_id: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  metadata: Metadata,
+  capture: Schema.Boolean,
+  return_url: Schema.NullOr(Schema.String),
+  next_action: Schema.NullOr(NextAction),
+  failure: Schema.NullOr(Failure),
+  attempts: Schema.Array(PaymentAttempt),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  livemode: Schema.Boolean
+}) {}
+
+export const Url = BoundedString.pipe(
+  Schema.filter((text) => /^https?:\/\/[^\s]+$/.test(text) || "must be an http or https URL")
+)
+
+export const PaymentMethodInput = Schema.Struct({
+  type: Schema.Literal("card"),
+  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)),
+  brand: Schema.optional(Schema.String.pipe(Schema.maxLength(50))),
+  last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
+  country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
+}).annotations({ identifier: "PaymentMethodInput" })
+
+/** Body of `POST /v1/payments`. Unknown fields are refused. */
+export const CreatePayment = Schema.Struct({
+  amount: Amount,
+  currency: Currency,
+  payment_method: PaymentMethodInput,
+  provider: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  customer_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
+  description: Schema.optional(BoundedString),
+  capture: Schema.optional(Schema.Boolean),
+  return_url: Schema.optional(Url),
+  metadata: Schema.optional(Metadata)
+}).annotations({ identifier: "CreatePayment", parseOptions: { onExcessProperty: "error" } })
+export type CreatePayment = typeof CreatePayment.Type
+
+export const CapturePayment = Schema.Struct({
+  amount: Schema.optional(Amount)
+}).annotations({ identifier: "CapturePayment", parseOptions: { onExcessProperty: "error" } })
+export type CapturePayment = typeof CapturePayment.Type
+
+export const CancelPayment = Schema.Struct({
+  cancellation_reason: Schema.optional(BoundedString)
+}).annotations({ identifier: "CancelPayment", parseOptions: { onExcessProperty: "error" } })
+export type CancelPayment = typeof CancelPayment.Type
+
+export const PaymentListFilter = Schema.Struct({
+  status: Schema.optional(PaymentStatus),
+  provider: Schema.optional(Schema.String),
+  currency: Schema.optional(Schema.String),
+  customer_id: Schema.optional(Schema.String)
+})
+export type PaymentListFilter = typeof PaymentListFilter.Type

@@ -1,0 +1,509 @@
+import { Context, DateTime, Duration, Effect, Either, Layer, Option, Schema } from "effect"
+import { EventLog } from "../events/EventLog.js"
+import {
+  type AuthorizationOutcome,
+  AuthorizationOutcome as Outcome,
+  type CardDetails,
+  Connectors,
+  type ModificationOutcome,
+  type PaymentConnector
+} from "../providers/PaymentConnector.js"
+import { callProvider } from "../providers/ProviderCall.js"
+import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { Ids } from "../shared/Ids.js"
+import type { InvalidCursor, Page, PageRequest } from "../shared/Pagination.js"
+import type { Tenant } from "../shared/Tenant.js"
+import { now } from "../shared/Timestamp.js"
+import { Transactions } from "../shared/Transactions.js"
+import { AttemptPolicy, PublicBaseUrl } from "./AttemptPolicy.js"
+import {
+  type CancelPayment,
+  type CapturePayment,
+  type CreatePayment,
+  Failure,
+  NextAction,
+  Payment,
+  PaymentAttempt,
+  type PaymentListFilter,
+  PaymentMethod,
+  type PaymentStatus
+} from "./Payment.js"
+import {
+  AmountTooLarge,
+  PaymentNotFound,
+  PaymentRefused,
+  PaymentStateConflict,
+  ProviderUnreachable,
+  ReturnUrlRequired
+} from "./PaymentErrors.js"
+import { type PaymentRef, PaymentsRepository } from "./PaymentsRepository.js"
+import { PaymentStateMachine } from "./PaymentStateMachine.js"
+
+/** How a finished payment is reported: the payment itself, or the error that carries it. */
+export type PaymentResult = Effect.Effect<Payment, PaymentRefused | ProviderUnreachable | ReturnUrlRequired>
+
+export class Payments extends Context.Tag("core/Payments")<Payments, {
+  /**
+   * Writes the payment (`created`, then `processing` with its first attempt) in one transaction,
+   * calls the PSP, and records the answer. `onCreated` runs inside that first transaction, which is
+   * how an idempotency key learns which payment it produced.
+   */
+  readonly create: (
+    tenant: Tenant,
+    input: CreatePayment,
+    onCreated?: (paymentId: string) => Effect.Effect<void>
+  ) => Effect.Effect<
+    Payment,
+    PaymentRefused | ProviderUnreachable | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable
+  >
+  /**
+   * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
+   * under the same PSP reference, so the PSP answers it at most once.
+   */
+  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<
+    Payment,
+    PaymentNotFound | PaymentRefused | ProviderUnreachable | ReturnUrlRequired
+  >
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Payment, PaymentNotFound>
+  readonly list: (
+    tenant: Tenant,
+    filter: PaymentListFilter,
+    page: PageRequest
+  ) => Effect.Effect<Page<Payment>, InvalidCursor>
+  readonly capture: (tenant: Tenant, id: string, input: CapturePayment) => Effect.Effect<
+    Payment,
+    PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnreachable
+  >
+  readonly cancel: (tenant: Tenant, id: string, input: CancelPayment) => Effect.Effect<
+    Payment,
+    PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnreachable
+  >
+  /** The customer is back from the PSP's 3DS page: ask the PSP how it ended. Needs no tenant. */
+  readonly returnFromAction: (id: string) => Effect.Effect<Payment, PaymentNotFound>
+  /** Worker: settle an attempt nobody heard back from, by asking the PSP under its reference. */
+  readonly reconcile: (ref: PaymentRef) => Effect.Effect<void>
+  /** Worker: release an authorization or a 3DS challenge that waited too long. */
+  readonly expire: (ref: PaymentRef) => Effect.Effect<void>
+}>() {
+  static readonly layer = Layer.effect(Payments, Effect.suspend(() => make))
+}
+
+const noCard: CardDetails = { brand: null, last4: null, country: null }
+
+const make = Effect.gen(function*() {
+  const repository = yield* PaymentsRepository
+  const transactions = yield* Transactions
+  const events = yield* EventLog
+  const ids = yield* Ids
+  const connectors = yield* Connectors
+  const resolution = yield* ProviderResolution
+  const baseUrl = yield* PublicBaseUrl
+  const encode = Schema.encodeSync(Payment)
+
+  const load = (tenant: Tenant, id: string) =>
+    repository.find(tenant, id).pipe(
+      Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
+    )
+
+  // Rows read for update always exist: they were found before the transaction began.
+  const lock = (tenant: Tenant, id: string) =>
+    repository.findForUpdate(tenant, id).pipe(Effect.map(Option.getOrThrow), Effect.orDie)
+
+  /** The only way a payment's status changes: checked against the table, saved with its event. */
+  const move = (tenant: Tenant, payment: Payment, to: PaymentStatus, changes: Partial<Payment> = {}) =>
+    Effect.gen(function*() {
+      const step = PaymentStateMachine.move(payment.status, to)
+      if (Either.isLeft(step)) return yield* Effect.die(step.left)
+      const updated = new Payment({ ...payment, ...changes, status: to, updated_at: yield* now })
+      yield* repository.update(tenant, updated)
+      yield* events.record(tenant, step.right.event, encode(updated))
+      return updated
+    })
+
+  const replaceAttempt = (payment: Payment, id: string, changes: Partial<PaymentAttempt>) =>
+    payment.attempts.map((attempt) => attempt.id === id ? new PaymentAttempt({ ...attempt, ...changes }) : attempt)
+
+  const newAttempt = (provider: string) =>
+    Effect.gen(function*() {
+      return new PaymentAttempt({
+        object: "payment_attempt",
+        id: yield* ids.make("att"),
+        provider,
+        status: "pending",
+        provider_payment_id: null,
+        error_code: null,
+        latency_ms: null,
+        created_at: yield* now
+      })
+    })
+
+  const withCard = (method: PaymentMethod, card: CardDetails) =>
+    new PaymentMethod({
+      ...method,
+      brand: card.brand ?? method.brand,
+      last4: card.last4 ?? method.last4,
+      country: card.country ?? method.country
+    })
+
+  const connectorFor = (tenant: Tenant, payment: Payment) =>
+    Effect.map(resolution.byName(tenant, payment.provider), (connection) => connectors.forConnection(connection))
+
+  const authorize = (connector: PaymentConnector, payment: Payment, attempt: PaymentAttempt) =>
+    callProvider(connector.authorize({
+      reference: attempt.id,
+      paymentId: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      paymentMethod: { type: payment.payment_method.type, token: payment.payment_method.token },
+      capture: payment.capture,
+      returnUrl: `${baseUrl}/v1/payments/${payment.id}/return`,
+      description: payment.description,
+      customerId: payment.customer_id
+    }))
+
+  /**
+   * Records the PSP's answer to an attempt, if nobody recorded one first: the request, the 3DS return
+   * and the worker may all learn the outcome, and only the first one moves the payment.
+   */
+  const settle = (
+    tenant: Tenant,
+    paymentId: string,
+    attemptId: string,
+    outcome: AuthorizationOutcome,
+    latencyMs: number | null
+  ) =>
+    transactions.run(Effect.gen(function*() {
+      let payment = yield* lock(tenant, paymentId)
+      const attempt = payment.attempts.find((candidate) => candidate.id === attemptId)
+      const awaiting = attempt !== undefined &&
+        ((payment.status === "processing" && attempt.status === "pending") ||
+          (payment.status === "requires_action" && attempt.status === "requires_action"))
+      if (!awaiting) return payment
+      const latency = latencyMs ?? attempt.latency_ms
+      if (payment.status === "requires_action") payment = yield* move(tenant, payment, "processing", { next_action: null })
+      return yield* Outcome.$match(outcome, {
+        Authorized: ({ captured, card, pspPaymentId }) =>
+          move(tenant, payment, captured ? "succeeded" : "requires_capture", {
+            provider_payment_id: pspPaymentId,
+            amount_captured: captured ? payment.amount : 0,
+            payment_method: withCard(payment.payment_method, card),
+            attempts: replaceAttempt(payment, attemptId, {
+              status: captured ? "succeeded" : "requires_capture",
+              provider_payment_id: pspPaymentId,
+              latency_ms: latency
+            })
+          }),
+        ActionRequired: ({ card, pspPaymentId, redirectUrl }) =>
+          move(tenant, payment, "requires_action", {
+            provider_payment_id: pspPaymentId,
+            next_action: new NextAction({ type: "redirect", url: redirectUrl }),
+            payment_method: withCard(payment.payment_method, card),
+            attempts: replaceAttempt(payment, attemptId, {
+              status: "requires_action",
+              provider_payment_id: pspPaymentId,
+              latency_ms: latency
+            })
+          }),
+        Refused: ({ card, code, message, pspPaymentId }) =>
+          move(tenant, payment, "failed", {
+            provider_payment_id: pspPaymentId ?? payment.provider_payment_id,
+            failure: new Failure({ code, message }),
+            payment_method: withCard(payment.payment_method, card),
+            attempts: replaceAttempt(payment, attemptId, {
+              status: "failed",
+              provider_payment_id: pspPaymentId,
+              error_code: code,
+              latency_ms: latency
+            })
+          }),
+        Unknown: () => Effect.succeed(payment)
+      })
+    }))
+
+  /** A failed attempt worth retrying: close it and open the next one, in one transaction. */
+  const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number) =>
+    transactions.run(Effect.gen(function*() {
+      const payment = yield* lock(tenant, paymentId)
+      const current = payment.attempts.at(-1)
+      if (payment.status !== "processing" || current?.id !== attemptId || current.status !== "pending") {
+        return Option.none<Payment>()
+      }
+      const next = yield* newAttempt(payment.provider)
+      const updated = new Payment({
+        ...payment,
+        attempts: [
+          ...replaceAttempt(payment, attemptId, { status: "failed", error_code: code, latency_ms: latencyMs }),
+          next
+        ],
+        updated_at: yield* now
+      })
+      yield* repository.update(tenant, updated)
+      return Option.some(updated)
+    }))
+
+  const unavailable = (reason: string) =>
+    Outcome.Refused({
+      pspPaymentId: null,
+      code: "provider_unavailable",
+      message: `The payment provider could not be reached: ${reason}`,
+      retryable: true,
+      card: noCard
+    })
+
+  /** Sends the payment's open attempt, retrying retryable failures as the policy says, and records the end. */
+  const drive = (tenant: Tenant, start: Payment) =>
+    Effect.gen(function*() {
+      const policy = yield* AttemptPolicy
+      const connector = yield* connectorFor(tenant, start)
+      let payment = start
+      while (true) {
+        const attempt = payment.attempts.at(-1)!
+        const { latencyMs, result } = yield* authorize(connector, payment, attempt)
+        // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
+        if (result._tag === "NoAnswer") return payment
+        const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
+        const triesHere = payment.attempts.filter((each) => each.provider === payment.provider).length
+        if (
+          outcome._tag === "Refused" && policy.retryableCodes.includes(outcome.code) &&
+          triesHere < policy.attemptsPerConnection
+        ) {
+          const next = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs)
+          if (Option.isSome(next)) {
+            payment = next.value
+            continue
+          }
+          return yield* load(tenant, payment.id).pipe(Effect.orDie)
+        }
+        return yield* settle(tenant, payment.id, attempt.id, outcome, latencyMs)
+      }
+    })
+
+  const cancelAtProvider = (tenant: Tenant, payment: Payment) =>
+    Effect.gen(function*() {
+      const connector = yield* connectorFor(tenant, payment)
+      const attempt = payment.attempts.at(-1)!
+      return yield* callProvider(connector.cancel({
+        reference: `${attempt.id}_cancel`,
+        pspPaymentId: payment.provider_payment_id ?? attempt.id
+      }))
+    })
+
+  /** Cancels a payment whose status was checked by the caller; the PSP is asked first when it holds money. */
+  const cancelNow = (tenant: Tenant, payment: Payment, failure: Failure | null) =>
+    Effect.gen(function*() {
+      if (payment.status !== "created") {
+        const { result } = yield* cancelAtProvider(tenant, payment)
+        if (result._tag !== "Answered") {
+          return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
+        }
+        const answer: ModificationOutcome = result.value
+        if (answer._tag === "Refused") {
+          return yield* new PaymentRefused({ payment, code: answer.code, message: answer.message })
+        }
+      }
+      return yield* transactions.run(Effect.gen(function*() {
+        const current = yield* lock(tenant, payment.id)
+        if (current.status !== payment.status) return current
+        const last = current.attempts.at(-1)
+        return yield* move(tenant, current, "canceled", {
+          next_action: null,
+          failure,
+          attempts: last === undefined ? current.attempts : replaceAttempt(current, last.id, { status: "canceled" })
+        })
+      }))
+    })
+
+  /** Turns where a payment ended into the answer of `create`/`resume`. */
+  const finish = (tenant: Tenant, payment: Payment): PaymentResult =>
+    Effect.gen(function*() {
+      if (payment.status === "requires_action" && payment.return_url === null) {
+        const canceled = yield* cancelNow(
+          tenant,
+          payment,
+          new Failure({
+            code: "return_url_required",
+            message: "The provider requires customer authentication (3D Secure), which needs a return_url."
+          })
+        ).pipe(Effect.catchAll(() => Effect.succeed(payment)))
+        return yield* new ReturnUrlRequired({ payment: canceled })
+      }
+      if (payment.status === "canceled" && payment.failure?.code === "return_url_required") {
+        return yield* new ReturnUrlRequired({ payment })
+      }
+      if (payment.status === "failed" && payment.failure !== null) {
+        return payment.failure.code === "provider_unavailable"
+          ? yield* new ProviderUnreachable({ payment, timedOut: false })
+          : yield* new PaymentRefused({ payment, code: payment.failure.code, message: payment.failure.message })
+      }
+      return payment
+    })
+
+  const create = Effect.fn("Payments.create")(function*(
+    tenant: Tenant,
+    input: CreatePayment,
+    onCreated?: (paymentId: string) => Effect.Effect<void>
+  ) {
+    const connection: ProviderConnection = yield* resolution.forPayment(tenant, {
+      provider: input.provider,
+      currency: input.currency,
+      method: input.payment_method.type
+    })
+    const id = yield* ids.make("pay")
+    const createdAt = yield* now
+    const sent = yield* transactions.run(Effect.gen(function*() {
+      const created = new Payment({
+        object: "payment",
+        id,
+        status: "created",
+        amount: input.amount,
+        amount_captured: 0,
+        amount_refunded: 0,
+        currency: input.currency,
+        provider: connection.name,
+        provider_payment_id: null,
+        payment_method: new PaymentMethod({
+          type: input.payment_method.type,
+          token: input.payment_method.token,
+          brand: input.payment_method.brand ?? null,
+          last4: input.payment_method.last4 ?? null,
+          country: input.payment_method.country?.toUpperCase() ?? null
+        }),
+        customer_id: input.customer_id ?? null,
+        description: input.description ?? null,
+        metadata: input.metadata ?? {},
+        capture: input.capture ?? true,
+        return_url: input.return_url ?? null,
+        next_action: null,
+        failure: null,
+        attempts: [],
+        created_at: createdAt,
+        updated_at: createdAt,
+        livemode: tenant.livemode
+      })
+      yield* repository.insert(tenant, created)
+      yield* events.record(tenant, "payment.created", encode(created))
+      const processing = yield* move(tenant, created, "processing", { attempts: [yield* newAttempt(connection.name)] })
+      if (onCreated !== undefined) yield* onCreated(id)
+      return processing
+    }))
+    return yield* finish(tenant, yield* drive(tenant, sent))
+  })
+
+  const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string) {
+    const payment = yield* load(tenant, id)
+    const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
+    return yield* finish(tenant, open ? yield* drive(tenant, payment) : payment)
+  })
+
+  const capture = Effect.fn("Payments.capture")(function*(tenant: Tenant, id: string, input: CapturePayment) {
+    const payment = yield* load(tenant, id)
+    if (payment.status !== "requires_capture") return yield* new PaymentStateConflict({ payment, action: "capture" })
+    const amount = input.amount ?? payment.amount
+    if (amount > payment.amount) return yield* new AmountTooLarge({ param: "amount", maximum: payment.amount })
+    const connector = yield* connectorFor(tenant, payment)
+    const attempt = payment.attempts.at(-1)!
+    const { result } = yield* callProvider(connector.capture({
+      reference: `${attempt.id}_capture`,
+      pspPaymentId: payment.provider_payment_id ?? attempt.id,
+      amount,
+      currency: payment.currency
+    }))
+    if (result._tag !== "Answered") {
+      return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
+    }
+    if (result.value._tag === "Refused") {
+      return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
+    }
+    return yield* transactions.run(Effect.gen(function*() {
+      const current = yield* lock(tenant, id)
+      if (current.status !== "requires_capture") return current
+      return yield* move(tenant, current, "succeeded", {
+        amount_captured: amount,
+        attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
+      })
+    }))
+  })
+
+  const cancel = Effect.fn("Payments.cancel")(function*(tenant: Tenant, id: string, _input: CancelPayment) {
+    const payment = yield* load(tenant, id)
+    const cancelable: ReadonlyArray<PaymentStatus> = ["created", "requires_action", "requires_capture"]
+    if (!cancelable.includes(payment.status)) return yield* new PaymentStateConflict({ payment, action: "cancel" })
+    return yield* cancelNow(tenant, payment, null)
+  })
+
+  const returnFromAction = Effect.fn("Payments.returnFromAction")(function*(id: string) {
+    const tenant = yield* repository.tenantOf(id).pipe(
+      Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
+    )
+    const payment = yield* load(tenant, id)
+    if (payment.status !== "requires_action") return payment
+    const connector = yield* connectorFor(tenant, payment)
+    const attempt = payment.attempts.at(-1)!
+    const { result } = yield* callProvider(connector.syncPayment({
+      reference: attempt.id,
+      pspPaymentId: payment.provider_payment_id
+    }))
+    // Still waiting on the customer, or the PSP is down: leave it; a later return or the worker settles it.
+    if (result._tag !== "Answered" || result.value._tag === "ActionRequired" || result.value._tag === "Unknown") {
+      return payment
+    }
+    return yield* settle(tenant, id, attempt.id, result.value, null)
+  })
+
+  const reconcile = Effect.fn("Payments.reconcile")(function*(ref: PaymentRef) {
+    const payment = yield* load(ref.tenant, ref.paymentId).pipe(Effect.orDie)
+    const attempt = payment.attempts.at(-1)
+    if (payment.status !== "processing" || attempt?.status !== "pending") return
+    const connector = yield* connectorFor(ref.tenant, payment)
+    const { result } = yield* callProvider(connector.syncPayment({ reference: attempt.id, pspPaymentId: null }))
+    if (result._tag !== "Answered") return
+    // The PSP has no payment under this reference long after we sent it: the request never arrived.
+    const outcome = result.value._tag === "Unknown"
+      ? Outcome.Refused({
+        pspPaymentId: null,
+        code: "processing_error",
+        message: "The payment provider never received this payment; nothing was charged.",
+        retryable: false,
+        card: noCard
+      })
+      : result.value
+    yield* settle(ref.tenant, payment.id, attempt.id, outcome, null)
+  })
+
+  const expire = Effect.fn("Payments.expire")(function*(ref: PaymentRef) {
+    const policy = yield* AttemptPolicy
+    const payment = yield* load(ref.tenant, ref.paymentId).pipe(Effect.orDie)
+    const lifetime = payment.status === "requires_capture"
+      ? policy.authorizationLifetime
+      : payment.status === "requires_action"
+      ? policy.actionLifetime
+      : undefined
+    if (lifetime === undefined) return
+    const expiresAt = DateTime.add(payment.updated_at, { millis: Duration.toMillis(lifetime) })
+    if (DateTime.lessThan(yield* now, expiresAt)) return
+    yield* cancelNow(
+      ref.tenant,
+      payment,
+      new Failure({
+        code: payment.status === "requires_capture" ? "authorization_expired" : "action_expired",
+        message: payment.status === "requires_capture"
+          ? "The authorization was not captured in time and was released."
+          : "The customer did not complete the required action in time."
+      })
+    ).pipe(Effect.catchAll(() => Effect.void))
+  })
+
+  return Payments.of({
+    create,
+    resume,
+    retrieve: (tenant, id) => load(tenant, id),
+    list: (tenant, filter, page) => repository.list(tenant, filter, page),
+    capture,
+    cancel,
+    returnFromAction,
+    reconcile,
+    expire
+  })
+})
+

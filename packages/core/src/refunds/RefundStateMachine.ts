@@ -1,0 +1,15 @@
+import * as StateMachine from "../shared/StateMachine.js"
+import type { RefundStatus } from "./Refund.js"
+
+export type RefundEventType = "refund.pending" | "refund.succeeded" | "refund.failed"
+
+/** Decisions §5: a refund is written `pending` before the PSP is asked, then settles once. */
+export const RefundStateMachine = StateMachine.make<RefundStatus, RefundEventType>({
+  name: "refund",
+  states: ["pending", "succeeded", "failed"],
+  moves: [
+    { from: null, to: "pending", event: "refund.pending" },
+    { from: "pending", to: "succeeded", event: "refund.succeeded" },
+    { from: "pending", to: "failed", event: "refund.failed" }
+  ]
+})

@@ -1,0 +1,229 @@
+import { Context, Effect, Either, Layer, Option, Schema } from "effect"
+import { EventLog } from "../events/EventLog.js"
+import { Failure, Payment } from "../payments/Payment.js"
+import { AmountTooLarge, PaymentNotFound, ProviderUnreachable } from "../payments/PaymentErrors.js"
+import { PaymentsRepository } from "../payments/PaymentsRepository.js"
+import { callProvider } from "../providers/ProviderCall.js"
+import { Connectors, RefundOutcome } from "../providers/PaymentConnector.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { Ids } from "../shared/Ids.js"
+import type { InvalidCursor, Page, PageRequest } from "../shared/Pagination.js"
+import type { Tenant } from "../shared/Tenant.js"
+import { now } from "../shared/Timestamp.js"
+import { Transactions } from "../shared/Transactions.js"
+import { type CreateRefund, Refund, type RefundStatus } from "./Refund.js"
+import { PaymentNotRefundable, RefundNotFound, RefundRefused } from "./RefundErrors.js"
+import { type RefundRef, RefundsRepository } from "./RefundsRepository.js"
+import { RefundStateMachine } from "./RefundStateMachine.js"
+
+export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
+  /**
+   * Reserves the amount on the payment and writes the refund `pending` in one transaction (so two
+   * concurrent refunds can never exceed what was captured), then asks the PSP.
+   */
+  readonly create: (
+    tenant: Tenant,
+    paymentId: string,
+    input: CreateRefund,
+    onCreated?: (refundId: string) => Effect.Effect<void>
+  ) => Effect.Effect<
+    Refund,
+    PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused | ProviderUnreachable
+  >
+  /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
+  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<
+    Refund,
+    RefundNotFound | RefundRefused | ProviderUnreachable
+  >
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound>
+  readonly list: (
+    tenant: Tenant,
+    filter: { readonly paymentId: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<Refund>, InvalidCursor>
+  /** Worker: settle a refund the PSP never answered. */
+  readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
+}>() {
+  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
+}
+
+const make = Effect.gen(function*() {
+  const refunds = yield* RefundsRepository
+  const payments = yield* PaymentsRepository
+  const transactions = yield* Transactions
+  const events = yield* EventLog
+  const ids = yield* Ids
+  const connectors = yield* Connectors
+  const resolution = yield* ProviderResolution
+  const encode = Schema.encodeSync(Refund)
+
+  const load = (tenant: Tenant, id: string) =>
+    refunds.find(tenant, id).pipe(
+      Effect.flatMap(Option.match({ onNone: () => new RefundNotFound({ id }), onSome: Effect.succeed }))
+    )
+
+  const loadPayment = (tenant: Tenant, id: string) =>
+    payments.find(tenant, id).pipe(
+      Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
+    )
+
+  const lockPayment = (tenant: Tenant, id: string) =>
+    payments.findForUpdate(tenant, id).pipe(Effect.map(Option.getOrThrow), Effect.orDie)
+
+  const move = (tenant: Tenant, refund: Refund, to: RefundStatus, changes: Partial<Refund>) =>
+    Effect.gen(function*() {
+      const step = RefundStateMachine.move(refund.status, to)
+      if (Either.isLeft(step)) return yield* Effect.die(step.left)
+      const updated = new Refund({ ...refund, ...changes, status: to, updated_at: yield* now })
+      yield* refunds.update(tenant, updated)
+      yield* events.record(tenant, step.right.event, encode(updated))
+      return updated
+    })
+
+  /** Records the PSP's answer once; a failure hands the reserved amount back to the payment. */
+  const settle = (tenant: Tenant, refundId: string, outcome: RefundOutcome) =>
+    transactions.run(Effect.gen(function*() {
+      const snapshot = yield* load(tenant, refundId).pipe(Effect.orDie)
+      // Payment first, then refund: the same lock order as `create`.
+      const payment = yield* lockPayment(tenant, snapshot.payment_id)
+      const refund = yield* refunds.findForUpdate(tenant, refundId).pipe(Effect.map(Option.getOrThrow), Effect.orDie)
+      if (refund.status !== "pending") return refund
+      return yield* RefundOutcome.$match(outcome, {
+        Succeeded: ({ pspRefundId }) => move(tenant, refund, "succeeded", { provider_refund_id: pspRefundId }),
+        Pending: ({ pspRefundId }) =>
+          Effect.gen(function*() {
+            const updated = new Refund({ ...refund, provider_refund_id: pspRefundId, updated_at: yield* now })
+            yield* refunds.update(tenant, updated)
+            return updated
+          }),
+        Failed: ({ code, message, pspRefundId }) =>
+          Effect.gen(function*() {
+            yield* payments.update(
+              tenant,
+              new Payment({
+                ...payment,
+                amount_refunded: payment.amount_refunded - refund.amount,
+                updated_at: yield* now
+              })
+            )
+            return yield* move(tenant, refund, "failed", {
+              provider_refund_id: pspRefundId,
+              failure: new Failure({ code, message })
+            })
+          }),
+        Unknown: () => Effect.succeed(refund)
+      })
+    }))
+
+  /** Sends the refund under its own id as the PSP reference; an unreachable PSP gets one more try. */
+  const drive = (tenant: Tenant, refund: Refund) =>
+    Effect.gen(function*() {
+      const payment = yield* loadPayment(tenant, refund.payment_id).pipe(Effect.orDie)
+      const connector = connectors.forConnection(yield* resolution.byName(tenant, payment.provider))
+      const send = callProvider(connector.refund({
+        reference: refund.id,
+        pspPaymentId: payment.provider_payment_id ?? "",
+        amount: refund.amount,
+        currency: refund.currency,
+        reason: refund.reason
+      }))
+      let { result } = yield* send
+      // Unavailable means the PSP processed nothing, so the same reference is safe to send again.
+      if (result._tag === "Unavailable") result = (yield* send).result
+      if (result._tag === "NoAnswer") return refund
+      const outcome = result._tag === "Unavailable"
+        ? RefundOutcome.Failed({
+          pspRefundId: null,
+          code: "provider_unavailable",
+          message: `The payment provider could not be reached: ${result.reason}`
+        })
+        : result.value
+      return yield* settle(tenant, refund.id, outcome)
+    })
+
+  const finish = (tenant: Tenant, refund: Refund) =>
+    Effect.gen(function*() {
+      if (refund.status !== "failed") return refund
+      if (refund.failure?.code === "provider_unavailable") {
+        const payment = yield* loadPayment(tenant, refund.payment_id).pipe(Effect.orDie)
+        return yield* new ProviderUnreachable({ payment, refund, timedOut: false })
+      }
+      return yield* new RefundRefused({ refund })
+    })
+
+  const create = Effect.fn("Refunds.create")(function*(
+    tenant: Tenant,
+    paymentId: string,
+    input: CreateRefund,
+    onCreated?: (refundId: string) => Effect.Effect<void>
+  ) {
+    yield* loadPayment(tenant, paymentId)
+    const id = yield* ids.make("ref")
+    const pending = yield* transactions.run(Effect.gen(function*() {
+      const payment = yield* lockPayment(tenant, paymentId)
+      if (payment.status !== "succeeded") {
+        return yield* new PaymentNotRefundable({ payment, reason: "not_succeeded" })
+      }
+      const refundable = payment.amount_captured - payment.amount_refunded
+      if (refundable <= 0) return yield* new PaymentNotRefundable({ payment, reason: "fully_refunded" })
+      const amount = input.amount ?? refundable
+      if (amount > refundable) return yield* new AmountTooLarge({ param: "amount", maximum: refundable })
+      const createdAt = yield* now
+      const refund = new Refund({
+        object: "refund",
+        id,
+        payment_id: payment.id,
+        amount,
+        currency: payment.currency,
+        status: "pending",
+        reason: input.reason ?? null,
+        provider_refund_id: null,
+        failure: null,
+        metadata: input.metadata ?? {},
+        created_at: createdAt,
+        updated_at: createdAt,
+        livemode: tenant.livemode
+      })
+      yield* refunds.insert(tenant, refund)
+      yield* events.record(tenant, "refund.pending", encode(refund))
+      yield* payments.update(
+        tenant,
+        new Payment({ ...payment, amount_refunded: payment.amount_refunded + amount, updated_at: createdAt })
+      )
+      if (onCreated !== undefined) yield* onCreated(id)
+      return refund
+    }))
+    return yield* finish(tenant, yield* drive(tenant, pending))
+  })
+
+  const resume = Effect.fn("Refunds.resume")(function*(tenant: Tenant, id: string) {
+    const refund = yield* load(tenant, id)
+    const unsent = refund.status === "pending" && refund.provider_refund_id === null
+    return yield* finish(tenant, unsent ? yield* drive(tenant, refund) : refund)
+  })
+
+  const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
+    const refund = yield* load(ref.tenant, ref.refundId).pipe(Effect.orDie)
+    if (refund.status !== "pending") return
+    const payment = yield* loadPayment(ref.tenant, refund.payment_id).pipe(Effect.orDie)
+    const connector = connectors.forConnection(yield* resolution.byName(ref.tenant, payment.provider))
+    const { result } = yield* callProvider(connector.syncRefund({ reference: refund.id }))
+    if (result._tag !== "Answered") return
+    const outcome = result.value._tag === "Unknown"
+      ? RefundOutcome.Failed({
+        pspRefundId: null,
+        code: "processing_error",
+        message: "The payment provider never received this refund; nothing was refunded."
+      })
+      : result.value
+    yield* settle(ref.tenant, refund.id, outcome)
+  })
+
+  return Refunds.of({
+    create,
+    resume,
+    retrieve: (tenant, id) => load(tenant, id),
+    list: (tenant, filter, page) => refunds.list(tenant, filter, page),
+    reconcile
+  })
+})

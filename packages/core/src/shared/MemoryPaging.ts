@@ -1,0 +1,29 @@
+import { Effect } from "effect"
+import type { DateTime } from "effect"
+import { InvalidCursor, type Page, type PageRequest } from "./Pagination.js"
+
+interface Listed {
+  readonly id: string
+  readonly created_at: DateTime.Utc
+}
+
+const newestFirst = (a: Listed, b: Listed) =>
+  b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+
+/** The list semantics of decisions §1 over an array, for the in-memory repositories. */
+export const pageOf = <A extends Listed>(
+  visible: ReadonlyArray<A>,
+  matching: (item: A) => boolean,
+  page: PageRequest
+): Effect.Effect<Page<A>, InvalidCursor> =>
+  Effect.gen(function*() {
+    const sorted = [...visible].sort(newestFirst)
+    let start = 0
+    if (page.startingAfter !== undefined) {
+      const index = sorted.findIndex((item) => item.id === page.startingAfter)
+      if (index === -1) return yield* new InvalidCursor({ cursor: page.startingAfter })
+      start = index + 1
+    }
+    const rest = sorted.slice(start).filter(matching)
+    return { data: rest.slice(0, page.limit), hasMore: rest.length > page.limit }
+  })

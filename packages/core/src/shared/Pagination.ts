@@ -1,0 +1,36 @@
+import { Data, Schema } from "effect"
+
+/** `limit` 1..100 (default 20) and `starting_after`, the id of the last item of the previous page. */
+export const PageLimit = Schema.NumberFromString.pipe(
+  Schema.int(),
+  Schema.between(1, 100)
+)
+
+export interface PageRequest {
+  readonly limit: number
+  readonly startingAfter: string | undefined
+}
+
+export interface Page<A> {
+  readonly data: ReadonlyArray<A>
+  readonly hasMore: boolean
+}
+
+/** The list envelope of the seed: newest first, `next_cursor` is the last id when there is more. */
+export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
+  Schema.Struct({
+    object: Schema.Literal("list"),
+    data: Schema.Array(item),
+    has_more: Schema.Boolean,
+    next_cursor: Schema.NullOr(Schema.String)
+  })
+
+export const toList = <A extends { readonly id: string }>(page: Page<A>) => ({
+  object: "list" as const,
+  data: page.data,
+  has_more: page.hasMore,
+  next_cursor: page.hasMore && page.data.length > 0 ? page.data[page.data.length - 1]!.id : null
+})
+
+/** `starting_after` names no object this caller can see. */
+export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {}

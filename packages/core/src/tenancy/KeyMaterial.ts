@@ -1,0 +1,51 @@
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * Keys derived from the one master secret (`ORCHESTRATOR_ENCRYPTION_KEY`) with HKDF:
+ * an HMAC key that hashes API keys, and an AES-GCM key that encrypts PSP credentials at rest.
+ */
+export class KeyMaterial extends Context.Tag("core/KeyMaterial")<KeyMaterial, {
+  readonly apiKeyHashing: CryptoKey
+  readonly credentialEncryption: CryptoKey
+}>() {
+  static readonly fromMasterSecret = (secret: Uint8Array<ArrayBuffer>): Layer.Layer<KeyMaterial> =>
+    Layer.effect(KeyMaterial, Effect.promise(() => deriveKeyMaterial(secret)))
+}
+
+const encoder = new TextEncoder()
+
+const deriveKeyMaterial = async (secret: Uint8Array<ArrayBuffer>) => {
+  const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"])
+  const derive = (info: string, algorithm: HmacImportParams | AesKeyGenParams, usages: Array<KeyUsage>) =>
+    crypto.subtle.deriveKey(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: encoder.encode(info) },
+      master,
+      algorithm,
+      false,
+      usages
+    )
+  return {
+    apiKeyHashing: await derive("orchestrator api key hashing v1", { name: "HMAC", hash: "SHA-256", length: 256 }, [
+      "sign"
+    ]),
+    credentialEncryption: await derive("orchestrator credential encryption v1", { name: "AES-GCM", length: 256 }, [
+      "encrypt",
+      "decrypt"
+    ])
+  }
+}
+
+const toHex = (bytes: ArrayBuffer): string =>
+  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
+
+/** The keyed hash under which an API key is stored and looked up. */
+export const hashApiKey = (key: CryptoKey, token: string): Effect.Effect<string> =>
+  Effect.promise(() => crypto.subtle.sign("HMAC", key, encoder.encode(token))).pipe(Effect.map(toHex))
+
+/** Equal-length strings compared without an early exit, so timing says nothing about the content. */
+export const constantTimeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}

@@ -1,0 +1,115 @@
+import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
+import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { canonicalJson, fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
+import { describe, expect, it } from "@effect/vitest"
+import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { makeTestServices } from "./support/TestServices.js"
+
+const tenant = { organizationId: "org_1", livemode: false }
+const request = { tenant, key: "key-1", fingerprint: "f1" }
+const ok = (body: string) => Effect.succeed({ status: 201, body })
+
+describe("IdempotentRequests", () => {
+  it.effect("runs once and replays the stored response for the same request", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      let runs = 0
+      const operation = () => Effect.sync(() => ++runs).pipe(Effect.flatMap((n) => ok(`{"n":${n}}`)))
+      const first = yield* idempotent.execute(request, operation)
+      const second = yield* idempotent.execute(request, operation)
+      expect(first).toEqual({ response: { status: 201, body: "{\"n\":1}" }, replayed: false })
+      expect(second).toEqual({ response: { status: 201, body: "{\"n\":1}" }, replayed: true })
+      expect(runs).toBe(1)
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("refuses the key for a different request, and keeps modes and organizations apart", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      yield* idempotent.execute(request, () => ok("{}"))
+      const reused = yield* Effect.flip(idempotent.execute({ ...request, fingerprint: "f2" }, () => ok("{}")))
+      expect(reused._tag).toBe("IdempotencyKeyReused")
+      const live = yield* idempotent.execute({ ...request, tenant: { ...tenant, livemode: true } }, () => ok("live"))
+      expect(live.replayed).toBe(false)
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("answers 'in use' while the first request runs", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const gate = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(idempotent.execute(request, () => Effect.zipRight(Deferred.await(gate), ok("1"))))
+      yield* TestClock.adjust("1 millis")
+      const second = yield* Effect.flip(idempotent.execute(request, () => ok("2")))
+      expect(second._tag).toBe("IdempotencyKeyInUse")
+      yield* Deferred.succeed(gate, undefined)
+      expect((yield* Fiber.join(first)).response.body).toBe("1")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("does not save a 5xx, and hands the next request the object the first one created", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const failed = yield* idempotent.execute(request, ({ attach }) =>
+        Effect.zipRight(attach("pay_123"), Effect.succeed({ status: 500, body: "{}" })))
+      expect(failed.response.status).toBe(500)
+      const resumed = yield* idempotent.execute(request, ({ recovered }) =>
+        ok(JSON.stringify(Option.getOrNull(recovered))))
+      expect(resumed).toEqual({ response: { status: 201, body: "\"pay_123\"" }, replayed: false })
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("releases the key when the operation dies, so a retry can resume", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const died = yield* Effect.exit(
+        idempotent.execute(request, ({ attach }) => Effect.zipRight(attach("pay_9"), Effect.die("crash")))
+      )
+      expect(died._tag).toBe("Failure")
+      const retried = yield* idempotent.execute(request, ({ recovered }) => ok(Option.getOrElse(recovered, () => "")))
+      expect(retried.response.body).toBe("pay_9")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("lets a crashed request's key be taken over once its lock lapses", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const keys = yield* IdempotencyKeysRepository
+      // A request that crashed: its key is locked and unfinished, with a payment attached.
+      const now = yield* DateTime.now
+      yield* keys.start(tenant, {
+        key: "key-1",
+        fingerprint: "f1",
+        resourceId: "pay_crashed",
+        response: null,
+        lockedUntil: DateTime.add(now, { minutes: 2 }),
+        createdAt: now
+      })
+      expect((yield* Effect.flip(idempotent.execute(request, () => ok("x"))))._tag).toBe("IdempotencyKeyInUse")
+      yield* TestClock.adjust("3 minutes")
+      const taken = yield* idempotent.execute(request, ({ recovered }) => ok(Option.getOrElse(recovered, () => "")))
+      expect(taken.response.body).toBe("pay_crashed")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("purges keys older than a day that nobody holds", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const keys = yield* IdempotencyKeysRepository
+      yield* idempotent.execute(request, () => ok("old"))
+      yield* TestClock.adjust("25 hours")
+      yield* idempotent.execute({ ...request, key: "key-2" }, () => ok("new"))
+      const now = yield* DateTime.now
+      expect(yield* keys.purge({ createdBefore: DateTime.subtract(now, { hours: 24 }), now })).toBe(1)
+      expect((yield* idempotent.execute(request, () => ok("again"))).replayed).toBe(false)
+      expect((yield* idempotent.execute({ ...request, key: "key-2" }, () => ok("x"))).replayed).toBe(true)
+    }).pipe(Effect.provide(makeTestServices().layer)))
+})
+
+describe("fingerprint", () => {
+  it.effect("does not depend on key order, and does depend on every value", () =>
+    Effect.gen(function*() {
+      const a = yield* fingerprint("POST", "/v1/payments", { amount: 1, currency: "EUR", metadata: { a: "1", b: "2" } })
+      const b = yield* fingerprint("POST", "/v1/payments", { metadata: { b: "2", a: "1" }, currency: "EUR", amount: 1 })
+      const c = yield* fingerprint("POST", "/v1/payments", { amount: 2, currency: "EUR", metadata: { a: "1", b: "2" } })
+      const d = yield* fingerprint("POST", "/v1/refunds", { amount: 1, currency: "EUR", metadata: { a: "1", b: "2" } })
+      expect(a).toBe(b)
+      expect(a).not.toBe(c)
+      expect(a).not.toBe(d)
+      expect(canonicalJson({ b: [2, { d: 1, c: null }], a: "x" })).toBe("{\"a\":\"x\",\"b\":[2,{\"c\":null,\"d\":1}]}")
+    }))
+})

@@ -1,0 +1,341 @@
+import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
+import type { CreatePayment } from "@orchestrator/core/payments/Payment"
+import { Payments } from "@orchestrator/core/payments/Payments"
+import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import type { Currency } from "@orchestrator/core/money/Currency"
+import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import { describe, expect, it } from "@effect/vitest"
+import { DateTime, Effect, Exit, Fiber, TestClock } from "effect"
+import { createTenant, makeTestServices } from "./support/TestServices.js"
+import type { Script } from "./support/ScriptedConnector.js"
+
+const card = { brand: "visa", last4: "4242", country: "US" }
+const declined = AuthorizationOutcome.Refused({
+  pspPaymentId: "psp_declined",
+  code: "card_declined",
+  message: "Your card was declined.",
+  retryable: false,
+  card
+})
+const processingError = AuthorizationOutcome.Refused({
+  pspPaymentId: null,
+  code: "processing_error",
+  message: "Try again.",
+  retryable: true,
+  card
+})
+const challenge = AuthorizationOutcome.ActionRequired({ pspPaymentId: "psp_3ds", redirectUrl: "https://psp/3ds", card })
+
+const scripts: Record<string, ReadonlyArray<Script>> = {
+  tok_declined: [declined],
+  tok_flaky: [processingError, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_ok", captured: true, card })],
+  tok_broken: [processingError],
+  tok_down: ["unavailable"],
+  tok_3ds: [challenge],
+  tok_slow: ["hang"]
+}
+
+const request = (token: string, extra: Partial<CreatePayment> = {}): CreatePayment => ({
+  amount: 1050,
+  currency: "EUR" as Currency,
+  payment_method: { type: "card", token },
+  return_url: "https://shop.example/back",
+  ...extra
+})
+
+const eventTypes = (tenant: Tenant, paymentId: string) =>
+  Effect.map(
+    Effect.flatMap(EventsRepository, (events) => events.listRecent(tenant, 100)),
+    (events) =>
+      events
+        .filter((event) => (event.data.object as { id: string }).id === paymentId)
+        .map((event) => event.type)
+        .reverse()
+  )
+
+const run = <A, E>(body: (services: ReturnType<typeof makeTestServices>) => Effect.Effect<A, E, any>) => {
+  const services = makeTestServices(scripts)
+  return body(services).pipe(Effect.provide(services.layer)) as Effect.Effect<A, E, never>
+}
+
+describe("Payments", () => {
+  it.effect("charges a card and records created, processing and succeeded in order", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const payment = yield* payments.create(tenant, request("tok_visa"))
+        expect(payment.status).toBe("succeeded")
+        expect(payment.amount_captured).toBe(1050)
+        expect(payment.provider).toBe("sandbox_a")
+        expect(payment.payment_method.last4).toBe("4242")
+        expect(payment.attempts).toHaveLength(1)
+        expect(payment.attempts[0]!.status).toBe("succeeded")
+        expect(payment.attempts[0]!.latency_ms).toBe(0)
+        expect(yield* eventTypes(tenant, payment.id)).toEqual([
+          "payment.created",
+          "payment.processing",
+          "payment.succeeded"
+        ])
+      })
+    ))
+
+  it.effect("reports a decline as a failed payment, and never retries it", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const exit = yield* Effect.exit((yield* Payments).create(tenant, request("tok_declined")))
+        expect(Exit.isFailure(exit)).toBe(true)
+        const error = exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+        expect(error?._tag).toBe("PaymentRefused")
+        const payment = (error as { payment: { status: string; failure: unknown; attempts: unknown[] } }).payment
+        expect(payment.status).toBe("failed")
+        expect(payment.failure).toEqual({ code: "card_declined", message: "Your card was declined." })
+        expect(payment.attempts).toHaveLength(1)
+        expect(psp.calls).toHaveLength(1)
+      })
+    ))
+
+  it.effect("retries a processing error once, under a new PSP reference", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payment = yield* (yield* Payments).create(tenant, request("tok_flaky"))
+        expect(payment.status).toBe("succeeded")
+        expect(payment.attempts.map((attempt) => [attempt.status, attempt.error_code])).toEqual([
+          ["failed", "processing_error"],
+          ["succeeded", null]
+        ])
+        expect(new Set(psp.calls.map((call) => call.reference)).size).toBe(2)
+      })
+    ))
+
+  it.effect("gives up after the second processing error", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const error = yield* Effect.flip((yield* Payments).create(tenant, request("tok_broken")))
+        expect(error._tag).toBe("PaymentRefused")
+        if (error._tag !== "PaymentRefused") return
+        expect(error.payment.status).toBe("failed")
+        expect(error.payment.attempts).toHaveLength(2)
+      })
+    ))
+
+  it.effect("fails as unreachable when the PSP refuses connections, after one retry", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const error = yield* Effect.flip((yield* Payments).create(tenant, request("tok_down")))
+        expect(error._tag).toBe("ProviderUnreachable")
+        if (error._tag !== "ProviderUnreachable") return
+        expect(error.timedOut).toBe(false)
+        expect(error.payment.failure?.code).toBe("provider_unavailable")
+        expect(psp.calls).toHaveLength(2)
+      })
+    ))
+
+  it.effect("waits for 3D Secure, then settles when the customer returns", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const pending = yield* payments.create(tenant, request("tok_3ds"))
+        expect(pending.status).toBe("requires_action")
+        expect(pending.next_action).toEqual({ type: "redirect", url: "https://psp/3ds" })
+
+        // Back before finishing the challenge: nothing changes.
+        expect((yield* payments.returnFromAction(pending.id)).status).toBe("requires_action")
+
+        psp.settleLater(
+          pending.attempts[0]!.id,
+          AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, card })
+        )
+        const done = yield* payments.returnFromAction(pending.id)
+        expect(done.status).toBe("succeeded")
+        expect(done.next_action).toBeNull()
+        // A second return (reload) changes nothing.
+        expect((yield* payments.returnFromAction(pending.id)).status).toBe("succeeded")
+        expect(yield* eventTypes(tenant, pending.id)).toEqual([
+          "payment.created",
+          "payment.processing",
+          "payment.requires_action",
+          "payment.processing",
+          "payment.succeeded"
+        ])
+      })
+    ))
+
+  it.effect("cancels a payment that needs 3D Secure but has no return_url", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const error = yield* Effect.flip(
+          (yield* Payments).create(tenant, { ...request("tok_3ds"), return_url: undefined } as CreatePayment)
+        )
+        expect(error._tag).toBe("ReturnUrlRequired")
+        if (error._tag !== "ReturnUrlRequired") return
+        expect(error.payment.status).toBe("canceled")
+        expect(error.payment.failure?.code).toBe("return_url_required")
+      })
+    ))
+
+  it.effect("authorizes for manual capture and captures less than authorized", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+        expect(authorized.status).toBe("requires_capture")
+        expect(authorized.amount_captured).toBe(0)
+
+        const tooMuch = yield* Effect.flip(payments.capture(tenant, authorized.id, { amount: 1051 }))
+        expect(tooMuch).toMatchObject({ _tag: "AmountTooLarge", param: "amount", maximum: 1050 })
+
+        const captured = yield* payments.capture(tenant, authorized.id, { amount: 800 })
+        expect(captured.status).toBe("succeeded")
+        expect(captured.amount_captured).toBe(800)
+
+        const again = yield* Effect.flip(payments.capture(tenant, authorized.id, {}))
+        expect(again._tag).toBe("PaymentStateConflict")
+      })
+    ))
+
+  it.effect("cancels an authorization, and refuses to cancel a settled payment", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+        const canceled = yield* payments.cancel(tenant, authorized.id, {})
+        expect(canceled.status).toBe("canceled")
+        const charged = yield* payments.create(tenant, request("tok_visa"))
+        expect((yield* Effect.flip(payments.cancel(tenant, charged.id, {})))._tag).toBe("PaymentStateConflict")
+      })
+    ))
+
+  it.effect("keeps an unanswered payment processing; the worker's reconciliation settles it", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
+        yield* TestClock.adjust("31 seconds")
+        const payment = yield* Fiber.join(fiber)
+        expect(payment.status).toBe("processing")
+        expect(payment.attempts[0]!.status).toBe("pending")
+
+        const repository = yield* PaymentsRepository
+        const claim = (minutes: number) =>
+          Effect.flatMap(DateTime.now, (now) =>
+            repository.claimUnanswered({
+              sentBefore: DateTime.subtract(now, { minutes: 2 }),
+              now,
+              leaseUntil: DateTime.add(now, { minutes }),
+              limit: 10
+            }))
+        // Too recent to reconcile: the request may still be running.
+        expect(yield* claim(1)).toEqual([])
+
+        yield* TestClock.adjust("3 minutes")
+        psp.settleLater(payment.attempts[0]!.id, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_late", captured: true, card }))
+        const claimed = yield* claim(1)
+        expect(claimed.map((ref) => ref.paymentId)).toEqual([payment.id])
+        // Leased: a second worker gets nothing.
+        expect(yield* claim(1)).toEqual([])
+        yield* payments.reconcile(claimed[0]!)
+        const settled = yield* payments.retrieve(tenant, payment.id)
+        expect(settled.status).toBe("succeeded")
+        expect(settled.provider_payment_id).toBe("psp_late")
+      })
+    ))
+
+  it.effect("fails an attempt the PSP never received, when reconciling", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
+        yield* TestClock.adjust("31 seconds")
+        const payment = yield* Fiber.join(fiber)
+        yield* payments.reconcile({ tenant, paymentId: payment.id })
+        const settled = yield* payments.retrieve(tenant, payment.id)
+        expect(settled.status).toBe("failed")
+        expect(settled.failure?.code).toBe("processing_error")
+      })
+    ))
+
+  it.effect("resumes an interrupted payment under the same PSP reference: one charge", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
+        yield* TestClock.adjust("31 seconds")
+        const payment = yield* Fiber.join(fiber)
+        const reference = payment.attempts[0]!.id
+        psp.settleLater(reference, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_once", captured: true, card }))
+
+        const resumed = yield* payments.resume(tenant, payment.id)
+        expect(resumed.id).toBe(payment.id)
+        expect(resumed.status).toBe("succeeded")
+        expect(psp.calls.map((call) => call.reference)).toEqual([reference, reference])
+        // Resuming a finished payment changes nothing and calls nobody.
+        expect((yield* payments.resume(tenant, payment.id)).status).toBe("succeeded")
+        expect(psp.calls).toHaveLength(2)
+      })
+    ))
+
+  it.effect("releases authorizations after 7 days and abandoned 3D Secure after a day", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+        const challenged = yield* payments.create(tenant, request("tok_3ds"))
+
+        yield* TestClock.adjust("23 hours")
+        yield* payments.expire({ tenant, paymentId: challenged.id })
+        expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("requires_action")
+
+        yield* TestClock.adjust("2 hours")
+        yield* payments.expire({ tenant, paymentId: challenged.id })
+        yield* payments.expire({ tenant, paymentId: authorized.id })
+        const abandoned = yield* payments.retrieve(tenant, challenged.id)
+        expect([abandoned.status, abandoned.failure?.code]).toEqual(["canceled", "action_expired"])
+        expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
+
+        yield* TestClock.adjust("6 days")
+        yield* payments.expire({ tenant, paymentId: authorized.id })
+        const released = yield* payments.retrieve(tenant, authorized.id)
+        expect([released.status, released.failure?.code]).toEqual(["canceled", "authorization_expired"])
+      })
+    ))
+
+  it.effect("keeps tenants apart: another organization or mode cannot see a payment", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const other = yield* createTenant
+        const payments = yield* Payments
+        const payment = yield* payments.create(tenant, request("tok_visa"))
+        expect((yield* Effect.flip(payments.retrieve(other, payment.id)))._tag).toBe("PaymentNotFound")
+        expect((yield* Effect.flip(payments.retrieve({ ...tenant, livemode: true }, payment.id)))._tag).toBe(
+          "PaymentNotFound"
+        )
+      })
+    ))
+
+  it.effect("refuses a provider the organization does not have, and live mode without a default", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const unknown = yield* Effect.flip(payments.create(tenant, request("tok_visa", { provider: "stripe" })))
+        expect(unknown).toMatchObject({ _tag: "ProviderNotUsable", provider: "stripe" })
+        const live = yield* Effect.flip(payments.create({ ...tenant, livemode: true }, request("tok_visa")))
+        expect(live._tag).toBe("NoProviderAvailable")
+      })
+    ))
+})

@@ -1,0 +1,69 @@
+import {
+  AuthorizationOutcome,
+  type AuthorizeRequest,
+  ConnectorOutcomeUnknown,
+  ConnectorUnavailable,
+  Connectors,
+  ModificationOutcome,
+  type PaymentConnector,
+  RefundOutcome
+} from "@orchestrator/core/providers/PaymentConnector"
+import { Effect, Layer } from "effect"
+
+const card = { brand: "visa", last4: "4242", country: "US" }
+
+/** What the scripted PSP does for a token. `hang` never answers; `unavailable` refuses the connection. */
+export type Script = AuthorizationOutcome | "unavailable" | "hang"
+
+/**
+ * A PSP fake for the core's tests: outcomes by token, a record of every reference it was sent, and
+ * idempotency like a real PSP (a reference seen before gets the same answer, no new charge).
+ */
+export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Script>>) => {
+  const answers = new Map<string, AuthorizationOutcome>()
+  const calls: Array<AuthorizeRequest> = []
+  const refunds = new Map<string, RefundOutcome>()
+  let refundScript: RefundOutcome | "unavailable" = RefundOutcome.Succeeded({ pspRefundId: "re_1" })
+
+  const connector: PaymentConnector = {
+    authorize: (request) =>
+      Effect.suspend(() => {
+        calls.push(request)
+        const seen = answers.get(request.reference)
+        if (seen !== undefined) return Effect.succeed(seen)
+        const tries = calls.filter((call) => call.paymentMethod.token === request.paymentMethod.token).length
+        const script = scripts[request.paymentMethod.token] ?? []
+        const step = script[Math.min(tries - 1, script.length - 1)] ??
+          AuthorizationOutcome.Authorized({ pspPaymentId: `psp_${request.reference}`, captured: request.capture, card })
+        if (step === "unavailable") return Effect.fail(new ConnectorUnavailable({ reason: "scripted outage" }))
+        if (step === "hang") return Effect.never
+        answers.set(request.reference, step)
+        return Effect.succeed(step)
+      }),
+    syncPayment: ({ reference }) =>
+      Effect.sync(() => answers.get(reference) ?? AuthorizationOutcome.Unknown()),
+    capture: () => Effect.succeed(ModificationOutcome.Done()),
+    cancel: () => Effect.succeed(ModificationOutcome.Done()),
+    refund: ({ reference }) =>
+      Effect.suspend(() => {
+        if (refundScript === "unavailable") return Effect.fail(new ConnectorUnavailable({ reason: "scripted outage" }))
+        const outcome = refunds.get(reference) ?? refundScript
+        refunds.set(reference, outcome)
+        return Effect.succeed(outcome)
+      }),
+    syncRefund: ({ reference }) => Effect.sync(() => refunds.get(reference) ?? RefundOutcome.Unknown())
+  }
+
+  return {
+    connector,
+    calls,
+    /** Settles what a `hang` left open, as if the PSP had finished the charge meanwhile. */
+    settleLater: (reference: string, outcome: AuthorizationOutcome) => answers.set(reference, outcome),
+    setRefundOutcome: (outcome: RefundOutcome | "unavailable") => {
+      refundScript = outcome
+    },
+    layer: Layer.succeed(Connectors, { forConnection: () => connector })
+  }
+}
+
+export { ConnectorOutcomeUnknown }

@@ -1,0 +1,24 @@
+import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
+import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Effect, Layer } from "effect"
+import { makeScriptedConnector, type Script } from "./ScriptedConnector.js"
+
+/** The core's services on in-memory storage and a scripted PSP, with one organization ready. */
+export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> = {}) => {
+  const psp = makeScriptedConnector(scripts)
+  const layer = ServicesLayer.pipe(
+    Layer.provideMerge(StorageMemory),
+    Layer.provideMerge(psp.layer),
+    Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
+    Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(7)))
+  )
+  return { psp, layer }
+}
+
+export const createTenant = Effect.gen(function*() {
+  const organization = yield* (yield* Organizations).create("Acme")
+  return { organizationId: organization.id, livemode: false } satisfies Tenant
+})

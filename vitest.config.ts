@@ -1,0 +1,24 @@
+import { defineConfig } from "vitest/config"
+
+const project = (name: string, root: string) => ({
+  extends: true as const,
+  test: { name, root, include: ["test/**/*.test.ts"] }
+})
+
+export default defineConfig({
+  test: {
+    // Effect's TestClock drives time; vitest's fake timers stay out of the way.
+    fakeTimers: { toFake: [] },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      project("core", "packages/core"),
+      project("connectors", "packages/connectors"),
+      project("sql", "packages/sql"),
+      project("api", "packages/api"),
+      project("http", "apps/http"),
+      project("worker", "apps/worker"),
+      project("cli", "apps/cli")
+    ]
+  }
+})
