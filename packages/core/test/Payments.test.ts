@@ -6,7 +6,7 @@ import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnec
 import type { Currency } from "@orchestrator/core/money/Currency"
 import type { Tenant } from "@orchestrator/core/shared/Tenant"
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, Exit, Fiber, TestClock } from "effect"
+import { DateTime, Effect, Fiber, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 import type { Script } from "./support/ScriptedConnector.js"
 
@@ -85,14 +85,12 @@ describe("Payments", () => {
     run(({ psp }) =>
       Effect.gen(function*() {
         const tenant = yield* createTenant
-        const exit = yield* Effect.exit((yield* Payments).create(tenant, request("tok_declined")))
-        expect(Exit.isFailure(exit)).toBe(true)
-        const error = exit._tag === "Failure" && exit.cause._tag === "Fail" ? exit.cause.error : undefined
-        expect(error?._tag).toBe("PaymentRefused")
-        const payment = (error as { payment: { status: string; failure: unknown; attempts: unknown[] } }).payment
-        expect(payment.status).toBe("failed")
-        expect(payment.failure).toEqual({ code: "card_declined", message: "Your card was declined." })
-        expect(payment.attempts).toHaveLength(1)
+        const error = yield* Effect.flip((yield* Payments).create(tenant, request("tok_declined")))
+        expect(error._tag).toBe("PaymentRefused")
+        if (error._tag !== "PaymentRefused") return
+        expect(error.payment.status).toBe("failed")
+        expect(error.payment.failure).toEqual({ code: "card_declined", message: "Your card was declined." })
+        expect(error.payment.attempts).toHaveLength(1)
         expect(psp.calls).toHaveLength(1)
       })
     ))
