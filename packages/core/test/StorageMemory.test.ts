@@ -1,0 +1,4 @@
+import { StorageMemory } from "@orchestrator/core/Services"
+import { repositoryContract } from "./contract/RepositoryContract.js"
+
+repositoryContract("memory", StorageMemory)

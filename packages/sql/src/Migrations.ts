@@ -1,0 +1,33 @@
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import initial from "./migrations/0001_initial.js"
+
+const migrations = { "0001_initial": initial }
+
+/** The id of the newest migration this build knows; `/readyz` compares the database with it. */
+export const LATEST_MIGRATION = 1
+
+export const MIGRATIONS_TABLE = "effect_sql_migrations"
+
+const migrate = Migrator.make({})
+
+/**
+ * Applies what is missing. Creating the bookkeeping table up front, with IF NOT EXISTS, lets several
+ * processes start at once; the migrator then serializes them with a table lock.
+ */
+export const runMigrations = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`create table if not exists ${MIGRATIONS_TABLE} (
+    migration_id integer primary key,
+    created_at timestamptz not null default now(),
+    name text not null
+  )`)
+  return yield* migrate({ loader: Migrator.fromRecord(migrations), table: MIGRATIONS_TABLE })
+})
+
+/** The newest migration applied to the connected database (0 when none). */
+export const appliedMigration = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ latest: number | null }>`select max(migration_id) as latest from ${sql(MIGRATIONS_TABLE)}`
+  return rows[0]?.latest ?? 0
+})

@@ -1,0 +1,169 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+/**
+ * The first schema. Money is `bigint` minor units with the payment invariants as CHECKs, so even a
+ * bug above cannot store a refund larger than the capture. Lists read `(created_at, id)` newest first.
+ */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`
+create table organizations (
+  id text primary key,
+  name text not null,
+  default_provider_test text,
+  default_provider_live text,
+  created_at timestamptz not null
+);
+create unique index organizations_by_name on organizations (name);
+
+create table api_keys (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  livemode boolean not null,
+  key_hash text not null unique,
+  hint text not null,
+  created_at timestamptz not null,
+  revoked_at timestamptz
+);
+create index api_keys_by_organization on api_keys (organization_id);
+
+create table provider_connections (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  livemode boolean not null,
+  name text not null,
+  type text not null,
+  status text not null check (status in ('active', 'error', 'disabled')),
+  last_error text,
+  supported_currencies jsonb,
+  supported_methods jsonb,
+  settings jsonb not null default '{}',
+  credentials_encrypted text,
+  webhook_secret_encrypted text,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  unique (organization_id, livemode, name)
+);
+
+create table payments (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  livemode boolean not null,
+  status text not null check (status in
+    ('created', 'processing', 'requires_action', 'requires_capture', 'succeeded', 'failed', 'canceled')),
+  amount bigint not null check (amount between 1 and 99999999),
+  amount_captured bigint not null check (amount_captured between 0 and amount),
+  amount_refunded bigint not null check (amount_refunded between 0 and amount_captured),
+  currency text not null,
+  provider text not null,
+  provider_payment_id text,
+  payment_method jsonb not null,
+  customer_id text,
+  description text,
+  metadata jsonb not null,
+  capture boolean not null,
+  return_url text,
+  next_action jsonb,
+  failure jsonb,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  reconcile_lease_until timestamptz
+);
+create index payments_by_tenant on payments (organization_id, livemode, created_at desc, id desc);
+create index payments_open on payments (status, updated_at)
+  where status in ('processing', 'requires_action', 'requires_capture');
+
+create table payment_attempts (
+  id text primary key,
+  payment_id text not null references payments (id),
+  position integer not null,
+  provider text not null,
+  status text not null,
+  provider_payment_id text,
+  error_code text,
+  latency_ms integer,
+  created_at timestamptz not null,
+  unique (payment_id, position)
+);
+create index payment_attempts_pending on payment_attempts (created_at) where status = 'pending';
+
+create table refunds (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  livemode boolean not null,
+  payment_id text not null references payments (id),
+  amount bigint not null check (amount between 1 and 99999999),
+  currency text not null,
+  status text not null check (status in ('pending', 'succeeded', 'failed')),
+  reason text,
+  provider_refund_id text,
+  failure jsonb,
+  metadata jsonb not null,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  reconcile_lease_until timestamptz
+);
+create index refunds_by_tenant on refunds (organization_id, livemode, created_at desc, id desc);
+create index refunds_by_payment on refunds (payment_id);
+create index refunds_pending on refunds (created_at) where status = 'pending';
+
+create table events (
+  id text primary key,
+  organization_id text not null references organizations (id),
+  livemode boolean not null,
+  type text not null,
+  api_version text not null,
+  data jsonb not null,
+  created_at timestamptz not null
+);
+create index events_by_tenant on events (organization_id, livemode, created_at desc, id desc);
+
+create table idempotency_keys (
+  organization_id text not null,
+  livemode boolean not null,
+  key text not null,
+  fingerprint text not null,
+  resource_id text,
+  response_status integer,
+  response_body text,
+  locked_until timestamptz,
+  created_at timestamptz not null,
+  primary key (organization_id, livemode, key)
+);
+create index idempotency_keys_by_age on idempotency_keys (created_at);
+
+create table sandbox_charges (
+  id text primary key,
+  connection_id text not null,
+  reference text not null,
+  merchant_reference text not null,
+  amount bigint not null,
+  currency text not null,
+  token text not null,
+  capture boolean not null,
+  status text not null,
+  amount_captured bigint not null,
+  amount_refunded bigint not null,
+  failure_code text,
+  failure_message text,
+  return_url text not null,
+  created_at_millis bigint not null,
+  unique (connection_id, reference)
+);
+create index sandbox_charges_by_merchant_reference on sandbox_charges (merchant_reference);
+
+create table sandbox_refunds (
+  id text primary key,
+  connection_id text not null,
+  reference text not null,
+  charge_id text not null,
+  amount bigint not null,
+  status text not null,
+  failure_code text,
+  failure_message text,
+  created_at_millis bigint not null,
+  unique (connection_id, reference)
+);
+`).unprepared
+})

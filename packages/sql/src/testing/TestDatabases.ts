@@ -1,0 +1,41 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
+import type { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import * as Database from "../Database.js"
+
+/** A database a test suite can own: fresh, migrated, and gone when the suite ends. */
+export interface TestDatabase {
+  readonly name: "pglite" | "postgres"
+  readonly layer: Layer.Layer<SqlClient.SqlClient, unknown>
+}
+
+const adminStatement = (url: string, statement: string) =>
+  Effect.scoped(
+    Effect.flatMap(PgClient.make({ url: Redacted.make(url), maxConnections: 1 }), (admin) => admin.unsafe(statement))
+  ).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
+
+/** A new database on the server of `DATABASE_URL`, dropped afterwards, so runs never see each other's rows. */
+const postgres = (url: string): TestDatabase => ({
+  name: "postgres",
+  layer: Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const name = `orchestrator_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+      yield* Effect.acquireRelease(
+        adminStatement(url, `create database "${name}"`),
+        () => adminStatement(url, `drop database if exists "${name}" with (force)`)
+      )
+      const target = new URL(url)
+      target.pathname = `/${name}`
+      return Database.layer({ _tag: "Postgres", url: Redacted.make(target.toString()) })
+    })
+  )
+})
+
+const pglite: TestDatabase = { name: "pglite", layer: Database.layer({ _tag: "Embedded", dataDir: undefined }) }
+
+/** PGlite always; PostgreSQL as well when `DATABASE_URL` is set (as in CI). */
+export const testDatabases = (): ReadonlyArray<TestDatabase> => {
+  const url = process.env.DATABASE_URL
+  return url === undefined || url === "" ? [pglite] : [pglite, postgres(url)]
+}

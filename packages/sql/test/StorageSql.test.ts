@@ -1,0 +1,8 @@
+import { repositoryContract } from "@orchestrator/core/testing/RepositoryContract"
+import { StorageSql } from "@orchestrator/sql/StorageSql"
+import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { Layer } from "effect"
+
+for (const database of testDatabases()) {
+  repositoryContract(database.name, StorageSql.pipe(Layer.provideMerge(database.layer)))
+}
