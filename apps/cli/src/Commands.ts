@@ -1,0 +1,76 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { applicationLayer } from "@orchestrator/http/ApplicationLayer"
+import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
+import * as Database from "@orchestrator/sql/Database"
+import { runMigrations } from "@orchestrator/sql/Migrations"
+import { WorkerLive } from "@orchestrator/worker/Worker"
+import { Console, Effect, Layer } from "effect"
+import * as fs from "node:fs/promises"
+import { createServer } from "node:http"
+import { bootstrapDevelopment } from "./DevBootstrap.js"
+import { loadMasterSecret } from "./LocalSecrets.js"
+import type { Settings } from "./Settings.js"
+
+const application = (settings: Settings) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      yield* Effect.promise(() => fs.mkdir(settings.dataDir, { recursive: true }))
+      const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
+      return applicationLayer({
+        database: Database.layer(settings.database),
+        keys: KeyMaterial.fromMasterSecret(secret),
+        publicUrl: Layer.succeed(PublicBaseUrl, settings.baseUrl)
+      })
+    })
+  )
+
+/**
+ * `start` runs the API and the worker in one process (the embedded default); `http` and `worker`
+ * run one role each, for deployments that scale them apart on PostgreSQL.
+ */
+export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
+  const http = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port })))
+  const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerLive] : [])]
+  const bootstrap = Layer.effectDiscard(
+    Effect.gen(function*() {
+      yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)
+      yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
+      if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs`)
+    })
+  )
+  return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(application(settings))))
+}
+
+export const migrate = (settings: Settings) =>
+  Effect.gen(function*() {
+    const applied = yield* runMigrations
+    yield* Console.log(
+      applied.length === 0
+        ? "The database is up to date."
+        : applied.map(([id, name]) => `Applied migration ${id} (${name})`).join("\n")
+    )
+  }).pipe(Effect.provide(Database.clientLayer(settings.database)))
+
+export const createOrganization = (settings: Settings, name: string) =>
+  Effect.gen(function*() {
+    const organization = yield* (yield* Organizations).create(name)
+    yield* Console.log(`Created organization ${organization.id} (${organization.name})`)
+    yield* Console.log(`Test mode has two sandbox connections, sandbox_a (default) and sandbox_b.`)
+    yield* Console.log(`Next: orchestrator keys create --org ${organization.id}`)
+  }).pipe(Effect.provide(application(settings)))
+
+export const createKey = (settings: Settings, organizationId: string, livemode: boolean) =>
+  Effect.gen(function*() {
+    const { key, secret } = yield* (yield* Organizations).createKey(organizationId, livemode)
+    yield* Console.log(`Created ${livemode ? "live" : "test"} key ${key.id} for ${organizationId}.`)
+    yield* Console.log(`Secret (shown once, store it now): ${secret}`)
+  }).pipe(Effect.provide(application(settings)))
+
+export const revokeKey = (settings: Settings, keyId: string) =>
+  Effect.gen(function*() {
+    const key = yield* (yield* Organizations).revokeKey(keyId)
+    yield* Console.log(`Revoked key ${key.id} (${key.hint}).`)
+  }).pipe(Effect.provide(application(settings)))

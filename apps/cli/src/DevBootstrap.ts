@@ -1,0 +1,33 @@
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Console, Effect, Option, Redacted } from "effect"
+import { readDevKey, saveDevKey } from "./LocalSecrets.js"
+
+export const DEV_ORGANIZATION = "Development"
+
+/**
+ * The embedded default's development organization, with its two sandbox connections and a test key:
+ * `ORCHESTRATOR_DEV_API_KEY` when set, else one generated on the first start and kept in the data
+ * directory. Safe to run at every start.
+ */
+export const bootstrapDevelopment = (options: {
+  readonly devApiKey: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+}) =>
+  Effect.gen(function*() {
+    const organizations = yield* Organizations
+    const organization = yield* Effect.flatMap(
+      organizations.findByName(DEV_ORGANIZATION),
+      Option.match({ onNone: () => organizations.create(DEV_ORGANIZATION), onSome: Effect.succeed })
+    )
+    if (Option.isSome(options.devApiKey)) {
+      const key = yield* organizations.importKey(organization.id, Redacted.value(options.devApiKey.value)).pipe(Effect.orDie)
+      yield* Console.log(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
+      return organization
+    }
+    const saved = yield* readDevKey(options.dataDir)
+    const secret = saved ?? (yield* organizations.createKey(organization.id, false).pipe(Effect.orDie)).secret
+    if (saved === undefined) yield* saveDevKey(options.dataDir, secret)
+    else yield* organizations.importKey(organization.id, saved).pipe(Effect.orDie)
+    yield* Console.log(`Development API key (test mode): ${secret}`)
+    return organization
+  })

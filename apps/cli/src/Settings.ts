@@ -1,0 +1,89 @@
+import { parseSecretKey } from "@orchestrator/core/tenancy/ApiKey"
+import type { DatabaseConfig } from "@orchestrator/sql/Database"
+import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
+import * as path from "node:path"
+
+/** Everything the service reads from its environment (decisions §13). */
+export interface Settings {
+  readonly port: number
+  readonly database: DatabaseConfig
+  readonly dataDir: string
+  readonly devApiKey: Option.Option<Redacted.Redacted>
+  readonly encryptionKey: Option.Option<Redacted.Redacted>
+  readonly baseUrl: string
+  readonly logLevel: LogLevel.LogLevel
+}
+
+const nonEmpty = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(
+    Config.map(Option.filter((value) => Redacted.value(value).trim() !== ""))
+  )
+
+const check = <A>(config: Config.Config<A>, valid: (value: A) => string | undefined) =>
+  Config.mapOrFail(config, (value) => {
+    const problem = valid(value)
+    return problem === undefined ? Either.right(value) : Either.left(ConfigError.InvalidData([], problem))
+  })
+
+const isHttpUrl = (text: string) => {
+  try {
+    const url = new URL(text)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+export const SettingsConfig: Config.Config<Settings> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  databaseUrl: check(nonEmpty("DATABASE_URL"), (url) =>
+    Option.isSome(url) && !/^postgres(ql)?:\/\//.test(Redacted.value(url.value))
+      ? "DATABASE_URL must be a postgres:// or postgresql:// connection string"
+      : undefined),
+  dataDir: Config.string("ORCHESTRATOR_DATA_DIR").pipe(Config.withDefault("./.data")),
+  devApiKey: check(nonEmpty("ORCHESTRATOR_DEV_API_KEY"), (key) =>
+    Option.isSome(key) && Option.getOrUndefined(parseSecretKey(Redacted.value(key.value)))?.livemode !== false
+      ? "ORCHESTRATOR_DEV_API_KEY must be a test key: sk_test_ followed by 32 to 128 letters and digits"
+      : undefined),
+  encryptionKey: check(nonEmpty("ORCHESTRATOR_ENCRYPTION_KEY"), (key) =>
+    Option.isSome(key) && !/^[0-9a-fA-F]{64}$/.test(Redacted.value(key.value))
+      ? "ORCHESTRATOR_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`"
+      : undefined),
+  baseUrl: check(Config.option(Config.string("ORCHESTRATOR_BASE_URL")), (url) =>
+    Option.isSome(url) && !isHttpUrl(url.value) ? "ORCHESTRATOR_BASE_URL must be an http:// or https:// URL" : undefined),
+  logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+}).pipe(
+  Config.map((raw): Settings => ({
+    port: raw.port,
+    database: Option.match(raw.databaseUrl, {
+      onNone: () => ({ _tag: "Embedded", dataDir: path.resolve(raw.dataDir, "postgres") }),
+      onSome: (url) => ({ _tag: "Postgres", url })
+    }),
+    dataDir: path.resolve(raw.dataDir),
+    devApiKey: raw.devApiKey,
+    encryptionKey: raw.encryptionKey,
+    baseUrl: Option.getOrElse(raw.baseUrl, () => `http://localhost:${raw.port}`).replace(/\/+$/, ""),
+    logLevel: raw.logLevel
+  }))
+)
+
+/** A configuration error as the one line printed before exiting. */
+export const describeConfigError = (error: ConfigError.ConfigError): string => {
+  const reasons: Array<string> = []
+  const walk = (current: ConfigError.ConfigError): void => {
+    switch (current._op) {
+      case "And":
+      case "Or":
+        walk(current.left)
+        walk(current.right)
+        return
+      case "InvalidData":
+      case "MissingData":
+      case "SourceUnavailable":
+      case "Unsupported":
+        reasons.push(current.path.length > 0 ? `${current.path.join(".")}: ${current.message}` : current.message)
+    }
+  }
+  walk(error)
+  return reasons.join("; ")
+}

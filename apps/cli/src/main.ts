@@ -1,0 +1,92 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { ConfigError, Console, Effect, Logger } from "effect"
+import { parseArgs } from "node:util"
+import { createKey, createOrganization, migrate, revokeKey, serve } from "./Commands.js"
+import { describeConfigError, SettingsConfig } from "./Settings.js"
+
+const USAGE = `Usage: orchestrator <command>
+
+  start                          API and worker in one process (the default)
+  http                           the API only
+  worker                         the worker only
+  migrate                        apply database migrations and exit
+  org create --name <name>       create an organization (with test sandbox connections)
+  keys create --org <org_id> [--live]
+                                 create a secret API key; it is printed once
+  keys revoke <key_id>           revoke a key
+
+Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
+ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL.`
+
+class UsageError {
+  readonly _tag = "UsageError"
+  constructor(readonly message: string) {}
+}
+
+const program = Effect.gen(function*() {
+  const { positionals, values } = yield* Effect.try({
+    try: () =>
+      parseArgs({
+        args: process.argv.slice(2),
+        allowPositionals: true,
+        options: { name: { type: "string" }, org: { type: "string" }, live: { type: "boolean" }, help: { type: "boolean" } }
+      }),
+    catch: (error) => new UsageError(error instanceof Error ? error.message : String(error))
+  })
+  const [command = "start", subcommand, argument] = positionals
+  if (values.help === true || command === "help") return yield* Console.log(USAGE)
+  const settings = yield* SettingsConfig
+  const run = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    effect.pipe(Logger.withMinimumLogLevel(settings.logLevel)) as Effect.Effect<A, E, R>
+  switch (`${command} ${subcommand ?? ""}`.trim()) {
+    case "start":
+      return yield* run(serve(settings, { http: true, worker: true }))
+    case "http":
+      return yield* run(serve(settings, { http: true, worker: false }))
+    case "worker":
+      return yield* run(serve(settings, { http: false, worker: true }))
+    case "migrate":
+      return yield* run(migrate(settings))
+    case "org create":
+      if (values.name === undefined) return yield* Effect.fail(new UsageError("org create needs --name <name>"))
+      return yield* run(createOrganization(settings, values.name))
+    case "keys create":
+      if (values.org === undefined) return yield* Effect.fail(new UsageError("keys create needs --org <org_id>"))
+      return yield* run(createKey(settings, values.org, values.live === true))
+    case "keys revoke":
+      if (argument === undefined) return yield* Effect.fail(new UsageError("keys revoke needs a key id"))
+      return yield* run(revokeKey(settings, argument))
+    default:
+      return yield* Effect.fail(new UsageError(`unknown command '${positionals.join(" ")}'`))
+  }
+})
+
+/** Failures end with one line saying what is wrong, and a non-zero exit code. */
+const describeFailure = (error: unknown): string => {
+  if (ConfigError.isConfigError(error)) return `configuration error: ${describeConfigError(error)}`
+  if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`
+  const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
+  switch (tag) {
+    case "OrganizationNotFound":
+      return `no organization with id '${(error as { id: string }).id}'`
+    case "ApiKeyNotFound":
+      return `no API key with id '${(error as { id: string }).id}'`
+    case "SqlError":
+    case "MigrationError":
+      return `database error: ${(error as { message: string }).message} (${String((error as { cause?: unknown }).cause)})`
+    default:
+      return `error: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+program.pipe(
+  Effect.catchAll((error) =>
+    Effect.zipRight(
+      Console.error(describeFailure(error)),
+      Effect.sync(() => {
+        process.exitCode = error instanceof UsageError ? 2 : 1
+      })
+    )
+  ),
+  NodeRuntime.runMain
+)

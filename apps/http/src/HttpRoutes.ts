@@ -1,0 +1,33 @@
+import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
+import { Api } from "@orchestrator/api/Api"
+import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { Effect, Layer } from "effect"
+import { AuthorizationLive } from "./AuthorizationLive.js"
+import { EdgeLive } from "./Edge.js"
+import { HealthHttpLive } from "./HealthHttp.js"
+import { PaymentReturnHttpLive, PaymentsHttpLive } from "./PaymentsHttp.js"
+import { RefundsHttpLive } from "./RefundsHttp.js"
+
+const ApiLive = HttpApiBuilder.api(Api).pipe(
+  Layer.provide([PaymentsHttpLive, PaymentReturnHttpLive, RefundsHttpLive, HealthHttpLive]),
+  Layer.provide(AuthorizationLive)
+)
+
+/** The sandbox PSP's own pages (its 3D Secure challenge), served beside the API. */
+const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.flatMap(SandboxLedger, (ledger) =>
+    router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))))
+
+/**
+ * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
+ * the rendered docs at `/docs` (bundled, no CDN) and the sandbox pages, all behind the edge middleware.
+ */
+export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+  Layer.provide(SandboxPagesLive),
+  Layer.provide(EdgeLive),
+  Layer.provide(ApiLive),
+  HttpServer.withLogAddress
+)

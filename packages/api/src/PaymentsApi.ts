@@ -1,0 +1,118 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import {
+  CancelPayment,
+  CapturePayment,
+  CreatePayment,
+  Payment,
+  PaymentStatus
+} from "@orchestrator/core/payments/Payment"
+import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
+import { Schema } from "effect"
+import {
+  Conflict,
+  InvalidRequest,
+  NotFound,
+  PaymentFailed,
+  ProviderTimeout,
+  ProviderUnavailable,
+  Unprocessable
+} from "./ApiErrors.js"
+import { Authorization } from "./Authorization.js"
+import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "./Headers.js"
+
+export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
+
+const PaymentId = Schema.Struct({ id: Schema.String })
+
+export const PaymentListQuery = Schema.Struct({
+  status: Schema.optional(PaymentStatus),
+  provider: Schema.optional(Schema.String),
+  currency: Schema.optional(Schema.String),
+  customer_id: Schema.optional(Schema.String),
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Schema.String)
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export class PaymentsApi extends HttpApiGroup.make("payments")
+  .add(
+    HttpApiEndpoint.post("create", "/payments")
+      .setHeaders(RequiredIdempotencyKey)
+      .setPayload(CreatePayment)
+      .addSuccess(Payment, { status: 201 })
+      .addError(InvalidRequest)
+      .addError(PaymentFailed)
+      .addError(Conflict)
+      .addError(Unprocessable)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Create and process a payment")
+      .annotate(
+        OpenApi.Description,
+        "201 for every outcome but a decline, which answers 402 with the failed payment inside the error."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/payments")
+      .setUrlParams(PaymentListQuery)
+      .addSuccess(PaymentList)
+      .addError(InvalidRequest)
+      .annotate(OpenApi.Summary, "List payments, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/payments/:id")
+      .setPath(PaymentId)
+      .addSuccess(Payment)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Retrieve a payment")
+  )
+  .add(
+    HttpApiEndpoint.post("capture", "/payments/:id/capture")
+      .setPath(PaymentId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(Schema.NullOr(CapturePayment))
+      .addSuccess(Payment)
+      .addError(InvalidRequest)
+      .addError(PaymentFailed)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(Unprocessable)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
+      .setPath(PaymentId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(Schema.NullOr(CancelPayment))
+      .addSuccess(Payment)
+      .addError(InvalidRequest)
+      .addError(PaymentFailed)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(Unprocessable)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Payments")
+{}
+
+/** Where the PSP sends the customer back after 3D Secure; no API key, the customer's browser calls it. */
+export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
+  .add(
+    HttpApiEndpoint.get("return", "/payments/:id/return")
+      .setPath(PaymentId)
+      .addSuccess(HttpApiSchema.Empty(303))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Customer return from the provider's authentication page")
+      .annotate(
+        OpenApi.Description,
+        "Synchronizes the payment with the provider and redirects (303) to the merchant's return_url with payment_id."
+      )
+  )
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Payment return")
+{}

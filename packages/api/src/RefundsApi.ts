@@ -1,0 +1,58 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
+import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
+import { Schema } from "effect"
+import {
+  Conflict,
+  InvalidRequest,
+  NotFound,
+  PaymentFailed,
+  ProviderTimeout,
+  ProviderUnavailable,
+  Unprocessable
+} from "./ApiErrors.js"
+import { Authorization } from "./Authorization.js"
+import { RequiredIdempotencyKey } from "./Headers.js"
+
+export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
+
+export const RefundListQuery = Schema.Struct({
+  payment_id: Schema.optional(Schema.String),
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Schema.String)
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export class RefundsApi extends HttpApiGroup.make("refunds")
+  .add(
+    HttpApiEndpoint.post("create", "/payments/:id/refund")
+      .setPath(Schema.Struct({ id: Schema.String }))
+      .setHeaders(RequiredIdempotencyKey)
+      .setPayload(CreateRefund)
+      .addSuccess(Refund, { status: 201 })
+      .addError(InvalidRequest)
+      .addError(PaymentFailed)
+      .addError(NotFound)
+      .addError(Conflict)
+      .addError(Unprocessable)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/refunds/:id")
+      .setPath(Schema.Struct({ id: Schema.String }))
+      .addSuccess(Refund)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Retrieve a refund")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/refunds")
+      .setUrlParams(RefundListQuery)
+      .addSuccess(RefundList)
+      .addError(InvalidRequest)
+      .annotate(OpenApi.Summary, "List refunds, newest first")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Refunds")
+{}
