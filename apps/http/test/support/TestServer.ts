@@ -4,6 +4,7 @@ import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
 import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
 import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { ServicesLayer } from "@orchestrator/core/Services"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
@@ -19,15 +20,15 @@ const PublicUrlFromServer = Layer.effect(
 )
 
 /**
- * The real server on an ephemeral port, over a test database. `storage` may wrap the SQL storage
- * (fault injection); it sits between the services and the real ports.
+ * The real server on an ephemeral port, over a test database. `payments` may wrap the payments
+ * repository (fault injection); it sits between the services and the real repository.
  */
 export const serverLayer = <E>(
   database: Layer.Layer<SqlClient.SqlClient, E>,
-  options: { readonly storage?: Layer.Layer<never, never, never> | undefined } = {}
+  options: { readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository> } = {}
 ) => {
   const ports = StorageSql.pipe(Layer.provideMerge(database))
-  const storage = options.storage === undefined ? ports : (options.storage as never as typeof ports).pipe(Layer.provideMerge(ports))
+  const storage = options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports)
   return HttpRoutesLive.pipe(
     Layer.provideMerge(ServicesLayer),
     Layer.provideMerge(ConnectorsLive),

@@ -1,0 +1,169 @@
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { json, newKey, paymentWith } from "./support/Fixtures.js"
+import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"
+
+/** The error body of decisions §8, exactly: one top-level key, and the request id of the response. */
+const expectError = (response: RawResponse, status: number, expected: Record<string, unknown>) => {
+  expect(response.status).toBe(status)
+  expect(response.headers.get("content-type")).toContain("application/json")
+  expect(Object.keys(response.json)).toEqual(["error"])
+  expect(response.json.error).toMatchObject(expected)
+  expect(response.json.error.request_id).toBe(response.headers.get("request-id"))
+  expect(typeof response.json.error.message).toBe("string")
+  expect(response.text).not.toMatch(/at .*\.ts:\d+|SqlError|stack/i)
+}
+
+for (const database of testDatabases()) {
+  layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
+    `errors and authentication over HTTP on ${database.name}`,
+    (it) => {
+      it.effect("401 for a missing, malformed, unknown, wrongly prefixed or revoked key", () =>
+        Effect.gen(function*() {
+          const { baseUrl, organization } = yield* merchant()
+          const url = `${baseUrl}/v1/payments`
+          expectError(yield* raw(url), 401, { type: "authentication_error", code: "api_key_missing" })
+          const revoked = yield* (yield* Organizations).createKey(organization.id, false)
+          yield* (yield* Organizations).revokeKey(revoked.key.id)
+          for (
+            const authorization of [
+              "Bearer nonsense",
+              `Bearer sk_test_${"x".repeat(40)}`,
+              `Bearer pk_test_${"x".repeat(40)}`,
+              `Basic ${Buffer.from("sk_test_abc:").toString("base64")}`,
+              `Bearer ${revoked.secret}`
+            ]
+          ) {
+            const response = yield* raw(url, { headers: { authorization } })
+            expect(response.status).toBe(401)
+            expect(response.json.error.type).toBe("authentication_error")
+          }
+          // A key that works, sent with another scheme, does not work.
+          const good = yield* (yield* Organizations).createKey(organization.id, false)
+          expect((yield* raw(url, { headers: { authorization: `Token ${good.secret}` } })).status).toBe(401)
+          expect((yield* raw(url, { headers: { authorization: `Bearer ${good.secret}` } })).status).toBe(200)
+        }))
+
+      it.effect("400 with the offending parameter for bad bodies; nothing is created", () =>
+        Effect.gen(function*() {
+          const { baseUrl, client, secret } = yield* merchant()
+          const post = (body: string, key: string | null = newKey()) =>
+            raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key ?? undefined), body })
+          const good = paymentWith("tok_visa")
+
+          expectError(yield* post("{\"amount\": 10"), 400, { code: "invalid_json", param: null })
+          expectError(yield* post(""), 400, { type: "invalid_request_error" })
+          expectError(yield* post("[]"), 400, { type: "invalid_request_error" })
+          expectError(yield* post(JSON.stringify({ ...good, colour: "red" })), 400, {
+            code: "parameter_unknown",
+            param: "colour"
+          })
+          expectError(yield* post(JSON.stringify({ ...good, amount: 10.5 })), 400, { code: "parameter_invalid", param: "amount" })
+          expectError(yield* post(JSON.stringify({ ...good, amount: "1050" })), 400, { param: "amount" })
+          expectError(yield* post(JSON.stringify({ ...good, amount: 0 })), 400, { param: "amount" })
+          expectError(yield* post(JSON.stringify({ ...good, amount: 100_000_000 })), 400, { param: "amount" })
+          expectError(yield* post(JSON.stringify({ ...good, currency: "eur" })), 400, { param: "currency" })
+          expectError(yield* post(JSON.stringify({ ...good, currency: "XYZ" })), 400, { param: "currency" })
+          const { amount: _omitted, ...withoutAmount } = good
+          expectError(yield* post(JSON.stringify(withoutAmount)), 400, { code: "parameter_missing", param: "amount" })
+          expectError(yield* post(JSON.stringify({ ...good, payment_method: { type: "card" } })), 400, {
+            code: "parameter_missing",
+            param: "payment_method.token"
+          })
+          expectError(yield* post(JSON.stringify({ ...good, metadata: { big: "x".repeat(501) } })), 400, {
+            param: "metadata.big"
+          })
+          expectError(yield* post(JSON.stringify({ ...good, return_url: "javascript:alert(1)" })), 400, {
+            param: "return_url"
+          })
+          expectError(yield* post(JSON.stringify(good), null), 400, {
+            code: "parameter_missing",
+            param: "Idempotency-Key"
+          })
+          expectError(yield* post(JSON.stringify(good), "x".repeat(256)), 400, { param: "Idempotency-Key" })
+          expect((yield* client.payments.list({ urlParams: {} })).data).toEqual([])
+        }))
+
+      it.effect("takes a JSON body whatever Content-Type says, as curl -d sends it", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const response = yield* raw(`${baseUrl}/v1/payments`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${secret}`,
+              "idempotency-key": newKey(),
+              "content-type": "application/x-www-form-urlencoded"
+            },
+            body: JSON.stringify(paymentWith("tok_visa"))
+          })
+          expect([response.status, response.json.status]).toEqual([201, "succeeded"])
+        }))
+
+      it.effect("413 for a body over 1 MiB", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const huge = JSON.stringify({ ...paymentWith("tok_visa"), description: "x".repeat(1024 * 1024) })
+          expectError(
+            yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, newKey()), body: huge }),
+            413,
+            { code: "payload_too_large" }
+          )
+        }))
+
+      it.effect("404 with the error body for unknown routes and methods, even without a key", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          expectError(yield* raw(`${baseUrl}/v1/nope`), 404, { code: "route_not_found" })
+          expectError(yield* raw(`${baseUrl}/v1/payments`, { method: "DELETE", headers: json(secret) }), 404, {
+            code: "route_not_found"
+          })
+          expectError(yield* raw(`${baseUrl}/v1/payments/pay_unknown`, { headers: json(secret) }), 404, {
+            code: "resource_missing",
+            param: "id"
+          })
+          expectError(yield* raw(`${baseUrl}/v1/refunds/ref_unknown`, { headers: json(secret) }), 404, {
+            code: "resource_missing"
+          })
+        }))
+
+      it.effect("400 for an unknown Service-Version; the current one is echoed", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          expectError(
+            yield* raw(`${baseUrl}/v1/payments`, { headers: { ...json(secret), "service-version": "2020-01-01" } }),
+            400,
+            { code: "api_version_invalid", param: "Service-Version" }
+          )
+          const ok = yield* raw(`${baseUrl}/v1/payments`, { headers: { ...json(secret), "service-version": "2026-11-01" } })
+          expect([ok.status, ok.headers.get("service-version")]).toEqual([200, "2026-11-01"])
+        }))
+
+      it.effect("serves health, readiness, the OpenAPI document and the docs", () =>
+        Effect.gen(function*() {
+          const { baseUrl } = yield* merchant()
+          expect((yield* raw(`${baseUrl}/healthz`)).json).toEqual({ status: "ok" })
+          expect((yield* raw(`${baseUrl}/readyz`)).json).toEqual({ status: "ok" })
+          const openapi = (yield* raw(`${baseUrl}/v1/openapi.json`)).json
+          expect(openapi.openapi).toMatch(/^3\./)
+          expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining([
+            "/v1/payments",
+            "/v1/payments/{id}",
+            "/v1/payments/{id}/capture",
+            "/v1/payments/{id}/cancel",
+            "/v1/payments/{id}/refund",
+            "/v1/payments/{id}/return",
+            "/v1/refunds",
+            "/v1/refunds/{id}"
+          ]))
+          expect(Object.keys(openapi.paths["/v1/payments"].post.responses)).toEqual(
+            expect.arrayContaining(["201", "400", "401", "402", "409", "422"])
+          )
+          const docs = yield* raw(`${baseUrl}/docs`)
+          expect(docs.status).toBe(200)
+          expect(docs.headers.get("content-type")).toContain("text/html")
+        }))
+    }
+  )
+}

@@ -1,0 +1,129 @@
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { json, newKey, paymentWith } from "./support/Fixtures.js"
+import { merchant, raw, serverLayer } from "./support/TestServer.js"
+
+/** Arms a one-shot crash of the transaction that records a succeeded charge: after the PSP, before the answer. */
+const fault = { armed: false }
+const CrashAfterCharge = Layer.effect(
+  PaymentsRepository,
+  Effect.map(PaymentsRepository, (real) => ({
+    ...real,
+    update: (tenant, payment) => {
+      if (fault.armed && payment.status === "succeeded") {
+        fault.armed = false
+        return Effect.die(new Error("injected crash: the PSP charged, the answer was never recorded"))
+      }
+      return real.update(tenant, payment)
+    }
+  }))
+)
+
+for (const database of testDatabases()) {
+  layer(serverLayer(database.layer, { payments: CrashAfterCharge }), { excludeTestServices: true, timeout: "120 seconds" })(
+    `idempotency over HTTP on ${database.name}`,
+    (it) => {
+      it.effect("replays the original response with Idempotent-Replayed, declines included", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          for (const [token, status] of [["tok_visa", 201], ["tok_chargeDeclined", 402]] as const) {
+            const key = newKey()
+            const send = () =>
+              raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith(token)) })
+            const first = yield* send()
+            const second = yield* send()
+            expect([first.status, second.status]).toEqual([status, status])
+            expect(first.headers.get("idempotent-replayed")).toBeNull()
+            expect(second.headers.get("idempotent-replayed")).toBe("true")
+            expect(second.text).toBe(first.text)
+            expect(second.headers.get("request-id")).not.toBe(first.headers.get("request-id"))
+          }
+          const listed = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
+          expect(listed.json.data).toHaveLength(2)
+        }))
+
+      it.effect("refuses a key reused with another body (422), and keeps keys per organization", () =>
+        Effect.gen(function*() {
+          const one = yield* merchant()
+          const two = yield* merchant()
+          const key = newKey()
+          const send = (secret: string, amount: number) =>
+            raw(`${one.baseUrl}/v1/payments`, {
+              method: "POST",
+              headers: json(secret, key),
+              body: JSON.stringify(paymentWith("tok_visa", { amount }))
+            })
+          expect((yield* send(one.secret, 1000)).status).toBe(201)
+          const reused = yield* send(one.secret, 2000)
+          expect([reused.status, reused.json.error.type, reused.json.error.code]).toEqual([
+            422,
+            "idempotency_error",
+            "idempotency_key_reused"
+          ])
+          // The same key belongs to nobody else.
+          const other = yield* send(two.secret, 2000)
+          expect([other.status, other.json.amount]).toEqual([201, 2000])
+        }))
+
+      it.effect("20 concurrent requests with one key make one payment and one PSP charge", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const key = newKey()
+          const body = JSON.stringify(paymentWith("tok_visa"))
+          const responses = yield* Effect.all(
+            Array.from({ length: 20 }, () =>
+              raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })),
+            { concurrency: "unbounded" }
+          )
+          const statuses = responses.map((response) => response.status)
+          expect(statuses.every((status) => status === 201 || status === 409)).toBe(true)
+          expect(statuses).toContain(201)
+          for (const busy of responses.filter((response) => response.status === 409)) {
+            expect(busy.json.error).toMatchObject({ type: "idempotency_error", code: "idempotency_key_in_use" })
+          }
+          const ids = new Set(responses.filter((r) => r.status === 201).map((r) => r.json.id))
+          expect(ids.size).toBe(1)
+          const [paymentId] = [...ids]
+
+          const listed = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
+          expect(listed.json.data.map((p: { id: string }) => p.id)).toEqual([paymentId])
+          expect(yield* (yield* SandboxLedger).countCharges(paymentId)).toBe(1)
+
+          // Once done, the same key replays.
+          const after = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect([after.status, after.json.id, after.headers.get("idempotent-replayed")]).toEqual([201, paymentId, "true"])
+        }))
+
+      it.effect("a crash after the PSP charged: 500, then the retry returns the same payment, charged once", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const key = newKey()
+          const body = JSON.stringify(paymentWith("tok_visa", { amount: 4200 }))
+          fault.armed = true
+          const crashed = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect(fault.armed).toBe(false)
+          expect([crashed.status, crashed.json.error.type]).toEqual([500, "api_error"])
+
+          // The payment exists, still `processing`: the PSP charged, we never recorded the answer.
+          const before = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
+          expect(before.json.data.map((p: { status: string }) => p.status)).toEqual(["processing"])
+          const paymentId = before.json.data[0].id
+          const ledger = yield* SandboxLedger
+          expect(yield* ledger.countCharges(paymentId)).toBe(1)
+
+          const retried = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect([retried.status, retried.json.id, retried.json.status]).toEqual([201, paymentId, "succeeded"])
+          expect(retried.json.attempts).toHaveLength(1)
+          expect(yield* ledger.countCharges(paymentId)).toBe(1)
+
+          const replay = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect([replay.headers.get("idempotent-replayed"), replay.text]).toEqual(["true", retried.text])
+          const after = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
+          expect(after.json.data).toHaveLength(1)
+        }))
+    }
+  )
+}
