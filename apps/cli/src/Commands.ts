@@ -34,11 +34,13 @@ const application = (settings: Settings) =>
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
   const http = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port })))
   const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerLive] : [])]
-  const bootstrap = Layer.effectDiscard(
+  const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {
       yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)
       yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
       if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs`)
+      // Finalizers run in reverse: this one runs after the server has drained and the database closed.
+      yield* Effect.addFinalizer(() => Effect.logInfo("Stopped cleanly."))
     })
   )
   return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(application(settings))))

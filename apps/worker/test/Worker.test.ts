@@ -1,0 +1,159 @@
+import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import type { Currency } from "@orchestrator/core/money/Currency"
+import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import type { CreatePayment } from "@orchestrator/core/payments/Payment"
+import { Payments } from "@orchestrator/core/payments/Payments"
+import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
+import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
+import { Refunds } from "@orchestrator/core/refunds/Refunds"
+import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
+import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { expirePayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "@orchestrator/worker/Jobs"
+import { WorkerLive } from "@orchestrator/worker/Worker"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Fiber, Layer, Option, TestClock } from "effect"
+
+/** The core on in-memory storage with the real sandbox PSP, as the worker runs it. */
+const testLayer = () =>
+  ServicesLayer.pipe(
+    Layer.provideMerge(ConnectorsLive),
+    Layer.provideMerge(SandboxLedger.layerMemory),
+    Layer.provideMerge(StorageMemory),
+    Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
+    Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(3)))
+  )
+
+const payment = (token: string, extra: Partial<CreatePayment> = {}): CreatePayment => ({
+  amount: 2000,
+  currency: "EUR" as Currency,
+  payment_method: { type: "card", token },
+  return_url: "https://shop.example/back",
+  ...extra
+})
+
+const tenantWithSandbox = Effect.gen(function*() {
+  const organization = yield* (yield* Organizations).create("Worker Test")
+  return { organizationId: organization.id, livemode: false } satisfies Tenant
+})
+
+/** Sets the sandbox's fault injection on `sandbox_a`, as an operator would. */
+const setSandbox = (tenant: Tenant, settings: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const connections = yield* ProviderConnectionsRepository
+    const connection = Option.getOrThrow(yield* connections.findByName(tenant, "sandbox_a"))
+    yield* connections.update(tenant.organizationId, new ProviderConnection({ ...connection, settings }))
+  })
+
+describe("worker jobs", () => {
+  it.effect("reconciles a payment whose PSP answer never arrived, without charging again", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const payments = yield* Payments
+      yield* setSandbox(tenant, { latency_ms: 60_000 })
+      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_visa")))
+      yield* TestClock.adjust("30 seconds")
+      const stuck = yield* Fiber.join(pending)
+      expect([stuck.status, stuck.attempts[0]!.status]).toEqual(["processing", "pending"])
+
+      // Too recent: the request that sent it could still be waiting.
+      expect(yield* reconcilePayments).toBe(0)
+
+      yield* setSandbox(tenant, {})
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* reconcilePayments).toBe(1)
+      const settled = yield* payments.retrieve(tenant, stuck.id)
+      expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 2000])
+      expect(yield* (yield* SandboxLedger).countCharges(stuck.id)).toBe(1)
+      expect(yield* reconcilePayments).toBe(0)
+    }).pipe(Effect.provide(testLayer())))
+
+  it.effect("leaves a payment alone while the PSP is still unreachable, and settles it once it is back", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const payments = yield* Payments
+      yield* setSandbox(tenant, { latency_ms: 60_000 })
+      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_chargeDeclined")))
+      yield* TestClock.adjust("30 seconds")
+      const stuck = yield* Fiber.join(pending)
+
+      yield* setSandbox(tenant, { outage: true })
+      yield* TestClock.adjust("3 minutes")
+      expect(yield* reconcilePayments).toBe(1)
+      expect((yield* payments.retrieve(tenant, stuck.id)).status).toBe("processing")
+
+      yield* setSandbox(tenant, {})
+      yield* TestClock.adjust("3 minutes")
+      expect(yield* reconcilePayments).toBe(1)
+      const settled = yield* payments.retrieve(tenant, stuck.id)
+      expect([settled.status, settled.failure?.code]).toEqual(["failed", "card_declined"])
+    }).pipe(Effect.provide(testLayer())))
+
+  it.effect("reconciles a refund the PSP did not answer", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const paid = yield* (yield* Payments).create(tenant, payment("tok_visa"))
+      yield* setSandbox(tenant, { latency_ms: 60_000 })
+      const refunds = yield* Refunds
+      const pending = yield* Effect.fork(refunds.create(tenant, paid.id, { amount: 500 }))
+      yield* TestClock.adjust("30 seconds")
+      const refund = yield* Fiber.join(pending)
+      expect(refund.status).toBe("pending")
+
+      yield* setSandbox(tenant, {})
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* reconcileRefunds).toBe(1)
+      expect((yield* refunds.retrieve(tenant, refund.id)).status).toBe("succeeded")
+      expect((yield* (yield* Payments).retrieve(tenant, paid.id)).amount_refunded).toBe(500)
+    }).pipe(Effect.provide(testLayer())))
+
+  it.effect("releases an uncaptured authorization after 7 days and an abandoned 3D Secure after a day", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const payments = yield* Payments
+      const authorized = yield* payments.create(tenant, payment("tok_visa", { capture: false }))
+      const challenged = yield* payments.create(tenant, payment("tok_threeDSecureRequired"))
+
+      yield* TestClock.adjust("1 day")
+      yield* TestClock.adjust("1 minute")
+      expect(yield* expirePayments).toBe(1)
+      expect((yield* payments.retrieve(tenant, challenged.id)).failure?.code).toBe("action_expired")
+      expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
+
+      yield* TestClock.adjust("6 days")
+      expect(yield* expirePayments).toBe(1)
+      const released = yield* payments.retrieve(tenant, authorized.id)
+      expect([released.status, released.failure?.code]).toEqual(["canceled", "authorization_expired"])
+      const charge = yield* (yield* SandboxLedger).findCharge(released.provider_payment_id!)
+      expect(Option.getOrThrow(charge).status).toBe("canceled")
+    }).pipe(Effect.provide(testLayer())))
+
+  it.effect("purges idempotency keys after 24 hours, and not before", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const idempotent = yield* IdempotentRequests
+      yield* idempotent.execute({ tenant, key: "k", fingerprint: "f" }, () => Effect.succeed({ status: 201, body: "{}" }))
+      yield* TestClock.adjust("23 hours")
+      expect(yield* purgeIdempotencyKeys).toBe(0)
+      yield* TestClock.adjust("2 hours")
+      expect(yield* purgeIdempotencyKeys).toBe(1)
+    }).pipe(Effect.provide(testLayer())))
+
+  it.effect("runs the jobs on its own schedule once started", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const payments = yield* Payments
+      yield* setSandbox(tenant, { latency_ms: 60_000 })
+      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_visa")))
+      yield* TestClock.adjust("30 seconds")
+      const stuck = yield* Fiber.join(pending)
+      yield* setSandbox(tenant, {})
+
+      yield* Layer.build(WorkerLive)
+      yield* TestClock.adjust("3 minutes")
+      expect((yield* payments.retrieve(tenant, stuck.id)).status).toBe("succeeded")
+    }).pipe(Effect.scoped, Effect.provide(testLayer())))
+})
