@@ -85,22 +85,20 @@ export const fromDomainError = (error: DomainError): Effect.Effect<ApiError> => 
         message: error.refund.failure?.message ?? "The refund failed.",
         refund: error.refund
       })
-    case "ProviderUnreachable": {
-      const objects = { payment: error.payment, ...(error.refund === undefined ? {} : { refund: error.refund }) }
+    case "ProviderUnreachable":
       return error.timedOut
         ? apiError(504, {
           type: "provider_error",
           code: "provider_timeout",
           message: `The payment provider '${error.payment.provider}' did not answer in time. Retry with the same Idempotency-Key.`,
-          ...objects
+          payment: error.payment
         })
         : apiError(502, {
           type: "provider_error",
           code: "provider_unavailable",
-          message: `The payment provider '${error.payment.provider}' could not be reached; nothing was charged.`,
-          ...objects
+          message: `The payment provider '${error.payment.provider}' could not be reached; nothing changed. Retry later.`,
+          payment: error.payment
         })
-    }
     case "PaymentStateConflict":
       return apiError(409, {
         ...invalid(

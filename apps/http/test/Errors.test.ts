@@ -75,9 +75,17 @@ for (const database of testDatabases()) {
           expectError(yield* post(JSON.stringify({ ...good, metadata: { big: "x".repeat(501) } })), 400, {
             param: "metadata.big"
           })
-          expectError(yield* post(JSON.stringify({ ...good, return_url: "javascript:alert(1)" })), 400, {
-            param: "return_url"
-          })
+          for (const returnUrl of ["javascript:alert(1)", "http://shop:99999/x", "http://[", "/relative"]) {
+            expectError(yield* post(JSON.stringify({ ...good, return_url: returnUrl })), 400, { param: "return_url" })
+          }
+          // PostgreSQL cannot store NUL: refused up front, never a 500.
+          expectError(yield* post(JSON.stringify({ ...good, description: "a\u0000b" })), 400, { param: "description" })
+          expectError(yield* post(JSON.stringify({ ...good, metadata: { k: "\u0000" } })), 400, { param: "metadata.k" })
+          expectError(yield* post(JSON.stringify({ ...good, customer_id: "cus_\u0000" })), 400, { param: "customer_id" })
+          const headers = json(secret)
+          expectError(yield* raw(`${baseUrl}/v1/payments/pay_%00`, { headers }), 400, { param: "id" })
+          expectError(yield* raw(`${baseUrl}/v1/payments?customer_id=%00`, { headers }), 400, { param: "customer_id" })
+          expectError(yield* raw(`${baseUrl}/v1/refunds?starting_after=%00`, { headers }), 400, { param: "starting_after" })
           expectError(yield* post(JSON.stringify(good), null), 400, {
             code: "parameter_missing",
             param: "Idempotency-Key"

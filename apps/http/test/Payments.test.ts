@@ -1,10 +1,21 @@
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
+import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
+import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
+import type { Tenant } from "@orchestrator/core/shared/Tenant"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
+
+/** Sets the sandbox's fault injection on `sandbox_a`, as an operator would. */
+const setSandbox = (tenant: Tenant, settings: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const connections = yield* ProviderConnectionsRepository
+    const connection = Option.getOrThrow(yield* connections.findByName(tenant, "sandbox_a"))
+    yield* connections.update(tenant.organizationId, new ProviderConnection({ ...connection, settings }))
+  })
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
@@ -198,6 +209,39 @@ for (const database of testDatabases()) {
             headers: { authorization: `Bearer ${secret}` }
           })
           expect(cancelSettled.status).toBe(409)
+        }))
+
+      it.effect("during a PSP outage: a new payment fails with 402 (saved), a capture answers 502 and can be retried", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret, tenant } = yield* merchant()
+          const authorized = yield* raw(`${baseUrl}/v1/payments`, {
+            method: "POST",
+            headers: json(secret, newKey()),
+            body: JSON.stringify(paymentWith("tok_visa", { capture: false }))
+          })
+          yield* setSandbox(tenant, { outage: true })
+
+          const key = newKey()
+          const create = () =>
+            raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith("tok_visa")) })
+          const failed = yield* create()
+          expect([failed.status, failed.json.error.type, failed.json.error.code]).toEqual([402, "payment_error", "provider_unavailable"])
+          expect(failed.json.error.payment.attempts).toHaveLength(2)
+          const replayed = yield* create()
+          expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([402, "true"])
+
+          const captureKey = newKey()
+          const capture = () =>
+            raw(`${baseUrl}/v1/payments/${authorized.json.id}/capture`, { method: "POST", headers: json(secret, captureKey), body: "{}" })
+          const unreachable = yield* capture()
+          expect([unreachable.status, unreachable.json.error.type, unreachable.json.error.payment.status]).toEqual([
+            502,
+            "provider_error",
+            "requires_capture"
+          ])
+          yield* setSandbox(tenant, {})
+          const captured = yield* capture()
+          expect([captured.status, captured.json.status]).toEqual([200, "succeeded"])
         }))
 
       it.effect("forces a provider, and refuses one the organization does not have", () =>

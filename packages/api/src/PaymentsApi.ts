@@ -7,6 +7,7 @@ import {
   PaymentStatus
 } from "@orchestrator/core/payments/Payment"
 import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
+import { Identifier } from "@orchestrator/core/shared/Text"
 import { Schema } from "effect"
 import {
   Conflict,
@@ -22,15 +23,15 @@ import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "./Headers.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
-const PaymentId = Schema.Struct({ id: Schema.String })
+const PaymentId = Schema.Struct({ id: Identifier })
 
 export const PaymentListQuery = Schema.Struct({
   status: Schema.optional(PaymentStatus),
-  provider: Schema.optional(Schema.String),
-  currency: Schema.optional(Schema.String),
-  customer_id: Schema.optional(Schema.String),
+  provider: Schema.optional(Identifier),
+  currency: Schema.optional(Identifier),
+  customer_id: Schema.optional(Identifier),
   limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Schema.String)
+  starting_after: Schema.optional(Identifier)
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class PaymentsApi extends HttpApiGroup.make("payments")

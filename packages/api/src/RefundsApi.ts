@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
+import { Identifier } from "@orchestrator/core/shared/Text"
 import { Schema } from "effect"
 import {
   Conflict,
@@ -17,15 +18,15 @@ import { RequiredIdempotencyKey } from "./Headers.js"
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
 export const RefundListQuery = Schema.Struct({
-  payment_id: Schema.optional(Schema.String),
+  payment_id: Schema.optional(Identifier),
   limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Schema.String)
+  starting_after: Schema.optional(Identifier)
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(
     HttpApiEndpoint.post("create", "/payments/:id/refund")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(Schema.Struct({ id: Identifier }))
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })
@@ -40,7 +41,7 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/refunds/:id")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(Schema.Struct({ id: Identifier }))
       .addSuccess(Refund)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Retrieve a refund")

@@ -29,11 +29,13 @@ const challenge = AuthorizationOutcome.ActionRequired({ pspPaymentId: "psp_3ds",
 
 const scripts: Record<string, ReadonlyArray<Script>> = {
   tok_declined: [declined],
-  tok_flaky: [processingError, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_ok", captured: true, card })],
+  tok_flaky: [processingError, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_ok", captured: true, amountCaptured: 1050, card })],
   tok_broken: [processingError],
   tok_down: ["unavailable"],
   tok_3ds: [challenge],
-  tok_slow: ["hang"]
+  tok_slow: ["hang"],
+  tok_lost: ["hang", AuthorizationOutcome.Authorized({ pspPaymentId: "psp_found", captured: true, amountCaptured: 1050, card })],
+  tok_lostThenDown: ["hang", "unavailable"]
 }
 
 const request = (token: string, extra: Partial<CreatePayment> = {}): CreatePayment => ({
@@ -121,15 +123,14 @@ describe("Payments", () => {
       })
     ))
 
-  it.effect("fails as unreachable when the PSP refuses connections, after one retry", () =>
+  it.effect("fails the payment (402, saved) when the PSP refuses connections, after one retry", () =>
     run(({ psp }) =>
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const error = yield* Effect.flip((yield* Payments).create(tenant, request("tok_down")))
-        expect(error._tag).toBe("ProviderUnreachable")
-        if (error._tag !== "ProviderUnreachable") return
-        expect(error.timedOut).toBe(false)
-        expect(error.payment.failure?.code).toBe("provider_unavailable")
+        expect(error._tag).toBe("PaymentRefused")
+        if (error._tag !== "PaymentRefused") return
+        expect([error.code, error.payment.status]).toEqual(["provider_unavailable", "failed"])
         expect(psp.calls).toHaveLength(2)
       })
     ))
@@ -148,7 +149,7 @@ describe("Payments", () => {
 
         psp.settleLater(
           pending.attempts[0]!.id,
-          AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, card })
+          AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 1050, card })
         )
         const done = yield* payments.returnFromAction(pending.id)
         expect(done.status).toBe("succeeded")
@@ -237,7 +238,7 @@ describe("Payments", () => {
         expect(yield* claim(1)).toEqual([])
 
         yield* TestClock.adjust("3 minutes")
-        psp.settleLater(payment.attempts[0]!.id, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_late", captured: true, card }))
+        psp.settleLater(payment.attempts[0]!.id, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_late", captured: true, amountCaptured: 1050, card }))
         const claimed = yield* claim(1)
         expect(claimed.map((ref) => ref.paymentId)).toEqual([payment.id])
         // Leased: a second worker gets nothing.
@@ -249,18 +250,36 @@ describe("Payments", () => {
       })
     ))
 
-  it.effect("fails an attempt the PSP never received, when reconciling", () =>
+  it.effect("reconciles an attempt the PSP never answered by sending it again under the same reference", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_lost")))
+        yield* TestClock.adjust("31 seconds")
+        const payment = yield* Fiber.join(fiber)
+        expect(payment.status).toBe("processing")
+        yield* payments.reconcile({ tenant, paymentId: payment.id })
+        const settled = yield* payments.retrieve(tenant, payment.id)
+        expect(settled.status).toBe("succeeded")
+        const reference = payment.attempts[0]!.id
+        expect(psp.calls.map((call) => call.reference)).toEqual([reference, reference])
+      })
+    ))
+
+  it.effect("keeps a resent attempt processing when the PSP is unreachable: the first send may have charged", () =>
     run(() =>
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
+        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_lostThenDown")))
         yield* TestClock.adjust("31 seconds")
         const payment = yield* Fiber.join(fiber)
         yield* payments.reconcile({ tenant, paymentId: payment.id })
-        const settled = yield* payments.retrieve(tenant, payment.id)
-        expect(settled.status).toBe("failed")
-        expect(settled.failure?.code).toBe("processing_error")
+        const after = yield* payments.retrieve(tenant, payment.id)
+        expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
+        const resumed = yield* payments.resume(tenant, payment.id)
+        expect(resumed.status).toBe("processing")
       })
     ))
 
@@ -273,7 +292,7 @@ describe("Payments", () => {
         yield* TestClock.adjust("31 seconds")
         const payment = yield* Fiber.join(fiber)
         const reference = payment.attempts[0]!.id
-        psp.settleLater(reference, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_once", captured: true, card }))
+        psp.settleLater(reference, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_once", captured: true, amountCaptured: 1050, card }))
 
         const resumed = yield* payments.resume(tenant, payment.id)
         expect(resumed.id).toBe(payment.id)

@@ -55,22 +55,18 @@ export const SandboxChallengeRoutes = HttpRouter.empty.pipe(
       }
       // Read the form body so the connection can be reused; its content does not matter.
       yield* Effect.ignore(Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => request.text))
-      if (charge.status === "requires_action") {
-        yield* ledger.updateCharge(
-          result === "complete"
-            ? {
-              ...charge,
-              status: charge.capture ? "succeeded" : "authorized",
-              amountCaptured: charge.capture ? charge.amount : 0
-            }
-            : {
-              ...charge,
-              status: "failed",
-              failureCode: "authentication_failed",
-              failureMessage: "The customer failed 3D Secure authentication."
-            }
-        )
-      }
+      // Only a pending challenge settles, once: a second click or a cancel racing it changes nothing.
+      yield* ledger.transitionCharge(
+        charge.id,
+        ["requires_action"],
+        result === "complete"
+          ? { status: charge.capture ? "succeeded" : "authorized", amountCaptured: charge.capture ? charge.amount : 0 }
+          : {
+            status: "failed",
+            failureCode: "authentication_failed",
+            failureMessage: "The customer failed 3D Secure authentication."
+          }
+      )
       return HttpServerResponse.empty({ status: 303, headers: { location: charge.returnUrl } })
     })
   )

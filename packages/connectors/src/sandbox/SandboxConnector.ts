@@ -1,6 +1,7 @@
 import {
   AuthorizationOutcome,
   type AuthorizeRequest,
+  CaptureOutcome,
   type CardDetails,
   ConnectorUnavailable,
   ModificationOutcome,
@@ -10,7 +11,7 @@ import {
 import type { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { makeId } from "@orchestrator/core/shared/Ids"
 import { Clock, Duration, Effect, Option, Schema } from "effect"
-import { type SandboxCharge, SandboxLedger } from "./SandboxLedger.js"
+import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "./SandboxLedger.js"
 import { SandboxSettings } from "./SandboxSettings.js"
 import { cardForToken } from "./SandboxTokens.js"
 
@@ -33,9 +34,13 @@ export const outcomeOfCharge = (charge: SandboxCharge, baseUrl: string): Authori
   const card = cardForToken(charge.token)?.card ?? unknownCard
   switch (charge.status) {
     case "succeeded":
-      return AuthorizationOutcome.Authorized({ pspPaymentId: charge.id, captured: true, card })
     case "authorized":
-      return AuthorizationOutcome.Authorized({ pspPaymentId: charge.id, captured: false, card })
+      return AuthorizationOutcome.Authorized({
+        pspPaymentId: charge.id,
+        captured: charge.status === "succeeded",
+        amountCaptured: charge.amountCaptured,
+        card
+      })
     case "requires_action":
       return AuthorizationOutcome.ActionRequired({
         pspPaymentId: charge.id,
@@ -53,6 +58,17 @@ export const outcomeOfCharge = (charge: SandboxCharge, baseUrl: string): Authori
       })
   }
 }
+
+const refundOutcome = (refund: SandboxRefund): RefundOutcome =>
+  refund.status === "succeeded"
+    ? RefundOutcome.Succeeded({ pspRefundId: refund.id })
+    : RefundOutcome.Failed({
+      pspRefundId: refund.id,
+      code: refund.failureCode ?? "refund_failed",
+      message: refund.failureMessage ?? "The refund failed."
+    })
+
+const notFound = { code: "charge_not_found", message: "No such charge on this connection." }
 
 /**
  * The built-in simulated PSP (decisions §3). Test tokens decide outcomes; each connection's settings
@@ -86,12 +102,12 @@ export const makeSandboxConnector = (
         capture: request.capture,
         amountCaptured: 0,
         amountRefunded: 0,
+        captureReference: null,
         failureCode: null,
         failureMessage: null,
         returnUrl: request.returnUrl,
         createdAtMillis: millis
       }
-      const approved = { ...base, status: request.capture ? "succeeded" as const : "authorized" as const }
       const fail = (code: string, message: string): SandboxCharge => ({
         ...base,
         status: "failed",
@@ -110,11 +126,18 @@ export const makeSandboxConnector = (
         case "ChallengeThenApprove":
           return { ...base, status: "requires_action" }
         default:
-          return { ...approved, amountCaptured: request.capture ? request.amount : 0 }
+          return request.capture
+            ? { ...base, status: "succeeded", amountCaptured: request.amount }
+            : { ...base, status: "authorized" }
       }
     })
 
-  const chargeOf = (pspPaymentId: string) => Effect.map(ledger.findCharge(pspPaymentId), Option.getOrUndefined)
+  /** A charge of this connection only: another connection's charge is as unknown as a missing one. */
+  const chargeOf = (pspPaymentId: string) =>
+    Effect.map(
+      ledger.findCharge(pspPaymentId),
+      (found) => Option.getOrUndefined(Option.filter(found, (charge) => charge.connectionId === connection.id))
+    )
 
   return {
     authorize: (request) =>
@@ -126,7 +149,7 @@ export const makeSandboxConnector = (
     syncPayment: ({ pspPaymentId, reference }) =>
       respond(Effect.gen(function*() {
         const charge = pspPaymentId !== null
-          ? yield* ledger.findCharge(pspPaymentId)
+          ? Option.fromNullable(yield* chargeOf(pspPaymentId))
           : yield* ledger.findChargeByReference(connection.id, reference)
         return Option.match(charge, {
           onNone: () => AuthorizationOutcome.Unknown(),
@@ -134,46 +157,61 @@ export const makeSandboxConnector = (
         })
       })),
 
-    capture: ({ amount, pspPaymentId }) =>
+    capture: ({ amount, pspPaymentId, reference }) =>
       respond(Effect.gen(function*() {
         const charge = yield* chargeOf(pspPaymentId)
-        if (charge?.status === "succeeded") return ModificationOutcome.Done()
-        if (charge?.status !== "authorized") {
-          return ModificationOutcome.Refused({ code: "charge_not_capturable", message: "The charge is not authorized." })
+        if (charge === undefined) return CaptureOutcome.Refused(notFound)
+        if (!Number.isSafeInteger(amount) || amount < 1) {
+          return CaptureOutcome.Refused({ code: "amount_invalid", message: "A capture is at least 1 minor unit." })
         }
         if (amount > charge.amount) {
-          return ModificationOutcome.Refused({ code: "amount_too_large", message: "Capture exceeds the authorization." })
+          return CaptureOutcome.Refused({ code: "amount_too_large", message: "Capture exceeds the authorization." })
         }
-        yield* ledger.updateCharge({ ...charge, status: "succeeded", amountCaptured: amount })
-        return ModificationOutcome.Done()
+        const moved = yield* ledger.transitionCharge(charge.id, ["authorized"], {
+          status: "succeeded",
+          amountCaptured: amount,
+          captureReference: reference
+        })
+        if (Option.isSome(moved)) return CaptureOutcome.Captured({ amount })
+        const current = Option.getOrThrow(yield* ledger.findCharge(charge.id))
+        if (current.status === "succeeded" && current.captureReference === reference) {
+          return CaptureOutcome.Captured({ amount: current.amountCaptured })
+        }
+        return current.status === "succeeded"
+          ? CaptureOutcome.Refused({ code: "charge_already_captured", message: "The charge was already captured." })
+          : CaptureOutcome.Refused({ code: "charge_not_capturable", message: `A ${current.status} charge cannot be captured.` })
       })),
 
     cancel: ({ pspPaymentId }) =>
       respond(Effect.gen(function*() {
         const charge = yield* chargeOf(pspPaymentId)
-        if (charge === undefined || charge.status === "canceled") return ModificationOutcome.Done()
-        if (charge.status !== "authorized" && charge.status !== "requires_action") {
-          return ModificationOutcome.Refused({
-            code: "charge_not_cancelable",
-            message: `A ${charge.status} charge cannot be canceled.`
-          })
-        }
-        yield* ledger.updateCharge({ ...charge, status: "canceled" })
-        return ModificationOutcome.Done()
+        if (charge === undefined) return ModificationOutcome.Refused(notFound)
+        const moved = yield* ledger.transitionCharge(charge.id, ["authorized", "requires_action", "canceled"], {
+          status: "canceled"
+        })
+        if (Option.isSome(moved)) return ModificationOutcome.Done()
+        const current = Option.getOrThrow(yield* ledger.findCharge(charge.id))
+        return ModificationOutcome.Refused({
+          code: "charge_not_cancelable",
+          message: `A ${current.status} charge cannot be canceled.`
+        })
       })),
 
     refund: ({ amount, pspPaymentId, reference }) =>
       respond(Effect.gen(function*() {
         const charge = yield* chargeOf(pspPaymentId)
         const millis = yield* Clock.currentTimeMillis
-        const refusal = charge === undefined || charge.status !== "succeeded"
+        const refusal = charge === undefined
+          ? notFound
+          : !Number.isSafeInteger(amount) || amount < 1
+          ? { code: "amount_invalid", message: "A refund is at least 1 minor unit." }
+          : charge.status !== "succeeded"
           ? { code: "charge_not_refundable", message: "Only a captured charge can be refunded." }
           : cardForToken(charge.token)?.behaviour._tag === "ApproveRefusingRefunds"
           ? { code: "refund_declined", message: "The card issuer declined the refund." }
-          : amount > charge.amountCaptured - charge.amountRefunded
-          ? { code: "amount_too_large", message: "The refund exceeds what is left on the charge." }
           : undefined
-        const { created, refund } = yield* ledger.recordRefund({
+        // The ledger takes the amount off the charge in the same step, or stores the refund failed.
+        const { refund } = yield* ledger.recordRefund({
           id: makeId("re", millis),
           connectionId: connection.id,
           reference,
@@ -184,29 +222,13 @@ export const makeSandboxConnector = (
           failureMessage: refusal?.message ?? null,
           createdAtMillis: millis
         })
-        if (created && refund.status === "succeeded" && charge !== undefined) {
-          yield* ledger.updateCharge({ ...charge, amountRefunded: charge.amountRefunded + amount })
-        }
-        return refund.status === "succeeded"
-          ? RefundOutcome.Succeeded({ pspRefundId: refund.id })
-          : RefundOutcome.Failed({
-            pspRefundId: refund.id,
-            code: refund.failureCode ?? "refund_failed",
-            message: refund.failureMessage ?? "The refund failed."
-          })
+        return refundOutcome(refund)
       })),
 
     syncRefund: ({ reference }) =>
       respond(Effect.map(ledger.findRefundByReference(connection.id, reference), Option.match({
         onNone: () => RefundOutcome.Unknown(),
-        onSome: (refund) =>
-          refund.status === "succeeded"
-            ? RefundOutcome.Succeeded({ pspRefundId: refund.id })
-            : RefundOutcome.Failed({
-              pspRefundId: refund.id,
-              code: refund.failureCode ?? "refund_failed",
-              message: refund.failureMessage ?? "The refund failed."
-            })
+        onSome: refundOutcome
       })))
   }
 }

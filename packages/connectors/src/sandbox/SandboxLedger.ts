@@ -17,6 +17,8 @@ export interface SandboxCharge {
   readonly status: ChargeStatus
   readonly amountCaptured: number
   readonly amountRefunded: number
+  /** The reference of the capture that captured it, so that capture can be answered again. */
+  readonly captureReference: string | null
   readonly failureCode: string | null
   readonly failureMessage: string | null
   readonly returnUrl: string
@@ -35,16 +37,37 @@ export interface SandboxRefund {
   readonly createdAtMillis: number
 }
 
+/** What a status change may also set. */
+export type ChargeChanges = Partial<
+  Pick<SandboxCharge, "status" | "amountCaptured" | "captureReference" | "failureCode" | "failureMessage">
+>
+
+/** How a refund the charge cannot cover is stored. */
+export const OVER_REFUND = {
+  failureCode: "amount_too_large",
+  failureMessage: "The refund exceeds what is left on the charge."
+} as const
+
 /**
  * The sandbox PSP's own books. Kept apart from the orchestrator's tables, as a real PSP's would be,
- * and durable, so "charged once" holds across crashes and restarts.
+ * and durable, so "charged once" holds across crashes and restarts. Every change is one atomic,
+ * conditional step, so concurrent calls (a capture racing a cancel, two refunds) cannot lose a write.
  */
 export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<SandboxLedger, {
   /** Stores the charge unless one exists under its reference; returns the stored one either way. */
   readonly recordCharge: (charge: SandboxCharge) => Effect.Effect<{ readonly charge: SandboxCharge; readonly created: boolean }>
-  readonly updateCharge: (charge: SandboxCharge) => Effect.Effect<void>
+  /** Moves a charge that is in one of `from`; `None` when it is in none of them (someone else moved it). */
+  readonly transitionCharge: (
+    id: string,
+    from: ReadonlyArray<ChargeStatus>,
+    changes: ChargeChanges
+  ) => Effect.Effect<Option.Option<SandboxCharge>>
   readonly findCharge: (id: string) => Effect.Effect<Option.Option<SandboxCharge>>
   readonly findChargeByReference: (connectionId: string, reference: string) => Effect.Effect<Option.Option<SandboxCharge>>
+  /**
+   * Stores the refund unless one exists under its reference. A succeeded refund takes its amount off
+   * the charge in the same step, and is stored failed (`amount_too_large`) when the charge cannot cover it.
+   */
   readonly recordRefund: (refund: SandboxRefund) => Effect.Effect<{ readonly refund: SandboxRefund; readonly created: boolean }>
   readonly findRefundByReference: (connectionId: string, reference: string) => Effect.Effect<Option.Option<SandboxRefund>>
   /** Charges that moved or reserved money for a merchant reference: the "charged once" proof. */
@@ -63,7 +86,14 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
           charges.set(charge.id, charge)
           return { charge, created: true }
         }),
-      updateCharge: (charge) => Effect.sync(() => void charges.set(charge.id, charge)),
+      transitionCharge: (id, from, changes) =>
+        Effect.sync(() => {
+          const charge = charges.get(id)
+          if (charge === undefined || !from.includes(charge.status)) return Option.none()
+          const moved = { ...charge, ...changes }
+          charges.set(id, moved)
+          return Option.some(moved)
+        }),
       findCharge: (id) => Effect.sync(() => Option.fromNullable(charges.get(id))),
       findChargeByReference: (connectionId, reference) =>
         Effect.sync(() => byReference(charges, connectionId, reference)),
@@ -71,8 +101,17 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
         Effect.sync(() => {
           const existing = byReference(refunds, refund.connectionId, refund.reference)
           if (Option.isSome(existing)) return { refund: existing.value, created: false }
-          refunds.set(refund.id, refund)
-          return { refund, created: true }
+          const charge = charges.get(refund.chargeId)
+          let stored = refund
+          if (refund.status === "succeeded") {
+            if (charge === undefined || charge.amountRefunded + refund.amount > charge.amountCaptured) {
+              stored = { ...refund, status: "failed", ...OVER_REFUND }
+            } else {
+              charges.set(charge.id, { ...charge, amountRefunded: charge.amountRefunded + refund.amount })
+            }
+          }
+          refunds.set(stored.id, stored)
+          return { refund: stored, created: true }
         }),
       findRefundByReference: (connectionId, reference) =>
         Effect.sync(() => byReference(refunds, connectionId, reference)),
@@ -85,3 +124,4 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
     }
   })
 }
+

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { Currency } from "../money/Currency.js"
 import { Amount, MinorUnits } from "../money/Money.js"
-import { BoundedString, Metadata } from "../shared/Metadata.js"
+import { Metadata } from "../shared/Metadata.js"
+import { BoundedString, Identifier, Text, Url } from "../shared/Text.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 export const PaymentStatus = Schema.Literal(
@@ -75,14 +76,10 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   livemode: Schema.Boolean
 }) {}
 
-export const Url = BoundedString.pipe(
-  Schema.filter((text) => /^https?:\/\/[^\s]+$/.test(text) || "must be an http or https URL")
-)
-
 export const PaymentMethodInput = Schema.Struct({
   type: Schema.Literal("card"),
-  token: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)),
-  brand: Schema.optional(Schema.String.pipe(Schema.maxLength(50))),
+  token: Identifier,
+  brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
   last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
   country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
 }).annotations({ identifier: "PaymentMethodInput" })
@@ -92,8 +89,8 @@ export const CreatePayment = Schema.Struct({
   amount: Amount,
   currency: Currency,
   payment_method: PaymentMethodInput,
-  provider: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
-  customer_id: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
+  provider: Schema.optional(Identifier),
+  customer_id: Schema.optional(Identifier),
   description: Schema.optional(BoundedString),
   capture: Schema.optional(Schema.Boolean),
   return_url: Schema.optional(Url),
@@ -113,8 +110,8 @@ export type CancelPayment = typeof CancelPayment.Type
 
 export const PaymentListFilter = Schema.Struct({
   status: Schema.optional(PaymentStatus),
-  provider: Schema.optional(Schema.String),
-  currency: Schema.optional(Schema.String),
-  customer_id: Schema.optional(Schema.String)
+  provider: Schema.optional(Identifier),
+  currency: Schema.optional(Identifier),
+  customer_id: Schema.optional(Identifier)
 })
 export type PaymentListFilter = typeof PaymentListFilter.Type

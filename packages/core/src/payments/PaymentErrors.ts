@@ -1,5 +1,4 @@
 import { Data } from "effect"
-import type { Refund } from "../refunds/Refund.js"
 import type { Payment } from "./Payment.js"
 
 export class PaymentNotFound extends Data.TaggedError("PaymentNotFound")<{ readonly id: string }> {}
@@ -12,12 +11,11 @@ export class PaymentRefused extends Data.TaggedError("PaymentRefused")<{
 }> {}
 
 /**
- * The PSP could not be reached (`timedOut: false`: nothing happened there) or did not answer in time.
- * `refund` is set when it was a refund that could not be sent.
+ * A capture or cancel could not reach the PSP (`timedOut: false`: nothing happened there) or got no
+ * answer in time. The payment is unchanged; retrying with the same Idempotency-Key retries the call.
  */
 export class ProviderUnreachable extends Data.TaggedError("ProviderUnreachable")<{
   readonly payment: Payment
-  readonly refund?: Refund
   readonly timedOut: boolean
 }> {}
 

@@ -41,7 +41,7 @@ import { type PaymentRef, PaymentsRepository } from "./PaymentsRepository.js"
 import { PaymentStateMachine } from "./PaymentStateMachine.js"
 
 /** How a finished payment is reported: the payment itself, or the error that carries it. */
-export type PaymentResult = Effect.Effect<Payment, PaymentRefused | ProviderUnreachable | ReturnUrlRequired>
+export type PaymentResult = Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
 
 export class Payments extends Context.Tag("core/Payments")<Payments, {
   /**
@@ -53,17 +53,14 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
     tenant: Tenant,
     input: CreatePayment,
     onCreated?: (paymentId: string) => Effect.Effect<void>
-  ) => Effect.Effect<
-    Payment,
-    PaymentRefused | ProviderUnreachable | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable
-  >
+  ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable>
   /**
    * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
    * under the same PSP reference, so the PSP answers it at most once.
    */
   readonly resume: (tenant: Tenant, id: string) => Effect.Effect<
     Payment,
-    PaymentNotFound | PaymentRefused | ProviderUnreachable | ReturnUrlRequired
+    PaymentNotFound | PaymentRefused | ReturnUrlRequired
   >
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Payment, PaymentNotFound>
   readonly list: (
@@ -81,7 +78,7 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
   >
   /** The customer is back from the PSP's 3DS page: ask the PSP how it ended. Needs no tenant. */
   readonly returnFromAction: (id: string) => Effect.Effect<Payment, PaymentNotFound>
-  /** Worker: settle an attempt nobody heard back from, by asking the PSP under its reference. */
+  /** Worker: settle an attempt nobody heard back from, by sending it again under its reference. */
   readonly reconcile: (ref: PaymentRef) => Effect.Effect<void>
   /** Worker: release an authorization or a 3DS challenge that waited too long. */
   readonly expire: (ref: PaymentRef) => Effect.Effect<void>
@@ -183,10 +180,10 @@ const make = Effect.gen(function*() {
       const latency = latencyMs ?? attempt.latency_ms
       if (payment.status === "requires_action") payment = yield* move(tenant, payment, "processing", { next_action: null })
       return yield* Outcome.$match(outcome, {
-        Authorized: ({ captured, card, pspPaymentId }) =>
+        Authorized: ({ amountCaptured, captured, card, pspPaymentId }) =>
           move(tenant, payment, captured ? "succeeded" : "requires_capture", {
             provider_payment_id: pspPaymentId,
-            amount_captured: captured ? payment.amount : 0,
+            amount_captured: captured ? amountCaptured : 0,
             payment_method: withCard(payment.payment_method, card),
             attempts: replaceAttempt(payment, attemptId, {
               status: captured ? "succeeded" : "requires_capture",
@@ -251,17 +248,23 @@ const make = Effect.gen(function*() {
       card: noCard
     })
 
-  /** Sends the payment's open attempt, retrying retryable failures as the policy says, and records the end. */
-  const drive = (tenant: Tenant, start: Payment) =>
+  /**
+   * Sends the payment's open attempt, retrying retryable failures as the policy says, and records the
+   * end. `resend` marks an attempt that may already have reached the PSP (resume, reconciliation): then
+   * "unreachable" proves nothing about the first send, so the payment stays `processing`.
+   */
+  const drive = (tenant: Tenant, start: Payment, options: { readonly resend: boolean }) =>
     Effect.gen(function*() {
       const policy = yield* AttemptPolicy
       const connector = yield* connectorFor(tenant, start)
       let payment = start
+      let resend = options.resend
       while (true) {
         const attempt = payment.attempts.at(-1)!
         const { latencyMs, result } = yield* authorize(connector, payment, attempt)
         // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
-        if (result._tag === "NoAnswer") return payment
+        if (result._tag === "NoAnswer" || (resend && result._tag === "Unavailable")) return payment
+        resend = false
         const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
         const triesHere = payment.attempts.filter((each) => each.provider === payment.provider).length
         if (
@@ -331,10 +334,10 @@ const make = Effect.gen(function*() {
       if (payment.status === "canceled" && payment.failure?.code === "return_url_required") {
         return yield* new ReturnUrlRequired({ payment })
       }
+      // A failure is final and saved, an outage included: the money did not move, and a new payment
+      // (new key) is how to try again. 502/504 are kept for calls that change nothing here.
       if (payment.status === "failed" && payment.failure !== null) {
-        return payment.failure.code === "provider_unavailable"
-          ? yield* new ProviderUnreachable({ payment, timedOut: false })
-          : yield* new PaymentRefused({ payment, code: payment.failure.code, message: payment.failure.message })
+        return yield* new PaymentRefused({ payment, code: payment.failure.code, message: payment.failure.message })
       }
       return payment
     })
@@ -387,13 +390,13 @@ const make = Effect.gen(function*() {
       if (onCreated !== undefined) yield* onCreated(id)
       return processing
     }))
-    return yield* finish(tenant, yield* drive(tenant, sent))
+    return yield* finish(tenant, yield* drive(tenant, sent, { resend: false }))
   })
 
   const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string) {
     const payment = yield* load(tenant, id)
     const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
-    return yield* finish(tenant, open ? yield* drive(tenant, payment) : payment)
+    return yield* finish(tenant, open ? yield* drive(tenant, payment, { resend: true }) : payment)
   })
 
   const capture = Effect.fn("Payments.capture")(function*(tenant: Tenant, id: string, input: CapturePayment) {
@@ -415,11 +418,17 @@ const make = Effect.gen(function*() {
     if (result.value._tag === "Refused") {
       return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
     }
+    // Record what the PSP captured, not what this request asked: a retry under the same reference may
+    // have asked for another amount, and the PSP answers with the first capture.
+    const captured = result.value.amount
+    if (captured < 1 || captured > payment.amount) {
+      return yield* Effect.dieMessage(`provider reported capturing ${captured} of a ${payment.amount} payment`)
+    }
     return yield* transactions.run(Effect.gen(function*() {
       const current = yield* lock(tenant, id)
       if (current.status !== "requires_capture") return current
       return yield* move(tenant, current, "succeeded", {
-        amount_captured: amount,
+        amount_captured: captured,
         attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
       })
     }))
@@ -451,24 +460,16 @@ const make = Effect.gen(function*() {
     return yield* settle(tenant, id, attempt.id, result.value, null)
   })
 
+  /**
+   * Sends the unanswered attempt again under its own reference, as a client retry would: the PSP
+   * answers what it did with it, or does it now, once. Concluding "it never arrived" instead would race
+   * with a client's retry that is sending it at this very moment.
+   */
   const reconcile = Effect.fn("Payments.reconcile")(function*(ref: PaymentRef) {
     const payment = yield* load(ref.tenant, ref.paymentId).pipe(Effect.orDie)
-    const attempt = payment.attempts.at(-1)
-    if (payment.status !== "processing" || attempt?.status !== "pending") return
-    const connector = yield* connectorFor(ref.tenant, payment)
-    const { result } = yield* callProvider(connector.syncPayment({ reference: attempt.id, pspPaymentId: null }))
-    if (result._tag !== "Answered") return
-    // The PSP has no payment under this reference long after we sent it: the request never arrived.
-    const outcome = result.value._tag === "Unknown"
-      ? Outcome.Refused({
-        pspPaymentId: null,
-        code: "processing_error",
-        message: "The payment provider never received this payment; nothing was charged.",
-        retryable: false,
-        card: noCard
-      })
-      : result.value
-    yield* settle(ref.tenant, payment.id, attempt.id, outcome, null)
+    if (payment.status !== "processing" || payment.attempts.at(-1)?.status !== "pending") return
+    const driven = yield* drive(ref.tenant, payment, { resend: true })
+    yield* Effect.ignore(finish(ref.tenant, driven))
   })
 
   const expire = Effect.fn("Payments.expire")(function*(ref: PaymentRef) {

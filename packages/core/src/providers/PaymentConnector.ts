@@ -25,8 +25,13 @@ export interface AuthorizeRequest {
 }
 
 export type AuthorizationOutcome = Data.TaggedEnum<{
-  /** `captured: false` is an authorization waiting for capture. */
-  Authorized: { readonly pspPaymentId: string; readonly captured: boolean; readonly card: CardDetails }
+  /** `captured: false` is an authorization waiting for capture; `amountCaptured` is what the PSP took. */
+  Authorized: {
+    readonly pspPaymentId: string
+    readonly captured: boolean
+    readonly amountCaptured: number
+    readonly card: CardDetails
+  }
   ActionRequired: { readonly pspPaymentId: string; readonly redirectUrl: string; readonly card: CardDetails }
   /** The PSP refused or failed the money movement. `retryable` marks failures worth one more try. */
   Refused: {
@@ -40,6 +45,13 @@ export type AuthorizationOutcome = Data.TaggedEnum<{
   Unknown: {}
 }>
 export const AuthorizationOutcome = Data.taggedEnum<AuthorizationOutcome>()
+
+/** The PSP's answer to a capture, with the amount it really captured: that is what gets recorded. */
+export type CaptureOutcome = Data.TaggedEnum<{
+  Captured: { readonly amount: number }
+  Refused: { readonly code: string; readonly message: string }
+}>
+export const CaptureOutcome = Data.taggedEnum<CaptureOutcome>()
 
 export type ModificationOutcome = Data.TaggedEnum<{
   Done: {}
@@ -71,12 +83,13 @@ export interface PaymentConnector {
     readonly reference: string
     readonly pspPaymentId: string | null
   }) => Effect.Effect<AuthorizationOutcome, ConnectorError>
+  /** Capturing again under the same reference answers the first capture, whatever `amount` says. */
   readonly capture: (request: {
     readonly reference: string
     readonly pspPaymentId: string
     readonly amount: number
     readonly currency: Currency
-  }) => Effect.Effect<ModificationOutcome, ConnectorError>
+  }) => Effect.Effect<CaptureOutcome, ConnectorError>
   readonly cancel: (request: {
     readonly reference: string
     readonly pspPaymentId: string

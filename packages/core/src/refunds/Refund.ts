@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { Currency } from "../money/Currency.js"
 import { Amount } from "../money/Money.js"
 import { Failure } from "../payments/Payment.js"
-import { BoundedString, Metadata } from "../shared/Metadata.js"
+import { Metadata } from "../shared/Metadata.js"
+import { BoundedString } from "../shared/Text.js"
 import { Timestamp } from "../shared/Timestamp.js"
 
 export const RefundStatus = Schema.Literal("pending", "succeeded", "failed")

@@ -1,7 +1,7 @@
 import { Context, Effect, Either, Layer, Option, Schema } from "effect"
 import { EventLog } from "../events/EventLog.js"
 import { Failure, Payment } from "../payments/Payment.js"
-import { AmountTooLarge, PaymentNotFound, ProviderUnreachable } from "../payments/PaymentErrors.js"
+import { AmountTooLarge, PaymentNotFound } from "../payments/PaymentErrors.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { callProvider } from "../providers/ProviderCall.js"
 import { Connectors, RefundOutcome } from "../providers/PaymentConnector.js"
@@ -26,22 +26,16 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
     paymentId: string,
     input: CreateRefund,
     onCreated?: (refundId: string) => Effect.Effect<void>
-  ) => Effect.Effect<
-    Refund,
-    PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused | ProviderUnreachable
-  >
+  ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
   /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
-  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<
-    Refund,
-    RefundNotFound | RefundRefused | ProviderUnreachable
-  >
+  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound>
   readonly list: (
     tenant: Tenant,
     filter: { readonly paymentId: string | undefined },
     page: PageRequest
   ) => Effect.Effect<Page<Refund>, InvalidCursor>
-  /** Worker: settle a refund the PSP never answered. */
+  /** Worker: settle a refund the PSP never answered, by asking or sending it again. */
   readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
 }>() {
   static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
@@ -115,8 +109,12 @@ const make = Effect.gen(function*() {
       })
     }))
 
-  /** Sends the refund under its own id as the PSP reference; an unreachable PSP gets one more try. */
-  const drive = (tenant: Tenant, refund: Refund) =>
+  /**
+   * Sends the refund under its own id as the PSP reference; an unreachable PSP gets one more try.
+   * `resend` marks a refund that may already have reached the PSP: then "unreachable" proves nothing,
+   * and the refund stays `pending`.
+   */
+  const drive = (tenant: Tenant, refund: Refund, options: { readonly resend: boolean }) =>
     Effect.gen(function*() {
       const payment = yield* loadPayment(tenant, refund.payment_id).pipe(Effect.orDie)
       const connector = connectors.forConnection(yield* resolution.byName(tenant, payment.provider))
@@ -128,6 +126,7 @@ const make = Effect.gen(function*() {
         reason: refund.reason
       }))
       let { result } = yield* send
+      if (result._tag === "Unavailable" && options.resend) return refund
       // Unavailable means the PSP processed nothing, so the same reference is safe to send again.
       if (result._tag === "Unavailable") result = (yield* send).result
       if (result._tag === "NoAnswer") return refund
@@ -141,15 +140,8 @@ const make = Effect.gen(function*() {
       return yield* settle(tenant, refund.id, outcome)
     })
 
-  const finish = (tenant: Tenant, refund: Refund) =>
-    Effect.gen(function*() {
-      if (refund.status !== "failed") return refund
-      if (refund.failure?.code === "provider_unavailable") {
-        const payment = yield* loadPayment(tenant, refund.payment_id).pipe(Effect.orDie)
-        return yield* new ProviderUnreachable({ payment, refund, timedOut: false })
-      }
-      return yield* new RefundRefused({ refund })
-    })
+  /** A failed refund, an outage included, is final and saved: 402 with the refund inside. */
+  const finish = (refund: Refund) => refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
 
   const create = Effect.fn("Refunds.create")(function*(
     tenant: Tenant,
@@ -193,30 +185,30 @@ const make = Effect.gen(function*() {
       if (onCreated !== undefined) yield* onCreated(id)
       return refund
     }))
-    return yield* finish(tenant, yield* drive(tenant, pending))
+    return yield* finish(yield* drive(tenant, pending, { resend: false }))
   })
 
   const resume = Effect.fn("Refunds.resume")(function*(tenant: Tenant, id: string) {
     const refund = yield* load(tenant, id)
     const unsent = refund.status === "pending" && refund.provider_refund_id === null
-    return yield* finish(tenant, unsent ? yield* drive(tenant, refund) : refund)
+    return yield* finish(unsent ? yield* drive(tenant, refund, { resend: true }) : refund)
   })
 
+  /**
+   * A refund the PSP acknowledged (`provider_refund_id` set) is asked about; one it never answered is
+   * sent again under its reference, so it happens once whoever sends it.
+   */
   const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
     const refund = yield* load(ref.tenant, ref.refundId).pipe(Effect.orDie)
     if (refund.status !== "pending") return
+    if (refund.provider_refund_id === null) {
+      yield* drive(ref.tenant, refund, { resend: true })
+      return
+    }
     const payment = yield* loadPayment(ref.tenant, refund.payment_id).pipe(Effect.orDie)
     const connector = connectors.forConnection(yield* resolution.byName(ref.tenant, payment.provider))
     const { result } = yield* callProvider(connector.syncRefund({ reference: refund.id }))
-    if (result._tag !== "Answered") return
-    const outcome = result.value._tag === "Unknown"
-      ? RefundOutcome.Failed({
-        pspRefundId: null,
-        code: "processing_error",
-        message: "The payment provider never received this refund; nothing was refunded."
-      })
-      : result.value
-    yield* settle(ref.tenant, refund.id, outcome)
+    if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* settle(ref.tenant, refund.id, result.value)
   })
 
   return Refunds.of({

@@ -1,10 +1,8 @@
 import { Schema } from "effect"
+import { Text } from "./Text.js"
 
-/** Strings accepted anywhere in a request: at most 5 000 characters (decisions §1). */
-export const BoundedString = Schema.String.pipe(Schema.maxLength(5000))
-
-const MetadataKey = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(40))
-const MetadataValue = Schema.String.pipe(Schema.maxLength(500))
+const MetadataKey = Text.pipe(Schema.minLength(1), Schema.maxLength(40))
+const MetadataValue = Text.pipe(Schema.maxLength(500))
 
 /** Free-form merchant data: at most 50 keys, keys up to 40 characters, string values up to 500. */
 export const Metadata = Schema.Record({ key: MetadataKey, value: MetadataValue }).pipe(

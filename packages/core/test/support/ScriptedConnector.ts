@@ -1,6 +1,7 @@
 import {
   AuthorizationOutcome,
   type AuthorizeRequest,
+  CaptureOutcome,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
   Connectors,
@@ -34,7 +35,12 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
         const tries = calls.filter((call) => call.paymentMethod.token === request.paymentMethod.token).length
         const script = scripts[request.paymentMethod.token] ?? []
         const step = script[Math.min(tries - 1, script.length - 1)] ??
-          AuthorizationOutcome.Authorized({ pspPaymentId: `psp_${request.reference}`, captured: request.capture, card })
+          AuthorizationOutcome.Authorized({
+            pspPaymentId: `psp_${request.reference}`,
+            captured: request.capture,
+            amountCaptured: request.capture ? request.amount : 0,
+            card
+          })
         if (step === "unavailable") return Effect.fail(new ConnectorUnavailable({ reason: "scripted outage" }))
         if (step === "hang") return Effect.never
         answers.set(request.reference, step)
@@ -42,7 +48,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
       }),
     syncPayment: ({ reference }) =>
       Effect.sync(() => answers.get(reference) ?? AuthorizationOutcome.Unknown()),
-    capture: () => Effect.succeed(ModificationOutcome.Done()),
+    capture: ({ amount }) => Effect.succeed(CaptureOutcome.Captured({ amount })),
     cancel: () => Effect.succeed(ModificationOutcome.Done()),
     refund: ({ reference }) =>
       Effect.suspend(() => {

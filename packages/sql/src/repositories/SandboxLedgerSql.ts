@@ -1,5 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import {
+  type ChargeChanges,
+  OVER_REFUND,
+  type SandboxCharge,
+  SandboxLedger,
+  type SandboxRefund
+} from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer, Option } from "effect"
 import { int } from "./Rows.js"
 
@@ -15,6 +21,7 @@ const toCharge = (row: any): SandboxCharge => ({
   status: row.status,
   amountCaptured: int(row.amount_captured),
   amountRefunded: int(row.amount_refunded),
+  captureReference: row.capture_reference,
   failureCode: row.failure_code,
   failureMessage: row.failure_message,
   returnUrl: row.return_url,
@@ -33,56 +40,80 @@ const toRefund = (row: any): SandboxRefund => ({
   createdAtMillis: int(row.created_at_millis)
 })
 
+const columns: Record<keyof ChargeChanges, string> = {
+  status: "status",
+  amountCaptured: "amount_captured",
+  captureReference: "capture_reference",
+  failureCode: "failure_code",
+  failureMessage: "failure_message"
+}
+
 /** The sandbox PSP's books in the same database, in tables of its own (`sandbox_*`). */
 export const SandboxLedgerSql = Layer.effect(
   SandboxLedger,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const one = <A>(to: (row: any) => A) => (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), to)
     const chargeByReference = (connectionId: string, reference: string) =>
       sql`select * from sandbox_charges where connection_id = ${connectionId} and reference = ${reference}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCharge))
+        Effect.map(one(toCharge))
       )
     const refundByReference = (connectionId: string, reference: string) =>
       sql`select * from sandbox_refunds where connection_id = ${connectionId} and reference = ${reference}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund))
+        Effect.map(one(toRefund))
       )
+    const insertRefund = (refund: SandboxRefund) =>
+      sql`insert into sandbox_refunds (id, connection_id, reference, charge_id, amount, status, failure_code,
+          failure_message, created_at_millis)
+        values (${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount},
+          ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis})
+        on conflict (connection_id, reference) do nothing returning id`
+
     return SandboxLedger.of({
       recordCharge: (charge) =>
         Effect.gen(function*() {
           const inserted = yield* sql`insert into sandbox_charges (id, connection_id, reference, merchant_reference,
-              amount, currency, token, capture, status, amount_captured, amount_refunded, failure_code, failure_message,
-              return_url, created_at_millis)
+              amount, currency, token, capture, status, amount_captured, amount_refunded, capture_reference,
+              failure_code, failure_message, return_url, created_at_millis)
             values (${charge.id}, ${charge.connectionId}, ${charge.reference}, ${charge.merchantReference},
               ${charge.amount}, ${charge.currency}, ${charge.token}, ${charge.capture}, ${charge.status},
-              ${charge.amountCaptured}, ${charge.amountRefunded}, ${charge.failureCode}, ${charge.failureMessage},
-              ${charge.returnUrl}, ${charge.createdAtMillis})
+              ${charge.amountCaptured}, ${charge.amountRefunded}, ${charge.captureReference}, ${charge.failureCode},
+              ${charge.failureMessage}, ${charge.returnUrl}, ${charge.createdAtMillis})
             on conflict (connection_id, reference) do nothing returning id`
           if (inserted.length > 0) return { charge, created: true }
-          const existing = yield* chargeByReference(charge.connectionId, charge.reference)
-          return { charge: Option.getOrThrow(existing), created: false }
+          return { charge: Option.getOrThrow(yield* chargeByReference(charge.connectionId, charge.reference)), created: false }
         }).pipe(Effect.orDie),
-      updateCharge: (charge) =>
-        sql`update sandbox_charges set status = ${charge.status}, amount_captured = ${charge.amountCaptured},
-            amount_refunded = ${charge.amountRefunded}, failure_code = ${charge.failureCode},
-            failure_message = ${charge.failureMessage}
-          where id = ${charge.id}`.pipe(Effect.asVoid, Effect.orDie),
-      findCharge: (id) =>
-        sql`select * from sandbox_charges where id = ${id}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCharge)),
-          Effect.orDie
-        ),
+      transitionCharge: (id, from, changes) => {
+        const assignments = Object.entries(changes).map(([key, value]) =>
+          sql`${sql(columns[key as keyof ChargeChanges])} = ${value as string | number | null}`
+        )
+        return sql`update sandbox_charges set ${sql.csv(assignments)}
+          where id = ${id} and status in ${sql.in(from)} returning *`.pipe(Effect.map(one(toCharge)), Effect.orDie)
+      },
+      findCharge: (id) => sql`select * from sandbox_charges where id = ${id}`.pipe(Effect.map(one(toCharge)), Effect.orDie),
       findChargeByReference: (connectionId, reference) => Effect.orDie(chargeByReference(connectionId, reference)),
       recordRefund: (refund) =>
-        Effect.gen(function*() {
-          const inserted = yield* sql`insert into sandbox_refunds (id, connection_id, reference, charge_id, amount,
-              status, failure_code, failure_message, created_at_millis)
-            values (${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount},
-              ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis})
-            on conflict (connection_id, reference) do nothing returning id`
-          if (inserted.length > 0) return { refund, created: true }
+        sql.withTransaction(Effect.gen(function*() {
           const existing = yield* refundByReference(refund.connectionId, refund.reference)
-          return { refund: Option.getOrThrow(existing), created: false }
-        }).pipe(Effect.orDie),
+          if (Option.isSome(existing)) return { refund: existing.value, created: false }
+          // The bound is in the statement: two refunds racing cannot both take the last of the charge.
+          const covered = refund.status !== "succeeded" ||
+            (yield* sql`update sandbox_charges set amount_refunded = amount_refunded + ${refund.amount}
+              where id = ${refund.chargeId} and amount_refunded + ${refund.amount} <= amount_captured
+              returning id`).length > 0
+          const stored: SandboxRefund = covered ? refund : { ...refund, status: "failed", ...OVER_REFUND }
+          const inserted = yield* insertRefund(stored)
+          if (inserted.length > 0) return { refund: stored, created: true }
+          // Lost a race on the same reference: undo our reservation and answer with the winner.
+          if (covered && stored.status === "succeeded") {
+            yield* sql`update sandbox_charges set amount_refunded = amount_refunded - ${refund.amount}
+              where id = ${refund.chargeId}`
+          }
+          return {
+            refund: Option.getOrThrow(yield* refundByReference(refund.connectionId, refund.reference)),
+            created: false
+          }
+        })).pipe(Effect.orDie),
       findRefundByReference: (connectionId, reference) => Effect.orDie(refundByReference(connectionId, reference)),
       countCharges: (merchantReference) =>
         sql<{ count: unknown }>`select count(*) as count from sandbox_charges

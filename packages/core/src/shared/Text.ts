@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+
+/**
+ * Any string a request may carry. PostgreSQL cannot store NUL, so it is refused here with a 400
+ * rather than failing in the database.
+ */
+export const Text = Schema.String.pipe(
+  Schema.filter((text) => !text.includes("\u0000") || "must not contain NUL characters")
+)
+
+/** Strings accepted anywhere in a request: at most 5 000 characters (decisions §1). */
+export const BoundedString = Text.pipe(Schema.maxLength(5000))
+
+/** An object id in a path or a filter; anything longer than an id can be is refused. */
+export const Identifier = Text.pipe(Schema.minLength(1), Schema.maxLength(255))
+
+const isHttpUrl = (text: string) => {
+  try {
+    const url = new URL(text)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
+/** An absolute http(s) URL that parses, since the service will redirect customers to it. */
+export const Url = BoundedString.pipe(
+  Schema.filter((text) => isHttpUrl(text) || "must be an absolute http or https URL")
+)
