@@ -51,27 +51,36 @@ export const reconcileRefunds = Effect.gen(function*() {
   return claimed.length
 }).pipe(Effect.withSpan("Worker.reconcileRefunds"))
 
-/** Authorizations not captured within 7 days and 3DS challenges abandoned for a day are released. */
-export const expirePayments = Effect.gen(function*() {
+/**
+ * Payments waiting on someone: 3DS challenges are asked about every 15 minutes (the customer may have
+ * finished and closed the tab) and canceled after a day; authorizations are released after 7 days,
+ * unless the PSP says they were captured.
+ */
+export const followUpPayments = Effect.gen(function*() {
   const policy = yield* AttemptPolicy
   const repository = yield* PaymentsRepository
   const payments = yield* Payments
   const now = yield* DateTime.now
-  const stale = [
-    ...yield* repository.findStale({
-      status: "requires_capture",
-      updatedBefore: minus(now, policy.authorizationLifetime),
+  const leaseUntil = plus(now, policy.actionPollInterval)
+  const due = [
+    ...yield* repository.claimStale({
+      status: "requires_action",
+      updatedBefore: minus(now, policy.actionPollInterval),
+      now,
+      leaseUntil,
       limit: BATCH
     }),
-    ...yield* repository.findStale({
-      status: "requires_action",
-      updatedBefore: minus(now, policy.actionLifetime),
+    ...yield* repository.claimStale({
+      status: "requires_capture",
+      updatedBefore: minus(now, policy.authorizationLifetime),
+      now,
+      leaseUntil,
       limit: BATCH
     })
   ]
-  yield* Effect.forEach(stale, payments.expire, { discard: true, concurrency: 4 })
-  return stale.length
-}).pipe(Effect.withSpan("Worker.expirePayments"))
+  yield* Effect.forEach(due, payments.followUp, { discard: true, concurrency: 4 })
+  return due.length
+}).pipe(Effect.withSpan("Worker.followUpPayments"))
 
 /** Idempotency keys are kept 24 hours at least (decisions §7), then purged. */
 export const IDEMPOTENCY_KEY_RETENTION = Duration.hours(24)

@@ -1,5 +1,5 @@
 import { Cause, Duration, Effect, Layer, Schedule } from "effect"
-import { expirePayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "./Jobs.js"
+import { followUpPayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "./Jobs.js"
 
 /**
  * Runs a job pass forever at a fixed spacing. A failing pass is logged and the loop goes on:
@@ -21,7 +21,7 @@ export const WorkerLive = Layer.scopedDiscard(
   Effect.all([
     every("reconcile-payments", "5 seconds", reconcilePayments),
     every("reconcile-refunds", "5 seconds", reconcileRefunds),
-    every("expire-payments", "1 minute", expirePayments),
+    every("follow-up-payments", "30 seconds", followUpPayments),
     every("purge-idempotency-keys", "1 hour", purgeIdempotencyKeys)
   ], { concurrency: "unbounded", discard: true }).pipe(Effect.forkScoped)
 )

@@ -12,7 +12,7 @@ import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
 import type { Tenant } from "@orchestrator/core/shared/Tenant"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { expirePayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "@orchestrator/worker/Jobs"
+import { followUpPayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "@orchestrator/worker/Jobs"
 import { WorkerLive } from "@orchestrator/worker/Worker"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
@@ -110,6 +110,23 @@ describe("worker jobs", () => {
       expect((yield* (yield* Payments).retrieve(tenant, paid.id)).amount_refunded).toBe(500)
     }).pipe(Effect.provide(testLayer())))
 
+  it.effect("settles a 3D Secure the customer completed but never came back from", () =>
+    Effect.gen(function*() {
+      const tenant = yield* tenantWithSandbox
+      const payments = yield* Payments
+      const challenged = yield* payments.create(tenant, payment("tok_threeDSecureRequired"))
+      // The customer passes the challenge at the sandbox, then closes the tab before the redirect.
+      yield* (yield* SandboxLedger).transitionCharge(challenged.provider_payment_id!, ["requires_action"], {
+        status: "succeeded",
+        amountCaptured: 2000
+      })
+      yield* TestClock.adjust("10 minutes")
+      expect(yield* followUpPayments).toBe(0)
+      yield* TestClock.adjust("6 minutes")
+      expect(yield* followUpPayments).toBe(1)
+      expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("succeeded")
+    }).pipe(Effect.provide(testLayer())))
+
   it.effect("releases an uncaptured authorization after 7 days and an abandoned 3D Secure after a day", () =>
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
@@ -117,14 +134,18 @@ describe("worker jobs", () => {
       const authorized = yield* payments.create(tenant, payment("tok_visa", { capture: false }))
       const challenged = yield* payments.create(tenant, payment("tok_threeDSecureRequired"))
 
+      // Asked about every 15 minutes, still waiting: nothing changes.
+      yield* TestClock.adjust("16 minutes")
+      expect(yield* followUpPayments).toBe(1)
+      expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("requires_action")
+
       yield* TestClock.adjust("1 day")
-      yield* TestClock.adjust("1 minute")
-      expect(yield* expirePayments).toBe(1)
+      yield* followUpPayments
       expect((yield* payments.retrieve(tenant, challenged.id)).failure?.code).toBe("action_expired")
       expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
 
       yield* TestClock.adjust("6 days")
-      expect(yield* expirePayments).toBe(1)
+      yield* followUpPayments
       const released = yield* payments.retrieve(tenant, authorized.id)
       expect([released.status, released.failure?.code]).toEqual(["canceled", "authorization_expired"])
       const charge = yield* (yield* SandboxLedger).findCharge(released.provider_payment_id!)

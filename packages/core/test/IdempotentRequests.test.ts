@@ -78,12 +78,27 @@ describe("IdempotentRequests", () => {
         resourceId: "pay_crashed",
         response: null,
         lockedUntil: DateTime.add(now, { minutes: 2 }),
+        lockToken: "crashed-process",
         createdAt: now
       })
       expect((yield* Effect.flip(idempotent.execute(request, () => ok("x"))))._tag).toBe("IdempotencyKeyInUse")
       yield* TestClock.adjust("3 minutes")
       const taken = yield* idempotent.execute(request, ({ recovered }) => ok(Option.getOrElse(recovered, () => "")))
       expect(taken.response.body).toBe("pay_crashed")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("a request that outlived its lock cannot overwrite the answer of the one that took over", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const gate = yield* Deferred.make<void>()
+      const slow = yield* Effect.fork(idempotent.execute(request, () => Effect.zipRight(Deferred.await(gate), ok("slow"))))
+      yield* TestClock.adjust("3 minutes")
+      const taker = yield* idempotent.execute(request, () => ok("taker"))
+      expect(taker.response.body).toBe("taker")
+      yield* Deferred.succeed(gate, undefined)
+      yield* Fiber.join(slow)
+      const replay = yield* idempotent.execute(request, () => ok("never"))
+      expect([replay.replayed, replay.response.body]).toEqual([true, "taker"])
     }).pipe(Effect.provide(makeTestServices().layer)))
 
   it.effect("purges keys older than a day that nobody holds", () =>

@@ -304,7 +304,7 @@ describe("Payments", () => {
       })
     ))
 
-  it.effect("releases authorizations after 7 days and abandoned 3D Secure after a day", () =>
+  it.effect("follow-up releases authorizations after 7 days and abandoned 3D Secure after a day", () =>
     run(() =>
       Effect.gen(function*() {
         const tenant = yield* createTenant
@@ -313,20 +313,54 @@ describe("Payments", () => {
         const challenged = yield* payments.create(tenant, request("tok_3ds"))
 
         yield* TestClock.adjust("23 hours")
-        yield* payments.expire({ tenant, paymentId: challenged.id })
+        yield* payments.followUp({ tenant, paymentId: challenged.id })
         expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("requires_action")
 
         yield* TestClock.adjust("2 hours")
-        yield* payments.expire({ tenant, paymentId: challenged.id })
-        yield* payments.expire({ tenant, paymentId: authorized.id })
+        yield* payments.followUp({ tenant, paymentId: challenged.id })
+        yield* payments.followUp({ tenant, paymentId: authorized.id })
         const abandoned = yield* payments.retrieve(tenant, challenged.id)
         expect([abandoned.status, abandoned.failure?.code]).toEqual(["canceled", "action_expired"])
         expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
 
         yield* TestClock.adjust("6 days")
-        yield* payments.expire({ tenant, paymentId: authorized.id })
+        yield* payments.followUp({ tenant, paymentId: authorized.id })
         const released = yield* payments.retrieve(tenant, authorized.id)
         expect([released.status, released.failure?.code]).toEqual(["canceled", "authorization_expired"])
+      })
+    ))
+
+  it.effect("follow-up records a 3D Secure the customer completed without coming back, instead of canceling it", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const challenged = yield* payments.create(tenant, request("tok_3ds"))
+        psp.settleLater(
+          challenged.attempts[0]!.id,
+          AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 1050, card })
+        )
+        yield* TestClock.adjust("2 days")
+        yield* payments.followUp({ tenant, paymentId: challenged.id })
+        const settled = yield* payments.retrieve(tenant, challenged.id)
+        expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 1050])
+      })
+    ))
+
+  it.effect("follow-up records a capture the PSP made but whose answer was lost", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+        psp.settleLater(
+          authorized.attempts[0]!.id,
+          AuthorizationOutcome.Authorized({ pspPaymentId: "psp_cap", captured: true, amountCaptured: 700, card })
+        )
+        yield* TestClock.adjust("8 days")
+        yield* payments.followUp({ tenant, paymentId: authorized.id })
+        const settled = yield* payments.retrieve(tenant, authorized.id)
+        expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 700])
       })
     ))
 

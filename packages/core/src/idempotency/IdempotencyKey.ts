@@ -21,6 +21,8 @@ export interface IdempotencyRecord {
   readonly response: StoredResponse | null
   /** While set and in the future, a request is working under this key. */
   readonly lockedUntil: DateTime.Utc | null
+  /** Which request holds the lock: only it may attach, complete or release the key. */
+  readonly lockToken: string | null
   readonly createdAt: DateTime.Utc
 }
 

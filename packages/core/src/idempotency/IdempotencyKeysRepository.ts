@@ -9,18 +9,19 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
     /** Inserts the record unless the key exists; then returns what is stored instead. */
     readonly start: (tenant: Tenant, record: IdempotencyRecord) => Effect.Effect<Option.Option<IdempotencyRecord>>
     /**
-     * Takes over an unfinished key whose lock was released or has lapsed. `None` when someone else
-     * holds it or it has finished meanwhile.
+     * Takes over an unfinished key whose lock was released or has lapsed, under a new `lockToken`.
+     * `None` when someone else holds it or it has finished meanwhile.
      */
     readonly acquire: (
       tenant: Tenant,
       key: string,
-      options: { readonly now: DateTime.Utc; readonly lockedUntil: DateTime.Utc }
+      options: { readonly now: DateTime.Utc; readonly lockedUntil: DateTime.Utc; readonly lockToken: string }
     ) => Effect.Effect<Option.Option<IdempotencyRecord>>
-    readonly attach: (tenant: Tenant, key: string, resourceId: string) => Effect.Effect<void>
-    readonly complete: (tenant: Tenant, key: string, response: StoredResponse) => Effect.Effect<void>
+    /** The next three act only while `lockToken` still holds the key. */
+    readonly attach: (tenant: Tenant, key: string, lockToken: string, resourceId: string) => Effect.Effect<void>
+    readonly complete: (tenant: Tenant, key: string, lockToken: string, response: StoredResponse) => Effect.Effect<void>
     /** Unlocks without a response, so a retry can resume the work. */
-    readonly release: (tenant: Tenant, key: string) => Effect.Effect<void>
+    readonly release: (tenant: Tenant, key: string, lockToken: string) => Effect.Effect<void>
     /** Deletes keys created before `createdBefore` that no request holds; returns how many. */
     readonly purge: (options: { readonly createdBefore: DateTime.Utc; readonly now: DateTime.Utc }) => Effect.Effect<number>
   }
@@ -30,10 +31,10 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
     Effect.map(MemoryStore, (store) => {
       const rows = () => store.table<IdempotencyRecord>("idempotency_keys")
       const id = (tenant: Tenant, key: string) => `${tenant.organizationId}/${tenant.livemode}/${key}`
-      const change = (tenant: Tenant, key: string, changes: Partial<IdempotencyRecord>) =>
+      const change = (tenant: Tenant, key: string, lockToken: string, changes: Partial<IdempotencyRecord>) =>
         Effect.sync(() => {
           const row = rows().get(id(tenant, key))
-          if (row !== undefined) rows().set(id(tenant, key), { ...row, ...changes })
+          if (row !== undefined && row.lockToken === lockToken) rows().set(id(tenant, key), { ...row, ...changes })
         })
       return {
         start: (tenant, record) =>
@@ -43,20 +44,21 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
             rows().set(id(tenant, record.key), record)
             return Option.none()
           }),
-        acquire: (tenant, key, { lockedUntil, now }) =>
+        acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
           Effect.sync(() => {
             const row = rows().get(id(tenant, key))
             if (
               row === undefined || row.response !== null ||
               (row.lockedUntil !== null && !DateTime.lessThan(row.lockedUntil, now))
             ) return Option.none()
-            const taken = { ...row, lockedUntil }
+            const taken = { ...row, lockedUntil, lockToken }
             rows().set(id(tenant, key), taken)
             return Option.some(taken)
           }),
-        attach: (tenant, key, resourceId) => change(tenant, key, { resourceId }),
-        complete: (tenant, key, response) => change(tenant, key, { response, lockedUntil: null }),
-        release: (tenant, key) => change(tenant, key, { lockedUntil: null }),
+        attach: (tenant, key, lockToken, resourceId) => change(tenant, key, lockToken, { resourceId }),
+        complete: (tenant, key, lockToken, response) =>
+          change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null }),
+        release: (tenant, key, lockToken) => change(tenant, key, lockToken, { lockedUntil: null, lockToken: null }),
         purge: ({ createdBefore, now }) =>
           Effect.sync(() => {
             let purged = 0

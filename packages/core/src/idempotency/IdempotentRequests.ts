@@ -1,4 +1,5 @@
 import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import { randomBase32 } from "../shared/Ids.js"
 import type { Tenant } from "../shared/Tenant.js"
 import { now, plusMillis } from "../shared/Timestamp.js"
 import {
@@ -50,19 +51,21 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
         Effect.gen(function*() {
           const startedAt = yield* now
           const lockedUntil = plusMillis(startedAt, Duration.toMillis(KEY_LOCK))
+          const lockToken = randomBase32(24)
           const fresh: IdempotencyRecord = {
             key,
             fingerprint,
             resourceId: null,
             response: null,
             lockedUntil,
+            lockToken,
             createdAt: startedAt
           }
           const existing = yield* keys.start(tenant, fresh)
-          if (Option.isNone(existing)) return { _tag: "Run" as const, recovered: Option.none<string>() }
+          if (Option.isNone(existing)) return { _tag: "Run" as const, lockToken, recovered: Option.none<string>() }
           if (existing.value.fingerprint !== fingerprint) return yield* new IdempotencyKeyReused({ key })
           if (existing.value.response !== null) return { _tag: "Replay" as const, response: existing.value.response }
-          const taken = yield* keys.acquire(tenant, key, { now: startedAt, lockedUntil })
+          const taken = yield* keys.acquire(tenant, key, { now: startedAt, lockedUntil, lockToken })
           if (Option.isNone(taken)) {
             // It may have finished between our two reads.
             const again = yield* keys.start(tenant, fresh)
@@ -71,7 +74,7 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
             }
             return yield* new IdempotencyKeyInUse({ key })
           }
-          return { _tag: "Run" as const, recovered: Option.fromNullable(taken.value.resourceId) }
+          return { _tag: "Run" as const, lockToken, recovered: Option.fromNullable(taken.value.resourceId) }
         })
 
       return {
@@ -79,14 +82,15 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           Effect.gen(function*() {
             const start = yield* begin(request)
             if (start._tag === "Replay") return { response: start.response, replayed: true }
+            const { lockToken } = start
             const response = yield* operation({
               recovered: start.recovered,
-              attach: (resourceId) => keys.attach(request.tenant, request.key, resourceId)
+              attach: (resourceId) => keys.attach(request.tenant, request.key, lockToken, resourceId)
             }).pipe(
               Effect.onExit((exit) =>
                 Exit.isSuccess(exit) && exit.value.status < 500
-                  ? keys.complete(request.tenant, request.key, exit.value)
-                  : keys.release(request.tenant, request.key)
+                  ? keys.complete(request.tenant, request.key, lockToken, exit.value)
+                  : keys.release(request.tenant, request.key, lockToken)
               )
             )
             return { response, replayed: false }

@@ -16,7 +16,9 @@ export class AttemptPolicy extends Context.Reference<AttemptPolicy>()("core/Atte
     /** Manual-capture authorizations are released after 7 days, like Stripe's. */
     authorizationLifetime: Duration.days(7),
     /** A 3DS challenge nobody finished is canceled after a day. */
-    actionLifetime: Duration.days(1)
+    actionLifetime: Duration.days(1),
+    /** How often the PSP is asked about a 3DS challenge whose customer has not come back. */
+    actionPollInterval: Duration.minutes(15)
   })
 }) {}
 

@@ -78,10 +78,14 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
   >
   /** The customer is back from the PSP's 3DS page: ask the PSP how it ended. Needs no tenant. */
   readonly returnFromAction: (id: string) => Effect.Effect<Payment, PaymentNotFound>
+  /**
+   * Worker: ask the PSP about a payment waiting on the customer (3DS) or on a capture, record what the
+   * PSP already did (a customer who completed 3DS and closed the tab, a capture whose answer was lost),
+   * and release what waited past its lifetime.
+   */
+  readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
   /** Worker: settle an attempt nobody heard back from, by sending it again under its reference. */
   readonly reconcile: (ref: PaymentRef) => Effect.Effect<void>
-  /** Worker: release an authorization or a 3DS challenge that waited too long. */
-  readonly expire: (ref: PaymentRef) => Effect.Effect<void>
 }>() {
   static readonly layer = Layer.effect(Payments, Effect.suspend(() => make))
 }
@@ -441,23 +445,52 @@ const make = Effect.gen(function*() {
     return yield* cancelNow(tenant, payment, null)
   })
 
+  /** What the PSP says now about a payment waiting on the customer or a capture, recorded if it moved on. */
+  const refresh = (tenant: Tenant, payment: Payment) =>
+    Effect.gen(function*() {
+      if (payment.status !== "requires_action" && payment.status !== "requires_capture") return payment
+      const connector = yield* connectorFor(tenant, payment)
+      const attempt = payment.attempts.at(-1)!
+      const { result } = yield* callProvider(connector.syncPayment({
+        reference: attempt.id,
+        pspPaymentId: payment.provider_payment_id
+      }))
+      // Unreachable, still waiting on the customer, or unknown: nothing to record yet.
+      if (result._tag !== "Answered") return payment
+      const outcome = result.value
+      if (payment.status === "requires_action") {
+        return outcome._tag === "ActionRequired" || outcome._tag === "Unknown"
+          ? payment
+          : yield* settle(tenant, payment.id, attempt.id, outcome, null)
+      }
+      if (outcome._tag === "Authorized" && outcome.captured) {
+        return yield* transactions.run(Effect.gen(function*() {
+          const current = yield* lock(tenant, payment.id)
+          if (current.status !== "requires_capture") return current
+          return yield* move(tenant, current, "succeeded", {
+            amount_captured: outcome.amountCaptured,
+            attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
+          })
+        }))
+      }
+      if (outcome._tag === "Refused") {
+        return yield* transactions.run(Effect.gen(function*() {
+          const current = yield* lock(tenant, payment.id)
+          if (current.status !== "requires_capture") return current
+          return yield* move(tenant, current, "canceled", {
+            failure: new Failure({ code: outcome.code, message: outcome.message }),
+            attempts: replaceAttempt(current, attempt.id, { status: "canceled" })
+          })
+        }))
+      }
+      return payment
+    })
+
   const returnFromAction = Effect.fn("Payments.returnFromAction")(function*(id: string) {
     const tenant = yield* repository.tenantOf(id).pipe(
       Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
     )
-    const payment = yield* load(tenant, id)
-    if (payment.status !== "requires_action") return payment
-    const connector = yield* connectorFor(tenant, payment)
-    const attempt = payment.attempts.at(-1)!
-    const { result } = yield* callProvider(connector.syncPayment({
-      reference: attempt.id,
-      pspPaymentId: payment.provider_payment_id
-    }))
-    // Still waiting on the customer, or the PSP is down: leave it; a later return or the worker settles it.
-    if (result._tag !== "Answered" || result.value._tag === "ActionRequired" || result.value._tag === "Unknown") {
-      return payment
-    }
-    return yield* settle(tenant, id, attempt.id, result.value, null)
+    return yield* refresh(tenant, yield* load(tenant, id))
   })
 
   /**
@@ -472,9 +505,9 @@ const make = Effect.gen(function*() {
     yield* Effect.ignore(finish(ref.tenant, driven))
   })
 
-  const expire = Effect.fn("Payments.expire")(function*(ref: PaymentRef) {
+  const followUp = Effect.fn("Payments.followUp")(function*(ref: PaymentRef) {
     const policy = yield* AttemptPolicy
-    const payment = yield* load(ref.tenant, ref.paymentId).pipe(Effect.orDie)
+    const payment = yield* refresh(ref.tenant, yield* load(ref.tenant, ref.paymentId).pipe(Effect.orDie))
     const lifetime = payment.status === "requires_capture"
       ? policy.authorizationLifetime
       : payment.status === "requires_action"
@@ -504,7 +537,7 @@ const make = Effect.gen(function*() {
     cancel,
     returnFromAction,
     reconcile,
-    expire
+    followUp
   })
 })
 

@@ -35,10 +35,15 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
     readonly leaseUntil: DateTime.Utc
     readonly limit: number
   }) => Effect.Effect<ReadonlyArray<PaymentRef>>
-  /** Payments sitting in `status` since before `updatedBefore` (expired authorizations, abandoned 3DS). */
-  readonly findStale: (options: {
+  /**
+   * Payments sitting in `status` since before `updatedBefore` (a 3DS challenge, an uncaptured
+   * authorization), leased until `leaseUntil` so each is followed up by one worker at a time.
+   */
+  readonly claimStale: (options: {
     readonly status: PaymentStatus
     readonly updatedBefore: DateTime.Utc
+    readonly now: DateTime.Utc
+    readonly leaseUntil: DateTime.Utc
     readonly limit: number
   }) => Effect.Effect<ReadonlyArray<PaymentRef>>
 }>() {
@@ -90,15 +95,22 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
             }
             return claimed
           }),
-        findStale: ({ limit, status, updatedBefore }) =>
-          Effect.sync(() =>
-            [...rows().values()]
-              .filter((row) =>
-                row.payment.status === status && DateTime.lessThan(row.payment.updated_at, updatedBefore)
-              )
-              .slice(0, limit)
-              .map((row) => ({ tenant: tenantOfRow(row), paymentId: row.payment.id }))
-          )
+        claimStale: ({ leaseUntil, limit, now, status, updatedBefore }) =>
+          Effect.sync(() => {
+            const claimed: Array<PaymentRef> = []
+            for (const row of rows().values()) {
+              const lease = leases().get(row.payment.id)
+              if (
+                claimed.length < limit && row.payment.status === status &&
+                DateTime.lessThan(row.payment.updated_at, updatedBefore) &&
+                (lease === undefined || DateTime.lessThan(lease, now))
+              ) {
+                leases().set(row.payment.id, leaseUntil)
+                claimed.push({ tenant: tenantOfRow(row), paymentId: row.payment.id })
+              }
+            }
+            return claimed
+          })
       }
     })
   )

@@ -239,16 +239,28 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
         expect(yield* claim(8 * 60_000)).toEqual([{ tenant, paymentId: unanswered.id }])
       }))
 
-    it.effect("finds payments that sat in a status since before a time", () =>
+    it.effect("leases payments that sat in a status since before a time, one follower at a time", () =>
       Effect.gen(function*() {
         const repository = yield* PaymentsRepository
         const tenant = yield* newTenant
         const old = payment(tenant, { status: "requires_capture", updated_at: at(0) })
         const fresh = payment(tenant, { status: "requires_capture", updated_at: at(100_000) })
-        for (const row of [old, fresh]) yield* repository.insert(tenant, row)
-        const stale = yield* repository.findStale({ status: "requires_capture", updatedBefore: at(50_000), limit: 100 })
-        const mine = stale.filter((ref) => ref.tenant.organizationId === tenant.organizationId)
-        expect(mine).toEqual([{ tenant, paymentId: old.id }])
+        const other = payment(tenant, { status: "requires_action", updated_at: at(0) })
+        for (const row of [old, fresh, other]) yield* repository.insert(tenant, row)
+        const claim = (nowMillis: number) =>
+          Effect.map(
+            repository.claimStale({
+              status: "requires_capture",
+              updatedBefore: at(50_000),
+              now: at(nowMillis),
+              leaseUntil: at(nowMillis + 60_000),
+              limit: 100
+            }),
+            (refs) => refs.filter((ref) => ref.tenant.organizationId === tenant.organizationId)
+          )
+        expect(yield* claim(200_000)).toEqual([{ tenant, paymentId: old.id }])
+        expect(yield* claim(201_000)).toEqual([])
+        expect(yield* claim(300_000)).toEqual([{ tenant, paymentId: old.id }])
       }))
 
     it.effect("commits a change with its event together, and rolls both back together", () =>
@@ -327,25 +339,40 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
           resourceId: null,
           response: null,
           lockedUntil: at(60_000),
+          lockToken: "first",
           createdAt: at(0)
         }
         expect(Option.isNone(yield* keys.start(tenant, record))).toBe(true)
-        const existing = Option.getOrThrow(yield* keys.start(tenant, { ...record, fingerprint: "other" }))
-        expect([existing.fingerprint, existing.resourceId, existing.response]).toEqual(["f", null, null])
+        const existing = Option.getOrThrow(yield* keys.start(tenant, { ...record, fingerprint: "other", lockToken: "x" }))
+        expect([existing.fingerprint, existing.resourceId, existing.response, existing.lockToken]).toEqual([
+          "f",
+          null,
+          null,
+          "first"
+        ])
         expect(DateTime.toEpochMillis(existing.lockedUntil!)).toBe(DateTime.toEpochMillis(at(60_000)))
         // Same key in live mode is another key.
         expect(Option.isNone(yield* keys.start({ ...tenant, livemode: true }, record))).toBe(true)
 
-        expect(Option.isNone(yield* keys.acquire(tenant, "order-42", { now: at(1000), lockedUntil: at(61_000) }))).toBe(true)
-        yield* keys.attach(tenant, "order-42", "pay_1")
-        yield* keys.release(tenant, "order-42")
-        const taken = Option.getOrThrow(yield* keys.acquire(tenant, "order-42", { now: at(2000), lockedUntil: at(62_000) }))
-        expect(taken.resourceId).toBe("pay_1")
+        const retake = (nowMillis: number, lockToken: string) =>
+          keys.acquire(tenant, "order-42", { now: at(nowMillis), lockedUntil: at(nowMillis + 60_000), lockToken })
+        expect(Option.isNone(yield* retake(1000, "second"))).toBe(true)
+        yield* keys.attach(tenant, "order-42", "first", "pay_1")
+        yield* keys.release(tenant, "order-42", "first")
+        const taken = Option.getOrThrow(yield* retake(2000, "second"))
+        expect([taken.resourceId, taken.lockToken]).toEqual(["pay_1", "second"])
 
-        yield* keys.complete(tenant, "order-42", { status: 201, body: "{\"id\":\"pay_1\"}" })
+        // The first holder is no longer the holder: what it does now changes nothing.
+        yield* keys.attach(tenant, "order-42", "first", "pay_other")
+        yield* keys.complete(tenant, "order-42", "first", { status: 500, body: "stale" })
+        yield* keys.release(tenant, "order-42", "first")
+        const held = Option.getOrThrow(yield* keys.start(tenant, record))
+        expect([held.resourceId, held.response, held.lockToken]).toEqual(["pay_1", null, "second"])
+
+        yield* keys.complete(tenant, "order-42", "second", { status: 201, body: "{\"id\":\"pay_1\"}" })
         const finished = Option.getOrThrow(yield* keys.start(tenant, record))
         expect([finished.response, finished.lockedUntil]).toEqual([{ status: 201, body: "{\"id\":\"pay_1\"}" }, null])
-        expect(Option.isNone(yield* keys.acquire(tenant, "order-42", { now: at(999_000), lockedUntil: at(999_999) }))).toBe(true)
+        expect(Option.isNone(yield* retake(999_000, "third"))).toBe(true)
 
         yield* keys.start(tenant, { ...record, key: "held", createdAt: at(0), lockedUntil: at(10 * 86_400_000) })
         yield* keys.start(tenant, { ...record, key: "young", createdAt: at(2 * 86_400_000) })

@@ -128,6 +128,7 @@ create table idempotency_keys (
   response_status integer,
   response_body text,
   locked_until timestamptz,
+  lock_token text,
   created_at timestamptz not null,
   primary key (organization_id, livemode, key)
 );

@@ -151,10 +151,17 @@ export const PaymentsRepositorySql = Layer.effect(
           ),
           Effect.orDie
         ),
-      findStale: ({ limit, status, updatedBefore }) =>
-        sql<{ id: string; organization_id: string; livemode: boolean }>`select id, organization_id, livemode
-          from payments where status = ${status} and updated_at < ${DateTime.formatIso(updatedBefore)}::timestamptz
-          order by updated_at limit ${limit}`.pipe(
+      claimStale: ({ leaseUntil, limit, now, status, updatedBefore }) =>
+        sql<{ id: string; organization_id: string; livemode: boolean }>`update payments set
+            reconcile_lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
+          where id in (
+            select p.id from payments p
+            where p.status = ${status} and p.updated_at < ${DateTime.formatIso(updatedBefore)}::timestamptz
+              and (p.reconcile_lease_until is null
+                or p.reconcile_lease_until < ${DateTime.formatIso(now)}::timestamptz)
+            order by p.updated_at limit ${limit}
+            for update skip locked)
+          returning id, organization_id, livemode`.pipe(
           Effect.map((rows) =>
             rows.map((row) => ({
               tenant: { organizationId: row.organization_id, livemode: row.livemode },
