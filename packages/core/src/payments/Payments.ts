@@ -257,10 +257,16 @@ const make = Effect.gen(function*() {
    * end. `resend` marks an attempt that may already have reached the PSP (resume, reconciliation): then
    * "unreachable" proves nothing about the first send, so the payment stays `processing`.
    */
-  const drive = (tenant: Tenant, start: Payment, options: { readonly resend: boolean }) =>
+  const drive = (
+    tenant: Tenant,
+    start: Payment,
+    options: { readonly resend: boolean; readonly connection?: ProviderConnection }
+  ) =>
     Effect.gen(function*() {
       const policy = yield* AttemptPolicy
-      const connector = yield* connectorFor(tenant, start)
+      const connector = options.connection === undefined
+        ? yield* connectorFor(tenant, start)
+        : connectors.forConnection(options.connection)
       let payment = start
       let resend = options.resend
       while (true) {
@@ -394,7 +400,7 @@ const make = Effect.gen(function*() {
       if (onCreated !== undefined) yield* onCreated(id)
       return processing
     }))
-    return yield* finish(tenant, yield* drive(tenant, sent, { resend: false }))
+    return yield* finish(tenant, yield* drive(tenant, sent, { resend: false, connection }))
   })
 
   const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string) {
