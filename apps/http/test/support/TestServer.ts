@@ -1,4 +1,4 @@
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
@@ -11,33 +11,39 @@ import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
 import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import * as net from "node:net"
 
-/** The server address as a base URL, once the test server listens on its random port. */
-const PublicUrlFromServer = Layer.effect(
-  PublicBaseUrl,
-  Effect.map(HttpServer.HttpServer, (server) =>
-    server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : "http://localhost")
+const freePort = Effect.promise(() =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
 )
 
 /**
- * The real server on an ephemeral port, over a test database. `payments` may wrap the payments
- * repository (fault injection); it sits between the services and the real repository.
+ * The real server on a free port, over a test database, composed like `orchestrator start`: the
+ * application first, the server on top, so stopping closes the server (draining requests) before the
+ * database. `payments` may wrap the payments repository (fault injection) between services and storage.
  */
 export const serverLayer = <E>(
   database: Layer.Layer<SqlClient.SqlClient, E>,
   options: { readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository> } = {}
-) => {
-  const ports = StorageSql.pipe(Layer.provideMerge(database))
-  const storage = options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports)
-  return HttpRoutesLive.pipe(
-    Layer.provideMerge(ServicesLayer),
-    Layer.provideMerge(ConnectorsLive),
-    Layer.provideMerge(storage),
-    Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1))),
-    Layer.provideMerge(PublicUrlFromServer),
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
-}
+) =>
+  Layer.unwrapEffect(Effect.map(freePort, (port) => {
+    const ports = StorageSql.pipe(Layer.provideMerge(database))
+    const storage = options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports)
+    const application = ServicesLayer.pipe(
+      Layer.provideMerge(ConnectorsLive),
+      Layer.provideMerge(storage),
+      Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1))),
+      Layer.provideMerge(Layer.succeed(PublicBaseUrl, `http://127.0.0.1:${port}`))
+    )
+    const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
+    return Layer.mergeAll(server, FetchHttpClient.layer).pipe(Layer.provideMerge(application))
+  }))
 
 /** A fresh organization with a test key, a typed client for it, and the base URL for raw requests. */
 export const merchant = (livemode = false) =>
@@ -45,10 +51,11 @@ export const merchant = (livemode = false) =>
     const organizations = yield* Organizations
     const organization = yield* organizations.create(`Merchant ${Math.random().toString(36).slice(2)}`)
     const { secret } = yield* organizations.createKey(organization.id, livemode)
+    const baseUrl = yield* PublicBaseUrl
     const client = yield* HttpApiClient.make(Api, {
+      baseUrl,
       transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(secret))
     })
-    const baseUrl = yield* PublicBaseUrl
     return { organization, secret, client, baseUrl, tenant: { organizationId: organization.id, livemode } }
   })
 
