@@ -6,7 +6,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-const main = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+/** Launched as an operator would: through `bin/orchestrator`, so signals go where they go in production. */
+const launcher = fileURLToPath(new URL("../../../bin/orchestrator", import.meta.url))
 
 /** The environment of a clean machine: none of the service's variables unless a test sets them. */
 const baseEnv = () => {
@@ -18,7 +19,7 @@ const baseEnv = () => {
 }
 
 const launch = (args: ReadonlyArray<string>, env: Record<string, string>) =>
-  spawn(process.execPath, ["--import", "tsx", main, ...args], {
+  spawn(launcher, [...args], {
     env: { ...baseEnv(), ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -10,7 +10,7 @@ import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
 import * as net from "node:net"
 
@@ -42,7 +42,11 @@ export const serverLayer = <E>(
       Layer.provideMerge(Layer.succeed(PublicBaseUrl, `http://127.0.0.1:${port}`))
     )
     const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
-    return Layer.mergeAll(server, FetchHttpClient.layer).pipe(Layer.provideMerge(application))
+    return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
+      Layer.provideMerge(application),
+      // Request lines are noise in test output; warnings and errors still show.
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+    )
   }))
 
 /** A fresh organization with a test key, a typed client for it, and the base URL for raw requests. */
