@@ -1,3 +1,4 @@
+import { isHttpUrl } from "@orchestrator/core/shared/Text"
 import { parseSecretKey } from "@orchestrator/core/tenancy/ApiKey"
 import type { DatabaseConfig } from "@orchestrator/sql/Database"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
@@ -24,15 +25,6 @@ const check = <A>(config: Config.Config<A>, valid: (value: A) => string | undefi
     const problem = valid(value)
     return problem === undefined ? Either.right(value) : Either.left(ConfigError.InvalidData([], problem))
   })
-
-const isHttpUrl = (text: string) => {
-  try {
-    const url = new URL(text)
-    return url.protocol === "http:" || url.protocol === "https:"
-  } catch {
-    return false
-  }
-}
 
 export const SettingsConfig: Config.Config<Settings> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),

@@ -48,15 +48,21 @@ const setSandbox = (tenant: Tenant, settings: Record<string, unknown>) =>
     yield* connections.update(tenant.organizationId, new ProviderConnection({ ...connection, settings }))
   })
 
+/** A payment whose PSP answer never came: a 60 s latency outlasts the 30 s call timeout. */
+const createUnanswered = (tenant: Tenant, token: string) =>
+  Effect.gen(function*() {
+    yield* setSandbox(tenant, { latency_ms: 60_000 })
+    const pending = yield* Effect.fork((yield* Payments).create(tenant, payment(token)))
+    yield* TestClock.adjust("30 seconds")
+    return yield* Fiber.join(pending)
+  })
+
 describe("worker jobs", () => {
   it.effect("reconciles a payment whose PSP answer never arrived, without charging again", () =>
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const payments = yield* Payments
-      yield* setSandbox(tenant, { latency_ms: 60_000 })
-      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_visa")))
-      yield* TestClock.adjust("30 seconds")
-      const stuck = yield* Fiber.join(pending)
+      const stuck = yield* createUnanswered(tenant, "tok_visa")
       expect([stuck.status, stuck.attempts[0]!.status]).toEqual(["processing", "pending"])
 
       // Too recent: the request that sent it could still be waiting.
@@ -75,10 +81,7 @@ describe("worker jobs", () => {
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const payments = yield* Payments
-      yield* setSandbox(tenant, { latency_ms: 60_000 })
-      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_chargeDeclined")))
-      yield* TestClock.adjust("30 seconds")
-      const stuck = yield* Fiber.join(pending)
+      const stuck = yield* createUnanswered(tenant, "tok_chargeDeclined")
 
       yield* setSandbox(tenant, { outage: true })
       yield* TestClock.adjust("3 minutes")
@@ -167,10 +170,7 @@ describe("worker jobs", () => {
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const payments = yield* Payments
-      yield* setSandbox(tenant, { latency_ms: 60_000 })
-      const pending = yield* Effect.fork(payments.create(tenant, payment("tok_visa")))
-      yield* TestClock.adjust("30 seconds")
-      const stuck = yield* Fiber.join(pending)
+      const stuck = yield* createUnanswered(tenant, "tok_visa")
       yield* setSandbox(tenant, {})
 
       yield* Layer.build(WorkerLive)

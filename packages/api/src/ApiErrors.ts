@@ -1,4 +1,4 @@
-import { HttpApiSchema } from "@effect/platform"
+import { type HttpApiEndpoint, HttpApiSchema, type HttpMethod } from "@effect/platform"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
@@ -110,3 +110,27 @@ export const errorByStatus = {
 } as const
 export type ErrorStatus = keyof typeof errorByStatus
 export type ApiError = InstanceType<(typeof errorByStatus)[ErrorStatus]>
+
+/**
+ * What a call that moves money can answer besides success: bad input, a refusal by the PSP, a conflict
+ * (status, or the key in use), something impossible (or the key reused), or a PSP that could not be reached.
+ */
+export const withMoneyMovementErrors = <
+  Name extends string,
+  Method extends HttpMethod.HttpMethod,
+  Path,
+  UrlParams,
+  Payload,
+  Headers,
+  Success,
+  Error,
+  R,
+  RE
+>(endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>) =>
+  endpoint
+    .addError(InvalidRequest)
+    .addError(PaymentFailed)
+    .addError(Conflict)
+    .addError(Unprocessable)
+    .addError(ProviderUnavailable)
+    .addError(ProviderTimeout)

@@ -9,15 +9,7 @@ import {
 import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
 import { Identifier } from "@orchestrator/core/shared/Text"
 import { Schema } from "effect"
-import {
-  Conflict,
-  InvalidRequest,
-  NotFound,
-  PaymentFailed,
-  ProviderTimeout,
-  ProviderUnavailable,
-  Unprocessable
-} from "./ApiErrors.js"
+import { InvalidRequest, NotFound, withMoneyMovementErrors } from "./ApiErrors.js"
 import { Authorization } from "./Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "./Headers.js"
 
@@ -40,12 +32,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreatePayment)
       .addSuccess(Payment, { status: 201 })
-      .addError(InvalidRequest)
-      .addError(PaymentFailed)
-      .addError(Conflict)
-      .addError(Unprocessable)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
+      .pipe(withMoneyMovementErrors)
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(
         OpenApi.Description,
@@ -72,13 +59,8 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CapturePayment))
       .addSuccess(Payment)
-      .addError(InvalidRequest)
-      .addError(PaymentFailed)
+      .pipe(withMoneyMovementErrors)
       .addError(NotFound)
-      .addError(Conflict)
-      .addError(Unprocessable)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
   )
   .add(
@@ -87,13 +69,8 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CancelPayment))
       .addSuccess(Payment)
-      .addError(InvalidRequest)
-      .addError(PaymentFailed)
+      .pipe(withMoneyMovementErrors)
       .addError(NotFound)
-      .addError(Conflict)
-      .addError(Unprocessable)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
   )
   .middleware(Authorization)

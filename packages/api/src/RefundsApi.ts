@@ -3,15 +3,7 @@ import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
 import { Identifier } from "@orchestrator/core/shared/Text"
 import { Schema } from "effect"
-import {
-  Conflict,
-  InvalidRequest,
-  NotFound,
-  PaymentFailed,
-  ProviderTimeout,
-  ProviderUnavailable,
-  Unprocessable
-} from "./ApiErrors.js"
+import { InvalidRequest, NotFound, withMoneyMovementErrors } from "./ApiErrors.js"
 import { Authorization } from "./Authorization.js"
 import { RequiredIdempotencyKey } from "./Headers.js"
 
@@ -30,13 +22,8 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })
-      .addError(InvalidRequest)
-      .addError(PaymentFailed)
+      .pipe(withMoneyMovementErrors)
       .addError(NotFound)
-      .addError(Conflict)
-      .addError(Unprocessable)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
   )
   .add(

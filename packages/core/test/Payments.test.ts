@@ -56,6 +56,14 @@ const eventTypes = (tenant: Tenant, paymentId: string) =>
         .reverse()
   )
 
+/** Creates a payment whose PSP call never answers: the timeout passes and it stays `processing`. */
+const createUnanswered = (tenant: Tenant, token: string) =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork((yield* Payments).create(tenant, request(token)))
+    yield* TestClock.adjust("31 seconds")
+    return yield* Fiber.join(fiber)
+  })
+
 const run = <A, E>(body: (services: ReturnType<typeof makeTestServices>) => Effect.Effect<A, E, any>) => {
   const services = makeTestServices(scripts)
   return body(services).pipe(Effect.provide(services.layer)) as Effect.Effect<A, E, never>
@@ -219,9 +227,7 @@ describe("Payments", () => {
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
-        yield* TestClock.adjust("31 seconds")
-        const payment = yield* Fiber.join(fiber)
+        const payment = yield* createUnanswered(tenant, "tok_slow")
         expect(payment.status).toBe("processing")
         expect(payment.attempts[0]!.status).toBe("pending")
 
@@ -255,9 +261,7 @@ describe("Payments", () => {
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_lost")))
-        yield* TestClock.adjust("31 seconds")
-        const payment = yield* Fiber.join(fiber)
+        const payment = yield* createUnanswered(tenant, "tok_lost")
         expect(payment.status).toBe("processing")
         yield* payments.reconcile({ tenant, paymentId: payment.id })
         const settled = yield* payments.retrieve(tenant, payment.id)
@@ -272,9 +276,7 @@ describe("Payments", () => {
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_lostThenDown")))
-        yield* TestClock.adjust("31 seconds")
-        const payment = yield* Fiber.join(fiber)
+        const payment = yield* createUnanswered(tenant, "tok_lostThenDown")
         yield* payments.reconcile({ tenant, paymentId: payment.id })
         const after = yield* payments.retrieve(tenant, payment.id)
         expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
@@ -288,9 +290,7 @@ describe("Payments", () => {
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const fiber = yield* Effect.fork(payments.create(tenant, request("tok_slow")))
-        yield* TestClock.adjust("31 seconds")
-        const payment = yield* Fiber.join(fiber)
+        const payment = yield* createUnanswered(tenant, "tok_slow")
         const reference = payment.attempts[0]!.id
         psp.settleLater(reference, AuthorizationOutcome.Authorized({ pspPaymentId: "psp_once", captured: true, amountCaptured: 1050, card }))
 

@@ -14,7 +14,8 @@ export const BoundedString = Text.pipe(Schema.maxLength(5000))
 /** An object id in a path or a filter; anything longer than an id can be is refused. */
 export const Identifier = Text.pipe(Schema.minLength(1), Schema.maxLength(255))
 
-const isHttpUrl = (text: string) => {
+/** An absolute http:// or https:// URL that parses. */
+export const isHttpUrl = (text: string) => {
   try {
     const url = new URL(text)
     return url.protocol === "http:" || url.protocol === "https:"

@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { InvalidCursor } from "@orchestrator/core/shared/Pagination"
@@ -54,6 +54,29 @@ export const PaymentsRepositorySql = Layer.effect(
 
     const ofTenant = (tenant: Tenant) =>
       sql`p.organization_id = ${tenant.organizationId} and p.livemode = ${tenant.livemode}`
+
+    /** Leases the oldest payments matching `candidates` that no one holds; others are skipped, not waited on. */
+    const claim = (
+      candidates: Statement.Fragment,
+      { leaseUntil, limit, now }: { readonly leaseUntil: DateTime.Utc; readonly now: DateTime.Utc; readonly limit: number }
+    ) =>
+      sql<{ id: string; organization_id: string; livemode: boolean }>`update payments set
+          reconcile_lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
+        where id in (
+          select p.id from payments p
+          where ${candidates}
+            and (p.reconcile_lease_until is null or p.reconcile_lease_until < ${DateTime.formatIso(now)}::timestamptz)
+          order by p.updated_at limit ${limit}
+          for update skip locked)
+        returning id, organization_id, livemode`.pipe(
+        Effect.map((rows) =>
+          rows.map((row) => ({
+            tenant: { organizationId: row.organization_id, livemode: row.livemode },
+            paymentId: row.id
+          }))
+        ),
+        Effect.orDie
+      )
 
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       (forUpdate
@@ -130,46 +153,14 @@ export const PaymentsRepositorySql = Layer.effect(
             order by p.created_at desc, p.id desc limit ${page.limit + 1}`.pipe(Effect.orDie)
           return { data: rows.slice(0, page.limit).map(toPayment), hasMore: rows.length > page.limit }
         }),
-      claimUnanswered: ({ leaseUntil, limit, now, sentBefore }) =>
-        sql<{ id: string; organization_id: string; livemode: boolean }>`update payments set
-            reconcile_lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
-          where id in (
-            select p.id from payments p
-            where p.status = 'processing'
-              and (p.reconcile_lease_until is null
-                or p.reconcile_lease_until < ${DateTime.formatIso(now)}::timestamptz)
-              and exists (select 1 from payment_attempts a where a.payment_id = p.id and a.status = 'pending'
-                and a.created_at < ${DateTime.formatIso(sentBefore)}::timestamptz)
-            order by p.updated_at limit ${limit}
-            for update skip locked)
-          returning id, organization_id, livemode`.pipe(
-          Effect.map((rows) =>
-            rows.map((row) => ({
-              tenant: { organizationId: row.organization_id, livemode: row.livemode },
-              paymentId: row.id
-            }))
-          ),
-          Effect.orDie
+      claimUnanswered: ({ sentBefore, ...lease }) =>
+        claim(
+          sql`p.status = 'processing' and exists (select 1 from payment_attempts a where a.payment_id = p.id
+            and a.status = 'pending' and a.created_at < ${DateTime.formatIso(sentBefore)}::timestamptz)`,
+          lease
         ),
-      claimStale: ({ leaseUntil, limit, now, status, updatedBefore }) =>
-        sql<{ id: string; organization_id: string; livemode: boolean }>`update payments set
-            reconcile_lease_until = ${DateTime.formatIso(leaseUntil)}::timestamptz
-          where id in (
-            select p.id from payments p
-            where p.status = ${status} and p.updated_at < ${DateTime.formatIso(updatedBefore)}::timestamptz
-              and (p.reconcile_lease_until is null
-                or p.reconcile_lease_until < ${DateTime.formatIso(now)}::timestamptz)
-            order by p.updated_at limit ${limit}
-            for update skip locked)
-          returning id, organization_id, livemode`.pipe(
-          Effect.map((rows) =>
-            rows.map((row) => ({
-              tenant: { organizationId: row.organization_id, livemode: row.livemode },
-              paymentId: row.id
-            }))
-          ),
-          Effect.orDie
-        )
+      claimStale: ({ status, updatedBefore, ...lease }) =>
+        claim(sql`p.status = ${status} and p.updated_at < ${DateTime.formatIso(updatedBefore)}::timestamptz`, lease)
     })
   })
 )
