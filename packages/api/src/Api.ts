@@ -22,3 +22,8 @@ export class Api extends HttpApi.make("orchestrator")
     "Create and process payments and refunds through external PSPs. Amounts are integers in minor units."
   )
 {}
+
+// `HttpApi.make` declares the framework's own decode error (400) on every endpoint. This service
+// answers every decode failure with its `InvalidRequest` body instead (apps/http Edge.ts), so the
+// OpenAPI document and the client must not advertise a shape that is never sent.
+Object.assign(Api, { errorSchema: InternalError })
