@@ -122,6 +122,19 @@ const make = Effect.gen(function*() {
       return updated
     })
 
+  /** Moves the payment if, once locked, it is still `from`: otherwise someone else already moved it. */
+  const moveIfStill = (
+    tenant: Tenant,
+    id: string,
+    from: PaymentStatus,
+    to: PaymentStatus,
+    changes: (current: Payment) => Partial<Payment>
+  ) =>
+    transactions.run(Effect.gen(function*() {
+      const current = yield* lock(tenant, id)
+      return current.status === from ? yield* move(tenant, current, to, changes(current)) : current
+    }))
+
   const replaceAttempt = (payment: Payment, id: string, changes: Partial<PaymentAttempt>) =>
     payment.attempts.map((attempt) => attempt.id === id ? new PaymentAttempt({ ...attempt, ...changes }) : attempt)
 
@@ -315,16 +328,14 @@ const make = Effect.gen(function*() {
           return yield* new PaymentRefused({ payment, code: answer.code, message: answer.message })
         }
       }
-      return yield* transactions.run(Effect.gen(function*() {
-        const current = yield* lock(tenant, payment.id)
-        if (current.status !== payment.status) return current
+      return yield* moveIfStill(tenant, payment.id, payment.status, "canceled", (current) => {
         const last = current.attempts.at(-1)
-        return yield* move(tenant, current, "canceled", {
+        return {
           next_action: null,
           failure,
           attempts: last === undefined ? current.attempts : replaceAttempt(current, last.id, { status: "canceled" })
-        })
-      }))
+        }
+      })
     })
 
   /** Turns where a payment ended into the answer of `create`/`resume`. */
@@ -434,13 +445,9 @@ const make = Effect.gen(function*() {
     if (captured < 1 || captured > payment.amount) {
       return yield* Effect.dieMessage(`provider reported capturing ${captured} of a ${payment.amount} payment`)
     }
-    return yield* transactions.run(Effect.gen(function*() {
-      const current = yield* lock(tenant, id)
-      if (current.status !== "requires_capture") return current
-      return yield* move(tenant, current, "succeeded", {
-        amount_captured: captured,
-        attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
-      })
+    return yield* moveIfStill(tenant, id, "requires_capture", "succeeded", (current) => ({
+      amount_captured: captured,
+      attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
     }))
   })
 
@@ -469,24 +476,17 @@ const make = Effect.gen(function*() {
           ? payment
           : yield* settle(tenant, payment.id, attempt.id, outcome, null)
       }
+      // An authorization the PSP says was captured, or released, since.
       if (outcome._tag === "Authorized" && outcome.captured) {
-        return yield* transactions.run(Effect.gen(function*() {
-          const current = yield* lock(tenant, payment.id)
-          if (current.status !== "requires_capture") return current
-          return yield* move(tenant, current, "succeeded", {
-            amount_captured: outcome.amountCaptured,
-            attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
-          })
+        return yield* moveIfStill(tenant, payment.id, "requires_capture", "succeeded", (current) => ({
+          amount_captured: outcome.amountCaptured,
+          attempts: replaceAttempt(current, attempt.id, { status: "succeeded" })
         }))
       }
       if (outcome._tag === "Refused") {
-        return yield* transactions.run(Effect.gen(function*() {
-          const current = yield* lock(tenant, payment.id)
-          if (current.status !== "requires_capture") return current
-          return yield* move(tenant, current, "canceled", {
-            failure: new Failure({ code: outcome.code, message: outcome.message }),
-            attempts: replaceAttempt(current, attempt.id, { status: "canceled" })
-          })
+        return yield* moveIfStill(tenant, payment.id, "requires_capture", "canceled", (current) => ({
+          failure: new Failure({ code: outcome.code, message: outcome.message }),
+          attempts: replaceAttempt(current, attempt.id, { status: "canceled" })
         }))
       }
       return payment
