@@ -3,7 +3,7 @@ import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import { IdempotentRequests, type IdempotentRun } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { CurrentTenant } from "@orchestrator/core/shared/Tenant"
 import { Effect, Option, type Schema } from "effect"
-import { fromDomainError } from "./ErrorBodies.js"
+import { errorResponse, fromDomainError } from "./ErrorBodies.js"
 import { render, toHttpResponse } from "./Responses.js"
 
 /**
@@ -36,8 +36,7 @@ export const idempotentEndpoint = <A, I, R>(options: {
       Effect.map(({ replayed, response }) =>
         toHttpResponse(response, replayed ? { "idempotent-replayed": "true" } : {})
       ),
-      Effect.catchAll((error) =>
-        Effect.map(toResponse(Effect.flatMap(fromDomainError(error), Effect.fail)), (response) => toHttpResponse(response))
-      )
+      // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
+      Effect.catchAll((error) => Effect.map(fromDomainError(error), errorResponse))
     )
   })
