@@ -209,6 +209,23 @@ describe("Payments", () => {
       })
     ))
 
+  it.effect("reports a capture the PSP did not answer as timed out, and leaves the payment as it was", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+        psp.setCaptureHangs(true)
+        const fiber = yield* Effect.fork(Effect.flip(payments.capture(tenant, authorized.id, {})))
+        yield* TestClock.adjust("31 seconds")
+        const error = yield* Fiber.join(fiber)
+        expect(error).toMatchObject({ _tag: "ProviderUnreachable", timedOut: true })
+        expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
+        psp.setCaptureHangs(false)
+        expect((yield* payments.capture(tenant, authorized.id, {})).status).toBe("succeeded")
+      })
+    ))
+
   it.effect("cancels an authorization, and refuses to cancel a settled payment", () =>
     run(() =>
       Effect.gen(function*() {

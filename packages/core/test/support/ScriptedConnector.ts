@@ -25,6 +25,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
   const calls: Array<AuthorizeRequest> = []
   const refunds = new Map<string, RefundOutcome>()
   let refundScript: RefundOutcome | "unavailable" = RefundOutcome.Succeeded({ pspRefundId: "re_1" })
+  let captureHangs = false
 
   const connector: PaymentConnector = {
     authorize: (request) =>
@@ -48,7 +49,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
       }),
     syncPayment: ({ reference }) =>
       Effect.sync(() => answers.get(reference) ?? AuthorizationOutcome.Unknown()),
-    capture: ({ amount }) => Effect.succeed(CaptureOutcome.Captured({ amount })),
+    capture: ({ amount }) => captureHangs ? Effect.never : Effect.succeed(CaptureOutcome.Captured({ amount })),
     cancel: () => Effect.succeed(ModificationOutcome.Done()),
     refund: ({ reference }) =>
       Effect.suspend(() => {
@@ -67,6 +68,9 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     settleLater: (reference: string, outcome: AuthorizationOutcome) => answers.set(reference, outcome),
     setRefundOutcome: (outcome: RefundOutcome | "unavailable") => {
       refundScript = outcome
+    },
+    setCaptureHangs: (hangs: boolean) => {
+      captureHangs = hangs
     },
     layer: Layer.succeed(Connectors, { forConnection: () => connector })
   }
