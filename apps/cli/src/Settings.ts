@@ -1,4 +1,4 @@
-import { isHttpUrl } from "@orchestrator/core/shared/Text"
+import { isHttpUrl } from "@orchestrator/core/domain/Text"
 import { parseSecretKey } from "@orchestrator/core/tenancy/ApiKey"
 import type { DatabaseConfig } from "@orchestrator/sql/Database"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"

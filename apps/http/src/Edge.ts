@@ -2,7 +2,7 @@ import { HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, H
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { type ApiError, errorByStatus } from "@orchestrator/api/ApiErrors"
 import { API_VERSION } from "@orchestrator/core/events/Event"
-import { makeId } from "@orchestrator/core/shared/Ids"
+import { makeId } from "@orchestrator/core/domain/Ids"
 import { Cause, Clock, Effect, Option } from "effect"
 import { apiError, errorResponse as send, fromDecodeError } from "./ErrorBodies.js"
 import { CurrentRequestId } from "./RequestId.js"

@@ -17,7 +17,7 @@ import type {
 } from "@orchestrator/core/payments/PaymentErrors"
 import type { NoProviderAvailable, ProviderNotUsable } from "@orchestrator/core/providers/ProviderResolution"
 import type { PaymentNotRefundable, RefundNotFound, RefundRefused } from "@orchestrator/core/refunds/RefundErrors"
-import type { InvalidCursor } from "@orchestrator/core/shared/Pagination"
+import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import type { AuthenticationFailed } from "@orchestrator/core/tenancy/Authentication"
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, FiberRef, Schema } from "effect"

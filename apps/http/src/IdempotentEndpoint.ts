@@ -1,7 +1,7 @@
 import type { ApiError } from "@orchestrator/api/ApiErrors"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import { IdempotentRequests, type IdempotentRun } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { CurrentTenant } from "@orchestrator/core/shared/Tenant"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Effect, Option, type Schema } from "effect"
 import { errorResponse, fromDomainError } from "./ErrorBodies.js"
 import { render, toHttpResponse } from "./Responses.js"

@@ -1,7 +1,7 @@
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"

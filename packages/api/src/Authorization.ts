@@ -1,5 +1,5 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { CurrentTenant } from "@orchestrator/core/shared/Tenant"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { AuthenticationRequired } from "./ApiErrors.js"
 
 /** `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode. */

@@ -6,8 +6,8 @@ import {
   Payment,
   PaymentStatus
 } from "@orchestrator/core/payments/Payment"
-import { ListOf, PageLimit } from "@orchestrator/core/shared/Pagination"
-import { Identifier } from "@orchestrator/core/shared/Text"
+import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import { Schema } from "effect"
 import { InvalidRequest, NotFound, withMoneyMovementErrors } from "./ApiErrors.js"
 import { Authorization } from "./Authorization.js"

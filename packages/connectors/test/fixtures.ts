@@ -1,6 +1,6 @@
 import { makeSandboxConnector } from "@orchestrator/connectors/sandbox/SandboxConnector"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import type { Currency } from "@orchestrator/core/money/Currency"
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { DateTime, Effect } from "effect"

@@ -9,9 +9,9 @@ import { ProviderConnectionsRepository } from "./providers/ProviderConnectionsRe
 import { ProviderResolution } from "./providers/ProviderResolution.js"
 import { Refunds } from "./refunds/Refunds.js"
 import { RefundsRepository } from "./refunds/RefundsRepository.js"
-import { Ids } from "./shared/Ids.js"
-import { layerMemoryStore } from "./shared/MemoryStore.js"
-import { Transactions } from "./shared/Transactions.js"
+import { IdGenerator } from "./ports/IdGenerator.js"
+import { layerMemoryStore } from "./memory/MemoryStore.js"
+import { Transactions } from "./ports/Transactions.js"
 import { ApiKeysRepository } from "./tenancy/ApiKeysRepository.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
@@ -29,7 +29,7 @@ export const ServicesLayer = Layer.mergeAll(
   Organizations.layer
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderResolution.layer)),
-  Layer.provideMerge(Ids.layer)
+  Layer.provideMerge(IdGenerator.layer)
 )
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */

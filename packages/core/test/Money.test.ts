@@ -1,5 +1,5 @@
-import { Currency, currencyCodes, exponentOf } from "@orchestrator/core/money/Currency"
-import { Amount, fromDecimalString, MAX_AMOUNT, toDecimalString } from "@orchestrator/core/money/Money"
+import { Currency, currencyCodes, exponentOf } from "@orchestrator/core/domain/Currency"
+import { Amount, fromDecimalString, MAX_AMOUNT, toDecimalString } from "@orchestrator/core/domain/Money"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import * as fc from "fast-check"

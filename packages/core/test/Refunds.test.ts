@@ -1,4 +1,4 @@
-import type { Currency } from "@orchestrator/core/money/Currency"
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Refunds } from "@orchestrator/core/refunds/Refunds"

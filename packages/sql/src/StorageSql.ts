@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Transactions } from "@orchestrator/core/shared/Transactions"
+import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { Effect, Layer } from "effect"
 import { EventsRepositorySql } from "./repositories/EventsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./repositories/IdempotencyKeysRepositorySql.js"

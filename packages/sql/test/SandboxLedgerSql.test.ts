@@ -1,6 +1,6 @@
 import { makeSandboxConnector } from "@orchestrator/connectors/sandbox/SandboxConnector"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import type { Currency } from "@orchestrator/core/money/Currency"
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { SandboxLedgerSql } from "@orchestrator/sql/repositories/SandboxLedgerSql"
 import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"

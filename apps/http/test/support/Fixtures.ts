@@ -1,6 +1,6 @@
 import type { HttpApiClient } from "@effect/platform"
 import type { Api } from "@orchestrator/api/Api"
-import type { Currency } from "@orchestrator/core/money/Currency"
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 
 export type Client = HttpApiClient.Client<typeof Api.groups[keyof typeof Api.groups], never, never>

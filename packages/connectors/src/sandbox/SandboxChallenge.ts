@@ -1,5 +1,5 @@
-import { toDecimalString } from "@orchestrator/core/money/Money"
-import type { Currency } from "@orchestrator/core/money/Currency"
+import { toDecimalString } from "@orchestrator/core/domain/Money"
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { SandboxLedger } from "./SandboxLedger.js"

@@ -9,7 +9,7 @@ import {
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
 import type { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { makeId } from "@orchestrator/core/shared/Ids"
+import { makeId } from "@orchestrator/core/domain/Ids"
 import { Clock, Duration, Effect, Option, Schema } from "effect"
 import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "./SandboxLedger.js"
 import { SandboxSettings } from "./SandboxSettings.js"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 /** `api_version` of every event and response; dates name versions (decisions §1). */
 export const API_VERSION = "2026-11-01"

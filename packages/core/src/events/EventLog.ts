@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
-import { Ids } from "../shared/Ids.js"
-import type { Tenant } from "../shared/Tenant.js"
-import { now } from "../shared/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "./Event.js"
 import { EventsRepository } from "./EventsRepository.js"
 
@@ -12,7 +12,7 @@ export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
   static readonly layer = Layer.effect(
     EventLog,
     Effect.gen(function*() {
-      const ids = yield* Ids
+      const ids = yield* IdGenerator
       const events = yield* EventsRepository
       return {
         record: (tenant, type, object) =>

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
-import type { Tenant } from "../shared/Tenant.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Tenant } from "../domain/Tenant.js"
 import type { Event } from "./Event.js"
 
 /** The outbox: events are inserted in the transaction of the change they describe. */

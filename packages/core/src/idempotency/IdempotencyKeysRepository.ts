@@ -1,6 +1,6 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
-import type { Tenant } from "../shared/Tenant.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Tenant } from "../domain/Tenant.js"
 import type { IdempotencyRecord, StoredResponse } from "./IdempotencyKey.js"
 
 export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeysRepository")<

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
-import { randomBase32 } from "../shared/Ids.js"
-import type { Tenant } from "../shared/Tenant.js"
-import { now, plusMillis } from "../shared/Timestamp.js"
+import { randomBase32 } from "../domain/Ids.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now, plusMillis } from "../domain/Timestamp.js"
 import {
   IdempotencyKeyInUse,
   IdempotencyKeyReused,

@@ -1,9 +1,9 @@
 import { Schema } from "effect"
-import { Currency } from "../money/Currency.js"
-import { Amount, MinorUnits } from "../money/Money.js"
-import { Metadata } from "../shared/Metadata.js"
-import { BoundedString, Identifier, Text, Url } from "../shared/Text.js"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Currency } from "../domain/Currency.js"
+import { Amount, MinorUnits } from "../domain/Money.js"
+import { Metadata } from "../domain/Metadata.js"
+import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 export const PaymentStatus = Schema.Literal(
   "created",

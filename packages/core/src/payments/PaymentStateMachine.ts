@@ -1,4 +1,4 @@
-import * as StateMachine from "../shared/StateMachine.js"
+import * as StateMachine from "../domain/StateMachine.js"
 import type { PaymentStatus } from "./Payment.js"
 
 export type PaymentEventType =

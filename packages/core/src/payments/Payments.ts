@@ -11,11 +11,11 @@ import {
 import { callProvider } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
-import { Ids } from "../shared/Ids.js"
-import type { InvalidCursor, Page, PageRequest } from "../shared/Pagination.js"
-import type { Tenant } from "../shared/Tenant.js"
-import { now } from "../shared/Timestamp.js"
-import { Transactions } from "../shared/Transactions.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { Transactions } from "../ports/Transactions.js"
 import { AttemptPolicy, PublicBaseUrl } from "./AttemptPolicy.js"
 import {
   type CancelPayment,
@@ -96,7 +96,7 @@ const make = Effect.gen(function*() {
   const repository = yield* PaymentsRepository
   const transactions = yield* Transactions
   const events = yield* EventLog
-  const ids = yield* Ids
+  const ids = yield* IdGenerator
   const connectors = yield* Connectors
   const resolution = yield* ProviderResolution
   const baseUrl = yield* PublicBaseUrl

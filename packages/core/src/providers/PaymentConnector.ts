@@ -1,5 +1,5 @@
 import { Context, Data, type Effect } from "effect"
-import type { Currency } from "../money/Currency.js"
+import type { Currency } from "../domain/Currency.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 
 /** What the PSP tells us about the card behind a token. */

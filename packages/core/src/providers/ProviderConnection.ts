@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
-import type { Tenant } from "../shared/Tenant.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Tenant } from "../domain/Tenant.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 
 export class ProviderConnectionsRepository extends Context.Tag("core/ProviderConnectionsRepository")<

@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
-import type { Tenant } from "../shared/Tenant.js"
+import type { Tenant } from "../domain/Tenant.js"
 import { defaultProviderOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { type ProviderConnection, supports } from "./ProviderConnection.js"

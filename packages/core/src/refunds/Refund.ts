@@ -1,10 +1,10 @@
 import { Schema } from "effect"
-import { Currency } from "../money/Currency.js"
-import { Amount } from "../money/Money.js"
+import { Currency } from "../domain/Currency.js"
+import { Amount } from "../domain/Money.js"
 import { Failure } from "../payments/Payment.js"
-import { Metadata } from "../shared/Metadata.js"
-import { BoundedString } from "../shared/Text.js"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Metadata } from "../domain/Metadata.js"
+import { BoundedString } from "../domain/Text.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 export const RefundStatus = Schema.Literal("pending", "succeeded", "failed")
 export type RefundStatus = typeof RefundStatus.Type

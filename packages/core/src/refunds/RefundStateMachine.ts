@@ -1,4 +1,4 @@
-import * as StateMachine from "../shared/StateMachine.js"
+import * as StateMachine from "../domain/StateMachine.js"
 import type { RefundStatus } from "./Refund.js"
 
 export type RefundEventType = "refund.pending" | "refund.succeeded" | "refund.failed"

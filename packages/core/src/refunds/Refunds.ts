@@ -6,11 +6,11 @@ import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { callProvider } from "../providers/ProviderCall.js"
 import { Connectors, RefundOutcome } from "../providers/PaymentConnector.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { Ids } from "../shared/Ids.js"
-import type { InvalidCursor, Page, PageRequest } from "../shared/Pagination.js"
-import type { Tenant } from "../shared/Tenant.js"
-import { now } from "../shared/Timestamp.js"
-import { Transactions } from "../shared/Transactions.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { Transactions } from "../ports/Transactions.js"
 import { type CreateRefund, Refund, type RefundStatus } from "./Refund.js"
 import { PaymentNotRefundable, RefundNotFound, RefundRefused } from "./RefundErrors.js"
 import { type RefundRef, RefundsRepository } from "./RefundsRepository.js"
@@ -46,7 +46,7 @@ const make = Effect.gen(function*() {
   const payments = yield* PaymentsRepository
   const transactions = yield* Transactions
   const events = yield* EventLog
-  const ids = yield* Ids
+  const ids = yield* IdGenerator
   const connectors = yield* Connectors
   const resolution = yield* ProviderResolution
   const encode = Schema.encodeSync(Refund)

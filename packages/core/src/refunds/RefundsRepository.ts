@@ -1,8 +1,8 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
-import { pageOf } from "../shared/MemoryPaging.js"
-import type { InvalidCursor, Page, PageRequest } from "../shared/Pagination.js"
-import type { Tenant } from "../shared/Tenant.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import { pageOf } from "../memory/MemoryPaging.js"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
 import type { Refund } from "./Refund.js"
 
 export interface RefundRef {

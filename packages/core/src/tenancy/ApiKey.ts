@@ -1,5 +1,5 @@
 import { Option, Schema } from "effect"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 /** A secret API key as stored: never the key itself, only its keyed hash and a hint for humans. */
 export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({

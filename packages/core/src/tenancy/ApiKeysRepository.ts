@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
 import type { ApiKey } from "./ApiKey.js"
 
 export class ApiKeysRepository extends Context.Tag("core/ApiKeysRepository")<ApiKeysRepository, {

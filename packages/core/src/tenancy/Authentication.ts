@@ -1,5 +1,5 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
-import type { Tenant } from "../shared/Tenant.js"
+import type { Tenant } from "../domain/Tenant.js"
 import { parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { constantTimeEqual, hashApiKey, KeyMaterial } from "./KeyMaterial.js"

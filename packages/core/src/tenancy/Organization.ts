@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Timestamp } from "../shared/Timestamp.js"
+import { Timestamp } from "../domain/Timestamp.js"
 
 /** Who owns the data. Each mode (test, live) has its own default provider connection. */
 export class Organization extends Schema.Class<Organization>("Organization")({

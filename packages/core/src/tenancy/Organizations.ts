@@ -1,9 +1,9 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
 import { ProviderConnection } from "../providers/ProviderConnection.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
-import { Ids } from "../shared/Ids.js"
-import { now } from "../shared/Timestamp.js"
-import { Transactions } from "../shared/Transactions.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { now } from "../domain/Timestamp.js"
+import { Transactions } from "../ports/Transactions.js"
 import { ApiKey, generateSecretKey, hintOf, parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { hashApiKey, KeyMaterial } from "./KeyMaterial.js"
@@ -38,7 +38,7 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
       const keys = yield* ApiKeysRepository
       const connections = yield* ProviderConnectionsRepository
       const transactions = yield* Transactions
-      const ids = yield* Ids
+      const ids = yield* IdGenerator
       const material = yield* KeyMaterial
 
       const storeKey = (organizationId: string, secret: string, livemode: boolean) =>

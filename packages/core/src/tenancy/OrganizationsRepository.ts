@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../shared/MemoryStore.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Organization } from "./Organization.js"
 
 export class OrganizationsRepository extends Context.Tag("core/OrganizationsRepository")<OrganizationsRepository, {

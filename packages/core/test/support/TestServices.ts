@@ -1,6 +1,6 @@
 import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
 import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
-import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, Layer } from "effect"

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
-import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option } from "effect"
 import { int, iso } from "./Rows.js"
 

@@ -1,8 +1,8 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { InvalidCursor } from "@orchestrator/core/shared/Pagination"
-import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import { InvalidCursor } from "@orchestrator/core/domain/Pagination"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { int, iso, json, parsed } from "./Rows.js"
 

@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
-import { InvalidCursor } from "@orchestrator/core/shared/Pagination"
-import type { Tenant } from "@orchestrator/core/shared/Tenant"
+import { InvalidCursor } from "@orchestrator/core/domain/Pagination"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { int, iso, json, parsed } from "./Rows.js"
 

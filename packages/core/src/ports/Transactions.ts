@@ -1,5 +1,5 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { MemoryStore } from "./MemoryStore.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
 
 /**
  * The unit of work: every repository call made inside `run` commits or rolls back together.

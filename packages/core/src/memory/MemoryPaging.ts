@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { DateTime } from "effect"
-import { InvalidCursor, type Page, type PageRequest } from "./Pagination.js"
+import { InvalidCursor, type Page, type PageRequest } from "../domain/Pagination.js"
 
 interface Listed {
   readonly id: string

@@ -1,5 +1,3 @@
-import { Clock, Context, Effect, Layer } from "effect"
-
 /** Every prefix the service hands out; see decisions §1. */
 export type IdPrefix =
   | "pay" | "att" | "ref" | "evt" | "org" | "pcn" | "key" | "req" | "whsec"
@@ -63,14 +61,4 @@ export const makeMonotonicIds = () => {
     }
     return `${prefix}_${encodeTime(lastMillis)}${encodeRandom(last)}`
   }
-}
-
-/** Id generation as a port, so tests can make ids predictable when they need to. */
-export class Ids extends Context.Tag("core/Ids")<Ids, {
-  readonly make: (prefix: IdPrefix) => Effect.Effect<string>
-}>() {
-  static readonly layer = Layer.sync(Ids, () => {
-    const next = makeMonotonicIds()
-    return { make: (prefix) => Effect.map(Clock.currentTimeMillis, (millis) => next(prefix, millis)) }
-  })
 }
