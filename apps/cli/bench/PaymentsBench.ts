@@ -4,10 +4,9 @@
  * It measures and prints; nothing here is a test.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { applicationLayer } from "@orchestrator/http/ApplicationLayer"
+import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import * as Database from "@orchestrator/sql/Database"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
@@ -25,9 +24,9 @@ const database: Database.DatabaseConfig = process.env.DATABASE_URL
 const server = HttpRoutesLive.pipe(
   Layer.provide(NodeHttpServer.layer(createServer, { port: PORT })),
   Layer.provideMerge(applicationLayer({
-    database: Database.layer(database),
+    storage: sqlStorage(Database.layer(database)),
     keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(9)),
-    publicUrl: Layer.succeed(PublicBaseUrl, `http://127.0.0.1:${PORT}`)
+    publicUrl: `http://127.0.0.1:${PORT}`
   }))
 )
 

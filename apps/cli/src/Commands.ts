@@ -1,8 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { applicationLayer } from "@orchestrator/http/ApplicationLayer"
+import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import * as Database from "@orchestrator/sql/Database"
 import { runMigrations } from "@orchestrator/sql/Migrations"
@@ -20,9 +19,9 @@ const application = (settings: Settings) =>
       yield* Effect.promise(() => fs.mkdir(settings.dataDir, { recursive: true }))
       const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
       return applicationLayer({
-        database: Database.layer(settings.database),
+        storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),
-        publicUrl: Layer.succeed(PublicBaseUrl, settings.baseUrl)
+        publicUrl: settings.baseUrl
       })
     })
   )

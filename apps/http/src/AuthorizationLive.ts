@@ -1,8 +1,9 @@
 import { HttpServerRequest } from "@effect/platform"
+import { failWith } from "@orchestrator/api/ApiError"
 import { Authorization } from "@orchestrator/api/Authorization"
+import { AuthenticationRequired } from "@orchestrator/api/CommonErrors"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
-import { authenticationError } from "./ErrorBodies.js"
 
 /** `Authorization: Bearer <key>`; any other scheme counts as no key at all. */
 export const AuthorizationLive = Layer.effect(
@@ -14,6 +15,12 @@ export const AuthorizationLive = Layer.effect(
         const header = request.headers.authorization ?? ""
         const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
         return yield* authentication.authenticate(token)
-      }).pipe(Effect.catchAll((error) => Effect.flatMap(authenticationError(error), Effect.fail)))
+      }).pipe(Effect.catchTag("AuthenticationFailed", (error) =>
+        failWith(AuthenticationRequired, {
+          code: error.reason === "missing" ? "api_key_missing" : "api_key_invalid",
+          message: error.reason === "missing"
+            ? "No API key provided. Send 'Authorization: Bearer sk_test_…'."
+            : "Invalid API key provided."
+        })))
   }))
 )

@@ -1,22 +1,21 @@
 import { HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { type ApiError, errorByStatus } from "@orchestrator/api/ApiErrors"
-import { API_VERSION } from "@orchestrator/core/events/Event"
+import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
+import { InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "@orchestrator/api/CommonErrors"
 import { makeId } from "@orchestrator/core/domain/Ids"
+import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"
-import { apiError, errorResponse as send, fromDecodeError } from "./ErrorBodies.js"
-import { CurrentRequestId } from "./RequestId.js"
 
-/** Request bodies above this answer 413 (decisions §1). */
+/** Request bodies above this answer 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-const isApiError = (value: unknown): value is ApiError =>
-  Object.values(errorByStatus).some((errorClass) => value instanceof errorClass)
+/** No request of this API nests deeper than a few levels; far deeper JSON is refused before it is parsed. */
+export const MAX_JSON_DEPTH = 32
 
 const tagOf = (value: unknown): string | undefined =>
   typeof value === "object" && value !== null && "_tag" in value ? String(value._tag) : undefined
 
-const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]
+const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
 
 /** What a log may say about a failure: names, messages and stacks, never the values it carried. */
 export const describeFailure = (cause: Cause.Cause<unknown>): string =>
@@ -37,44 +36,80 @@ export const describeFailure = (cause: Cause.Cause<unknown>): string =>
     })
     .join("\n---\n")
 
+/** How deep `text` nests arrays and objects, counted outside strings; stops once past `limit`. */
+export const jsonDepth = (text: string, limit: number): number => {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 92) i++ // backslash: skip the escaped character
+      else if (char === 34) inString = false
+    } else if (char === 34) inString = true
+    else if (char === 123 || char === 91) {
+      deepest = Math.max(deepest, ++depth)
+      if (deepest > limit) return deepest
+    } else if (char === 125 || char === 93) depth--
+  }
+  return deepest
+}
+
+const paramOf = (path: ReadonlyArray<PropertyKey>): string | null =>
+  path.length === 0 ? null : path[0] === "idempotency-key" ? "Idempotency-Key" : path.map(String).join(".")
+
+/** A request that does not match the schema: 400 naming the first offending parameter. */
+const fromDecodeError = (error: HttpApiDecodeError) => {
+  const issue = error.issues[0]
+  const param = issue === undefined ? null : paramOf(issue.path)
+  const code = issue?._tag === "Missing" ? "parameter_missing" : issue?._tag === "Unexpected" ? "parameter_unknown" : "parameter_invalid"
+  const message = issue === undefined
+    ? "The request is not valid."
+    : code === "parameter_missing"
+    ? `Missing required parameter: ${param}.`
+    : code === "parameter_unknown"
+    ? `Received unknown parameter: ${param}.`
+    : param === null
+    ? `The request body is not valid: ${issue.message}`
+    : `Invalid ${param}: ${issue.message}`
+  return failWith(InvalidRequest, { code, message, param })
+}
+
+const tooLarge = () =>
+  failWith(PayloadTooLarge, { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` })
+
+const invalidJson = (message: string) => failWith(InvalidRequest, { code: "invalid_json", message })
+
+/** An API error as the response that carries it. */
+const send = (error: ApiErrorShape) =>
+  HttpServerResponse.text(encodeApiError(error), { status: statusOf(error), contentType: "application/json" })
+
 /**
- * Every failure becomes the documented error body. Our errors are rendered here by class, not by the
- * framework's union of error schemas: they share one wire shape, and a union encodes a value with the
- * first class of that shape.
+ * Every failure becomes the documented error body. API errors are rendered by their own class (they
+ * share one wire shape, so the framework's union of error schemas could not tell them apart).
  */
 const renderFailure = (request: HttpServerRequest.HttpServerRequest) => (cause: Cause.Cause<unknown>) =>
   Effect.gen(function*() {
     const failure = Cause.squash(cause)
     if (isApiError(failure)) return send(failure)
-    if (failure instanceof HttpApiDecodeError) return send(yield* fromDecodeError(failure))
-    const tag = tagOf(failure)
-    if (tag === "RouteNotFound") {
-      return send(yield* apiError(404, {
-        type: "invalid_request_error",
-        code: "route_not_found",
-        message: `Unrecognized request URL (${request.method} ${pathOf(request)}).`
-      }))
-    }
-    if (tag === "RequestError") {
-      const tooLarge = String((failure as { cause?: { message?: string } }).cause?.message).includes("maxBytes")
-      return send(yield* tooLarge
-        ? apiError(413, {
-          type: "invalid_request_error",
-          code: "payload_too_large",
-          message: `The request body is larger than ${MAX_BODY_BYTES} bytes.`
-        })
-        : apiError(400, {
-          type: "invalid_request_error",
-          code: "invalid_json",
-          message: "The request body is not valid JSON."
-        }))
-    }
+    const known: Effect.Effect<never, ApiErrorShape> | undefined = failure instanceof HttpApiDecodeError
+      ? fromDecodeError(failure)
+      : tagOf(failure) === "RouteNotFound"
+      ? failWith(RouteNotFound, { message: `Unrecognized request URL (${request.method} ${pathOf(request)}).` })
+      : tagOf(failure) === "RequestError"
+      ? String((failure as { cause?: { message?: string } }).cause?.message).includes("maxBytes")
+        ? tooLarge()
+        : invalidJson("The request body is not valid JSON.")
+      : undefined
+    if (known !== undefined) return send(yield* Effect.flip(known))
     yield* Effect.logError(`${request.method} ${pathOf(request)} failed\n${describeFailure(cause)}`)
-    return send(yield* apiError(500, {
-      type: "api_error",
-      code: "internal_error",
-      message: "An unexpected error occurred on our side. It has been logged with this request_id."
-    }))
+    return send(
+      yield* Effect.flip(
+        failWith(InternalError, {
+          message: "An unexpected error occurred on our side. It has been logged with this request_id."
+        })
+      )
+    )
   })
 
 /** The API takes JSON only, so a body is JSON whatever its Content-Type says (`curl -d` sends a form type). */
@@ -83,10 +118,29 @@ const asJson = (request: HttpServerRequest.HttpServerRequest) =>
     ? request
     : request.modify({ headers: { ...request.headers, "content-type": "application/json" } })
 
+const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.method !== "GET" && request.method !== "HEAD" &&
+  (Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined)
+
 /**
- * Wraps every route: gives the request a `req_` id, enforces the body limit and `Service-Version`,
- * turns every failure into the error body of decisions §8, stamps `Request-Id` and `Service-Version`
- * on the response, and logs one line without the query string.
+ * Checks a JSON body before anything parses it: deeper than any request can be is refused, so
+ * neither the parser nor the error report has to walk it. Reading `text` caches it for the handler.
+ */
+const checkedBody = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const json = asJson(request)
+    if (!hasBody(json)) return json
+    const text = yield* json.text
+    if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      return yield* invalidJson(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
+    }
+    return json
+  })
+
+/**
+ * Wraps every route: gives the request a `req_` id, enforces the body limits and `Service-Version`,
+ * turns every failure into the documented error body, stamps `Request-Id` and `Service-Version` on
+ * the response, and logs one line without the query string.
  */
 const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
   Effect.gen(function*() {
@@ -96,21 +150,14 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     const response = yield* Effect.gen(function*() {
       const version = request.headers["service-version"]
       if (version !== undefined && version !== API_VERSION) {
-        return send(yield* apiError(400, {
-          type: "invalid_request_error",
+        return yield* failWith(InvalidRequest, {
           code: "api_version_invalid",
           message: `Unknown Service-Version '${version}'. The current version is ${API_VERSION}.`,
           param: "Service-Version"
-        }))
+        })
       }
-      if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-        return send(yield* apiError(413, {
-          type: "invalid_request_error",
-          code: "payload_too_large",
-          message: `The request body is larger than ${MAX_BODY_BYTES} bytes.`
-        }))
-      }
-      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, asJson(request))
+      if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return yield* tooLarge()
+      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, yield* checkedBody(request))
     }).pipe(
       HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
       Effect.catchAllCause(renderFailure(request)),

@@ -5,9 +5,10 @@ import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { EdgeLive } from "./Edge.js"
-import { HealthHttpLive } from "./HealthHttp.js"
-import { PaymentReturnHttpLive, PaymentsHttpLive } from "./PaymentsHttp.js"
-import { RefundsHttpLive } from "./RefundsHttp.js"
+import { HealthHttpLive } from "./health/HealthHttp.js"
+import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
+import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
+import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([PaymentsHttpLive, PaymentReturnHttpLive, RefundsHttpLive, HealthHttpLive]),

@@ -1,42 +1,63 @@
-import type { ApiError } from "@orchestrator/api/ApiErrors"
-import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
-import { IdempotentRequests, type IdempotentRun } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
+import { type ApiErrorShape, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
+import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { Effect, Option, type Schema } from "effect"
-import { errorResponse, fromDomainError } from "./ErrorBodies.js"
-import { render, toHttpResponse } from "./Responses.js"
+import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
+import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
+import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { Effect, Option, Schema, type SchemaAST as AST } from "effect"
 
-/**
- * Runs a mutating endpoint under its `Idempotency-Key` (decisions §7): first run, replay with
- * `Idempotent-Replayed: true`, 409 while running, 422 for another body. Without a key (optional on
- * some endpoints) the operation simply runs.
- */
-export const idempotentEndpoint = <A, I, R>(options: {
-  readonly key: string | undefined
+/** What of an endpoint's definition makes up its answers and its idempotency fingerprint. */
+interface EndpointDefinition {
   readonly method: string
   readonly path: string
-  readonly body: unknown
-  readonly success: Schema.Schema<A, I>
-  readonly status: number
-  readonly run: (run: IdempotentRun) => Effect.Effect<A, ApiError, R>
-}) =>
+  readonly successSchema: { readonly ast: AST.AST }
+  readonly payloadSchema: Option.Option<{ readonly ast: AST.AST }>
+}
+
+const toHttpResponse = (response: StoredResponse, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(response.body, { status: response.status, contentType: "application/json", headers })
+
+/**
+ * Runs a mutating endpoint under its `Idempotency-Key`: the first run's answer (success or
+ * failure) is rendered to the exact status and bytes that leave the server and stored; a retry
+ * with the same key and body replays them with `Idempotent-Replayed: true`; 409 while the first
+ * is running; 422 for another body. Method, path and the body's canonical form, which make up
+ * "the same request", come from the endpoint's own definition. Without a key (optional on some
+ * endpoints) the operation simply runs.
+ */
+export const idempotent = <A, R>(
+  endpoint: EndpointDefinition,
+  request: {
+    readonly key: string | undefined
+    readonly path?: Readonly<Record<string, string>>
+    readonly payload: unknown
+  },
+  operation: Effect.Effect<A, ApiErrorShape, R>
+) =>
   Effect.gen(function*() {
-    const tenant = yield* CurrentTenant
-    const toResponse = render(options.success, options.status)
-    if (options.key === undefined) {
-      return toHttpResponse(yield* toResponse(options.run({ recovered: Option.none(), attach: () => Effect.void })))
-    }
-    const idempotent = yield* IdempotentRequests
-    const request = {
-      tenant,
-      key: options.key,
-      fingerprint: yield* fingerprint(options.method, options.path, options.body)
-    }
-    return yield* idempotent.execute(request, (run) => toResponse(options.run(run))).pipe(
-      Effect.map(({ replayed, response }) =>
-        toHttpResponse(response, replayed ? { "idempotent-replayed": "true" } : {})
-      ),
-      // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
-      Effect.catchAll((error) => Effect.map(fromDomainError(error), errorResponse))
+    const successStatus = HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast)
+    const encodeSuccess = Schema.encodeUnknownSync(Schema.make(endpoint.successSchema.ast))
+    const rendered = operation.pipe(
+      Effect.map((value): StoredResponse => ({ status: successStatus, body: JSON.stringify(encodeSuccess(value)) })),
+      Effect.catchAll((error) => Effect.succeed<StoredResponse>({ status: statusOf(error), body: encodeApiError(error) }))
     )
-  })
+    if (request.key === undefined) return toHttpResponse(yield* rendered)
+    const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => request.path?.[name] ?? "")
+    const body = Option.match(endpoint.payloadSchema, {
+      onNone: () => null,
+      onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))(request.payload)
+    })
+    const { replayed, response } = yield* (yield* IdempotentRequests).execute(
+      {
+        tenant: yield* CurrentTenant,
+        key: request.key,
+        fingerprint: yield* fingerprint(endpoint.method, path, body)
+      },
+      rendered
+    )
+    return toHttpResponse(response, replayed ? { "idempotent-replayed": "true" } : {})
+  }).pipe(
+    // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
+    Effect.catchTags(idempotencyFailures)
+  )

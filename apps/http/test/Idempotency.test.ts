@@ -1,6 +1,6 @@
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"

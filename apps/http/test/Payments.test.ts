@@ -3,7 +3,7 @@ import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnect
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -150,7 +150,7 @@ for (const database of testDatabases()) {
             headers: { "idempotency-key": newKey() },
             payload: paymentWith("tok_threeDSecureRequired")
           }))
-          expect(error._tag).toBe("Unprocessable")
+          expect(error._tag).toBe("ReturnUrlRequired")
           if (!("error" in error)) return
           expect(error.error).toMatchObject({ code: "return_url_required", param: "return_url" })
           expect(error.error.payment?.status).toBe("canceled")
@@ -169,11 +169,11 @@ for (const database of testDatabases()) {
             headers: {},
             payload: { amount: 2000 }
           }))
-          expect(tooMuch._tag).toBe("Unprocessable")
+          expect(tooMuch._tag).toBe("AmountTooLarge")
           const captured = yield* client.payments.capture({ path: { id: authorized.id }, headers: {}, payload: { amount: 800 } })
           expect([captured.status, captured.amount_captured]).toEqual(["succeeded", 800])
           const again = yield* Effect.flip(client.payments.capture({ path: { id: authorized.id }, headers: {}, payload: null }))
-          expect(again._tag).toBe("Conflict")
+          expect(again._tag).toBe("PaymentStateConflict")
           const ledger = yield* SandboxLedger
           expect(yield* ledger.countCharges(authorized.id)).toBe(1)
         }))
@@ -256,7 +256,7 @@ for (const database of testDatabases()) {
             headers: { "idempotency-key": newKey() },
             payload: paymentWith("tok_visa", { provider: "stripe_eu" })
           }))
-          expect(unknown._tag).toBe("Unprocessable")
+          expect(unknown._tag).toBe("ProviderNotUsable")
           if ("error" in unknown) expect(unknown.error).toMatchObject({ code: "provider_not_usable", param: "provider" })
         }))
 

@@ -1,4 +1,4 @@
-import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"

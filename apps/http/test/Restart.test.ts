@@ -1,11 +1,11 @@
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import * as Database from "@orchestrator/sql/Database"
-import { durableTestDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { raw, serverLayer } from "./support/TestServer.js"
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 
 describe("restart", () => {
   for (const database of durableTestDatabases()) {

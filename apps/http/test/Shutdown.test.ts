@@ -1,5 +1,5 @@
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"

@@ -1,31 +1,38 @@
-import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
+import { applicationLayer, memoryStorage } from "@orchestrator/application/Application"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import type { Currency } from "@orchestrator/core/domain/Currency"
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import { Jobs } from "@orchestrator/core/ports/Jobs"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { Refunds } from "@orchestrator/core/refunds/Refunds"
-import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { followUpPayments, purgeIdempotencyKeys, reconcilePayments, reconcileRefunds } from "@orchestrator/worker/Jobs"
 import { WorkerLive } from "@orchestrator/worker/Worker"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
 
-/** The core on in-memory storage with the real sandbox PSP, as the worker runs it. */
+/** The application on in-memory storage with the real sandbox PSP, as the worker runs it. */
 const testLayer = () =>
-  ServicesLayer.pipe(
-    Layer.provideMerge(ConnectorsLive),
-    Layer.provideMerge(SandboxLedger.layerMemory),
-    Layer.provideMerge(StorageMemory),
-    Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
-    Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(3)))
-  )
+  applicationLayer({
+    storage: memoryStorage,
+    keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(3)),
+    publicUrl: "http://orchestrator.test"
+  })
+
+/** One pass of a job, by name, as the worker would run it; how many items it handled. */
+const pass = (name: string) =>
+  Effect.flatMap(Jobs, (jobs) => {
+    const job = jobs.find((candidate) => candidate.name === name)
+    return job === undefined ? Effect.dieMessage(`no job ${name}`) : job.run
+  })
+const reconcilePayments = pass("reconcile-payments")
+const reconcileRefunds = pass("reconcile-refunds")
+const followUpPayments = pass("follow-up-payments")
+const purgeIdempotencyKeys = pass("purge-idempotency-keys")
 
 const payment = (token: string, extra: Partial<CreatePayment> = {}): CreatePayment => ({
   amount: 2000,
@@ -159,7 +166,7 @@ describe("worker jobs", () => {
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const idempotent = yield* IdempotentRequests
-      yield* idempotent.execute({ tenant, key: "k", fingerprint: "f" }, () => Effect.succeed({ status: 201, body: "{}" }))
+      yield* idempotent.execute({ tenant, key: "k", fingerprint: "f" }, Effect.succeed({ status: 201, body: "{}" }))
       yield* TestClock.adjust("23 hours")
       expect(yield* purgeIdempotencyKeys).toBe(0)
       yield* TestClock.adjust("2 hours")

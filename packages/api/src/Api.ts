@@ -1,19 +1,41 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
-import { InternalError } from "./ApiErrors.js"
-import { HealthApi } from "./HealthApi.js"
-import { PaymentReturnApi, PaymentsApi } from "./PaymentsApi.js"
-import { RefundsApi } from "./RefundsApi.js"
+import { InternalError, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { HealthApi } from "./health/HealthApi.js"
+import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
+import { RefundsApi } from "./refunds/RefundsApi.js"
+
+/**
+ * The framework declares its own decode error (400) on every endpoint. This service answers every
+ * decode failure with its `InvalidRequest` body instead, so the document must not advertise a shape
+ * that is never sent.
+ */
+const withoutFrameworkDecodeError = (spec: Record<string, any>) => {
+  const ref = "#/components/schemas/HttpApiDecodeError"
+  for (const path of Object.values<any>(spec.paths ?? {})) {
+    for (const operation of Object.values<any>(path)) {
+      const content = operation?.responses?.["400"]?.content?.["application/json"]
+      if (content?.schema?.anyOf !== undefined) {
+        const rest = content.schema.anyOf.filter((schema: any) => schema.$ref !== ref)
+        content.schema = rest.length === 1 ? rest[0] : { anyOf: rest }
+      }
+    }
+  }
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) delete spec.components?.schemas?.[name]
+  return spec
+}
 
 /**
  * The whole HTTP contract. The server implements it, and the typed client and the OpenAPI document
- * at `/v1/openapi.json` are derived from it.
+ * at `/v1/openapi.json` are derived from it. Each capability adds its group here.
  */
 export class Api extends HttpApi.make("orchestrator")
   .add(PaymentsApi)
   .add(PaymentReturnApi)
   .add(RefundsApi)
   .add(HealthApi)
+  .addError(RouteNotFound)
+  .addError(PayloadTooLarge)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Payment Orchestration Service")
   .annotate(OpenApi.Version, API_VERSION)
@@ -21,9 +43,5 @@ export class Api extends HttpApi.make("orchestrator")
     OpenApi.Description,
     "Create and process payments and refunds through external PSPs. Amounts are integers in minor units."
   )
+  .annotate(OpenApi.Transform, withoutFrameworkDecodeError)
 {}
-
-// `HttpApi.make` declares the framework's own decode error (400) on every endpoint. This service
-// answers every decode failure with its `InvalidRequest` body instead (apps/http Edge.ts), so the
-// OpenAPI document and the client must not advertise a shape that is never sent.
-Object.assign(Api, { errorSchema: InternalError })

@@ -1,6 +1,6 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { AuthenticationRequired } from "./ApiErrors.js"
+import { AuthenticationRequired } from "./CommonErrors.js"
 
 /** `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode. */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("Authorization", {

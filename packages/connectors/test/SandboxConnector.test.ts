@@ -1,4 +1,4 @@
-import { makeSandboxConnector } from "@orchestrator/connectors/sandbox/SandboxConnector"
+import { sandboxDefinition } from "@orchestrator/connectors/sandbox/SandboxConnector"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import {
   AuthorizationOutcome,
@@ -9,8 +9,8 @@ import {
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FastCheck as fc, Fiber, Option, TestClock } from "effect"
-import { authorizeRequest, BASE_URL, chargeOf, EUR, makeConnection, sandbox, withLedger } from "./fixtures.js"
+import { Effect, Either, FastCheck as fc, Fiber, Option, Schema, TestClock } from "effect"
+import { authorizeRequest, BASE_URL, chargeOf, EUR, sandbox, withLedger } from "./fixtures.js"
 
 const visa = { brand: "visa", last4: "4242", country: "US" }
 
@@ -331,12 +331,17 @@ describe("SandboxConnector", () => {
         expect(refused).toBeLessThan(600)
       })))
 
-    it.effect("invalid settings are rejected when the connector is made", () =>
+    it.effect("invalid or unknown settings are refused", () =>
       withLedger(Effect.gen(function*() {
-        const ledger = yield* SandboxLedger
-        for (const settings of [{ latency_ms: -1 }, { failure_rate: 1.5 }, { outage: "yes" }]) {
-          expect(() => makeSandboxConnector(makeConnection(settings), ledger, BASE_URL)).toThrow()
+        const definition = sandboxDefinition(yield* SandboxLedger)
+        for (const settings of [{ latency_ms: -1 }, { failure_rate: 1.5 }, { outage: "yes" }, { latency: 5 }]) {
+          expect(Either.isLeft(Schema.decodeUnknownEither(definition.settings)(settings))).toBe(true)
         }
+        expect(Schema.decodeUnknownSync(definition.settings)({ latency_ms: 5 })).toEqual({
+          latency_ms: 5,
+          outage: false,
+          failure_rate: 0
+        })
       })))
   })
 

@@ -1,13 +1,15 @@
 import { makeSandboxConnector } from "@orchestrator/connectors/sandbox/SandboxConnector"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { SandboxSettings } from "@orchestrator/connectors/sandbox/SandboxSettings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import { type AuthorizeRequest, type ConnectorContext, MissingSecret } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { DateTime, Effect } from "effect"
+import { DateTime, Effect, Redacted, Schema } from "effect"
 
 export const BASE_URL = "https://orchestrator.test"
 export const RETURN_URL = "https://shop.example/v1/payments/pay_1/return"
 export const EUR = "EUR" as Currency
+export const WEBHOOK_SECRET = "whsec_sandbox_test_secret"
 
 export const makeConnection = (settings: Record<string, unknown> = {}, id = "pcn_test") =>
   new ProviderConnection({
@@ -37,15 +39,30 @@ export const authorizeRequest = (
   capture: true,
   returnUrl: RETURN_URL,
   description: null,
-  customerId: null,
+  customer: null,
+  browser: null,
+  offSession: false,
+  storedCredential: "none",
   ...extra
 })
+
+/** What the registry hands a sandbox connector: no credentials, a webhook secret, the public URL. */
+export const contextFor = (connection: ProviderConnection, baseUrl = BASE_URL): ConnectorContext => ({
+  connection,
+  credentials: Effect.fail(new MissingSecret({ what: "credentials" })),
+  webhookSecret: Effect.succeed(Redacted.make(WEBHOOK_SECRET)),
+  publicBaseUrl: baseUrl
+})
+
+/** A sandbox connector for `connection`, over `ledger`, with the connection's own settings. */
+export const sandboxConnector = (ledger: SandboxLedger["Type"], connection: ProviderConnection, baseUrl = BASE_URL) =>
+  makeSandboxConnector(ledger, contextFor(connection, baseUrl), Schema.decodeUnknownSync(SandboxSettings)(connection.settings))
 
 /** A sandbox connector over the ledger in context, for a connection with the given settings. */
 export const sandbox = (settings: Record<string, unknown> = {}, connectionId = "pcn_test") =>
   Effect.map(SandboxLedger, (ledger) => ({
     ledger,
-    connector: makeSandboxConnector(makeConnection(settings, connectionId), ledger, BASE_URL)
+    connector: sandboxConnector(ledger, makeConnection(settings, connectionId))
   }))
 
 /** Every test gets its own, empty ledger. */

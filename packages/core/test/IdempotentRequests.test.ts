@@ -1,4 +1,5 @@
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
+import { IdempotencyScope } from "@orchestrator/core/idempotency/IdempotencyScope"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { canonicalJson, fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import { describe, expect, it } from "@effect/vitest"
@@ -14,7 +15,7 @@ describe("IdempotentRequests", () => {
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
       let runs = 0
-      const operation = () => Effect.sync(() => ++runs).pipe(Effect.flatMap((n) => ok(`{"n":${n}}`)))
+      const operation = Effect.sync(() => ++runs).pipe(Effect.flatMap((n) => ok(`{"n":${n}}`)))
       const first = yield* idempotent.execute(request, operation)
       const second = yield* idempotent.execute(request, operation)
       expect(first).toEqual({ response: { status: 201, body: "{\"n\":1}" }, replayed: false })
@@ -25,10 +26,10 @@ describe("IdempotentRequests", () => {
   it.effect("refuses the key for a different request, and keeps modes and organizations apart", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
-      yield* idempotent.execute(request, () => ok("{}"))
-      const reused = yield* Effect.flip(idempotent.execute({ ...request, fingerprint: "f2" }, () => ok("{}")))
+      yield* idempotent.execute(request, ok("{}"))
+      const reused = yield* Effect.flip(idempotent.execute({ ...request, fingerprint: "f2" }, ok("{}")))
       expect(reused._tag).toBe("IdempotencyKeyReused")
-      const live = yield* idempotent.execute({ ...request, tenant: { ...tenant, livemode: true } }, () => ok("live"))
+      const live = yield* idempotent.execute({ ...request, tenant: { ...tenant, livemode: true } }, ok("live"))
       expect(live.replayed).toBe(false)
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -36,9 +37,9 @@ describe("IdempotentRequests", () => {
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
       const gate = yield* Deferred.make<void>()
-      const first = yield* Effect.fork(idempotent.execute(request, () => Effect.zipRight(Deferred.await(gate), ok("1"))))
+      const first = yield* Effect.fork(idempotent.execute(request, Effect.zipRight(Deferred.await(gate), ok("1"))))
       yield* TestClock.adjust("1 millis")
-      const second = yield* Effect.flip(idempotent.execute(request, () => ok("2")))
+      const second = yield* Effect.flip(idempotent.execute(request, ok("2")))
       expect(second._tag).toBe("IdempotencyKeyInUse")
       yield* Deferred.succeed(gate, undefined)
       expect((yield* Fiber.join(first)).response.body).toBe("1")
@@ -47,11 +48,11 @@ describe("IdempotentRequests", () => {
   it.effect("does not save a 5xx, and hands the next request the object the first one created", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
-      const failed = yield* idempotent.execute(request, ({ attach }) =>
-        Effect.zipRight(attach("pay_123"), Effect.succeed({ status: 500, body: "{}" })))
+      const failed = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) =>
+        Effect.zipRight(attach("pay_123"), Effect.succeed({ status: 500, body: "{}" }))))
       expect(failed.response.status).toBe(500)
-      const resumed = yield* idempotent.execute(request, ({ recovered }) =>
-        ok(JSON.stringify(Option.getOrNull(recovered))))
+      const resumed = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ recovered }) =>
+        ok(JSON.stringify(Option.getOrNull(recovered)))))
       expect(resumed).toEqual({ response: { status: 201, body: "\"pay_123\"" }, replayed: false })
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -59,10 +60,10 @@ describe("IdempotentRequests", () => {
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
       const died = yield* Effect.exit(
-        idempotent.execute(request, ({ attach }) => Effect.zipRight(attach("pay_9"), Effect.die("crash")))
+        idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) => Effect.zipRight(attach("pay_9"), Effect.die("crash"))))
       )
       expect(died._tag).toBe("Failure")
-      const retried = yield* idempotent.execute(request, ({ recovered }) => ok(Option.getOrElse(recovered, () => "")))
+      const retried = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ recovered }) => ok(Option.getOrElse(recovered, () => ""))))
       expect(retried.response.body).toBe("pay_9")
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -81,9 +82,9 @@ describe("IdempotentRequests", () => {
         lockToken: "crashed-process",
         createdAt: now
       })
-      expect((yield* Effect.flip(idempotent.execute(request, () => ok("x"))))._tag).toBe("IdempotencyKeyInUse")
+      expect((yield* Effect.flip(idempotent.execute(request, ok("x"))))._tag).toBe("IdempotencyKeyInUse")
       yield* TestClock.adjust("3 minutes")
-      const taken = yield* idempotent.execute(request, ({ recovered }) => ok(Option.getOrElse(recovered, () => "")))
+      const taken = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ recovered }) => ok(Option.getOrElse(recovered, () => ""))))
       expect(taken.response.body).toBe("pay_crashed")
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -91,13 +92,13 @@ describe("IdempotentRequests", () => {
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
       const gate = yield* Deferred.make<void>()
-      const slow = yield* Effect.fork(idempotent.execute(request, () => Effect.zipRight(Deferred.await(gate), ok("slow"))))
+      const slow = yield* Effect.fork(idempotent.execute(request, Effect.zipRight(Deferred.await(gate), ok("slow"))))
       yield* TestClock.adjust("3 minutes")
-      const taker = yield* idempotent.execute(request, () => ok("taker"))
+      const taker = yield* idempotent.execute(request, ok("taker"))
       expect(taker.response.body).toBe("taker")
       yield* Deferred.succeed(gate, undefined)
       yield* Fiber.join(slow)
-      const replay = yield* idempotent.execute(request, () => ok("never"))
+      const replay = yield* idempotent.execute(request, ok("never"))
       expect([replay.replayed, replay.response.body]).toEqual([true, "taker"])
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -105,13 +106,13 @@ describe("IdempotentRequests", () => {
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
       const keys = yield* IdempotencyKeysRepository
-      yield* idempotent.execute(request, () => ok("old"))
+      yield* idempotent.execute(request, ok("old"))
       yield* TestClock.adjust("25 hours")
-      yield* idempotent.execute({ ...request, key: "key-2" }, () => ok("new"))
+      yield* idempotent.execute({ ...request, key: "key-2" }, ok("new"))
       const now = yield* DateTime.now
       expect(yield* keys.purge({ createdBefore: DateTime.subtract(now, { hours: 24 }), now })).toBe(1)
-      expect((yield* idempotent.execute(request, () => ok("again"))).replayed).toBe(false)
-      expect((yield* idempotent.execute({ ...request, key: "key-2" }, () => ok("x"))).replayed).toBe(true)
+      expect((yield* idempotent.execute(request, ok("again"))).replayed).toBe(false)
+      expect((yield* idempotent.execute({ ...request, key: "key-2" }, ok("x"))).replayed).toBe(true)
     }).pipe(Effect.provide(makeTestServices().layer)))
 })
 

@@ -1,5 +1,6 @@
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
+import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
@@ -251,12 +252,10 @@ describe("Payments", () => {
         const repository = yield* PaymentsRepository
         const claim = (minutes: number) =>
           Effect.flatMap(DateTime.now, (now) =>
-            repository.claimUnanswered({
-              sentBefore: DateTime.subtract(now, { minutes: 2 }),
-              now,
-              leaseUntil: DateTime.add(now, { minutes }),
-              limit: 10
-            }))
+            repository.claimDue(
+              { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { minutes: 2 }) },
+              { now, until: DateTime.add(now, { minutes }), limit: 10 }
+            )).pipe(Effect.map((claimed) => claimed.map(({ item }) => item)))
         // Too recent to reconcile: the request may still be running.
         expect(yield* claim(1)).toEqual([])
 
@@ -266,7 +265,7 @@ describe("Payments", () => {
         expect(claimed.map((ref) => ref.paymentId)).toEqual([payment.id])
         // Leased: a second worker gets nothing.
         expect(yield* claim(1)).toEqual([])
-        yield* payments.reconcile(claimed[0]!)
+        yield* (yield* PaymentRecovery).reconcile(claimed[0]!)
         const settled = yield* payments.retrieve(tenant, payment.id)
         expect(settled.status).toBe("succeeded")
         expect(settled.provider_payment_id).toBe("psp_late")
@@ -280,7 +279,7 @@ describe("Payments", () => {
         const payments = yield* Payments
         const payment = yield* createUnanswered(tenant, "tok_lost")
         expect(payment.status).toBe("processing")
-        yield* payments.reconcile({ tenant, paymentId: payment.id })
+        yield* (yield* PaymentRecovery).reconcile({ tenant, paymentId: payment.id })
         const settled = yield* payments.retrieve(tenant, payment.id)
         expect(settled.status).toBe("succeeded")
         const reference = payment.attempts[0]!.id
@@ -294,7 +293,7 @@ describe("Payments", () => {
         const tenant = yield* createTenant
         const payments = yield* Payments
         const payment = yield* createUnanswered(tenant, "tok_lostThenDown")
-        yield* payments.reconcile({ tenant, paymentId: payment.id })
+        yield* (yield* PaymentRecovery).reconcile({ tenant, paymentId: payment.id })
         const after = yield* payments.retrieve(tenant, payment.id)
         expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
         const resumed = yield* payments.resume(tenant, payment.id)
@@ -330,18 +329,18 @@ describe("Payments", () => {
         const challenged = yield* payments.create(tenant, request("tok_3ds"))
 
         yield* TestClock.adjust("23 hours")
-        yield* payments.followUp({ tenant, paymentId: challenged.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: challenged.id })
         expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("requires_action")
 
         yield* TestClock.adjust("2 hours")
-        yield* payments.followUp({ tenant, paymentId: challenged.id })
-        yield* payments.followUp({ tenant, paymentId: authorized.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: challenged.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: authorized.id })
         const abandoned = yield* payments.retrieve(tenant, challenged.id)
         expect([abandoned.status, abandoned.failure?.code]).toEqual(["canceled", "action_expired"])
         expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
 
         yield* TestClock.adjust("6 days")
-        yield* payments.followUp({ tenant, paymentId: authorized.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: authorized.id })
         const released = yield* payments.retrieve(tenant, authorized.id)
         expect([released.status, released.failure?.code]).toEqual(["canceled", "authorization_expired"])
       })
@@ -358,7 +357,7 @@ describe("Payments", () => {
           AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 1050, card })
         )
         yield* TestClock.adjust("2 days")
-        yield* payments.followUp({ tenant, paymentId: challenged.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: challenged.id })
         const settled = yield* payments.retrieve(tenant, challenged.id)
         expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 1050])
       })
@@ -375,7 +374,7 @@ describe("Payments", () => {
           AuthorizationOutcome.Authorized({ pspPaymentId: "psp_cap", captured: true, amountCaptured: 700, card })
         )
         yield* TestClock.adjust("8 days")
-        yield* payments.followUp({ tenant, paymentId: authorized.id })
+        yield* (yield* PaymentRecovery).followUp({ tenant, paymentId: authorized.id })
         const settled = yield* payments.retrieve(tenant, authorized.id)
         expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 700])
       })

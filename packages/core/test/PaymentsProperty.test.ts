@@ -1,6 +1,7 @@
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Payment } from "@orchestrator/core/payments/Payment"
+import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { PaymentStateMachine } from "@orchestrator/core/payments/PaymentStateMachine"
 import { AuthorizationOutcome, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
@@ -117,10 +118,10 @@ const runCommands = (commands: ReadonlyArray<Command>) => {
           break
         }
         case "Reconcile":
-          if (target) yield* quietly(payments.reconcile({ tenant, paymentId: target.id }))
+          if (target) yield* quietly((yield* PaymentRecovery).reconcile({ tenant, paymentId: target.id }))
           break
         case "FollowUp":
-          if (target) yield* quietly(payments.followUp({ tenant, paymentId: target.id }))
+          if (target) yield* quietly((yield* PaymentRecovery).followUp({ tenant, paymentId: target.id }))
           break
         case "Refund":
           if (target) yield* quietly(refunds.create(tenant, target.id, { amount: step.amount }))

@@ -1,4 +1,4 @@
-import { StorageMemory } from "@orchestrator/core/Services"
-import { repositoryContract } from "./contract/RepositoryContract.js"
+import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
+import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
 
 repositoryContract("memory", StorageMemory)

@@ -1,11 +1,12 @@
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import initial from "./migrations/0001_initial.js"
+import leasesAndOutbox from "./migrations/0002_leases_and_outbox.js"
 
-const migrations = { "0001_initial": initial }
+const migrations = { "0001_initial": initial, "0002_leases_and_outbox": leasesAndOutbox }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 1
+export const LATEST_MIGRATION = 2
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

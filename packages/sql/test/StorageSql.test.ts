@@ -1,6 +1,6 @@
-import { repositoryContract } from "@orchestrator/core/testing/RepositoryContract"
+import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { testDatabases } from "@orchestrator/sql/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Layer } from "effect"
 
 for (const database of testDatabases()) {

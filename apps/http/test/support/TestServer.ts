@@ -2,14 +2,12 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
-import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
+import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { ServicesLayer } from "@orchestrator/core/Services"
+import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
-import { StorageSql } from "@orchestrator/sql/StorageSql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { createServer } from "node:http"
 import * as net from "node:net"
@@ -33,14 +31,12 @@ export const serverLayer = <E>(
   options: { readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository> } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
-    const ports = StorageSql.pipe(Layer.provideMerge(database))
-    const storage = options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports)
-    const application = ServicesLayer.pipe(
-      Layer.provideMerge(ConnectorsLive),
-      Layer.provideMerge(storage),
-      Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1))),
-      Layer.provideMerge(Layer.succeed(PublicBaseUrl, `http://127.0.0.1:${port}`))
-    )
+    const ports = sqlStorage(database)
+    const application = applicationLayer({
+      storage: options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports),
+      keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
+      publicUrl: `http://127.0.0.1:${port}`
+    })
     const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
     return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
       Layer.provideMerge(application),

@@ -1,19 +1,21 @@
+import { makeId } from "@orchestrator/core/domain/Ids"
 import {
   AuthorizationOutcome,
   type AuthorizeRequest,
   CaptureOutcome,
   type CardDetails,
+  type ConnectorContext,
+  type ConnectorDefinition,
   ConnectorUnavailable,
   ModificationOutcome,
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
-import type { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { makeId } from "@orchestrator/core/domain/Ids"
-import { Clock, Duration, Effect, Option, Schema } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "./SandboxLedger.js"
 import { SandboxSettings } from "./SandboxSettings.js"
 import { cardForToken } from "./SandboxTokens.js"
+import { readSandboxWebhook } from "./SandboxWebhooks.js"
 
 const unknownCard: CardDetails = { brand: null, last4: null, country: null }
 
@@ -30,7 +32,10 @@ const unitInterval = (text: string): number => {
 export const challengePath = (chargeId: string) => `/sandbox/3ds/${chargeId}`
 
 /** How the sandbox reports a charge it holds, in the connector port's terms. */
-export const outcomeOfCharge = (charge: SandboxCharge, baseUrl: string): AuthorizationOutcome => {
+export const outcomeOfCharge = (
+  charge: Pick<SandboxCharge, "id" | "token" | "status" | "amountCaptured" | "failureCode" | "failureMessage">,
+  baseUrl: string
+): AuthorizationOutcome => {
   const card = cardForToken(charge.token)?.card ?? unknownCard
   switch (charge.status) {
     case "succeeded":
@@ -59,9 +64,13 @@ export const outcomeOfCharge = (charge: SandboxCharge, baseUrl: string): Authori
   }
 }
 
-const refundOutcome = (refund: SandboxRefund): RefundOutcome =>
+export const refundOutcome = (
+  refund: Pick<SandboxRefund, "id" | "status" | "failureCode" | "failureMessage">
+): RefundOutcome =>
   refund.status === "succeeded"
     ? RefundOutcome.Succeeded({ pspRefundId: refund.id })
+    : refund.status === "pending"
+    ? RefundOutcome.Pending({ pspRefundId: refund.id })
     : RefundOutcome.Failed({
       pspRefundId: refund.id,
       code: refund.failureCode ?? "refund_failed",
@@ -71,16 +80,16 @@ const refundOutcome = (refund: SandboxRefund): RefundOutcome =>
 const notFound = { code: "charge_not_found", message: "No such charge on this connection." }
 
 /**
- * The built-in simulated PSP (decisions §3). Test tokens decide outcomes; each connection's settings
- * inject latency, outages and random processing errors. It keeps its own ledger and honours its
+ * The built-in simulated PSP. Test tokens decide outcomes; each connection's settings inject
+ * latency, outages and random processing errors. It keeps its own ledger and honours its
  * idempotency reference like a real PSP: the same reference never charges twice.
  */
 export const makeSandboxConnector = (
-  connection: ProviderConnection,
   ledger: SandboxLedger["Type"],
-  baseUrl: string
+  context: ConnectorContext,
+  settings: SandboxSettings
 ): PaymentConnector => {
-  const settings = Schema.decodeUnknownSync(SandboxSettings)(connection.settings)
+  const { connection, publicBaseUrl: baseUrl } = context
 
   /** Outages refuse before anything happens; latency is paid after the work is done. */
   const respond = <A>(work: Effect.Effect<A>): Effect.Effect<A, ConnectorUnavailable> =>
@@ -229,6 +238,15 @@ export const makeSandboxConnector = (
       respond(Effect.map(ledger.findRefundByReference(connection.id, reference), Option.match({
         onNone: () => RefundOutcome.Unknown(),
         onSome: refundOutcome
-      })))
+      }))),
+
+    verifyWebhook: (webhook) => readSandboxWebhook(webhook, context.webhookSecret, baseUrl)
   }
 }
+
+/** The sandbox connection type: no credentials, fault-injection settings. */
+export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefinition<SandboxSettings> => ({
+  settings: SandboxSettings,
+  credentialKeys: [],
+  make: (context, settings) => makeSandboxConnector(ledger, context, settings)
+})

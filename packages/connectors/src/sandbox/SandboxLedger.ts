@@ -31,7 +31,8 @@ export interface SandboxRefund {
   readonly reference: string
   readonly chargeId: string
   readonly amount: number
-  readonly status: "succeeded" | "failed"
+  /** `pending` refunds settle later, and the sandbox says so by webhook. */
+  readonly status: "pending" | "succeeded" | "failed"
   readonly failureCode: string | null
   readonly failureMessage: string | null
   readonly createdAtMillis: number

@@ -8,5 +8,5 @@ export const SandboxSettings = Schema.Struct({
   outage: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Share of new charges (0..1) that fail with a retryable `processing_error`. */
   failure_rate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 })
-})
+}).annotations({ identifier: "SandboxSettings", parseOptions: { onExcessProperty: "error" } })
 export type SandboxSettings = typeof SandboxSettings.Type

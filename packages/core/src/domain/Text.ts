@@ -1,11 +1,15 @@
 import { Schema } from "effect"
 
+/** A UTF-16 surrogate without its other half: not a character, and not storable as UTF-8 or JSON. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
 /**
- * Any string a request may carry. PostgreSQL cannot store NUL, so it is refused here with a 400
- * rather than failing in the database.
+ * Any string a request may carry. PostgreSQL cannot store NUL or half a surrogate pair, so they are
+ * refused here with a 400 rather than failing in the database.
  */
 export const Text = Schema.String.pipe(
-  Schema.filter((text) => !text.includes("\u0000") || "must not contain NUL characters")
+  Schema.filter((text) => !text.includes("\u0000") || "must not contain NUL characters"),
+  Schema.filter((text) => !LONE_SURROGATE.test(text) || "must be valid Unicode (it contains half a surrogate pair)")
 )
 
 /** Strings accepted anywhere in a request: at most 5 000 characters (decisions §1). */

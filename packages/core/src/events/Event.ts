@@ -1,16 +1,42 @@
 import { Schema } from "effect"
 import { Timestamp } from "../domain/Timestamp.js"
+import { Payment } from "../payments/Payment.js"
+import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
+import { Refund } from "../refunds/Refund.js"
+import { RefundEventTypes } from "../refunds/RefundStateMachine.js"
 
-/** `api_version` of every event and response; dates name versions (decisions §1). */
+/** `api_version` of every event and response; dates name versions. */
 export const API_VERSION = "2026-11-01"
 
-/** The envelope of the seed: the affected resource, as the API showed it at that moment. */
-export class Event extends Schema.Class<Event>("Event")({
-  object: Schema.Literal("event"),
-  id: Schema.String,
-  type: Schema.String,
-  api_version: Schema.String,
-  created_at: Timestamp,
-  livemode: Schema.Boolean,
-  data: Schema.Struct({ object: Schema.Unknown })
-}) {}
+/** The envelope of every event: the affected resource as the API showed it at that moment. */
+const envelope = <const Types extends readonly [string, ...Array<string>], A, I>(
+  types: Types,
+  object: Schema.Schema<A, I>
+) =>
+  Schema.Struct({
+    object: Schema.Literal("event"),
+    id: Schema.String,
+    type: Schema.Literal(...types),
+    api_version: Schema.String,
+    created_at: Timestamp,
+    livemode: Schema.Boolean,
+    data: Schema.Struct({ object })
+  })
+
+export const PaymentEvent = envelope(PaymentEventTypes, Payment)
+export const RefundEvent = envelope(RefundEventTypes, Refund)
+
+/**
+ * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
+ * that emits events adds its member here; webhooks and billing consume this union.
+ */
+export const Event = Schema.Union(PaymentEvent, RefundEvent).annotations({ identifier: "Event" })
+export type Event = typeof Event.Type
+
+export const EVENT_TYPES = [...PaymentEventTypes, ...RefundEventTypes] as const
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** What a state change records: its event type and the resource as it now is. */
+export type EventInput =
+  | { readonly type: (typeof PaymentEventTypes)[number]; readonly object: Payment }
+  | { readonly type: (typeof RefundEventTypes)[number]; readonly object: Refund }

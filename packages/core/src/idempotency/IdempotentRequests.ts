@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
+import type { Job } from "../ports/Jobs.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
 import {
@@ -9,19 +10,16 @@ import {
   type StoredResponse
 } from "./IdempotencyKey.js"
 import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
-
-/** What the operation gets: the object an interrupted earlier run created, and how to name its own. */
-export interface IdempotentRun {
-  readonly recovered: Option.Option<string>
-  /** Call inside the transaction that creates the object, so key and object commit together. */
-  readonly attach: (resourceId: string) => Effect.Effect<void>
-}
+import { IdempotencyScope } from "./IdempotencyScope.js"
 
 export interface IdempotentRequest {
   readonly tenant: Tenant
   readonly key: string
   readonly fingerprint: string
 }
+
+/** Keys are kept this long at least, then purged. */
+export const KEY_RETENTION = Duration.hours(24)
 
 /** How long a running request holds its key; longer than any operation (two PSP calls of 30 s). */
 export const KEY_LOCK = Duration.minutes(2)
@@ -30,17 +28,20 @@ export const KEY_LOCK = Duration.minutes(2)
  * Idempotency of decisions §7. A key runs its operation once; a finished key replays the stored
  * response; a key still running answers 409; a key used for another request answers 422.
  * A 5xx or a crash releases the key without a response, and the next request with it resumes
- * from the object the first one created (`recovered`) instead of starting over.
+ * from the object the first one created instead of starting over: the operation runs with its
+ * `IdempotencyScope`.
  */
 export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<IdempotentRequests, {
   readonly execute: <R>(
     request: IdempotentRequest,
-    operation: (run: IdempotentRun) => Effect.Effect<StoredResponse, never, R>
+    operation: Effect.Effect<StoredResponse, never, R>
   ) => Effect.Effect<
     { readonly response: StoredResponse; readonly replayed: boolean },
     IdempotencyKeyInUse | IdempotencyKeyReused,
     R
   >
+  /** Purges keys past their retention, which no request holds. */
+  readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(
     IdempotentRequests,
@@ -77,16 +78,23 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           return { _tag: "Run" as const, lockToken, recovered: Option.fromNullable(taken.value.resourceId) }
         })
 
+      const purge = Effect.gen(function*() {
+        const at = yield* now
+        return yield* keys.purge({ createdBefore: plusMillis(at, -Duration.toMillis(KEY_RETENTION)), now: at })
+      }).pipe(Effect.withSpan("IdempotentRequests.purge"))
+
       return {
+        jobs: [{ name: "purge-idempotency-keys", every: "1 hour", run: purge }],
         execute: (request, operation) =>
           Effect.gen(function*() {
             const start = yield* begin(request)
             if (start._tag === "Replay") return { response: start.response, replayed: true }
             const { lockToken } = start
-            const response = yield* operation({
-              recovered: start.recovered,
-              attach: (resourceId) => keys.attach(request.tenant, request.key, lockToken, resourceId)
-            }).pipe(
+            const response = yield* operation.pipe(
+              Effect.provideService(IdempotencyScope, {
+                recovered: start.recovered,
+                attach: (resourceId) => keys.attach(request.tenant, request.key, lockToken, resourceId)
+              }),
               Effect.onExit((exit) =>
                 Exit.isSuccess(exit) && exit.value.status < 500
                   ? keys.complete(request.tenant, request.key, lockToken, exit.value)

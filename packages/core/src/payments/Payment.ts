@@ -67,6 +67,11 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   description: Schema.NullOr(Schema.String),
   metadata: Metadata,
   capture: Schema.Boolean,
+  /**
+   * The customer is not present (a subscription renewal): the PSP is told so, and a challenge it
+   * still asks for waits in `requires_action` for the customer to come back, return_url or not.
+   */
+  off_session: Schema.Boolean,
   return_url: Schema.NullOr(Schema.String),
   next_action: Schema.NullOr(NextAction),
   failure: Schema.NullOr(Failure),

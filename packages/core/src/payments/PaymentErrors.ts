@@ -32,3 +32,9 @@ export class AmountTooLarge extends Data.TaggedError("AmountTooLarge")<{
   readonly param: string
   readonly maximum: number
 }> {}
+
+/** Only a `succeeded` payment with something left to refund can be refunded. */
+export class PaymentNotRefundable extends Data.TaggedError("PaymentNotRefundable")<{
+  readonly payment: Payment
+  readonly reason: "not_succeeded" | "fully_refunded"
+}> {}

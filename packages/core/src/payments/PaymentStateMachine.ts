@@ -1,19 +1,22 @@
 import * as StateMachine from "../domain/StateMachine.js"
-import type { PaymentStatus } from "./Payment.js"
+import { PaymentStatus } from "./Payment.js"
 
-export type PaymentEventType =
-  | "payment.created"
-  | "payment.processing"
-  | "payment.requires_action"
-  | "payment.requires_capture"
-  | "payment.succeeded"
-  | "payment.failed"
-  | "payment.canceled"
+/** Every status has its event, `payment.<status>`, emitted when a payment enters it. */
+export const PaymentEventTypes = [
+  "payment.created",
+  "payment.processing",
+  "payment.requires_action",
+  "payment.requires_capture",
+  "payment.succeeded",
+  "payment.failed",
+  "payment.canceled"
+] as const satisfies ReadonlyArray<`payment.${PaymentStatus}`>
+export type PaymentEventType = (typeof PaymentEventTypes)[number]
 
 const eventOf = (status: PaymentStatus): PaymentEventType => `payment.${status}`
 
 /**
- * Decisions §4, the only moves a payment can make; each emits the event of its new status.
+ * The only moves a payment can make; each emits the event of its new status.
  * `processing` is entered before every PSP call, so an answer we never saw leaves the payment
  * there for reconciliation instead of guessing.
  */
@@ -33,6 +36,6 @@ const table: ReadonlyArray<readonly [PaymentStatus | null, PaymentStatus]> = [
 
 export const PaymentStateMachine = StateMachine.make<PaymentStatus, PaymentEventType>({
   name: "payment",
-  states: ["created", "processing", "requires_action", "requires_capture", "succeeded", "failed", "canceled"],
+  states: PaymentStatus.literals,
   moves: table.map(([from, to]) => ({ from, to, event: eventOf(to) }))
 })

@@ -1,14 +1,35 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../memory/MemoryStore.js"
-import { pageOf } from "../memory/MemoryPaging.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { Payment, PaymentListFilter, PaymentStatus } from "./Payment.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { pageOf } from "../memory/MemoryPaging.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { Payment, PaymentListFilter } from "./Payment.js"
 
 /** A payment found by a background job, with the tenant it belongs to. */
 export interface PaymentRef {
   readonly tenant: Tenant
   readonly paymentId: string
+}
+
+/** The payments a worker looks after. */
+export type PaymentWork =
+  /** `processing` with a last attempt sent before `sentBefore` and never answered. */
+  | { readonly _tag: "Unanswered"; readonly sentBefore: DateTime.Utc }
+  /** Waiting on the customer (3DS) or on a capture since before `updatedBefore`. */
+  | {
+    readonly _tag: "Waiting"
+    readonly status: "requires_action" | "requires_capture"
+    readonly updatedBefore: DateTime.Utc
+  }
+
+const isDue = (payment: Payment, work: PaymentWork) => {
+  if (work._tag === "Waiting") {
+    return payment.status === work.status && DateTime.lessThan(payment.updated_at, work.updatedBefore)
+  }
+  const last = payment.attempts.at(-1)
+  return payment.status === "processing" && last?.status === "pending" && DateTime.lessThan(last.created_at, work.sentBefore)
 }
 
 export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<PaymentsRepository, {
@@ -25,34 +46,15 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
     filter: PaymentListFilter,
     page: PageRequest
   ) => Effect.Effect<Page<Payment>, InvalidCursor>
-  /**
-   * Payments whose last attempt was sent before `sentBefore` and never answered. Each is leased
-   * until `leaseUntil`, so several workers never reconcile the same one at once.
-   */
-  readonly claimUnanswered: (options: {
-    readonly sentBefore: DateTime.Utc
-    readonly now: DateTime.Utc
-    readonly leaseUntil: DateTime.Utc
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<PaymentRef>>
-  /**
-   * Payments sitting in `status` since before `updatedBefore` (a 3DS challenge, an uncaptured
-   * authorization), leased until `leaseUntil` so each is followed up by one worker at a time.
-   */
-  readonly claimStale: (options: {
-    readonly status: PaymentStatus
-    readonly updatedBefore: DateTime.Utc
-    readonly now: DateTime.Utc
-    readonly leaseUntil: DateTime.Utc
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<PaymentRef>>
+  /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
+  readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
 }>() {
   static readonly layerMemory = Layer.effect(
     PaymentsRepository,
     Effect.map(MemoryStore, (store) => {
       type Row = { readonly organizationId: string; readonly payment: Payment }
       const rows = () => store.table<Row>("payments")
-      const leases = () => store.table<DateTime.Utc>("payment_reconcile_leases")
+      const leases = memoryLeases(store, "payments")
       const tenantOfRow = (row: Row): Tenant => ({ organizationId: row.organizationId, livemode: row.payment.livemode })
       const mine = (tenant: Tenant, row: Row | undefined) =>
         row !== undefined && row.organizationId === tenant.organizationId && row.payment.livemode === tenant.livemode
@@ -79,38 +81,16 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
               (filter.customer_id === undefined || payment.customer_id === filter.customer_id),
             page
           ),
-        claimUnanswered: ({ leaseUntil, limit, now, sentBefore }) =>
-          Effect.sync(() => {
-            const claimed: Array<PaymentRef> = []
-            for (const row of rows().values()) {
-              const last = row.payment.attempts.at(-1)
-              const lease = leases().get(row.payment.id)
-              if (
-                claimed.length < limit && row.payment.status === "processing" && last?.status === "pending" &&
-                DateTime.lessThan(last.created_at, sentBefore) && (lease === undefined || DateTime.lessThan(lease, now))
-              ) {
-                leases().set(row.payment.id, leaseUntil)
-                claimed.push({ tenant: tenantOfRow(row), paymentId: row.payment.id })
-              }
-            }
-            return claimed
-          }),
-        claimStale: ({ leaseUntil, limit, now, status, updatedBefore }) =>
-          Effect.sync(() => {
-            const claimed: Array<PaymentRef> = []
-            for (const row of rows().values()) {
-              const lease = leases().get(row.payment.id)
-              if (
-                claimed.length < limit && row.payment.status === status &&
-                DateTime.lessThan(row.payment.updated_at, updatedBefore) &&
-                (lease === undefined || DateTime.lessThan(lease, now))
-              ) {
-                leases().set(row.payment.id, leaseUntil)
-                claimed.push({ tenant: tenantOfRow(row), paymentId: row.payment.id })
-              }
-            }
-            return claimed
-          })
+        claimDue: (work, lease) =>
+          Effect.sync(() =>
+            leases.claim(
+              [...rows().values()]
+                .filter((row) => isDue(row.payment, work))
+                .sort((a, b) => a.payment.updated_at.epochMillis - b.payment.updated_at.epochMillis)
+                .map((row) => ({ id: row.payment.id, item: { tenant: tenantOfRow(row), paymentId: row.payment.id } })),
+              lease
+            )
+          )
       }
     })
   )

@@ -1,4 +1,4 @@
-import { Context, Data, type Effect } from "effect"
+import { Data, type Effect, type Redacted, type Schema } from "effect"
 import type { Currency } from "../domain/Currency.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 
@@ -8,6 +8,32 @@ export interface CardDetails {
   readonly last4: string | null
   readonly country: string | null
 }
+
+/** The customer, as far as we know them: PSPs use it for 3DS2 risk checks and stored cards. */
+export interface CustomerDetails {
+  readonly id: string
+  readonly email: string | null
+  readonly name: string | null
+}
+
+/** The shopper's browser, which 3DS2 needs to decide between a frictionless flow and a challenge. */
+export interface BrowserDetails {
+  readonly userAgent: string | null
+  readonly acceptHeader: string | null
+  readonly language: string | null
+  readonly ipAddress: string | null
+  readonly colorDepth: number | null
+  readonly screenWidth: number | null
+  readonly screenHeight: number | null
+  readonly timeZoneOffset: number | null
+  readonly javaEnabled: boolean | null
+}
+
+/**
+ * Whether the card is being stored or used from storage: `initial` asks the PSP to keep it for later
+ * charges (with the customer present, SCA applies); `subsequent` is such a later charge.
+ */
+export type StoredCredential = "none" | "initial" | "subsequent"
 
 export interface AuthorizeRequest {
   /** Our attempt id, sent as the PSP's idempotency key: the same reference never charges twice. */
@@ -21,7 +47,11 @@ export interface AuthorizeRequest {
   /** Where the PSP sends the customer after a redirect: our `/v1/payments/{id}/return`. */
   readonly returnUrl: string
   readonly description: string | null
-  readonly customerId: string | null
+  readonly customer: CustomerDetails | null
+  readonly browser: BrowserDetails | null
+  /** The customer is not there (a renewal): the PSP should not challenge unless the issuer insists. */
+  readonly offSession: boolean
+  readonly storedCredential: StoredCredential
 }
 
 export type AuthorizationOutcome = Data.TaggedEnum<{
@@ -41,6 +71,8 @@ export type AuthorizationOutcome = Data.TaggedEnum<{
     readonly retryable: boolean
     readonly card: CardDetails
   }
+  /** The PSP took the request and will tell its outcome later (webhook or status sync). */
+  Pending: { readonly pspPaymentId: string; readonly card: CardDetails }
   /** Only from `syncPayment`: the PSP has no payment under this reference. */
   Unknown: {}
 }>
@@ -49,12 +81,17 @@ export const AuthorizationOutcome = Data.taggedEnum<AuthorizationOutcome>()
 /** The PSP's answer to a capture, with the amount it really captured: that is what gets recorded. */
 export type CaptureOutcome = Data.TaggedEnum<{
   Captured: { readonly amount: number }
+  /** Accepted, settled later (Adyen answers captures `received`): the payment waits for the news. */
+  Pending: {}
   Refused: { readonly code: string; readonly message: string }
 }>
 export const CaptureOutcome = Data.taggedEnum<CaptureOutcome>()
 
+/** The PSP's answer to a cancel. */
 export type ModificationOutcome = Data.TaggedEnum<{
   Done: {}
+  /** Accepted, settled later: the payment waits for the news. */
+  Pending: {}
   Refused: { readonly code: string; readonly message: string }
 }>
 export const ModificationOutcome = Data.taggedEnum<ModificationOutcome>()
@@ -68,6 +105,26 @@ export type RefundOutcome = Data.TaggedEnum<{
 }>
 export const RefundOutcome = Data.taggedEnum<RefundOutcome>()
 
+/**
+ * What a PSP's webhook tells us, in the port's terms. `eventId` is the PSP's own id of the
+ * notification, for deduplication; objects are found by our reference or the PSP's id.
+ */
+export type ProviderEvent = Data.TaggedEnum<{
+  PaymentUpdated: {
+    readonly eventId: string
+    readonly reference: string | null
+    readonly pspPaymentId: string | null
+    readonly outcome: AuthorizationOutcome
+  }
+  RefundUpdated: {
+    readonly eventId: string
+    readonly reference: string | null
+    readonly pspRefundId: string | null
+    readonly outcome: RefundOutcome
+  }
+}>
+export const ProviderEvent = Data.taggedEnum<ProviderEvent>()
+
 /** The PSP could not be reached and processed nothing (connect error, 5xx before processing). */
 export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable")<{ readonly reason: string }> {}
 
@@ -75,6 +132,15 @@ export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable
 export class ConnectorOutcomeUnknown extends Data.TaggedError("ConnectorOutcomeUnknown")<{ readonly reason: string }> {}
 
 export type ConnectorError = ConnectorUnavailable | ConnectorOutcomeUnknown
+
+/** An incoming webhook that is not provably from the PSP (signature, timestamp) or that we cannot read. */
+export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{ readonly reason: string }> {}
+
+/** The raw incoming webhook: verification needs the exact bytes, before any JSON parsing. */
+export interface IncomingWebhook {
+  readonly body: Uint8Array
+  readonly headers: Readonly<Record<string, string | undefined>>
+}
 
 /** The port every PSP implementation fills. Connectors own their wire protocol and its quirks. */
 export interface PaymentConnector {
@@ -102,9 +168,28 @@ export interface PaymentConnector {
     readonly reason: string | null
   }) => Effect.Effect<RefundOutcome, ConnectorError>
   readonly syncRefund: (request: { readonly reference: string }) => Effect.Effect<RefundOutcome, ConnectorError>
+  /** Checks a webhook with the connection's webhook secret and reads the events in it. */
+  readonly verifyWebhook: (webhook: IncomingWebhook) => Effect.Effect<ReadonlyArray<ProviderEvent>, WebhookRejected>
 }
 
-/** Hands out the connector for a connection, by its `type`. */
-export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
-  readonly forConnection: (connection: ProviderConnection) => PaymentConnector
-}>() {}
+/** A connection's secrets as its connector sees them: decrypted on demand, never logged. */
+export class MissingSecret extends Data.TaggedError("MissingSecret")<{ readonly what: string }> {}
+
+/** Everything a connector is built from. Secrets are effects: decrypted only when the connector asks. */
+export interface ConnectorContext {
+  readonly connection: ProviderConnection
+  readonly credentials: Effect.Effect<Redacted.Redacted<Readonly<Record<string, string>>>, MissingSecret>
+  readonly webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>
+  readonly publicBaseUrl: string
+}
+
+/**
+ * A connection type: how its `settings` look (unknown keys refused), which credentials it needs,
+ * and how it makes its connector from them.
+ */
+export interface ConnectorDefinition<Settings = unknown> {
+  readonly settings: Schema.Schema<Settings, any>
+  /** The keys a connection's `credentials` object must have, e.g. `secret_key`. */
+  readonly credentialKeys: ReadonlyArray<string>
+  readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
+}

@@ -1,5 +1,4 @@
-import { Clock, Effect, Option } from "effect"
-import { AttemptPolicy } from "../payments/AttemptPolicy.js"
+import { Clock, type Duration, Effect, Option } from "effect"
 import type { ConnectorError } from "./PaymentConnector.js"
 
 /** How a PSP call ended: its answer, "nothing was processed", or no answer in time. */
@@ -9,15 +8,14 @@ export type CallResult<A> =
   | { readonly _tag: "NoAnswer" }
 
 /**
- * Runs a connector call under the policy's timeout and measures it. A timeout is "no answer", never
- * a failure: the PSP may have acted, so the caller keeps the object open for reconciliation.
+ * Runs a connector call under a timeout and measures it. A timeout is "no answer", never a
+ * failure: the PSP may have acted, so the caller keeps the object open for reconciliation.
  */
-export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>) =>
+export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout: Duration.DurationInput) =>
   Effect.gen(function*() {
-    const policy = yield* AttemptPolicy
     const started = yield* Clock.currentTimeMillis
     const result: CallResult<A> = yield* call.pipe(
-      Effect.timeoutOption(policy.callTimeout),
+      Effect.timeoutOption(timeout),
       Effect.map(Option.match({
         onNone: (): CallResult<A> => ({ _tag: "NoAnswer" }),
         onSome: (value): CallResult<A> => ({ _tag: "Answered", value })

@@ -1,9 +1,10 @@
 import * as StateMachine from "../domain/StateMachine.js"
 import type { RefundStatus } from "./Refund.js"
 
-export type RefundEventType = "refund.pending" | "refund.succeeded" | "refund.failed"
+export const RefundEventTypes = ["refund.pending", "refund.succeeded", "refund.failed"] as const
+export type RefundEventType = (typeof RefundEventTypes)[number]
 
-/** Decisions §5: a refund is written `pending` before the PSP is asked, then settles once. */
+/** A refund is written `pending` before the PSP is asked, then settles once. */
 export const RefundStateMachine = StateMachine.make<RefundStatus, RefundEventType>({
   name: "refund",
   states: ["pending", "succeeded", "failed"],

@@ -1,31 +1,34 @@
-import { Context, Effect, Either, Layer, Option, Schema } from "effect"
-import { EventLog } from "../events/EventLog.js"
-import { Failure, Payment } from "../payments/Payment.js"
-import { AmountTooLarge, PaymentNotFound } from "../payments/PaymentErrors.js"
-import { PaymentsRepository } from "../payments/PaymentsRepository.js"
-import { callProvider } from "../providers/ProviderCall.js"
-import { Connectors, RefundOutcome } from "../providers/PaymentConnector.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { Failure } from "../payments/Payment.js"
+import { PaymentAttempts } from "../payments/PaymentAttempts.js"
+import type { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
+import { PaymentPolicy } from "../payments/PaymentPolicy.js"
+import { Payments } from "../payments/Payments.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { Job } from "../ports/Jobs.js"
+import { drainLeased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type CreateRefund, Refund, type RefundStatus } from "./Refund.js"
-import { PaymentNotRefundable, RefundNotFound, RefundRefused } from "./RefundErrors.js"
+import { RefundOutcome } from "../providers/PaymentConnector.js"
+import { callProvider } from "../providers/ProviderCall.js"
+import { type CreateRefund, Refund } from "./Refund.js"
+import { type RefundNotFound, RefundRefused } from "./RefundErrors.js"
+import { RefundRecords } from "./RefundRecords.js"
 import { type RefundRef, RefundsRepository } from "./RefundsRepository.js"
-import { RefundStateMachine } from "./RefundStateMachine.js"
 
 export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
   /**
    * Reserves the amount on the payment and writes the refund `pending` in one transaction (so two
-   * concurrent refunds can never exceed what was captured), then asks the PSP.
+   * concurrent refunds can never exceed what was captured), then asks the PSP. Under an
+   * Idempotency-Key whose earlier run was cut short, it finishes the refund that run created.
    */
   readonly create: (
     tenant: Tenant,
     paymentId: string,
-    input: CreateRefund,
-    onCreated?: (refundId: string) => Effect.Effect<void>
+    input: CreateRefund
   ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
   /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
   readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
@@ -35,100 +38,72 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
     filter: { readonly paymentId: string | undefined },
     page: PageRequest
   ) => Effect.Effect<Page<Refund>, InvalidCursor>
-  /** Worker: settle a refund the PSP never answered, by asking or sending it again. */
+  /**
+   * Worker: settles a refund the PSP never answered. One it acknowledged (`provider_refund_id` set)
+   * is asked about; one it never answered is sent again under its reference, so it happens once
+   * whoever sends it.
+   */
   readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
+  readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
 }
 
 const make = Effect.gen(function*() {
-  const refunds = yield* RefundsRepository
-  const payments = yield* PaymentsRepository
+  const records = yield* RefundRecords
+  const repository = yield* RefundsRepository
+  const payments = yield* Payments
+  const attempts = yield* PaymentAttempts
   const transactions = yield* Transactions
-  const events = yield* EventLog
   const ids = yield* IdGenerator
-  const connectors = yield* Connectors
-  const resolution = yield* ProviderResolution
-  const encode = Schema.encodeSync(Refund)
-
-  const load = (tenant: Tenant, id: string) =>
-    refunds.find(tenant, id).pipe(
-      Effect.flatMap(Option.match({ onNone: () => new RefundNotFound({ id }), onSome: Effect.succeed }))
-    )
-
-  const loadPayment = (tenant: Tenant, id: string) =>
-    payments.find(tenant, id).pipe(
-      Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
-    )
-
-  const lockPayment = (tenant: Tenant, id: string) =>
-    payments.findForUpdate(tenant, id).pipe(Effect.map(Option.getOrThrow), Effect.orDie)
-
-  const move = (tenant: Tenant, refund: Refund, to: RefundStatus, changes: Partial<Refund>) =>
-    Effect.gen(function*() {
-      const step = RefundStateMachine.move(refund.status, to)
-      if (Either.isLeft(step)) return yield* Effect.die(step.left)
-      const updated = new Refund({ ...refund, ...changes, status: to, updated_at: yield* now })
-      yield* refunds.update(tenant, updated)
-      yield* events.record(tenant, step.right.event, encode(updated))
-      return updated
-    })
 
   /** Records the PSP's answer once; a failure hands the reserved amount back to the payment. */
   const settle = (tenant: Tenant, refundId: string, outcome: RefundOutcome) =>
     transactions.run(Effect.gen(function*() {
-      const snapshot = yield* load(tenant, refundId).pipe(Effect.orDie)
-      // Payment first, then refund: the same lock order as `create`.
-      const payment = yield* lockPayment(tenant, snapshot.payment_id)
-      const refund = yield* refunds.findForUpdate(tenant, refundId).pipe(Effect.map(Option.getOrThrow), Effect.orDie)
+      const refund = yield* records.lock(tenant, refundId)
       if (refund.status !== "pending") return refund
       return yield* RefundOutcome.$match(outcome, {
-        Succeeded: ({ pspRefundId }) => move(tenant, refund, "succeeded", { provider_refund_id: pspRefundId }),
-        Pending: ({ pspRefundId }) =>
-          Effect.gen(function*() {
-            const updated = new Refund({ ...refund, provider_refund_id: pspRefundId, updated_at: yield* now })
-            yield* refunds.update(tenant, updated)
-            return updated
-          }),
+        Succeeded: ({ pspRefundId }) => records.move(tenant, refund, "succeeded", { provider_refund_id: pspRefundId }),
+        Pending: ({ pspRefundId }) => records.save(tenant, refund, { provider_refund_id: pspRefundId }),
         Failed: ({ code, message, pspRefundId }) =>
-          Effect.gen(function*() {
-            yield* payments.update(
-              tenant,
-              new Payment({
-                ...payment,
-                amount_refunded: payment.amount_refunded - refund.amount,
-                updated_at: yield* now
-              })
-            )
-            return yield* move(tenant, refund, "failed", {
+          Effect.zipRight(
+            payments.releaseRefund(tenant, refund.payment_id, refund.amount),
+            records.move(tenant, refund, "failed", {
               provider_refund_id: pspRefundId,
               failure: new Failure({ code, message })
             })
-          }),
+          ),
         Unknown: () => Effect.succeed(refund)
       })
     }))
+
+  const connectorOf = (tenant: Tenant, refund: Refund) =>
+    Effect.flatMap(Effect.orDie(payments.retrieve(tenant, refund.payment_id)), (payment) =>
+      Effect.map(attempts.connectorFor(tenant, payment.provider), (connector) => ({ connector, payment })))
 
   /**
    * Sends the refund under its own id as the PSP reference; an unreachable PSP gets one more try.
    * `resend` marks a refund that may already have reached the PSP: then "unreachable" proves nothing,
    * and the refund stays `pending`.
    */
-  const drive = (tenant: Tenant, refund: Refund, options: { readonly resend: boolean }) =>
+  const send = (tenant: Tenant, refund: Refund, options: { readonly resend: boolean }) =>
     Effect.gen(function*() {
-      const payment = yield* loadPayment(tenant, refund.payment_id).pipe(Effect.orDie)
-      const connector = connectors.forConnection(yield* resolution.byName(tenant, payment.provider))
-      const send = callProvider(connector.refund({
-        reference: refund.id,
-        pspPaymentId: payment.provider_payment_id ?? "",
-        amount: refund.amount,
-        currency: refund.currency,
-        reason: refund.reason
-      }))
-      let { result } = yield* send
+      const policy = yield* PaymentPolicy
+      const { connector, payment } = yield* connectorOf(tenant, refund)
+      const call = callProvider(
+        connector.refund({
+          reference: refund.id,
+          pspPaymentId: payment.provider_payment_id ?? "",
+          amount: refund.amount,
+          currency: refund.currency,
+          reason: refund.reason
+        }),
+        policy.callTimeout
+      )
+      let { result } = yield* call
       if (result._tag === "Unavailable" && options.resend) return refund
       // Unavailable means the PSP processed nothing, so the same reference is safe to send again.
-      if (result._tag === "Unavailable") result = (yield* send).result
+      if (result._tag === "Unavailable") result = (yield* call).result
       if (result._tag === "NoAnswer") return refund
       const outcome = result._tag === "Unavailable"
         ? RefundOutcome.Failed({
@@ -141,81 +116,78 @@ const make = Effect.gen(function*() {
     })
 
   /** A failed refund, an outage included, is final and saved: 402 with the refund inside. */
-  const finish = (refund: Refund) => refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
-
-  const create = Effect.fn("Refunds.create")(function*(
-    tenant: Tenant,
-    paymentId: string,
-    input: CreateRefund,
-    onCreated?: (refundId: string) => Effect.Effect<void>
-  ) {
-    yield* loadPayment(tenant, paymentId)
-    const id = yield* ids.make("ref")
-    const pending = yield* transactions.run(Effect.gen(function*() {
-      const payment = yield* lockPayment(tenant, paymentId)
-      if (payment.status !== "succeeded") {
-        return yield* new PaymentNotRefundable({ payment, reason: "not_succeeded" })
-      }
-      const refundable = payment.amount_captured - payment.amount_refunded
-      if (refundable <= 0) return yield* new PaymentNotRefundable({ payment, reason: "fully_refunded" })
-      const amount = input.amount ?? refundable
-      if (amount > refundable) return yield* new AmountTooLarge({ param: "amount", maximum: refundable })
-      const createdAt = yield* now
-      const refund = new Refund({
-        object: "refund",
-        id,
-        payment_id: payment.id,
-        amount,
-        currency: payment.currency,
-        status: "pending",
-        reason: input.reason ?? null,
-        provider_refund_id: null,
-        failure: null,
-        metadata: input.metadata ?? {},
-        created_at: createdAt,
-        updated_at: createdAt,
-        livemode: tenant.livemode
-      })
-      yield* refunds.insert(tenant, refund)
-      yield* events.record(tenant, "refund.pending", encode(refund))
-      yield* payments.update(
-        tenant,
-        new Payment({ ...payment, amount_refunded: payment.amount_refunded + amount, updated_at: createdAt })
-      )
-      if (onCreated !== undefined) yield* onCreated(id)
-      return refund
-    }))
-    return yield* finish(yield* drive(tenant, pending, { resend: false }))
-  })
+  const conclude = (refund: Refund) =>
+    refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
 
   const resume = Effect.fn("Refunds.resume")(function*(tenant: Tenant, id: string) {
-    const refund = yield* load(tenant, id)
+    const refund = yield* records.load(tenant, id)
     const unsent = refund.status === "pending" && refund.provider_refund_id === null
-    return yield* finish(unsent ? yield* drive(tenant, refund, { resend: true }) : refund)
+    return yield* conclude(unsent ? yield* send(tenant, refund, { resend: true }) : refund)
   })
 
-  /**
-   * A refund the PSP acknowledged (`provider_refund_id` set) is asked about; one it never answered is
-   * sent again under its reference, so it happens once whoever sends it.
-   */
+  const create = Effect.fn("Refunds.create")(function*(tenant: Tenant, paymentId: string, input: CreateRefund) {
+    const scope = yield* IdempotencyScope
+    if (Option.isSome(scope.recovered)) {
+      return yield* resume(tenant, scope.recovered.value).pipe(Effect.catchTag("RefundNotFound", Effect.die))
+    }
+    yield* payments.retrieve(tenant, paymentId)
+    const id = yield* ids.make("ref")
+    const pending = yield* transactions.run(Effect.gen(function*() {
+      const { amount, payment } = yield* payments.reserveRefund(tenant, paymentId, input.amount)
+      const createdAt = yield* now
+      const refund = yield* records.create(
+        tenant,
+        new Refund({
+          object: "refund",
+          id,
+          payment_id: payment.id,
+          amount,
+          currency: payment.currency,
+          status: "pending",
+          reason: input.reason ?? null,
+          provider_refund_id: null,
+          failure: null,
+          metadata: input.metadata ?? {},
+          created_at: createdAt,
+          updated_at: createdAt,
+          livemode: tenant.livemode
+        })
+      )
+      yield* scope.attach(id)
+      return refund
+    }))
+    return yield* conclude(yield* send(tenant, pending, { resend: false }))
+  })
+
   const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
-    const refund = yield* load(ref.tenant, ref.refundId).pipe(Effect.orDie)
+    const refund = yield* Effect.orDie(records.load(ref.tenant, ref.refundId))
     if (refund.status !== "pending") return
     if (refund.provider_refund_id === null) {
-      yield* drive(ref.tenant, refund, { resend: true })
+      yield* send(ref.tenant, refund, { resend: true })
       return
     }
-    const payment = yield* loadPayment(ref.tenant, refund.payment_id).pipe(Effect.orDie)
-    const connector = connectors.forConnection(yield* resolution.byName(ref.tenant, payment.provider))
-    const { result } = yield* callProvider(connector.syncRefund({ reference: refund.id }))
+    const policy = yield* PaymentPolicy
+    const { connector } = yield* connectorOf(ref.tenant, refund)
+    const { result } = yield* callProvider(connector.syncRefund({ reference: refund.id }), policy.callTimeout)
     if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* settle(ref.tenant, refund.id, result.value)
   })
+
+  const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
+    drainLeased({
+      claim: (lease) =>
+        repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
+      handle: ({ item }) => reconcile(item),
+      leaseFor: policy.recoveryLease,
+      concurrency: 4,
+      maxPerPass: 200
+    })).pipe(Effect.withSpan("Refunds.reconcileDue"))
 
   return Refunds.of({
     create,
     resume,
-    retrieve: (tenant, id) => load(tenant, id),
-    list: (tenant, filter, page) => refunds.list(tenant, filter, page),
-    reconcile
+    retrieve: (tenant, id) => records.load(tenant, id),
+    list: (tenant, filter, page) => repository.list(tenant, filter, page),
+    reconcile,
+    jobs: [{ name: "reconcile-refunds", every: "5 seconds", run: reconcileDue }]
   })
 })

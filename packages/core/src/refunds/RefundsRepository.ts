@@ -1,8 +1,10 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../memory/MemoryStore.js"
-import { pageOf } from "../memory/MemoryPaging.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { pageOf } from "../memory/MemoryPaging.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Refund } from "./Refund.js"
 
 export interface RefundRef {
@@ -20,20 +22,15 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
     filter: { readonly paymentId: string | undefined },
     page: PageRequest
   ) => Effect.Effect<Page<Refund>, InvalidCursor>
-  /** Pending refunds created before `createdBefore`, leased to one worker until `leaseUntil`. */
-  readonly claimPending: (options: {
-    readonly createdBefore: DateTime.Utc
-    readonly now: DateTime.Utc
-    readonly leaseUntil: DateTime.Utc
-    readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<RefundRef>>
+  /** Leases refunds still pending that were created before `createdBefore`, oldest first. */
+  readonly claimPending: (createdBefore: DateTime.Utc, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<RefundRef>>>
 }>() {
   static readonly layerMemory = Layer.effect(
     RefundsRepository,
     Effect.map(MemoryStore, (store) => {
       type Row = { readonly organizationId: string; readonly refund: Refund }
       const rows = () => store.table<Row>("refunds")
-      const leases = () => store.table<DateTime.Utc>("refund_reconcile_leases")
+      const leases = memoryLeases(store, "refunds")
       const mine = (tenant: Tenant, row: Row | undefined) =>
         row !== undefined && row.organizationId === tenant.organizationId && row.refund.livemode === tenant.livemode
       const find = (tenant: Tenant, id: string) =>
@@ -54,25 +51,19 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
             (refund) => filter.paymentId === undefined || refund.payment_id === filter.paymentId,
             page
           ),
-        claimPending: ({ createdBefore, leaseUntil, limit, now }) =>
-          Effect.sync(() => {
-            const claimed: Array<RefundRef> = []
-            for (const row of rows().values()) {
-              const lease = leases().get(row.refund.id)
-              if (
-                claimed.length < limit && row.refund.status === "pending" &&
-                DateTime.lessThan(row.refund.created_at, createdBefore) &&
-                (lease === undefined || DateTime.lessThan(lease, now))
-              ) {
-                leases().set(row.refund.id, leaseUntil)
-                claimed.push({
-                  tenant: { organizationId: row.organizationId, livemode: row.refund.livemode },
-                  refundId: row.refund.id
-                })
-              }
-            }
-            return claimed
-          })
+        claimPending: (createdBefore, lease) =>
+          Effect.sync(() =>
+            leases.claim(
+              [...rows().values()]
+                .filter((row) => row.refund.status === "pending" && DateTime.lessThan(row.refund.created_at, createdBefore))
+                .sort((a, b) => a.refund.created_at.epochMillis - b.refund.created_at.epochMillis)
+                .map((row) => ({
+                  id: row.refund.id,
+                  item: { tenant: { organizationId: row.organizationId, livemode: row.refund.livemode }, refundId: row.refund.id }
+                })),
+              lease
+            )
+          )
       }
     })
   )

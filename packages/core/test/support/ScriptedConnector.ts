@@ -4,12 +4,13 @@ import {
   CaptureOutcome,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
-  Connectors,
   ModificationOutcome,
   type PaymentConnector,
-  RefundOutcome
+  RefundOutcome,
+  WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
-import { Effect, Layer } from "effect"
+import { Connectors } from "@orchestrator/core/providers/Connectors"
+import { Effect, Layer, Schema } from "effect"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
 
@@ -58,7 +59,8 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
         refunds.set(reference, outcome)
         return Effect.succeed(outcome)
       }),
-    syncRefund: ({ reference }) => Effect.sync(() => refunds.get(reference) ?? RefundOutcome.Unknown())
+    syncRefund: ({ reference }) => Effect.sync(() => refunds.get(reference) ?? RefundOutcome.Unknown()),
+    verifyWebhook: () => Effect.fail(new WebhookRejected({ reason: "the scripted PSP sends no webhooks" }))
   }
 
   return {
@@ -72,7 +74,11 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     setCaptureHangs: (hangs: boolean) => {
       captureHangs = hangs
     },
-    layer: Layer.succeed(Connectors, { forConnection: () => connector })
+    layer: Layer.succeed(Connectors, {
+      types: ["sandbox"],
+      definition: () => Effect.succeed({ settings: Schema.Unknown, credentialKeys: [], make: () => connector }),
+      forConnection: () => Effect.succeed(connector)
+    })
   }
 }
 

@@ -1,6 +1,7 @@
-import { PublicBaseUrl } from "@orchestrator/core/payments/AttemptPolicy"
-import { ServicesLayer, StorageMemory } from "@orchestrator/core/Services"
+import { CoreServices } from "@orchestrator/core/CoreServices"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
+import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, Layer } from "effect"
@@ -9,7 +10,7 @@ import { makeScriptedConnector, type Script } from "./ScriptedConnector.js"
 /** The core's services on in-memory storage and a scripted PSP, with one organization ready. */
 export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> = {}) => {
   const psp = makeScriptedConnector(scripts)
-  const layer = ServicesLayer.pipe(
+  const layer = CoreServices.pipe(
     Layer.provideMerge(StorageMemory),
     Layer.provideMerge(psp.layer),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),

@@ -133,39 +133,5 @@ create table idempotency_keys (
   primary key (organization_id, livemode, key)
 );
 create index idempotency_keys_by_age on idempotency_keys (created_at);
-
-create table sandbox_charges (
-  id text primary key,
-  connection_id text not null,
-  reference text not null,
-  merchant_reference text not null,
-  amount bigint not null,
-  currency text not null,
-  token text not null,
-  capture boolean not null,
-  status text not null,
-  amount_captured bigint not null,
-  amount_refunded bigint not null check (amount_refunded <= amount_captured),
-  capture_reference text,
-  failure_code text,
-  failure_message text,
-  return_url text not null,
-  created_at_millis bigint not null,
-  unique (connection_id, reference)
-);
-create index sandbox_charges_by_merchant_reference on sandbox_charges (merchant_reference);
-
-create table sandbox_refunds (
-  id text primary key,
-  connection_id text not null,
-  reference text not null,
-  charge_id text not null,
-  amount bigint not null,
-  status text not null,
-  failure_code text,
-  failure_message text,
-  created_at_millis bigint not null,
-  unique (connection_id, reference)
-);
 `).unprepared
 })

@@ -1,0 +1,131 @@
+import { HttpApiSchema } from "@effect/platform"
+import { Payment } from "@orchestrator/core/payments/Payment"
+import { Refund } from "@orchestrator/core/refunds/Refund"
+import { Effect, FiberRef, Schema } from "effect"
+
+export const ErrorType = Schema.Literal(
+  "invalid_request_error",
+  "authentication_error",
+  "idempotency_error",
+  "payment_error",
+  "rate_limit_error",
+  "provider_error",
+  "api_error"
+)
+export type ErrorType = typeof ErrorType.Type
+
+/** The `req_…` id of the request being served; every response and error body carries it. */
+export const CurrentRequestId = FiberRef.unsafeMake("req_unknown")
+
+/** What a failure tells the client, besides its type and the request id. */
+export interface FailureDetails {
+  readonly message: string
+  readonly code?: string
+  readonly param?: string | null
+  readonly payment?: Payment
+  readonly refund?: Refund
+}
+
+/** The body of every failure: `{"error": {type, code, message, param, request_id, payment?, refund?}}`. */
+const detailsOf = (type: ErrorType, codes: ReadonlyArray<string> | undefined) =>
+  Schema.Struct({
+    type: Schema.Literal(type),
+    // A fixed code lets a client tell apart two failures that share a status.
+    code: codes === undefined ? Schema.String : Schema.Literal(...(codes as [string, ...Array<string>])),
+    message: Schema.String,
+    param: Schema.NullOr(Schema.String),
+    request_id: Schema.String,
+    payment: Schema.optional(Payment),
+    refund: Schema.optional(Refund)
+  })
+
+export interface ApiErrorShape {
+  readonly _tag: string
+  readonly error: {
+    readonly type: ErrorType
+    readonly code: string
+    readonly message: string
+    readonly param: string | null
+    readonly request_id: string
+    readonly payment?: Payment | undefined
+    readonly refund?: Refund | undefined
+  }
+}
+
+interface Spec {
+  readonly status: number
+  readonly type: ErrorType
+  readonly codes?: ReadonlyArray<string>
+  readonly description: string
+}
+
+/** The spec of every error class made by `ApiError`, by the class it returned. */
+const specs = new Map<unknown, Spec>()
+
+const specOf = (value: unknown): Spec | undefined => {
+  if (typeof value !== "object" || value === null) return undefined
+  const constructor = (value as { constructor?: unknown }).constructor
+  return specs.get(constructor) ?? (constructor === undefined ? undefined : specs.get(Object.getPrototypeOf(constructor)))
+}
+
+/** Any error made by `ApiError`: the edge renders each with its own class and status. */
+export const isApiError = (value: unknown): value is ApiErrorShape => specOf(value) !== undefined
+
+export const statusOf = (error: ApiErrorShape): number => specOf(error)!.status
+
+/**
+ * The error class of one failure: its status, its `type`, its code (fixed when it has one) and a
+ * description for the OpenAPI document. Subclasses add `readonly _tag = "Name" as const`, which
+ * tells failures apart in clients; it is not a schema field and never reaches the body.
+ */
+export const ApiError = <Self>() => <const Tag extends string>(tag: Tag, spec: Spec) => {
+  const errorClass = Schema.Class<Self>(tag)(
+    { error: detailsOf(spec.type, spec.codes) },
+    HttpApiSchema.annotations({ status: spec.status, description: spec.description, identifier: tag })
+  )
+  specs.set(errorClass, spec)
+  return errorClass
+}
+
+/** Fails with an error of `errorClass`, stamped with the current request's id. */
+export const failWith = <E>(
+  errorClass: new(props: { readonly error: any }) => E,
+  details: FailureDetails
+): Effect.Effect<never, E> =>
+  Effect.flatMap(FiberRef.get(CurrentRequestId), (requestId) => {
+    const spec = specs.get(errorClass) ?? specs.get(Object.getPrototypeOf(errorClass))!
+    return Effect.fail(
+      new errorClass({
+        error: {
+          type: spec.type,
+          code: details.code ?? spec.codes?.[0] ?? "error",
+          message: details.message,
+          param: details.param ?? null,
+          request_id: requestId,
+          ...(details.payment === undefined ? {} : { payment: details.payment }),
+          ...(details.refund === undefined ? {} : { refund: details.refund })
+        }
+      })
+    )
+  })
+
+/** The JSON body of an API error, encoded by its own class. */
+export const encodeApiError = (error: ApiErrorShape): string =>
+  JSON.stringify(Schema.encodeSync(error.constructor as unknown as Schema.Schema<ApiErrorShape, unknown>)(error))
+
+/** How each domain failure of a feature becomes its API error. */
+export type FailureTable = { readonly [tag: string]: (error: any) => Effect.Effect<never, ApiErrorShape> }
+
+type RaisedBy<T extends FailureTable, K> = K extends keyof T
+  ? T[K] extends (error: any) => Effect.Effect<never, infer E> ? E : never
+  : never
+
+/**
+ * Turns the domain errors of an operation into their API errors through `table`. It only accepts
+ * operations whose every error the table maps, so a new domain error cannot slip out unmapped.
+ */
+export const answeringWith = <T extends FailureTable>(table: T) =>
+<A, E extends { readonly _tag: keyof T & string }, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, RaisedBy<T, E["_tag"]>, R> =>
+  Effect.catchAll(effect, (error) => table[error._tag]!(error)) as Effect.Effect<A, RaisedBy<T, E["_tag"]>, R>

@@ -1,0 +1,57 @@
+import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
+import { ApiError, failWith } from "./ApiError.js"
+
+/** Malformed JSON, a wrong type, a missing or unknown field, an invalid cursor or header. */
+export class InvalidRequest extends ApiError<InvalidRequest>()("InvalidRequest", {
+  status: 400,
+  type: "invalid_request_error",
+  description: "Malformed JSON, a wrong type, a missing or unknown field, or a missing Idempotency-Key"
+}) {
+  readonly _tag = "InvalidRequest" as const
+}
+
+export class AuthenticationRequired extends ApiError<AuthenticationRequired>()("AuthenticationRequired", {
+  status: 401,
+  type: "authentication_error",
+  codes: ["api_key_missing", "api_key_invalid"],
+  description: "Missing, malformed, unknown or revoked API key"
+}) {
+  readonly _tag = "AuthenticationRequired" as const
+}
+
+export class RouteNotFound extends ApiError<RouteNotFound>()("RouteNotFound", {
+  status: 404,
+  type: "invalid_request_error",
+  codes: ["route_not_found"],
+  description: "No such endpoint"
+}) {
+  readonly _tag = "RouteNotFound" as const
+}
+
+export class PayloadTooLarge extends ApiError<PayloadTooLarge>()("PayloadTooLarge", {
+  status: 413,
+  type: "invalid_request_error",
+  codes: ["payload_too_large"],
+  description: "The body is over 1 MiB"
+}) {
+  readonly _tag = "PayloadTooLarge" as const
+}
+
+export class InternalError extends ApiError<InternalError>()("InternalError", {
+  status: 500,
+  type: "api_error",
+  codes: ["internal_error"],
+  description: "A bug on our side; it is logged with the request id"
+}) {
+  readonly _tag = "InternalError" as const
+}
+
+/** Every list: a `starting_after` the caller cannot see. */
+export const listFailures = {
+  InvalidCursor: (error: InvalidCursor) =>
+    failWith(InvalidRequest, {
+      code: "parameter_invalid",
+      message: `No object '${error.cursor}' to start after.`,
+      param: "starting_after"
+    })
+}

@@ -1,0 +1,125 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import {
+  CancelPayment,
+  CapturePayment,
+  CreatePayment,
+  Payment,
+  PaymentStatus
+} from "@orchestrator/core/payments/Payment"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { InvalidRequest } from "../CommonErrors.js"
+import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import {
+  AmountTooLarge,
+  PaymentFailed,
+  PaymentNotFound,
+  PaymentStateConflict,
+  ProviderTimeout,
+  ProviderUnavailable,
+  ReturnUrlRequired
+} from "./PaymentErrors.js"
+
+export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
+
+const PaymentId = Schema.Struct({ id: Identifier })
+
+export const PaymentListQuery = Schema.Struct({
+  status: Schema.optional(PaymentStatus),
+  provider: Schema.optional(Identifier),
+  currency: Schema.optional(Identifier),
+  customer_id: Schema.optional(Identifier),
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Identifier)
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export class PaymentsApi extends HttpApiGroup.make("payments")
+  .add(
+    HttpApiEndpoint.post("create", "/payments")
+      .setHeaders(RequiredIdempotencyKey)
+      .setPayload(CreatePayment)
+      .addSuccess(Payment, { status: 201 })
+      .addError(PaymentFailed)
+      .addError(IdempotencyKeyInUse)
+      .addError(ReturnUrlRequired)
+      .addError(ProviderNotUsable)
+      .addError(NoProviderAvailable)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Create and process a payment")
+      .annotate(
+        OpenApi.Description,
+        "201 for every outcome but a decline, which answers 402 with the failed payment inside the error. " +
+          "A payment the provider has not answered yet stays `processing` and is settled in the background."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/payments")
+      .setUrlParams(PaymentListQuery)
+      .addSuccess(PaymentList)
+      .annotate(OpenApi.Summary, "List payments, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/payments/:id")
+      .setPath(PaymentId)
+      .addSuccess(Payment)
+      .addError(PaymentNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a payment")
+  )
+  .add(
+    HttpApiEndpoint.post("capture", "/payments/:id/capture")
+      .setPath(PaymentId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(Schema.NullOr(CapturePayment))
+      .addSuccess(Payment)
+      .addError(PaymentFailed)
+      .addError(PaymentNotFound)
+      .addError(PaymentStateConflict)
+      .addError(IdempotencyKeyInUse)
+      .addError(AmountTooLarge)
+      .addError(IdempotencyKeyReused)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
+      .setPath(PaymentId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(Schema.NullOr(CancelPayment))
+      .addSuccess(Payment)
+      .addError(PaymentFailed)
+      .addError(PaymentNotFound)
+      .addError(PaymentStateConflict)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .addError(ProviderUnavailable)
+      .addError(ProviderTimeout)
+      .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
+  )
+  .addError(InvalidRequest)
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Payments")
+{}
+
+/** Where the PSP sends the customer back after 3D Secure; no API key, the customer's browser calls it. */
+export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
+  .add(
+    HttpApiEndpoint.get("return", "/payments/:id/return")
+      .setPath(PaymentId)
+      .addSuccess(HttpApiSchema.Empty(303))
+      .addError(PaymentNotFound)
+      .annotate(OpenApi.Summary, "Customer return from the provider's authentication page")
+      .annotate(
+        OpenApi.Description,
+        "Synchronizes the payment with the provider and redirects (303) to the merchant's return_url with payment_id."
+      )
+  )
+  .addError(InvalidRequest)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Payment return")
+{}

@@ -1,0 +1,53 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { InvalidRequest } from "../CommonErrors.js"
+import { RequiredIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
+import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
+
+export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
+
+export const RefundListQuery = Schema.Struct({
+  payment_id: Schema.optional(Identifier),
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Identifier)
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export class RefundsApi extends HttpApiGroup.make("refunds")
+  .add(
+    HttpApiEndpoint.post("create", "/payments/:id/refund")
+      .setPath(Schema.Struct({ id: Identifier }))
+      .setHeaders(RequiredIdempotencyKey)
+      .setPayload(CreateRefund)
+      .addSuccess(Refund, { status: 201 })
+      .addError(RefundFailed)
+      .addError(PaymentNotFound)
+      .addError(PaymentNotRefundable)
+      .addError(IdempotencyKeyInUse)
+      .addError(AmountTooLarge)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/refunds/:id")
+      .setPath(Schema.Struct({ id: Identifier }))
+      .addSuccess(Refund)
+      .addError(RefundNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a refund")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/refunds")
+      .setUrlParams(RefundListQuery)
+      .addSuccess(RefundList)
+      .annotate(OpenApi.Summary, "List refunds, newest first")
+  )
+  .addError(InvalidRequest)
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Refunds")
+{}

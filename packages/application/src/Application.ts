@@ -1,0 +1,42 @@
+import type { SqlClient } from "@effect/sql"
+import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
+import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
+import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { Readiness } from "@orchestrator/core/ports/Readiness"
+import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
+import { StorageSql } from "@orchestrator/sql/StorageSql"
+import { Effect, Layer, Option } from "effect"
+
+/** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
+export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
+  Layer.mergeAll(StorageSql, SandboxLedgerSql).pipe(Layer.provideMerge(database))
+
+/** The same ports in memory, for tests that need no database. */
+export const memoryStorage = Layer.mergeAll(
+  StorageMemory,
+  SandboxLedger.layerMemory,
+  Layer.succeed(Readiness, { problem: Effect.succeed(Option.none()) })
+)
+
+/** What a storage provides: the core's ports, the sandbox's books, and whether it is ready. */
+export type Storage = StoragePorts | SandboxLedger | Readiness
+
+/**
+ * The composition root below the shells: the core's services over a storage, the connectors, the
+ * key material and the public address. The HTTP server, the worker, the command-line tool, the
+ * tests and the bench all start from this one function.
+ */
+export const applicationLayer = <E1, E2>(options: {
+  readonly storage: Layer.Layer<Storage, E1>
+  readonly keys: Layer.Layer<KeyMaterial, E2>
+  readonly publicUrl: string
+}) =>
+  CoreServices.pipe(
+    Layer.provideMerge(ConnectorsLive),
+    Layer.provideMerge(CoreSecrets),
+    Layer.provideMerge(options.storage),
+    Layer.provideMerge(Layer.mergeAll(options.keys, Layer.succeed(PublicBaseUrl, options.publicUrl)))
+  )

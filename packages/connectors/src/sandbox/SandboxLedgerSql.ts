@@ -1,0 +1,172 @@
+import { SqlClient } from "@effect/sql"
+import {
+  type ChargeChanges,
+  OVER_REFUND,
+  type SandboxCharge,
+  SandboxLedger,
+  type SandboxRefund
+} from "./SandboxLedger.js"
+import { Effect, Layer, Option } from "effect"
+
+/** `bigint` arrives as a string from `pg` and as a number from PGlite. */
+const int = (value: unknown): number => Number(value)
+
+/**
+ * The sandbox's own tables, as a real PSP keeps its own database. Created at start, once, under an
+ * advisory lock so that several processes starting together do not race on the DDL.
+ */
+const SCHEMA = `
+create table if not exists sandbox_charges (
+  id text primary key,
+  connection_id text not null,
+  reference text not null,
+  merchant_reference text not null,
+  amount bigint not null,
+  currency text not null,
+  token text not null,
+  capture boolean not null,
+  status text not null,
+  amount_captured bigint not null,
+  amount_refunded bigint not null check (amount_refunded <= amount_captured),
+  capture_reference text,
+  failure_code text,
+  failure_message text,
+  return_url text not null,
+  created_at_millis bigint not null,
+  unique (connection_id, reference)
+);
+create index if not exists sandbox_charges_by_merchant_reference on sandbox_charges (merchant_reference);
+create table if not exists sandbox_refunds (
+  id text primary key,
+  connection_id text not null,
+  reference text not null,
+  charge_id text not null,
+  amount bigint not null,
+  status text not null,
+  failure_code text,
+  failure_message text,
+  created_at_millis bigint not null,
+  unique (connection_id, reference)
+);`
+
+/** An arbitrary, fixed key for `pg_advisory_xact_lock`: "sandbox" in ASCII. */
+const SCHEMA_LOCK = 0x73616e64626f78
+
+const toCharge = (row: any): SandboxCharge => ({
+  id: row.id,
+  connectionId: row.connection_id,
+  reference: row.reference,
+  merchantReference: row.merchant_reference,
+  amount: int(row.amount),
+  currency: row.currency,
+  token: row.token,
+  capture: row.capture,
+  status: row.status,
+  amountCaptured: int(row.amount_captured),
+  amountRefunded: int(row.amount_refunded),
+  captureReference: row.capture_reference,
+  failureCode: row.failure_code,
+  failureMessage: row.failure_message,
+  returnUrl: row.return_url,
+  createdAtMillis: int(row.created_at_millis)
+})
+
+const toRefund = (row: any): SandboxRefund => ({
+  id: row.id,
+  connectionId: row.connection_id,
+  reference: row.reference,
+  chargeId: row.charge_id,
+  amount: int(row.amount),
+  status: row.status,
+  failureCode: row.failure_code,
+  failureMessage: row.failure_message,
+  createdAtMillis: int(row.created_at_millis)
+})
+
+const columns: Record<keyof ChargeChanges, string> = {
+  status: "status",
+  amountCaptured: "amount_captured",
+  captureReference: "capture_reference",
+  failureCode: "failure_code",
+  failureMessage: "failure_message"
+}
+
+/** The sandbox PSP's books in the same database, in tables of its own (`sandbox_*`). */
+export const SandboxLedgerSql = Layer.effect(
+  SandboxLedger,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.withTransaction(
+      Effect.zipRight(sql`select pg_advisory_xact_lock(${SCHEMA_LOCK})`, sql.unsafe(SCHEMA).unprepared)
+    ).pipe(Effect.orDie)
+    const one = <A>(to: (row: any) => A) => (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), to)
+    const chargeByReference = (connectionId: string, reference: string) =>
+      sql`select * from sandbox_charges where connection_id = ${connectionId} and reference = ${reference}`.pipe(
+        Effect.map(one(toCharge))
+      )
+    const refundByReference = (connectionId: string, reference: string) =>
+      sql`select * from sandbox_refunds where connection_id = ${connectionId} and reference = ${reference}`.pipe(
+        Effect.map(one(toRefund))
+      )
+    const insertRefund = (refund: SandboxRefund) =>
+      sql`insert into sandbox_refunds (id, connection_id, reference, charge_id, amount, status, failure_code,
+          failure_message, created_at_millis)
+        values (${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount},
+          ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis})
+        on conflict (connection_id, reference) do nothing returning id`
+
+    return SandboxLedger.of({
+      recordCharge: (charge) =>
+        Effect.gen(function*() {
+          const inserted = yield* sql`insert into sandbox_charges (id, connection_id, reference, merchant_reference,
+              amount, currency, token, capture, status, amount_captured, amount_refunded, capture_reference,
+              failure_code, failure_message, return_url, created_at_millis)
+            values (${charge.id}, ${charge.connectionId}, ${charge.reference}, ${charge.merchantReference},
+              ${charge.amount}, ${charge.currency}, ${charge.token}, ${charge.capture}, ${charge.status},
+              ${charge.amountCaptured}, ${charge.amountRefunded}, ${charge.captureReference}, ${charge.failureCode},
+              ${charge.failureMessage}, ${charge.returnUrl}, ${charge.createdAtMillis})
+            on conflict (connection_id, reference) do nothing returning id`
+          if (inserted.length > 0) return { charge, created: true }
+          return { charge: Option.getOrThrow(yield* chargeByReference(charge.connectionId, charge.reference)), created: false }
+        }).pipe(Effect.orDie),
+      transitionCharge: (id, from, changes) => {
+        const assignments = Object.entries(changes).map(([key, value]) =>
+          sql`${sql(columns[key as keyof ChargeChanges])} = ${value as string | number | null}`
+        )
+        return sql`update sandbox_charges set ${sql.csv(assignments)}
+          where id = ${id} and status in ${sql.in(from)} returning *`.pipe(Effect.map(one(toCharge)), Effect.orDie)
+      },
+      findCharge: (id) => sql`select * from sandbox_charges where id = ${id}`.pipe(Effect.map(one(toCharge)), Effect.orDie),
+      findChargeByReference: (connectionId, reference) => Effect.orDie(chargeByReference(connectionId, reference)),
+      recordRefund: (refund) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const existing = yield* refundByReference(refund.connectionId, refund.reference)
+          if (Option.isSome(existing)) return { refund: existing.value, created: false }
+          // The bound is in the statement: two refunds racing cannot both take the last of the charge.
+          const covered = refund.status !== "succeeded" ||
+            (yield* sql`update sandbox_charges set amount_refunded = amount_refunded + ${refund.amount}
+              where id = ${refund.chargeId} and amount_refunded + ${refund.amount} <= amount_captured
+              returning id`).length > 0
+          const stored: SandboxRefund = covered ? refund : { ...refund, status: "failed", ...OVER_REFUND }
+          const inserted = yield* insertRefund(stored)
+          if (inserted.length > 0) return { refund: stored, created: true }
+          // Lost a race on the same reference: undo our reservation and answer with the winner.
+          if (covered && stored.status === "succeeded") {
+            yield* sql`update sandbox_charges set amount_refunded = amount_refunded - ${refund.amount}
+              where id = ${refund.chargeId}`
+          }
+          return {
+            refund: Option.getOrThrow(yield* refundByReference(refund.connectionId, refund.reference)),
+            created: false
+          }
+        })).pipe(Effect.orDie),
+      findRefundByReference: (connectionId, reference) => Effect.orDie(refundByReference(connectionId, reference)),
+      countCharges: (merchantReference) =>
+        sql<{ count: unknown }>`select count(*) as count from sandbox_charges
+          where merchant_reference = ${merchantReference} and status <> 'failed'`.pipe(
+          Effect.map((rows) => int(rows[0]!.count)),
+          Effect.orDie
+        )
+    })
+  })
+)

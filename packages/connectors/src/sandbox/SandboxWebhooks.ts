@@ -1,0 +1,142 @@
+import {
+  type IncomingWebhook,
+  type MissingSecret,
+  ProviderEvent,
+  WebhookRejected
+} from "@orchestrator/core/providers/PaymentConnector"
+import { SIGNATURE_HEADER, signatureHeader, verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
+import { Clock, Effect, Redacted, Schema } from "effect"
+import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
+import { outcomeOfCharge, refundOutcome } from "./SandboxConnector.js"
+
+/** A charge as the sandbox's webhooks show it. */
+const ChargeObject = Schema.Struct({
+  id: Schema.String,
+  reference: Schema.String,
+  merchant_reference: Schema.String,
+  amount: Schema.Int,
+  currency: Schema.String,
+  token: Schema.String,
+  capture: Schema.Boolean,
+  status: Schema.Literal("requires_action", "authorized", "succeeded", "failed", "canceled"),
+  amount_captured: Schema.Int,
+  failure_code: Schema.NullOr(Schema.String),
+  failure_message: Schema.NullOr(Schema.String)
+})
+
+/** A refund as the sandbox's webhooks show it. */
+const RefundObject = Schema.Struct({
+  id: Schema.String,
+  reference: Schema.String,
+  charge: Schema.String,
+  amount: Schema.Int,
+  status: Schema.Literal("pending", "succeeded", "failed"),
+  failure_code: Schema.NullOr(Schema.String),
+  failure_message: Schema.NullOr(Schema.String)
+})
+
+/** The body of a sandbox webhook: one event about one charge or refund. */
+export const SandboxWebhook = Schema.Union(
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("charge.updated"),
+    created: Schema.Int,
+    data: Schema.Struct({ charge: ChargeObject })
+  }),
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("refund.updated"),
+    created: Schema.Int,
+    data: Schema.Struct({ refund: RefundObject })
+  })
+)
+export type SandboxWebhook = typeof SandboxWebhook.Type
+
+export const chargeObject = (charge: SandboxCharge): typeof ChargeObject.Type => ({
+  id: charge.id,
+  reference: charge.reference,
+  merchant_reference: charge.merchantReference,
+  amount: charge.amount,
+  currency: charge.currency,
+  token: charge.token,
+  capture: charge.capture,
+  status: charge.status,
+  amount_captured: charge.amountCaptured,
+  failure_code: charge.failureCode,
+  failure_message: charge.failureMessage
+})
+
+export const refundObject = (refund: SandboxRefund): typeof RefundObject.Type => ({
+  id: refund.id,
+  reference: refund.reference,
+  charge: refund.chargeId,
+  amount: refund.amount,
+  status: refund.status,
+  failure_code: refund.failureCode,
+  failure_message: refund.failureMessage
+})
+
+const decodeWebhook = Schema.decodeUnknown(Schema.parseJson(SandboxWebhook))
+const encodeWebhook = Schema.encodeSync(Schema.parseJson(SandboxWebhook))
+
+/** The exact bytes and signature header the sandbox sends for `webhook`. */
+export const signSandboxWebhook = (webhook: SandboxWebhook, secret: Redacted.Redacted<string>) =>
+  Effect.gen(function*() {
+    const body = new TextEncoder().encode(encodeWebhook(webhook))
+    const seconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    return { body, signature: yield* signatureHeader([Redacted.value(secret)], seconds, body) }
+  })
+
+/**
+ * Verifies a sandbox webhook like a merchant verifies ours (`Service-Signature` over the raw bytes,
+ * 300 s tolerance) and reads the event in it in the connector port's terms.
+ */
+export const readSandboxWebhook = (
+  webhook: IncomingWebhook,
+  webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>,
+  baseUrl: string
+) =>
+  Effect.gen(function*() {
+    const secret = yield* Effect.mapError(webhookSecret, () => new WebhookRejected({ reason: "the connection has no webhook secret" }))
+    yield* verifySignature({
+      header: webhook.headers[SIGNATURE_HEADER],
+      body: webhook.body,
+      secrets: [Redacted.value(secret)],
+      nowSeconds: Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    }).pipe(Effect.mapError((error) => new WebhookRejected({ reason: `signature ${error.reason}` })))
+    const event = yield* decodeWebhook(new TextDecoder().decode(webhook.body)).pipe(
+      Effect.mapError(() => new WebhookRejected({ reason: "the body is not a sandbox event" }))
+    )
+    if (event.type === "charge.updated") {
+      const charge = event.data.charge
+      return [
+        ProviderEvent.PaymentUpdated({
+          eventId: event.id,
+          reference: charge.reference,
+          pspPaymentId: charge.id,
+          outcome: outcomeOfCharge({
+            id: charge.id,
+            token: charge.token,
+            status: charge.status,
+            amountCaptured: charge.amount_captured,
+            failureCode: charge.failure_code,
+            failureMessage: charge.failure_message
+          }, baseUrl)
+        })
+      ]
+    }
+    const refund = event.data.refund
+    return [
+      ProviderEvent.RefundUpdated({
+        eventId: event.id,
+        reference: refund.reference,
+        pspRefundId: refund.id,
+        outcome: refundOutcome({
+          id: refund.id,
+          status: refund.status,
+          failureCode: refund.failure_code,
+          failureMessage: refund.failure_message
+        })
+      })
+    ]
+  })

@@ -1,0 +1,43 @@
+import { Effect, Layer } from "effect"
+import { EventDispatch } from "./events/EventDispatch.js"
+import { EventLog } from "./events/EventLog.js"
+import { IdempotentRequests } from "./idempotency/IdempotentRequests.js"
+import { PaymentAttempts } from "./payments/PaymentAttempts.js"
+import { PaymentRecords } from "./payments/PaymentRecords.js"
+import { PaymentRecovery } from "./payments/PaymentRecovery.js"
+import { Payments } from "./payments/Payments.js"
+import { IdGenerator } from "./ports/IdGenerator.js"
+import { Jobs } from "./ports/Jobs.js"
+import { ConnectionSecrets } from "./providers/ConnectionSecrets.js"
+import { ProviderResolution } from "./providers/ProviderResolution.js"
+import { RefundRecords } from "./refunds/RefundRecords.js"
+import { Refunds } from "./refunds/Refunds.js"
+import { Authentication } from "./tenancy/Authentication.js"
+import { Organizations } from "./tenancy/Organizations.js"
+
+/** Every background job, from the capabilities that declare them. */
+const JobsLayer = Layer.effect(
+  Jobs,
+  Effect.map(
+    Effect.all([PaymentRecovery, Refunds, EventDispatch, IdempotentRequests]),
+    (services) => services.flatMap((service) => service.jobs)
+  )
+)
+
+/**
+ * The application services of the core over their ports. The composition root provides the ports
+ * (storage, connectors, key material, public URL, event consumers); the core's tests provide
+ * in-memory ones. Connectors need `ConnectionSecrets`, which is why it stands apart.
+ */
+export const CoreServices = JobsLayer.pipe(
+  Layer.provideMerge(Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, EventDispatch.layer)),
+  Layer.provideMerge(Refunds.layer),
+  Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
+  Layer.provideMerge(PaymentAttempts.layer),
+  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer)),
+  Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderResolution.layer)),
+  Layer.provideMerge(IdGenerator.layer)
+)
+
+/** The core's implementation of the secrets port, which connectors are built with. */
+export const CoreSecrets = ConnectionSecrets.layer

@@ -1,0 +1,119 @@
+import { type DateTime, Effect, Either, Option } from "effect"
+import type { StateMachine } from "../domain/StateMachine.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import type { EventInput } from "../events/Event.js"
+import { EventLog } from "../events/EventLog.js"
+import { Transactions } from "../ports/Transactions.js"
+
+/** What a repository of records with a status must offer the lifecycle. */
+export interface RecordStore<A> {
+  readonly insert: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+  /** Like `find`, and holds the record against concurrent writers until the transaction ends. */
+  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+}
+
+interface Stateful<S extends string> {
+  readonly id: string
+  readonly status: S
+  readonly updated_at: DateTime.Utc
+}
+
+/** The operations `makeLifecycle` gives a kind of record. */
+export interface Lifecycle<S extends string, A, NotFound> {
+  readonly load: (tenant: Tenant, id: string) => Effect.Effect<A, NotFound>
+  readonly lock: (tenant: Tenant, id: string) => Effect.Effect<A>
+  readonly create: (tenant: Tenant, record: A) => Effect.Effect<A>
+  readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
+  readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
+  readonly moveIfStill: (
+    tenant: Tenant,
+    id: string,
+    from: S | ReadonlyArray<S>,
+    to: S,
+    changes: (current: A) => Partial<A>
+  ) => Effect.Effect<A>
+}
+
+/**
+ * The one way records with a status are created and moved: every status (the first one included)
+ * is checked against the state machine and saved with its event, in the caller's transaction.
+ * Payments, refunds and every later stateful resource use it.
+ */
+export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(options: {
+  readonly machine: StateMachine<S, T>
+  readonly store: RecordStore<A>
+  /** Builds a record from its fields (the class constructor, which validates them). */
+  readonly make: (fields: A) => A
+  readonly event: (type: T, record: A) => EventInput
+  readonly notFound: (id: string) => NotFound
+}): Effect.Effect<Lifecycle<S, A, NotFound>, never, Transactions | EventLog> =>
+  Effect.gen(function*() {
+    const transactions = yield* Transactions
+    const events = yield* EventLog
+    const { machine, store } = options
+
+    const stepOf = (from: S | null, to: S) =>
+      Effect.flatMap(Effect.sync(() => machine.move(from, to)), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
+
+    const load = (tenant: Tenant, id: string): Effect.Effect<A, NotFound> =>
+      Effect.flatMap(
+        store.find(tenant, id),
+        Option.match({ onNone: () => Effect.fail(options.notFound(id)), onSome: Effect.succeed })
+      )
+
+    /** Locks a record known to exist (it was found before the transaction began). */
+    const lock = (tenant: Tenant, id: string): Effect.Effect<A> =>
+      Effect.flatMap(
+        store.findForUpdate(tenant, id),
+        Option.match({ onNone: () => Effect.dieMessage(`${machine.name} ${id} vanished`), onSome: Effect.succeed })
+      )
+
+    /** Inserts a new record in its first status, with that status's event. */
+    const create = (tenant: Tenant, record: A): Effect.Effect<A> =>
+      Effect.gen(function*() {
+        const step = yield* stepOf(null, record.status)
+        yield* store.insert(tenant, record)
+        yield* events.record(tenant, options.event(step.event, record))
+        return record
+      })
+
+    /** Moves a locked record to `to`, saving `changes` with it, and records the move's event. */
+    const move = (tenant: Tenant, record: A, to: S, changes: Partial<A> = {}): Effect.Effect<A> =>
+      Effect.gen(function*() {
+        const step = yield* stepOf(record.status, to)
+        const updated = options.make({ ...record, ...changes, status: to, updated_at: yield* now })
+        yield* store.update(tenant, updated)
+        yield* events.record(tenant, options.event(step.event, updated))
+        return updated
+      })
+
+    /** Saves changes that are not a move (an attempt's latency, a PSP id): no event. */
+    const save = (tenant: Tenant, record: A, changes: Partial<A>): Effect.Effect<A> =>
+      Effect.gen(function*() {
+        const updated = options.make({ ...record, ...changes, status: record.status, updated_at: yield* now })
+        yield* store.update(tenant, updated)
+        return updated
+      })
+
+    /**
+     * In its own transaction: moves the record if, once locked, it is still in one of `from`;
+     * otherwise someone else moved it first and it is returned as it is.
+     */
+    const moveIfStill = (
+      tenant: Tenant,
+      id: string,
+      from: S | ReadonlyArray<S>,
+      to: S,
+      changes: (current: A) => Partial<A>
+    ): Effect.Effect<A> =>
+      transactions.run(Effect.gen(function*() {
+        const current = yield* lock(tenant, id)
+        const expected: ReadonlyArray<S> = typeof from === "string" ? [from] : from
+        return expected.includes(current.status) ? yield* move(tenant, current, to, changes(current)) : current
+      }))
+
+    return { load, lock, create, move, save, moveIfStill }
+  })

@@ -1,0 +1,33 @@
+import { Layer } from "effect"
+import { EventsRepository } from "../events/EventsRepository.js"
+import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysRepository.js"
+import { PaymentsRepository } from "../payments/PaymentsRepository.js"
+import { Transactions } from "../ports/Transactions.js"
+import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
+import { RefundsRepository } from "../refunds/RefundsRepository.js"
+import { ApiKeysRepository } from "../tenancy/ApiKeysRepository.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
+import { layerMemoryStore } from "./MemoryStore.js"
+
+/** Every storage port of the core. */
+export type StoragePorts =
+  | Transactions
+  | OrganizationsRepository
+  | ApiKeysRepository
+  | ProviderConnectionsRepository
+  | PaymentsRepository
+  | RefundsRepository
+  | EventsRepository
+  | IdempotencyKeysRepository
+
+/** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
+export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
+  Transactions.layerMemory,
+  OrganizationsRepository.layerMemory,
+  ApiKeysRepository.layerMemory,
+  ProviderConnectionsRepository.layerMemory,
+  PaymentsRepository.layerMemory,
+  RefundsRepository.layerMemory,
+  EventsRepository.layerMemory,
+  IdempotencyKeysRepository.layerMemory
+).pipe(Layer.provide(layerMemoryStore))

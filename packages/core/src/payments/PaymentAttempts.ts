@@ -1,0 +1,264 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { now } from "../domain/Timestamp.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
+import { Transactions } from "../ports/Transactions.js"
+import { Connectors } from "../providers/Connectors.js"
+import type {
+  AuthorizationOutcome,
+  AuthorizeRequest,
+  BrowserDetails,
+  PaymentConnector,
+  StoredCredential
+} from "../providers/PaymentConnector.js"
+import { callProvider } from "../providers/ProviderCall.js"
+import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { Failure, type Payment, PaymentAttempt } from "./Payment.js"
+import { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
+import {
+  canceledStep,
+  captureReportOf,
+  nextProvider,
+  replaceAttempt,
+  settlementOf,
+  unavailable
+} from "./PaymentOutcomes.js"
+import { PaymentPolicy } from "./PaymentPolicy.js"
+import { PaymentRecords } from "./PaymentRecords.js"
+
+/** What only the request that creates a payment knows, for the first send. */
+export interface SendContext {
+  readonly browser: BrowserDetails | null
+  readonly storedCredential: StoredCredential
+}
+
+/**
+ * Every conversation with the PSP about a payment: sending its attempts (with the retries the policy
+ * allows, on the same connection or the next fallback), asking how they ended, and canceling.
+ * Whatever the PSP answers is applied through the payment's lifecycle, once.
+ */
+export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<PaymentAttempts, {
+  /** The connector of one of the payment's connections, by name. */
+  readonly connectorFor: (tenant: Tenant, provider: string) => Effect.Effect<PaymentConnector>
+  /** A fresh attempt on `provider`; its id is the PSP idempotency reference of that attempt. */
+  readonly newAttempt: (provider: string) => Effect.Effect<PaymentAttempt>
+  /**
+   * Sends the payment's open attempt and records the end. `resend` marks an attempt that may already
+   * have reached the PSP (resume, reconciliation): then "unreachable" proves nothing about the first
+   * send, so the payment stays `processing`, and an attempt the PSP acknowledged is asked about
+   * instead of sent again.
+   */
+  readonly send: (tenant: Tenant, payment: Payment, options: {
+    readonly resend: boolean
+    /** The connection of the open attempt, when the caller just resolved it. */
+    readonly connection?: ProviderConnection
+    readonly context?: SendContext
+    /** Connections to fail over to, in order, once the current one has had its tries. */
+    readonly fallbacks?: ReadonlyArray<string>
+  }) => Effect.Effect<Payment>
+  /** Applies the PSP's answer to an attempt, if the payment still waits for it. */
+  readonly settle: (
+    tenant: Tenant,
+    paymentId: string,
+    attemptId: string,
+    outcome: AuthorizationOutcome,
+    latencyMs: number | null
+  ) => Effect.Effect<Payment>
+  /** What the PSP says now about a payment waiting on the customer or a capture, recorded if it moved on. */
+  readonly refresh: (tenant: Tenant, payment: Payment) => Effect.Effect<Payment>
+  /** Cancels (the PSP first, when it holds money); the caller checked the status allows it. */
+  readonly cancelNow: (
+    tenant: Tenant,
+    payment: Payment,
+    failure: Failure | null
+  ) => Effect.Effect<Payment, PaymentRefused | ProviderUnreachable>
+  /**
+   * The rules for a payment that reached the end of a send: a challenge with no way back for the
+   * customer (no return_url, customer present) is canceled, and a failure is reported as such.
+   */
+  readonly conclude: (tenant: Tenant, payment: Payment) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
+}>() {
+  static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make))
+}
+
+const make = Effect.gen(function*() {
+  const records = yield* PaymentRecords
+  const transactions = yield* Transactions
+  const ids = yield* IdGenerator
+  const connectors = yield* Connectors
+  const resolution = yield* ProviderResolution
+  const baseUrl = yield* PublicBaseUrl
+
+  const connectorOf = (connection: ProviderConnection): Effect.Effect<PaymentConnector> =>
+    Effect.orDie(connectors.forConnection(connection))
+
+  const connectorFor = (tenant: Tenant, provider: string) =>
+    Effect.flatMap(resolution.byName(tenant, provider), connectorOf)
+
+  const newAttempt = (provider: string) =>
+    Effect.gen(function*() {
+      return new PaymentAttempt({
+        object: "payment_attempt",
+        id: yield* ids.make("att"),
+        provider,
+        status: "pending",
+        provider_payment_id: null,
+        error_code: null,
+        latency_ms: null,
+        created_at: yield* now
+      })
+    })
+
+  const authorizeRequest = (payment: Payment, attempt: PaymentAttempt, context: SendContext | undefined): AuthorizeRequest => ({
+    reference: attempt.id,
+    paymentId: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentMethod: { type: payment.payment_method.type, token: payment.payment_method.token },
+    capture: payment.capture,
+    returnUrl: `${baseUrl}/v1/payments/${payment.id}/return`,
+    description: payment.description,
+    customer: payment.customer_id === null ? null : { id: payment.customer_id, email: null, name: null },
+    browser: context?.browser ?? null,
+    offSession: payment.off_session,
+    storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
+  })
+
+  const settle = (tenant: Tenant, paymentId: string, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number | null) =>
+    transactions.run(Effect.gen(function*() {
+      let payment = yield* records.lock(tenant, paymentId)
+      const settlement = settlementOf(payment, attemptId, outcome, latencyMs)
+      switch (settlement._tag) {
+        case "Move":
+          for (const step of settlement.steps) payment = yield* records.move(tenant, payment, step.to, step.changes)
+          return payment
+        case "Record":
+          return yield* records.save(tenant, payment, settlement.changes)
+        case "Nothing":
+          return payment
+      }
+    }))
+
+  /** Closes a failed attempt and opens the next, on `provider`, in one transaction. */
+  const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
+    transactions.run(Effect.gen(function*() {
+      const payment = yield* records.lock(tenant, paymentId)
+      const current = payment.attempts.at(-1)
+      if (payment.status !== "processing" || current?.id !== attemptId || current.status !== "pending") {
+        return Option.none<Payment>()
+      }
+      const next = yield* newAttempt(provider)
+      return Option.some(
+        yield* records.save(tenant, payment, {
+          provider,
+          attempts: [...replaceAttempt(payment, attemptId, { status: "failed", error_code: code, latency_ms: latencyMs }), next]
+        })
+      )
+    }))
+
+  const send: PaymentAttempts["Type"]["send"] = (tenant, start, options) =>
+    Effect.gen(function*() {
+      const policy = yield* PaymentPolicy
+      let payment = start
+      let resend = options.resend
+      let connection = options.connection
+      while (true) {
+        const attempt = payment.attempts.at(-1)!
+        const connector = connection?.name === attempt.provider
+          ? yield* connectorOf(connection)
+          : yield* connectorFor(tenant, attempt.provider)
+        connection = undefined
+        const acknowledged = resend && attempt.provider_payment_id !== null
+        const { latencyMs, result } = yield* callProvider(
+          acknowledged
+            ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
+            : connector.authorize(authorizeRequest(payment, attempt, options.context)),
+          policy.callTimeout
+        )
+        // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
+        if (result._tag === "NoAnswer" || (resend && result._tag === "Unavailable")) return payment
+        resend = false
+        const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
+        const next = nextProvider(payment, outcome, policy, options.fallbacks ?? [])
+        if (Option.isSome(next) && outcome._tag === "Refused") {
+          const retried = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs, next.value)
+          if (Option.isNone(retried)) return yield* Effect.orDie(records.load(tenant, payment.id))
+          payment = retried.value
+          continue
+        }
+        return yield* settle(tenant, payment.id, attempt.id, outcome, latencyMs)
+      }
+    })
+
+  const refresh = (tenant: Tenant, payment: Payment) =>
+    Effect.gen(function*() {
+      if (payment.status !== "requires_action" && payment.status !== "requires_capture") return payment
+      const policy = yield* PaymentPolicy
+      const attempt = payment.attempts.at(-1)!
+      const connector = yield* connectorFor(tenant, attempt.provider)
+      const { result } = yield* callProvider(
+        connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id }),
+        policy.callTimeout
+      )
+      // Unreachable or unknown: nothing to record yet.
+      if (result._tag !== "Answered") return payment
+      const outcome = result.value
+      if (payment.status === "requires_action") return yield* settle(tenant, payment.id, attempt.id, outcome, null)
+      const reported = captureReportOf(payment, outcome)
+      if (Option.isNone(reported)) return payment
+      // Still `requires_capture` once locked (or nothing happens), so the report applies to it too.
+      return yield* records.moveIfStill(tenant, payment.id, "requires_capture", reported.value.to, (current) =>
+        Option.getOrThrow(captureReportOf(current, outcome)).changes)
+    })
+
+  const cancelNow = (tenant: Tenant, payment: Payment, failure: Failure | null) =>
+    Effect.gen(function*() {
+      if (payment.status !== "created") {
+        const policy = yield* PaymentPolicy
+        const attempt = payment.attempts.at(-1)!
+        const connector = yield* connectorFor(tenant, attempt.provider)
+        const { result } = yield* callProvider(
+          connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id }),
+          policy.callTimeout
+        )
+        if (result._tag !== "Answered") {
+          return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
+        }
+        if (result.value._tag === "Refused") {
+          return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
+        }
+        // Accepted, settled later: the payment says so when the PSP does.
+        if (result.value._tag === "Pending") return payment
+      }
+      return yield* records.moveIfStill(tenant, payment.id, payment.status, "canceled", (current) =>
+        canceledStep(current, failure).changes)
+    })
+
+  const conclude = (tenant: Tenant, payment: Payment) =>
+    Effect.gen(function*() {
+      if (payment.status === "requires_action" && payment.return_url === null && !payment.off_session) {
+        const canceled = yield* cancelNow(
+          tenant,
+          payment,
+          new Failure({
+            code: "return_url_required",
+            message: "The provider requires customer authentication (3D Secure), which needs a return_url."
+          })
+        ).pipe(Effect.catchAll(() => Effect.succeed(payment)))
+        return yield* new ReturnUrlRequired({ payment: canceled })
+      }
+      if (payment.status === "canceled" && payment.failure?.code === "return_url_required") {
+        return yield* new ReturnUrlRequired({ payment })
+      }
+      // A failure is final and saved, an outage included: the money did not move, and a new payment
+      // (new key) is how to try again. 502/504 are kept for calls that change nothing here.
+      if (payment.status === "failed" && payment.failure !== null) {
+        return yield* new PaymentRefused({ payment, code: payment.failure.code, message: payment.failure.message })
+      }
+      return payment
+    })
+
+  return PaymentAttempts.of({ connectorFor, newAttempt, send, settle, refresh, cancelNow, conclude })
+})

@@ -1,0 +1,193 @@
+import { Option } from "effect"
+import { AuthorizationOutcome, type CardDetails } from "../providers/PaymentConnector.js"
+import { Failure, NextAction, type Payment, PaymentAttempt, PaymentMethod, type PaymentStatus } from "./Payment.js"
+
+/**
+ * What the PSP's answers make of a payment, as pure functions: no I/O, no clock. The services apply
+ * the result to the locked payment through its lifecycle.
+ */
+
+/** One move of the payment, with the fields that change with it. */
+export interface Step {
+  readonly to: PaymentStatus
+  readonly changes: Partial<Payment>
+}
+
+/** What an answer does: moves the payment, records something without a move, or nothing at all. */
+export type Settlement =
+  | { readonly _tag: "Move"; readonly steps: ReadonlyArray<Step> }
+  | { readonly _tag: "Record"; readonly changes: Partial<Payment> }
+  | { readonly _tag: "Nothing" }
+
+const nothing: Settlement = { _tag: "Nothing" }
+
+export const replaceAttempt = (payment: Payment, id: string, changes: Partial<PaymentAttempt>) =>
+  payment.attempts.map((attempt) => attempt.id === id ? new PaymentAttempt({ ...attempt, ...changes }) : attempt)
+
+/** The card as the PSP described it, where it said anything. */
+export const withCard = (method: PaymentMethod, card: CardDetails) =>
+  new PaymentMethod({
+    ...method,
+    brand: card.brand ?? method.brand,
+    last4: card.last4 ?? method.last4,
+    country: card.country ?? method.country
+  })
+
+/**
+ * The PSP's answer to attempt `attemptId`, if the payment is still waiting for it: only the first
+ * of the request, the 3DS return, a webhook and the worker to learn the outcome moves the payment.
+ * A payment back from 3DS passes through `processing` again on its way to the end.
+ */
+export const settlementOf = (
+  payment: Payment,
+  attemptId: string,
+  outcome: AuthorizationOutcome,
+  latencyMs: number | null
+): Settlement => {
+  const attempt = payment.attempts.find((candidate) => candidate.id === attemptId)
+  if (attempt === undefined) return nothing
+  const sent = payment.status === "processing" && attempt.status === "pending"
+  const challenged = payment.status === "requires_action" && attempt.status === "requires_action"
+  if (!sent && !challenged) return nothing
+  const latency_ms = latencyMs ?? attempt.latency_ms
+  const end = (step: Step): Settlement => ({
+    _tag: "Move",
+    steps: challenged ? [{ to: "processing", changes: { next_action: null } }, step] : [step]
+  })
+  switch (outcome._tag) {
+    case "Authorized":
+      return end({
+        to: outcome.captured ? "succeeded" : "requires_capture",
+        changes: {
+          provider_payment_id: outcome.pspPaymentId,
+          amount_captured: outcome.captured ? outcome.amountCaptured : 0,
+          payment_method: withCard(payment.payment_method, outcome.card),
+          attempts: replaceAttempt(payment, attemptId, {
+            status: outcome.captured ? "succeeded" : "requires_capture",
+            provider_payment_id: outcome.pspPaymentId,
+            latency_ms
+          })
+        }
+      })
+    case "Refused":
+      return end({
+        to: "failed",
+        changes: {
+          provider_payment_id: outcome.pspPaymentId ?? payment.provider_payment_id,
+          failure: new Failure({ code: outcome.code, message: outcome.message }),
+          payment_method: withCard(payment.payment_method, outcome.card),
+          attempts: replaceAttempt(payment, attemptId, {
+            status: "failed",
+            provider_payment_id: outcome.pspPaymentId,
+            error_code: outcome.code,
+            latency_ms
+          })
+        }
+      })
+    case "ActionRequired":
+      // Still waiting on the customer: nothing new for a payment already waiting.
+      return challenged ? nothing : end({
+        to: "requires_action",
+        changes: {
+          provider_payment_id: outcome.pspPaymentId,
+          next_action: new NextAction({ type: "redirect", url: outcome.redirectUrl }),
+          payment_method: withCard(payment.payment_method, outcome.card),
+          attempts: replaceAttempt(payment, attemptId, {
+            status: "requires_action",
+            provider_payment_id: outcome.pspPaymentId,
+            latency_ms
+          })
+        }
+      })
+    case "Pending":
+      // The PSP has it and will tell later: the attempt stays open, now with the PSP's id, so it is
+      // asked about rather than sent again.
+      return challenged ? nothing : {
+        _tag: "Record",
+        changes: {
+          provider_payment_id: outcome.pspPaymentId,
+          payment_method: withCard(payment.payment_method, outcome.card),
+          attempts: replaceAttempt(payment, attemptId, { provider_payment_id: outcome.pspPaymentId, latency_ms })
+        }
+      }
+    case "Unknown":
+      return nothing
+  }
+}
+
+/**
+ * What the PSP reports about an authorization waiting for capture: captured since (a capture whose
+ * answer was lost, or that settled later) or released. Anything else leaves it waiting.
+ */
+export const captureReportOf = (payment: Payment, outcome: AuthorizationOutcome): Option.Option<Step> => {
+  const attempt = payment.attempts.at(-1)
+  if (payment.status !== "requires_capture" || attempt === undefined) return Option.none()
+  if (outcome._tag === "Authorized" && outcome.captured) {
+    return Option.some({
+      to: "succeeded",
+      changes: {
+        amount_captured: outcome.amountCaptured,
+        attempts: replaceAttempt(payment, attempt.id, { status: "succeeded" })
+      }
+    })
+  }
+  if (outcome._tag === "Refused") {
+    return Option.some({
+      to: "canceled",
+      changes: {
+        failure: new Failure({ code: outcome.code, message: outcome.message }),
+        attempts: replaceAttempt(payment, attempt.id, { status: "canceled" })
+      }
+    })
+  }
+  return Option.none()
+}
+
+/** A capture the PSP confirmed, for `captured` of the authorized amount. */
+export const capturedStep = (payment: Payment, captured: number): Step => ({
+  to: "succeeded",
+  changes: {
+    amount_captured: captured,
+    attempts: replaceAttempt(payment, payment.attempts.at(-1)!.id, { status: "succeeded" })
+  }
+})
+
+/** The end of a payment that is canceled (by the merchant, by expiry, or for want of a return_url). */
+export const canceledStep = (payment: Payment, failure: Failure | null): Step => {
+  const last = payment.attempts.at(-1)
+  return {
+    to: "canceled",
+    changes: {
+      next_action: null,
+      failure,
+      attempts: last === undefined ? payment.attempts : replaceAttempt(payment, last.id, { status: "canceled" })
+    }
+  }
+}
+
+/**
+ * Which connection the next attempt goes to after a failure, if any: a retryable failure is tried
+ * again on the same connection until it has had `attemptsPerConnection` tries, then on the next of
+ * `fallbacks` that the payment has not tried yet. Hard declines are never tried again.
+ */
+export const nextProvider = (
+  payment: Payment,
+  outcome: AuthorizationOutcome,
+  policy: { readonly retryableCodes: ReadonlyArray<string>; readonly attemptsPerConnection: number },
+  fallbacks: ReadonlyArray<string>
+): Option.Option<string> => {
+  if (outcome._tag !== "Refused" || !policy.retryableCodes.includes(outcome.code)) return Option.none()
+  const triesOn = (provider: string) => payment.attempts.filter((attempt) => attempt.provider === provider).length
+  if (triesOn(payment.provider) < policy.attemptsPerConnection) return Option.some(payment.provider)
+  return Option.fromNullable(fallbacks.find((provider) => triesOn(provider) === 0))
+}
+
+/** A provider that could not be reached, as the refusal a payment records when nothing else is left. */
+export const unavailable = (reason: string): AuthorizationOutcome =>
+  AuthorizationOutcome.Refused({
+    pspPaymentId: null,
+    code: "provider_unavailable",
+    message: `The payment provider could not be reached: ${reason}`,
+    retryable: true,
+    card: { brand: null, last4: null, country: null }
+  })

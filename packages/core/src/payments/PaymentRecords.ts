@@ -1,0 +1,24 @@
+import { Context, Effect, Layer } from "effect"
+import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
+import { Payment, type PaymentStatus } from "./Payment.js"
+import { PaymentNotFound } from "./PaymentErrors.js"
+import { PaymentsRepository } from "./PaymentsRepository.js"
+import { PaymentStateMachine } from "./PaymentStateMachine.js"
+
+/** Where a payment's status changes: its lifecycle over the payments repository. */
+export class PaymentRecords extends Context.Tag("core/PaymentRecords")<
+  PaymentRecords,
+  Lifecycle<PaymentStatus, Payment, PaymentNotFound>
+>() {
+  static readonly layer = Layer.effect(
+    PaymentRecords,
+    Effect.flatMap(PaymentsRepository, (store) =>
+      makeLifecycle({
+        machine: PaymentStateMachine,
+        store,
+        make: (fields) => new Payment(fields),
+        event: (type, payment) => ({ type, object: payment }),
+        notFound: (id) => new PaymentNotFound({ id })
+      }))
+  )
+}

@@ -1,0 +1,103 @@
+import { Context, DateTime, Duration, Effect, Layer } from "effect"
+import { now } from "../domain/Timestamp.js"
+import type { Job } from "../ports/Jobs.js"
+import { drainLeased, type LeaseRequest } from "../ports/LeasedWork.js"
+import { Failure } from "./Payment.js"
+import { PaymentAttempts } from "./PaymentAttempts.js"
+import { PaymentPolicy } from "./PaymentPolicy.js"
+import { PaymentRecords } from "./PaymentRecords.js"
+import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
+
+const before = (time: DateTime.Utc, duration: Duration.Duration) =>
+  DateTime.subtract(time, { millis: Duration.toMillis(duration) })
+
+/**
+ * What the worker does for payments: settle attempts nobody heard back from, follow up payments
+ * waiting on the customer or a capture, and release what waited too long. Its jobs carry the policy.
+ */
+export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<PaymentRecovery, {
+  /**
+   * Settles an attempt nobody heard back from by sending it again under its own reference, as a
+   * client retry would: the PSP answers what it did with it, or does it now, once. Concluding "it
+   * never arrived" instead would race with a client's retry that is sending it at this very moment.
+   */
+  readonly reconcile: (ref: PaymentRef) => Effect.Effect<void>
+  /**
+   * Asks the PSP about a payment waiting on the customer (3DS) or on a capture, records what the PSP
+   * already did (a customer who completed 3DS and closed the tab, a capture whose answer was lost),
+   * and releases what waited past its lifetime.
+   */
+  readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
+  readonly jobs: ReadonlyArray<Job>
+}>() {
+  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make))
+}
+
+const make = Effect.gen(function*() {
+  const records = yield* PaymentRecords
+  const attempts = yield* PaymentAttempts
+  const repository = yield* PaymentsRepository
+
+  const reconcile = Effect.fn("PaymentRecovery.reconcile")(function*(ref: PaymentRef) {
+    const payment = yield* Effect.orDie(records.load(ref.tenant, ref.paymentId))
+    if (payment.status !== "processing" || payment.attempts.at(-1)?.status !== "pending") return
+    const sent = yield* attempts.send(ref.tenant, payment, { resend: true })
+    yield* Effect.ignore(attempts.conclude(ref.tenant, sent))
+  })
+
+  const followUp = Effect.fn("PaymentRecovery.followUp")(function*(ref: PaymentRef) {
+    const policy = yield* PaymentPolicy
+    const payment = yield* attempts.refresh(ref.tenant, yield* Effect.orDie(records.load(ref.tenant, ref.paymentId)))
+    if (payment.status !== "requires_capture" && payment.status !== "requires_action") return
+    const capture = payment.status === "requires_capture"
+    const lifetime = capture ? policy.authorizationLifetime : policy.actionLifetime
+    if (DateTime.lessThan(yield* now, DateTime.add(payment.updated_at, { millis: Duration.toMillis(lifetime) }))) return
+    yield* attempts.cancelNow(
+      ref.tenant,
+      payment,
+      capture
+        ? new Failure({ code: "authorization_expired", message: "The authorization was not captured in time and was released." })
+        : new Failure({ code: "action_expired", message: "The customer did not complete the required action in time." })
+    ).pipe(Effect.ignore)
+  })
+
+  /** One job pass over the payments that need `work`, each leased for as long as handling it can take. */
+  const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, handle: typeof reconcile) =>
+    drainLeased({
+      claim: (lease) => repository.claimDue(work(lease), lease),
+      handle: ({ item }) => handle(item),
+      leaseFor,
+      concurrency: 4,
+      maxPerPass: 200
+    })
+
+  const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
+    pass((lease) => ({ _tag: "Unanswered", sentBefore: before(lease.now, policy.reconcileAfter) }), policy.recoveryLease, reconcile)
+  ).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
+
+  // A challenge is asked about every poll interval: the lease is what spaces the questions out.
+  const followUpDue = Effect.flatMap(PaymentPolicy, (policy) =>
+    Effect.zipWith(
+      pass(
+        (lease) => ({ _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, policy.actionPollInterval) }),
+        policy.actionPollInterval,
+        followUp
+      ),
+      pass(
+        (lease) => ({ _tag: "Waiting", status: "requires_capture", updatedBefore: before(lease.now, policy.authorizationLifetime) }),
+        policy.actionPollInterval,
+        followUp
+      ),
+      (challenges, authorizations) => challenges + authorizations
+    )
+  ).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
+
+  return PaymentRecovery.of({
+    reconcile,
+    followUp,
+    jobs: [
+      { name: "reconcile-payments", every: "5 seconds", run: reconcileDue },
+      { name: "follow-up-payments", every: "30 seconds", run: followUpDue }
+    ]
+  })
+})

@@ -1,0 +1,45 @@
+import { Context, Data, Effect, Layer, Schema } from "effect"
+import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
+import { ConnectionSecrets } from "./ConnectionSecrets.js"
+import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
+import type { ProviderConnection } from "./ProviderConnection.js"
+
+/** No connector of this build handles the connection's `type`. */
+export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType")<{ readonly type: string }> {}
+
+/**
+ * The registry of connectors by connection `type`. A connector gets its connection's secrets as
+ * effects it runs itself, so the plaintext exists only inside the connector, and only while it works.
+ */
+export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
+  readonly types: ReadonlyArray<string>
+  readonly definition: (type: string) => Effect.Effect<ConnectorDefinition, UnknownConnectorType>
+  /** The connector of a connection whose settings were checked when they were saved. */
+  readonly forConnection: (connection: ProviderConnection) => Effect.Effect<PaymentConnector, UnknownConnectorType>
+}>() {
+  static readonly fromDefinitions = (definitions: Readonly<Record<string, ConnectorDefinition<any>>>) =>
+    Layer.effect(
+      Connectors,
+      Effect.gen(function*() {
+        const secrets = yield* ConnectionSecrets
+        const publicBaseUrl = yield* PublicBaseUrl
+        const definition = (type: string) =>
+          Object.hasOwn(definitions, type)
+            ? Effect.succeed(definitions[type]! as ConnectorDefinition)
+            : Effect.fail(new UnknownConnectorType({ type }))
+        return {
+          types: Object.keys(definitions),
+          definition,
+          forConnection: (connection) =>
+            Effect.flatMap(definition(connection.type), (found) =>
+              Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
+                found.make({
+                  connection,
+                  credentials: secrets.credentials(connection),
+                  webhookSecret: secrets.webhookSecret(connection),
+                  publicBaseUrl
+                }, settings)))
+        }
+      })
+    )
+}

@@ -1,0 +1,23 @@
+import { SqlClient } from "@effect/sql"
+import { Readiness } from "@orchestrator/core/ports/Readiness"
+import { Effect, Layer, Option } from "effect"
+import { appliedMigration, LATEST_MIGRATION } from "./Migrations.js"
+
+/**
+ * Ready means: the database answers within two seconds and has every migration this build knows.
+ */
+export const ReadinessSql = Layer.effect(
+  Readiness,
+  Effect.map(SqlClient.SqlClient, (sql) => ({
+    problem: appliedMigration.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.timeout("2 seconds"),
+      Effect.map((applied) =>
+        applied >= LATEST_MIGRATION
+          ? Option.none()
+          : Option.some(`database schema is at migration ${applied}, this build needs ${LATEST_MIGRATION}`)
+      ),
+      Effect.catchAll(() => Effect.succeed(Option.some("database unreachable")))
+    )
+  }))
+)

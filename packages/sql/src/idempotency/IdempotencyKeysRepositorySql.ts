@@ -1,0 +1,71 @@
+import { SqlClient } from "@effect/sql"
+import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
+import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect, Layer, Option } from "effect"
+import { int, iso } from "../shared/Rows.js"
+
+const toRecord = (row: any): IdempotencyRecord => ({
+  key: row.key,
+  fingerprint: row.fingerprint,
+  resourceId: row.resource_id,
+  response: row.response_status === null ? null : { status: int(row.response_status), body: row.response_body },
+  lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(iso(row.locked_until)),
+  lockToken: row.lock_token,
+  createdAt: DateTime.unsafeMake(iso(row.created_at))
+})
+
+const at = (time: DateTime.Utc) => DateTime.formatIso(time)
+
+export const IdempotencyKeysRepositorySql = Layer.effect(
+  IdempotencyKeysRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofKey = (tenant: Tenant, key: string) =>
+      sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
+    const insert = (tenant: Tenant, record: IdempotencyRecord) =>
+      sql`insert into idempotency_keys
+          (organization_id, livemode, key, fingerprint, locked_until, lock_token, created_at)
+        values (${tenant.organizationId}, ${tenant.livemode}, ${record.key}, ${record.fingerprint},
+          ${record.lockedUntil === null ? null : at(record.lockedUntil)}::timestamptz, ${record.lockToken},
+          ${at(record.createdAt)}::timestamptz)
+        on conflict do nothing returning key`
+    return IdempotencyKeysRepository.of({
+      start: (tenant, record) =>
+        Effect.gen(function*() {
+          // ON CONFLICT DO NOTHING makes concurrent first requests race safely: exactly one inserts.
+          for (let round = 0; round < 3; round++) {
+            if ((yield* insert(tenant, record)).length > 0) return Option.none()
+            const rows = yield* sql`select * from idempotency_keys where ${ofKey(tenant, record.key)}`
+            // Purged between the two statements: try the insert again.
+            if (rows.length > 0) return Option.some(toRecord(rows[0]))
+          }
+          return yield* Effect.dieMessage(`idempotency key ${record.key} keeps vanishing`)
+        }).pipe(Effect.orDie),
+      acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
+        sql`update idempotency_keys set locked_until = ${at(lockedUntil)}::timestamptz, lock_token = ${lockToken}
+          where ${ofKey(tenant, key)} and response_status is null
+            and (locked_until is null or locked_until < ${at(now)}::timestamptz)
+          returning *`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRecord)),
+          Effect.orDie
+        ),
+      attach: (tenant, key, lockToken, resourceId) =>
+        sql`update idempotency_keys set resource_id = ${resourceId}
+          where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),
+      complete: (tenant, key, lockToken, response) =>
+        sql`update idempotency_keys set response_status = ${response.status}, response_body = ${response.body},
+            locked_until = null, lock_token = null
+          where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),
+      release: (tenant, key, lockToken) =>
+        sql`update idempotency_keys set locked_until = null, lock_token = null
+          where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),
+      purge: ({ createdBefore, now }) =>
+        sql`delete from idempotency_keys where created_at < ${at(createdBefore)}::timestamptz
+          and (locked_until is null or locked_until < ${at(now)}::timestamptz) returning key`.pipe(
+          Effect.map((rows) => rows.length),
+          Effect.orDie
+        )
+    })
+  })
+)

@@ -1,0 +1,152 @@
+import { SqlClient } from "@effect/sql"
+import { Payment } from "@orchestrator/core/payments/Payment"
+import { type PaymentWork, PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { int, iso, json, parsed } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(Payment)
+const encode = Schema.encodeSync(Payment)
+
+const toPayment = (row: any): Payment =>
+  decode({
+    object: "payment",
+    id: row.id,
+    status: row.status,
+    amount: int(row.amount),
+    amount_captured: int(row.amount_captured),
+    amount_refunded: int(row.amount_refunded),
+    currency: row.currency,
+    provider: row.provider,
+    provider_payment_id: row.provider_payment_id,
+    payment_method: parsed(row.payment_method),
+    customer_id: row.customer_id,
+    description: row.description,
+    metadata: parsed(row.metadata),
+    capture: row.capture,
+    off_session: row.off_session,
+    return_url: row.return_url,
+    next_action: parsed(row.next_action),
+    failure: parsed(row.failure),
+    attempts: parsed<Array<any>>(row.attempts).map((attempt) => ({
+      object: "payment_attempt",
+      ...attempt,
+      created_at: iso(attempt.created_at)
+    })),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    livemode: row.livemode
+  })
+
+const at = (time: DateTime.Utc) => DateTime.formatIso(time)
+
+export const PaymentsRepositorySql = Layer.effect(
+  PaymentsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** A payment row with its attempts, in order, as one JSON array. */
+    const columns = sql`p.*, coalesce((
+        select json_agg(json_build_object(
+          'id', a.id, 'provider', a.provider, 'status', a.status, 'provider_payment_id', a.provider_payment_id,
+          'error_code', a.error_code, 'latency_ms', a.latency_ms, 'created_at', a.created_at
+        ) order by a.position)
+        from payment_attempts a where a.payment_id = p.id
+      ), '[]'::json) as attempts`
+
+    const ofTenant = (tenant: Tenant) =>
+      sql`p.organization_id = ${tenant.organizationId} and p.livemode = ${tenant.livemode}`
+
+    const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
+      sql`select ${columns} from payments p where p.id = ${id} and ${ofTenant(tenant)}
+        ${forUpdate ? sql`for update of p` : sql``}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPayment)),
+        Effect.orDie
+      )
+
+    const saveAttempts = (payment: ReturnType<typeof encode>) =>
+      Effect.forEach(payment.attempts, (attempt, position) =>
+        sql`insert into payment_attempts
+            (id, payment_id, position, provider, status, provider_payment_id, error_code, latency_ms, created_at)
+          values (${attempt.id}, ${payment.id}, ${position}, ${attempt.provider}, ${attempt.status},
+            ${attempt.provider_payment_id}, ${attempt.error_code}, ${attempt.latency_ms}, ${attempt.created_at}::timestamptz)
+          on conflict (id) do update set status = excluded.status,
+            provider_payment_id = excluded.provider_payment_id, error_code = excluded.error_code,
+            latency_ms = excluded.latency_ms`, { discard: true })
+
+    const due = (work: PaymentWork) =>
+      work._tag === "Waiting"
+        ? sql`status = ${work.status} and updated_at < ${at(work.updatedBefore)}::timestamptz`
+        : sql`status = 'processing' and exists (select 1 from payment_attempts a where a.payment_id = payments.id
+            and a.status = 'pending' and a.created_at < ${at(work.sentBefore)}::timestamptz)`
+
+    return PaymentsRepository.of({
+      insert: (tenant, payment) => {
+        const row = encode(payment)
+        return Effect.zipRight(
+          sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
+              currency, provider, provider_payment_id, payment_method, customer_id, description, metadata, capture,
+              off_session, return_url, next_action, failure, created_at, updated_at)
+            values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+              ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
+              ${row.provider_payment_id}, ${json(row.payment_method)}::jsonb, ${row.customer_id}, ${row.description},
+              ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
+              ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
+              ${row.updated_at}::timestamptz)`,
+          saveAttempts(row)
+        ).pipe(Effect.orDie)
+      },
+      update: (tenant, payment) => {
+        const row = encode(payment)
+        return Effect.zipRight(
+          sql`update payments set status = ${row.status}, amount_captured = ${row.amount_captured},
+              amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
+              provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
+              metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
+              failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz
+            where id = ${row.id} and organization_id = ${tenant.organizationId}`,
+          saveAttempts(row)
+        ).pipe(Effect.orDie)
+      },
+      find: (tenant, id) => findOne(tenant, id, false),
+      findForUpdate: (tenant, id) => findOne(tenant, id, true),
+      tenantOf: (id) =>
+        sql<{ organization_id: string; livemode: boolean }>`select organization_id, livemode from payments where id = ${id}`
+          .pipe(
+            Effect.map((rows) =>
+              Option.map(Option.fromNullable(rows[0]), (row) => ({
+                organizationId: row.organization_id,
+                livemode: row.livemode
+              }))
+            ),
+            Effect.orDie
+          ),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: columns,
+          from: sql`payments p`,
+          alias: "p",
+          scope: ofTenant(tenant),
+          filters: [
+            ...(filter.status === undefined ? [] : [sql`p.status = ${filter.status}`]),
+            ...(filter.provider === undefined ? [] : [sql`p.provider = ${filter.provider}`]),
+            ...(filter.currency === undefined ? [] : [sql`p.currency = ${filter.currency}`]),
+            ...(filter.customer_id === undefined ? [] : [sql`p.customer_id = ${filter.customer_id}`])
+          ],
+          page,
+          decode: toPayment
+        }),
+      claimDue: (work, lease) =>
+        claimLeased<{ id: string; organization_id: string; livemode: boolean }, { tenant: Tenant; paymentId: string }>(sql, {
+          table: "payments",
+          due: due(work),
+          order: sql`updated_at`,
+          returning: sql`id, organization_id, livemode, updated_at`,
+          lease,
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, paymentId: row.id })
+        })
+    })
+  })
+)

@@ -1,0 +1,84 @@
+import { SqlClient } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { Refund } from "@orchestrator/core/refunds/Refund"
+import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { int, iso, json, parsed } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(Refund)
+const encode = Schema.encodeSync(Refund)
+
+const toRefund = (row: any): Refund =>
+  decode({
+    object: "refund",
+    id: row.id,
+    payment_id: row.payment_id,
+    amount: int(row.amount),
+    currency: row.currency,
+    status: row.status,
+    reason: row.reason,
+    provider_refund_id: row.provider_refund_id,
+    failure: parsed(row.failure),
+    metadata: parsed(row.metadata),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    livemode: row.livemode
+  })
+
+export const RefundsRepositorySql = Layer.effect(
+  RefundsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`r.organization_id = ${tenant.organizationId} and r.livemode = ${tenant.livemode}`
+    const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
+      sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
+        Effect.orDie
+      )
+
+    return RefundsRepository.of({
+      insert: (tenant, refund) => {
+        const row = encode(refund)
+        return sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
+            provider_refund_id, failure, metadata, created_at, updated_at)
+          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
+            ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
+            ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+      },
+      update: (tenant, refund) => {
+        const row = encode(refund)
+        return sql`update refunds set status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
+            failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+            updated_at = ${row.updated_at}::timestamptz
+          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      find: (tenant, id) => findOne(tenant, id, false),
+      findForUpdate: (tenant, id) => findOne(tenant, id, true),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: sql`r.*`,
+          from: sql`refunds r`,
+          alias: "r",
+          scope: ofTenant(tenant),
+          filters: filter.paymentId === undefined ? [] : [sql`r.payment_id = ${filter.paymentId}`],
+          page,
+          decode: toRefund
+        }),
+      claimPending: (createdBefore, lease) =>
+        claimLeased<{ id: string; organization_id: string; livemode: boolean }, RefundRef>(sql, {
+          table: "refunds",
+          due: sql`status = 'pending' and created_at < ${DateTime.formatIso(createdBefore)}::timestamptz`,
+          order: sql`created_at`,
+          returning: sql`id, organization_id, livemode, created_at`,
+          lease,
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, refundId: row.id })
+        })
+    })
+  })
+)

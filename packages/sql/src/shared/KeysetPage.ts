@@ -1,0 +1,39 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import { InvalidCursor, type Page, type PageRequest } from "@orchestrator/core/domain/Pagination"
+import { Effect } from "effect"
+import { iso } from "./Rows.js"
+
+/**
+ * Every list of the API: newest first by `(created_at, id)`, `limit` + 1 rows to know whether there
+ * is more, and `starting_after` resolved within the same `scope` (an id the caller cannot see is an
+ * invalid cursor, never a way to probe). `from` names the table with its alias, e.g. `payments p`;
+ * `alias` is that alias.
+ */
+export const keysetPage = <A>(
+  sql: SqlClient.SqlClient,
+  options: {
+    readonly select: Statement.Fragment
+    readonly from: Statement.Fragment
+    readonly alias: string
+    readonly scope: Statement.Fragment
+    readonly filters: ReadonlyArray<Statement.Fragment>
+    readonly page: PageRequest
+    readonly decode: (row: any) => A
+  }
+): Effect.Effect<Page<A>, InvalidCursor> =>
+  Effect.gen(function*() {
+    const { alias, page } = options
+    const column = (name: string) => sql(`${alias}.${name}`)
+    const conditions = [options.scope, ...options.filters]
+    if (page.startingAfter !== undefined) {
+      const cursor = yield* sql<{ created_at: unknown }>`select ${column("created_at")} as created_at
+        from ${options.from} where ${column("id")} = ${page.startingAfter} and ${options.scope}`.pipe(Effect.orDie)
+      if (cursor.length === 0) return yield* new InvalidCursor({ cursor: page.startingAfter })
+      conditions.push(
+        sql`(${column("created_at")}, ${column("id")}) < (${iso(cursor[0]!.created_at)}::timestamptz, ${page.startingAfter})`
+      )
+    }
+    const rows = yield* sql`select ${options.select} from ${options.from} where ${sql.and(conditions)}
+      order by ${column("created_at")} desc, ${column("id")} desc limit ${page.limit + 1}`.pipe(Effect.orDie)
+    return { data: rows.slice(0, page.limit).map(options.decode), hasMore: rows.length > page.limit }
+  })

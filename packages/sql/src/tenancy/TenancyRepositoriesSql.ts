@@ -1,0 +1,69 @@
+import { SqlClient } from "@effect/sql"
+import { ApiKey } from "@orchestrator/core/tenancy/ApiKey"
+import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
+import { Organization } from "@orchestrator/core/tenancy/Organization"
+import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import { Effect, Layer, Option, Schema } from "effect"
+import { iso } from "../shared/Rows.js"
+
+const decodeOrganization = Schema.decodeUnknownSync(Organization)
+const encodeOrganization = Schema.encodeSync(Organization)
+const toOrganization = (row: any) => decodeOrganization({ ...row, created_at: iso(row.created_at) })
+
+export const OrganizationsRepositorySql = Layer.effect(
+  OrganizationsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toOrganization)
+    return OrganizationsRepository.of({
+      insert: (organization) => {
+        const row = encodeOrganization(organization)
+        return sql`insert into organizations (id, name, default_provider_test, default_provider_live, created_at)
+          values (${row.id}, ${row.name}, ${row.default_provider_test}, ${row.default_provider_live},
+            ${row.created_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      update: (organization) => {
+        const row = encodeOrganization(organization)
+        return sql`update organizations set name = ${row.name}, default_provider_test = ${row.default_provider_test},
+          default_provider_live = ${row.default_provider_live} where id = ${row.id}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      find: (id) => sql`select * from organizations where id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      findByName: (name) => sql`select * from organizations where name = ${name}`.pipe(Effect.map(one), Effect.orDie)
+    })
+  })
+)
+
+const decodeKey = Schema.decodeUnknownSync(ApiKey)
+const encodeKey = Schema.encodeSync(ApiKey)
+const toKey = (row: any) =>
+  decodeKey({ ...row, created_at: iso(row.created_at), revoked_at: row.revoked_at === null ? null : iso(row.revoked_at) })
+
+export const ApiKeysRepositorySql = Layer.effect(
+  ApiKeysRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toKey)
+    return ApiKeysRepository.of({
+      insert: (key) => {
+        const row = encodeKey(key)
+        return sql`insert into api_keys (id, organization_id, livemode, key_hash, hint, created_at, revoked_at)
+          values (${row.id}, ${row.organization_id}, ${row.livemode}, ${row.key_hash}, ${row.hint},
+            ${row.created_at}::timestamptz, ${row.revoked_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      update: (key) => {
+        const row = encodeKey(key)
+        return sql`update api_keys set revoked_at = ${row.revoked_at}::timestamptz where id = ${row.id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+      },
+      findByHash: (hash) => sql`select * from api_keys where key_hash = ${hash}`.pipe(Effect.map(one), Effect.orDie),
+      find: (id) => sql`select * from api_keys where id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      listForOrganization: (organizationId) =>
+        sql`select * from api_keys where organization_id = ${organizationId} order by created_at, id`.pipe(
+          Effect.map((rows) => rows.map(toKey)),
+          Effect.orDie
+        )
+    })
+  })
+)
