@@ -4,7 +4,7 @@ import type { DatabaseConfig } from "@orchestrator/sql/Database"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 import * as path from "node:path"
 
-/** Everything the service reads from its environment (decisions §13). */
+/** Everything the service reads from its environment. */
 export interface Settings {
   readonly port: number
   readonly database: DatabaseConfig

@@ -1,3 +1,4 @@
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
@@ -5,7 +6,7 @@ import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"
 
-/** The error body of decisions §8, exactly: one top-level key, and the request id of the response. */
+/** The error body, exactly: one top-level key, and the request id of the response. */
 const expectError = (response: RawResponse, status: number, expected: Record<string, unknown>) => {
   expect(response.status).toBe(status)
   expect(response.headers.get("content-type")).toContain("application/json")
@@ -94,6 +95,58 @@ for (const database of testDatabases()) {
           expect((yield* client.payments.list({ urlParams: {} })).data).toEqual([])
         }))
 
+      it.effect("400 for half a surrogate pair anywhere in a body; nothing stored, the same key's retry too", () =>
+        Effect.gen(function*() {
+          const { baseUrl, client, secret } = yield* merchant()
+          const good = paymentWith("tok_visa")
+          const paid = yield* client.payments.create({ headers: { "idempotency-key": newKey() }, payload: good })
+          const lone = "x\ud800y"
+          const post = (path: string, body: unknown, key: string) =>
+            raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, key), body: JSON.stringify(body) })
+          const cases: ReadonlyArray<readonly [string, unknown, string]> = [
+            ["/v1/payments", { ...good, description: lone }, "description"],
+            ["/v1/payments", { ...good, metadata: { [lone]: "v" } }, "metadata"],
+            ["/v1/payments", { ...good, metadata: { k: lone } }, "metadata.k"],
+            ["/v1/payments", { ...good, payment_method: { type: "card", token: lone } }, "payment_method.token"],
+            ["/v1/payments", { ...good, description: "\udc00 first" }, "description"],
+            [`/v1/payments/${paid.id}/refund`, { reason: lone }, "reason"]
+          ]
+          for (const [path, body, param] of cases) {
+            const key = newKey()
+            for (let attempt = 0; attempt < 2; attempt++) {
+              const response = yield* post(path, body, key)
+              expectError(response, 400, { type: "invalid_request_error" })
+              expect(response.json.error.param).toContain(param)
+            }
+          }
+          expect((yield* client.payments.list({ urlParams: {} })).data.map((payment) => payment.id)).toEqual([paid.id])
+          expect((yield* client.refunds.list({ urlParams: {} })).data).toEqual([])
+          expect(yield* (yield* SandboxLedger).countCharges(paid.id)).toBe(1)
+        }))
+
+      it.effect("400 for a body nested absurdly deep, on every endpoint that takes one", () =>
+        Effect.gen(function*() {
+          const { baseUrl, client, secret } = yield* merchant()
+          const paid = yield* client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa") })
+          const deep = "[".repeat(100_000) + "]".repeat(100_000)
+          const deepInside = `{"amount": ${"[".repeat(50_000)}1${"]".repeat(50_000)}}`
+          for (
+            const path of ["/v1/payments", `/v1/payments/${paid.id}/capture`, `/v1/payments/${paid.id}/cancel`, `/v1/payments/${paid.id}/refund`]
+          ) {
+            for (const body of [deep, deepInside]) {
+              const response = yield* raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, newKey()), body })
+              expectError(response, 400, { code: "invalid_json" })
+            }
+          }
+          // JSON of ordinary depth still gets through to the schema.
+          const fine = yield* raw(`${baseUrl}/v1/payments/${paid.id}/refund`, {
+            method: "POST",
+            headers: json(secret, newKey()),
+            body: JSON.stringify({ metadata: { a: "b" } })
+          })
+          expect(fine.status).toBe(201)
+        }))
+
       it.effect("takes a JSON body whatever Content-Type says, as curl -d sends it", () =>
         Effect.gen(function*() {
           const { baseUrl, secret } = yield* merchant()
@@ -168,6 +221,12 @@ for (const database of testDatabases()) {
           expect(Object.keys(openapi.paths["/v1/payments"].post.responses)).toEqual(
             expect.arrayContaining(["201", "400", "401", "402", "409", "422"])
           )
+          // The document explains itself: no internal notes, no shape the server never sends.
+          const text = JSON.stringify(openapi)
+          expect(text).not.toMatch(/decisions|§/)
+          expect(text).not.toContain("HttpApiDecodeError")
+          expect(openapi.paths["/v1/payments/{id}/capture"].post.responses["422"].content["application/json"].schema.anyOf)
+            .toHaveLength(2)
           const docs = yield* raw(`${baseUrl}/docs`)
           expect(docs.status).toBe(200)
           expect(docs.headers.get("content-type")).toContain("text/html")

@@ -2,8 +2,20 @@ import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsReposito
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import * as net from "node:net"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
+
+/** True when nothing accepts a new TCP connection on `port` any more. */
+const refusesConnections = (port: number) =>
+  Effect.async<boolean>((resume) => {
+    const socket = net.connect(port, "127.0.0.1")
+    socket.once("connect", () => {
+      socket.destroy()
+      resume(Effect.succeed(false))
+    })
+    socket.once("error", () => resume(Effect.succeed(true)))
+  })
 
 describe("shutdown", () => {
   it.live("lets a running payment request finish before the server stops", () =>
@@ -41,13 +53,16 @@ describe("shutdown", () => {
       const stopping = yield* Effect.fork(
         Scope.close(scope, Exit.void).pipe(Effect.tap(() => Effect.sync(() => events.push("stopped"))))
       )
-      yield* Effect.yieldNow()
+      // The server is draining: it refuses new connections while the held request is still running.
+      const port = Number(new URL(baseUrl).port)
+      while (!(yield* refusesConnections(port))) yield* Effect.yieldNow()
+      events.push("draining")
       yield* Deferred.succeed(gate, undefined)
 
       const response = yield* Fiber.join(request)
       yield* Fiber.join(stopping)
       expect([response.status, response.json.status]).toEqual([201, "succeeded"])
-      // The payment settled (and was answered) before the server, then the database, stopped.
-      expect(events).toEqual(["settled", "stopped"])
+      // The server was already draining when the payment settled and was answered; then it stopped.
+      expect(events).toEqual(["draining", "settled", "stopped"])
     }), 60_000)
 })

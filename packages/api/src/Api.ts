@@ -1,6 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
-import { InternalError, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
 import { RefundsApi } from "./refunds/RefundsApi.js"
@@ -14,10 +14,12 @@ const withoutFrameworkDecodeError = (spec: Record<string, any>) => {
   const ref = "#/components/schemas/HttpApiDecodeError"
   for (const path of Object.values<any>(spec.paths ?? {})) {
     for (const operation of Object.values<any>(path)) {
-      const content = operation?.responses?.["400"]?.content?.["application/json"]
+      const invalid = operation?.responses?.["400"]
+      const content = invalid?.content?.["application/json"]
       if (content?.schema?.anyOf !== undefined) {
         const rest = content.schema.anyOf.filter((schema: any) => schema.$ref !== ref)
         content.schema = rest.length === 1 ? rest[0] : { anyOf: rest }
+        invalid.description = INVALID_REQUEST
       }
     }
   }
@@ -34,6 +36,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentReturnApi)
   .add(RefundsApi)
   .add(HealthApi)
+  .addError(InvalidRequest)
   .addError(RouteNotFound)
   .addError(PayloadTooLarge)
   .addError(InternalError)

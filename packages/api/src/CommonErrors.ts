@@ -1,11 +1,14 @@
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import { ApiError, failWith } from "./ApiError.js"
 
+export const INVALID_REQUEST =
+  "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
+
 /** Malformed JSON, a wrong type, a missing or unknown field, an invalid cursor or header. */
 export class InvalidRequest extends ApiError<InvalidRequest>()("InvalidRequest", {
   status: 400,
   type: "invalid_request_error",
-  description: "Malformed JSON, a wrong type, a missing or unknown field, or a missing Idempotency-Key"
+  description: INVALID_REQUEST
 }) {
   readonly _tag = "InvalidRequest" as const
 }

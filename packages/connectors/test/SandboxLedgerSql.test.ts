@@ -1,27 +1,14 @@
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import type { Currency } from "@orchestrator/core/domain/Currency"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
+import { testConnection } from "@orchestrator/testing/Connections"
 import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { sandboxConnector } from "./fixtures.js"
-import { DateTime, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 
 const EUR = "EUR" as Currency
-const connection = new ProviderConnection({
-  object: "provider_connection",
-  id: "pcn_race",
-  name: "sandbox_a",
-  type: "sandbox",
-  status: "active",
-  last_error: null,
-  supported_currencies: null,
-  supported_methods: null,
-  settings: {},
-  livemode: false,
-  created_at: DateTime.unsafeMake(0),
-  updated_at: DateTime.unsafeMake(0)
-})
+const connection = testConnection({ id: "pcn_race" })
 
 let sequence = 0
 const authorize = (capture: boolean) =>

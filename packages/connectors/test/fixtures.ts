@@ -3,8 +3,9 @@ import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { SandboxSettings } from "@orchestrator/connectors/sandbox/SandboxSettings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { type AuthorizeRequest, type ConnectorContext, MissingSecret } from "@orchestrator/core/providers/PaymentConnector"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { DateTime, Effect, Redacted, Schema } from "effect"
+import type { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
+import { testConnection } from "@orchestrator/testing/Connections"
+import { Effect, Redacted, Schema } from "effect"
 
 export const BASE_URL = "https://orchestrator.test"
 export const RETURN_URL = "https://shop.example/v1/payments/pay_1/return"
@@ -12,20 +13,7 @@ export const EUR = "EUR" as Currency
 export const WEBHOOK_SECRET = "whsec_sandbox_test_secret"
 
 export const makeConnection = (settings: Record<string, unknown> = {}, id = "pcn_test") =>
-  new ProviderConnection({
-    object: "provider_connection",
-    id,
-    name: id === "pcn_test" ? "sandbox_a" : `sandbox_${id}`,
-    type: "sandbox",
-    status: "active",
-    last_error: null,
-    supported_currencies: null,
-    supported_methods: null,
-    settings,
-    livemode: false,
-    created_at: DateTime.unsafeMake(0),
-    updated_at: DateTime.unsafeMake(0)
-  })
+  testConnection({ id, name: id === "pcn_test" ? "sandbox_a" : `sandbox_${id}`, settings })
 
 export const authorizeRequest = (
   token: string,

@@ -54,7 +54,7 @@ const checkMachine = <S extends string>(machine: StateMachine<S, string>) => {
 describe("payment state machine", () => {
   checkMachine(PaymentStateMachine)
 
-  it("has exactly the terminal states of decisions §4", () => {
+  it("has exactly the terminal states", () => {
     expect([...PaymentStateMachine.terminal].sort()).toEqual(["canceled", "failed", "succeeded"])
   })
 })

@@ -10,7 +10,6 @@ import {
 } from "@orchestrator/core/payments/Payment"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { InvalidRequest } from "../CommonErrors.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
@@ -100,7 +99,6 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
   )
-  .addError(InvalidRequest)
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Payments")
@@ -119,7 +117,6 @@ export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
         "Synchronizes the payment with the provider and redirects (303) to the merchant's return_url with payment_id."
       )
   )
-  .addError(InvalidRequest)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Payment return")
 {}

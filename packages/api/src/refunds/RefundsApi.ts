@@ -4,7 +4,6 @@ import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { InvalidRequest } from "../CommonErrors.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
@@ -46,7 +45,6 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
       .addSuccess(RefundList)
       .annotate(OpenApi.Summary, "List refunds, newest first")
   )
-  .addError(InvalidRequest)
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Refunds")

@@ -1,4 +1,4 @@
-/** Every prefix the service hands out; see decisions §1. */
+/** Every prefix the service hands out: the kind of object an id names. */
 export type IdPrefix =
   | "pay" | "att" | "ref" | "evt" | "org" | "pcn" | "key" | "req" | "whsec"
   | "sub" | "plan" | "cus" | "rule" | "whe" | "whev" | "cs" | "in" | "psev"
@@ -17,7 +17,7 @@ const encodeTime = (millis: number): string => {
   return out
 }
 
-/** 20 base32 characters: 100 random bits, above the 96 that decisions §1 asks for. */
+/** 20 base32 characters: 100 random bits, above the 96 ids must have to be unguessable. */
 export const randomBase32 = (length: number): string => {
   const bytes = crypto.getRandomValues(new Uint8Array(length))
   let out = ""

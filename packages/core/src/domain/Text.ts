@@ -12,7 +12,7 @@ export const Text = Schema.String.pipe(
   Schema.filter((text) => !LONE_SURROGATE.test(text) || "must be valid Unicode (it contains half a surrogate pair)")
 )
 
-/** Strings accepted anywhere in a request: at most 5 000 characters (decisions §1). */
+/** Strings accepted anywhere in a request: at most 5 000 characters. */
 export const BoundedString = Text.pipe(Schema.maxLength(5000))
 
 /** An object id in a path or a filter; anything longer than an id can be is refused. */

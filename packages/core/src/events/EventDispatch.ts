@@ -42,7 +42,13 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
             yield* Effect.forEach(consumers, (consumer) => consumer.consume(leased.item.organizationId, leased.item.event), {
               discard: true
             })
-          })),
+          })).pipe(
+            // One event that cannot be handed over must not hold up the others: it is tried again
+            // when its lease lapses.
+            Effect.catchAllCause((cause) =>
+              Effect.logError(`event ${leased.item.event.id} could not be dispatched; retried later`, cause)
+            )
+          ),
         leaseFor: DISPATCH_LEASE,
         concurrency: 8,
         maxPerPass: 1000

@@ -1,6 +1,6 @@
 import { Data, type DateTime, Schema } from "effect"
 
-/** `Idempotency-Key`: 1 to 255 printable ASCII characters (decisions §7). */
+/** `Idempotency-Key`: 1 to 255 printable ASCII characters. */
 export const IdempotencyKey = Schema.String.pipe(
   Schema.minLength(1),
   Schema.maxLength(255),

@@ -25,7 +25,7 @@ export const KEY_RETENTION = Duration.hours(24)
 export const KEY_LOCK = Duration.minutes(2)
 
 /**
- * Idempotency of decisions §7. A key runs its operation once; a finished key replays the stored
+ * Idempotency of every mutating call. A key runs its operation once; a finished key replays the stored
  * response; a key still running answers 409; a key used for another request answers 422.
  * A 5xx or a crash releases the key without a response, and the next request with it resumes
  * from the object the first one created instead of starting over: the operation runs with its

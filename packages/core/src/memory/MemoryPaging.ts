@@ -10,7 +10,7 @@ interface Listed {
 const newestFirst = (a: Listed, b: Listed) =>
   b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
-/** The list semantics of decisions §1 over an array, for the in-memory repositories. */
+/** The list semantics of the API (newest first, cursors) over an array, for the in-memory repositories. */
 export const pageOf = <A extends Listed>(
   visible: ReadonlyArray<A>,
   matching: (item: A) => boolean,

@@ -17,7 +17,8 @@ export interface LeaseRequest {
  * Works through due items a few at a time. Each claim leases only the items about to run, for as
  * long as one item can take, so no lease has to outlast a whole batch: a slow batch never lets a
  * second worker take an item that is still being handled. An item whose handling leaves it due is
- * retried once its lease runs out, by whichever worker claims it then.
+ * retried once its lease runs out, by whichever worker claims it then; a pass stops claiming once a
+ * lease's length has gone by, so it never takes up again an item it handled itself.
  */
 export const drainLeased = <A, R>(options: {
   readonly claim: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<A>>, never, R>
@@ -29,8 +30,11 @@ export const drainLeased = <A, R>(options: {
   Effect.gen(function*() {
     const leaseMillis = Duration.toMillis(options.leaseFor)
     let handled = 0
+    const started = yield* DateTime.now
+    const stopAt = DateTime.add(started, { millis: leaseMillis })
     while (handled < options.maxPerPass) {
       const now = yield* DateTime.now
+      if (!DateTime.lessThan(now, stopAt)) break
       const limit = Math.min(options.concurrency, options.maxPerPass - handled)
       const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit })
       yield* Effect.forEach(claimed, options.handle, { concurrency: options.concurrency, discard: true })

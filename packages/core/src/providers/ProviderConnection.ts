@@ -5,7 +5,7 @@ export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type
 
 /**
- * A PSP account of an organization (decisions §3). `name` is what requests and payments call
+ * A PSP account of an organization. `name` is what requests and payments call
  * `provider`; credentials and the webhook secret are write-only and never part of this object.
  */
 export class ProviderConnection extends Schema.Class<ProviderConnection>("ProviderConnection")({

@@ -15,8 +15,8 @@ export class ProviderNotUsable extends Data.TaggedError("ProviderNotUsable")<{
 export class NoProviderAvailable extends Data.TaggedError("NoProviderAvailable")<{ readonly reason: string }> {}
 
 /**
- * Which connection takes a payment (decisions §4): the one the request forces, else the organization's
- * default provider for the mode. Routing rules (decisions §6) will slot in before the default.
+ * Which connection takes a payment: the one the request forces, else the organization's default
+ * provider for the mode. Routing rules will slot in before the default.
  */
 export class ProviderResolution extends Context.Tag("core/ProviderResolution")<ProviderResolution, {
   readonly forPayment: (

@@ -9,7 +9,7 @@ export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed
   readonly reason: "missing" | "malformed" | "unknown"
 }> {}
 
-/** Turns a presented secret key into the tenant it may act for (decisions §2). */
+/** Turns a presented secret key into the tenant it may act for. */
 export class Authentication extends Context.Tag("core/Authentication")<Authentication, {
   readonly authenticate: (token: string) => Effect.Effect<Tenant, AuthenticationFailed>
 }>() {

@@ -14,7 +14,7 @@ export class OrganizationNotFound extends Data.TaggedError("OrganizationNotFound
 export class ApiKeyNotFound extends Data.TaggedError("ApiKeyNotFound")<{ readonly id: string }> {}
 export class InvalidApiKey extends Data.TaggedError("InvalidApiKey")<{ readonly reason: string }> {}
 
-/** The two sandbox connections every new organization starts with in test mode (decisions §3). */
+/** The two sandbox connections every new organization starts with in test mode. */
 export const STARTER_CONNECTIONS = ["sandbox_a", "sandbox_b"] as const
 
 /** Organizations and their keys: what the command-line tool and the embedded bootstrap manage. */

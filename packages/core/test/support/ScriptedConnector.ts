@@ -10,7 +10,7 @@ import {
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Connectors } from "@orchestrator/core/providers/Connectors"
-import { Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Layer, Schema } from "effect"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
 
@@ -24,14 +24,17 @@ export type Script = AuthorizationOutcome | "unavailable" | "hang"
 export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Script>>) => {
   const answers = new Map<string, AuthorizationOutcome>()
   const calls: Array<AuthorizeRequest> = []
+  /** When each authorize call started, by reference, on the (test) clock. */
+  const sends: Array<{ readonly reference: string; readonly at: number }> = []
   const refunds = new Map<string, RefundOutcome>()
   let refundScript: RefundOutcome | "unavailable" = RefundOutcome.Succeeded({ pspRefundId: "re_1" })
   let captureHangs = false
 
   const connector: PaymentConnector = {
     authorize: (request) =>
-      Effect.suspend(() => {
+      Effect.flatMap(Clock.currentTimeMillis, (at) => {
         calls.push(request)
+        sends.push({ reference: request.reference, at })
         const seen = answers.get(request.reference)
         if (seen !== undefined) return Effect.succeed(seen)
         const tries = calls.filter((call) => call.paymentMethod.token === request.paymentMethod.token).length
@@ -66,6 +69,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
   return {
     connector,
     calls,
+    sends,
     /** Settles what a `hang` left open, as if the PSP had finished the charge meanwhile. */
     settleLater: (reference: string, outcome: AuthorizationOutcome) => answers.set(reference, outcome),
     setRefundOutcome: (outcome: RefundOutcome | "unavailable") => {

@@ -1,0 +1,59 @@
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import { type EventConsumer, EventConsumers, EventDispatch } from "@orchestrator/core/events/EventDispatch"
+import { Payments } from "@orchestrator/core/payments/Payments"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, TestClock } from "effect"
+import { createTenant, makeTestServices } from "./support/TestServices.js"
+
+const withConsumers = (consumers: ReadonlyArray<EventConsumer>) =>
+  makeTestServices().layer.pipe(Layer.provide(Layer.succeed(EventConsumers, consumers)))
+
+const pay = (tenant: { organizationId: string; livemode: boolean }) =>
+  Effect.flatMap(Payments, (payments) =>
+    payments.create(tenant, { amount: 700, currency: "EUR" as Currency, payment_method: { type: "card", token: "tok_ok" } }))
+
+describe("the event outbox", () => {
+  it.effect("hands every event to every consumer once, in the order it was written", () => {
+    const seen: Array<string> = []
+    const audit: Array<string> = []
+    return Effect.gen(function*() {
+      const tenant = yield* createTenant
+      const payment = yield* pay(tenant)
+      const dispatch = yield* EventDispatch
+      expect(yield* dispatch.dispatchDue).toBe(3)
+      expect(seen).toEqual(["payment.created", "payment.processing", "payment.succeeded"].map((type) => `${type} ${payment.id}`))
+      expect(audit).toHaveLength(3)
+      // Nothing is handed over twice, even long after.
+      yield* TestClock.adjust("1 hour")
+      expect(yield* dispatch.dispatchDue).toBe(0)
+      expect(seen).toHaveLength(3)
+    }).pipe(Effect.provide(withConsumers([
+      { name: "webhooks", consume: (_, event) => Effect.sync(() => seen.push(`${event.type} ${event.data.object.id}`)) },
+      { name: "audit", consume: (organizationId) => Effect.sync(() => audit.push(organizationId)) }
+    ])))
+  })
+
+  it.effect("an event whose consumer fails stays in the outbox and is handed over again once its lease lapses", () => {
+    const seen: Array<string> = []
+    let failing = true
+    return Effect.gen(function*() {
+      const tenant = yield* createTenant
+      yield* pay(tenant)
+      const dispatch = yield* EventDispatch
+      expect(yield* dispatch.dispatchDue).toBe(3)
+      expect(seen).toHaveLength(3)
+      failing = false
+      // Still leased: not handed over again at once...
+      expect(yield* dispatch.dispatchDue).toBe(0)
+      // ...but once the lease lapses, all three go to every consumer again, and are then done.
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* dispatch.dispatchDue).toBe(3)
+      expect(seen).toHaveLength(6)
+      yield* TestClock.adjust("2 minutes")
+      expect(yield* dispatch.dispatchDue).toBe(0)
+    }).pipe(Effect.provide(withConsumers([
+      { name: "first", consume: (_, event) => Effect.sync(() => seen.push(event.id)) },
+      { name: "flaky", consume: () => failing ? Effect.dieMessage("consumer down") : Effect.void }
+    ])))
+  })
+})
