@@ -14,6 +14,7 @@ export default defineConfig({
     projects: [
       project("core", "packages/core"),
       project("connectors", "packages/connectors"),
+      project("webhook-sender", "packages/webhook-sender"),
       project("sql", "packages/sql"),
       project("api", "packages/api"),
       project("http", "apps/http"),

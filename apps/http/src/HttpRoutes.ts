@@ -5,13 +5,22 @@ import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { EdgeLive } from "./Edge.js"
+import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
 import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
 import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
+import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([PaymentsHttpLive, PaymentReturnHttpLive, RefundsHttpLive, HealthHttpLive]),
+  Layer.provide([
+    PaymentsHttpLive,
+    PaymentReturnHttpLive,
+    RefundsHttpLive,
+    EventsHttpLive,
+    WebhooksHttpLive,
+    HealthHttpLive
+  ]),
   Layer.provide(AuthorizationLive)
 )
 

@@ -1,9 +1,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
 import { RefundsApi } from "./refunds/RefundsApi.js"
+import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /**
  * The framework declares its own decode error (400) on every endpoint. This service answers every
@@ -35,6 +37,8 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentsApi)
   .add(PaymentReturnApi)
   .add(RefundsApi)
+  .add(EventsApi)
+  .add(WebhooksApi)
   .add(HealthApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)
@@ -44,7 +48,8 @@ export class Api extends HttpApi.make("orchestrator")
   .annotate(OpenApi.Version, API_VERSION)
   .annotate(
     OpenApi.Description,
-    "Create and process payments and refunds through external PSPs. Amounts are integers in minor units."
+    "Create and process payments and refunds through external PSPs, and receive what happens to them as " +
+      "signed webhooks. Amounts are integers in minor units."
   )
   .annotate(OpenApi.Transform, withoutFrameworkDecodeError)
 {}

@@ -7,7 +7,9 @@ import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/Stor
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
 import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
+import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
+import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
 import { Effect, Layer, Option } from "effect"
 
 /** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
@@ -33,10 +35,16 @@ export const applicationLayer = <E1, E2>(options: {
   readonly storage: Layer.Layer<Storage, E1>
   readonly keys: Layer.Layer<KeyMaterial, E2>
   readonly publicUrl: string
+  /** How webhooks leave: Node's HTTP client unless a test says otherwise. */
+  readonly webhookSender?: Layer.Layer<WebhookSender>
 }) =>
   CoreServices.pipe(
     Layer.provideMerge(ConnectorsLive),
     Layer.provideMerge(CoreSecrets),
     Layer.provideMerge(options.storage),
-    Layer.provideMerge(Layer.mergeAll(options.keys, Layer.succeed(PublicBaseUrl, options.publicUrl)))
+    Layer.provideMerge(Layer.mergeAll(
+      options.keys,
+      Layer.succeed(PublicBaseUrl, options.publicUrl),
+      options.webhookSender ?? NodeWebhookSenderLive
+    ))
   )

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
-import { EventDispatch } from "./events/EventDispatch.js"
+import { EventConsumers, EventDispatch } from "./events/EventDispatch.js"
 import { EventLog } from "./events/EventLog.js"
+import { Events } from "./events/Events.js"
 import { IdempotentRequests } from "./idempotency/IdempotentRequests.js"
 import { PaymentAttempts } from "./payments/PaymentAttempts.js"
 import { PaymentRecords } from "./payments/PaymentRecords.js"
@@ -14,23 +15,32 @@ import { RefundRecords } from "./refunds/RefundRecords.js"
 import { Refunds } from "./refunds/Refunds.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
+import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
+import { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 
 /** Every background job, from the capabilities that declare them. */
 const JobsLayer = Layer.effect(
   Jobs,
   Effect.map(
-    Effect.all([PaymentRecovery, Refunds, EventDispatch, IdempotentRequests]),
+    Effect.all([PaymentRecovery, Refunds, EventDispatch, Events, WebhookDeliveries, IdempotentRequests]),
     (services) => services.flatMap((service) => service.jobs)
   )
 )
 
+/** Who receives every event from the outbox: the webhook fan-out. */
+const ConsumersLayer = Layer.effect(EventConsumers, Effect.map(WebhookDeliveries, (webhooks) => [webhooks.fanOut]))
+
 /**
  * The application services of the core over their ports. The composition root provides the ports
- * (storage, connectors, key material, public URL, event consumers); the core's tests provide
+ * (storage, connectors, the webhook sender, key material, public URL); the core's tests provide
  * in-memory ones. Connectors need `ConnectionSecrets`, which is why it stands apart.
  */
 export const CoreServices = JobsLayer.pipe(
-  Layer.provideMerge(Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, EventDispatch.layer)),
+  Layer.provideMerge(EventDispatch.layer),
+  Layer.provideMerge(ConsumersLayer),
+  Layer.provideMerge(Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer)),
+  Layer.provideMerge(WebhookDeliveries.layer),
+  Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),

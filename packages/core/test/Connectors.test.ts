@@ -17,6 +17,7 @@ import { testConnection } from "@orchestrator/testing/Connections"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { describe, expect, it } from "@effect/vitest"
+import { makeScriptedReceiver } from "./support/ScriptedReceiver.js"
 import { createTenant } from "./support/TestServices.js"
 
 const card = { brand: null, last4: null, country: null }
@@ -56,6 +57,7 @@ const testLayer = (seen: Array<string>, decrypted: { count: number }) => {
     Layer.provideMerge(Connectors.fromDefinitions({ fakepsp: recordingDefinition(seen) })),
     Layer.provideMerge(CountingSecrets),
     Layer.provideMerge(StorageMemory),
+    Layer.provideMerge(makeScriptedReceiver().layer),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(5)))
   )

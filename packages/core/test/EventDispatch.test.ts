@@ -2,11 +2,16 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import { type EventConsumer, EventConsumers, EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { Context, Effect, Layer, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
-const withConsumers = (consumers: ReadonlyArray<EventConsumer>) =>
-  makeTestServices().layer.pipe(Layer.provide(Layer.succeed(EventConsumers, consumers)))
+/** A dispatcher of its own over the test services' outbox, handing events to `consumers`. */
+const dispatcherFor = (consumers: ReadonlyArray<EventConsumer>) =>
+  EventDispatch.layer.pipe(
+    Layer.provide(Layer.succeed(EventConsumers, consumers)),
+    Layer.build,
+    Effect.map(Context.get(EventDispatch))
+  )
 
 const pay = (tenant: { organizationId: string; livemode: boolean }) =>
   Effect.flatMap(Payments, (payments) =>
@@ -19,7 +24,10 @@ describe("the event outbox", () => {
     return Effect.gen(function*() {
       const tenant = yield* createTenant
       const payment = yield* pay(tenant)
-      const dispatch = yield* EventDispatch
+      const dispatch = yield* dispatcherFor([
+        { name: "webhooks", consume: (_, event) => Effect.sync(() => seen.push(`${event.type} ${event.data.object.id}`)) },
+        { name: "audit", consume: (organizationId) => Effect.sync(() => audit.push(organizationId)) }
+      ])
       expect(yield* dispatch.dispatchDue).toBe(3)
       expect(seen).toEqual(["payment.created", "payment.processing", "payment.succeeded"].map((type) => `${type} ${payment.id}`))
       expect(audit).toHaveLength(3)
@@ -27,10 +35,7 @@ describe("the event outbox", () => {
       yield* TestClock.adjust("1 hour")
       expect(yield* dispatch.dispatchDue).toBe(0)
       expect(seen).toHaveLength(3)
-    }).pipe(Effect.provide(withConsumers([
-      { name: "webhooks", consume: (_, event) => Effect.sync(() => seen.push(`${event.type} ${event.data.object.id}`)) },
-      { name: "audit", consume: (organizationId) => Effect.sync(() => audit.push(organizationId)) }
-    ])))
+    }).pipe(Effect.scoped, Effect.provide(makeTestServices().layer))
   })
 
   it.effect("an event whose consumer fails stays in the outbox and is handed over again once its lease lapses", () => {
@@ -39,7 +44,10 @@ describe("the event outbox", () => {
     return Effect.gen(function*() {
       const tenant = yield* createTenant
       yield* pay(tenant)
-      const dispatch = yield* EventDispatch
+      const dispatch = yield* dispatcherFor([
+        { name: "first", consume: (_, event) => Effect.sync(() => seen.push(event.id)) },
+        { name: "flaky", consume: () => failing ? Effect.dieMessage("consumer down") : Effect.void }
+      ])
       expect(yield* dispatch.dispatchDue).toBe(3)
       expect(seen).toHaveLength(3)
       failing = false
@@ -51,9 +59,6 @@ describe("the event outbox", () => {
       expect(seen).toHaveLength(6)
       yield* TestClock.adjust("2 minutes")
       expect(yield* dispatch.dispatchDue).toBe(0)
-    }).pipe(Effect.provide(withConsumers([
-      { name: "first", consume: (_, event) => Effect.sync(() => seen.push(event.id)) },
-      { name: "flaky", consume: () => failing ? Effect.dieMessage("consumer down") : Effect.void }
-    ])))
+    }).pipe(Effect.scoped, Effect.provide(makeTestServices().layer))
   })
 })

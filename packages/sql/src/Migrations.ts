@@ -2,11 +2,16 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import initial from "./migrations/0001_initial.js"
 import leasesAndOutbox from "./migrations/0002_leases_and_outbox.js"
+import webhooks from "./migrations/0003_webhooks.js"
 
-const migrations = { "0001_initial": initial, "0002_leases_and_outbox": leasesAndOutbox }
+const migrations = {
+  "0001_initial": initial,
+  "0002_leases_and_outbox": leasesAndOutbox,
+  "0003_webhooks": webhooks
+}
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 2
+export const LATEST_MIGRATION = 3
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -7,6 +7,8 @@ import { ReadinessSql } from "./ReadinessSql.js"
 import { RefundsRepositorySql } from "./refunds/RefundsRepositorySql.js"
 import { ApiKeysRepositorySql, OrganizationsRepositorySql } from "./tenancy/TenancyRepositoriesSql.js"
 import { TransactionsSql } from "./TransactionsSql.js"
+import { WebhookDeliveriesRepositorySql } from "./webhooks/WebhookDeliveriesRepositorySql.js"
+import { WebhookEndpointsRepositorySql } from "./webhooks/WebhookEndpointsRepositorySql.js"
 
 /** Every storage port of the core over one `SqlClient`, and the readiness check of that database. */
 export const StorageSql = Layer.mergeAll(
@@ -18,5 +20,7 @@ export const StorageSql = Layer.mergeAll(
   PaymentsRepositorySql,
   RefundsRepositorySql,
   EventsRepositorySql,
-  IdempotencyKeysRepositorySql
+  IdempotencyKeysRepositorySql,
+  WebhookEndpointsRepositorySql,
+  WebhookDeliveriesRepositorySql
 )

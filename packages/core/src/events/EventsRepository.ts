@@ -1,9 +1,18 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import { pageOf } from "../memory/MemoryPaging.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Event } from "./Event.js"
+
+/** Which events a list shows: of one type, created within bounds (inclusive). */
+export interface EventFilter {
+  readonly type: string | undefined
+  readonly createdGte: DateTime.Utc | undefined
+  readonly createdLte: DateTime.Utc | undefined
+}
 
 /** An event as the outbox hands it to its consumers. */
 export interface StoredEvent {
@@ -22,6 +31,10 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
   readonly insert: (organizationId: string, event: Event) => Effect.Effect<void>
   /** Newest first. */
   readonly listRecent: (tenant: Tenant, limit: number) => Effect.Effect<ReadonlyArray<Event>>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Event>>
+  readonly list: (tenant: Tenant, filter: EventFilter, page: PageRequest) => Effect.Effect<Page<Event>, InvalidCursor>
+  /** Deletes dispatched events created before `before`; how many. */
+  readonly purge: (before: DateTime.Utc) => Effect.Effect<number>
   /** Events not yet dispatched, oldest first, leased to one dispatcher. */
   readonly claimUndispatched: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<StoredEvent>>>
   /** Marks the event dispatched, if this lease still holds it; false when someone else took over. */
@@ -32,6 +45,10 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
     Effect.map(MemoryStore, (store) => {
       const rows = () => store.table<StoredEvent & { readonly dispatched: boolean }>("events")
       const leases = memoryLeases(store, "events")
+      const mine = (tenant: Tenant) =>
+        [...rows().values()]
+          .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
+          .map((row) => row.event)
       return {
         insert: (organizationId, event) =>
           Effect.sync(() => void rows().set(event.id, { organizationId, event, dispatched: false })),
@@ -43,6 +60,27 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
               .sort(newestFirst)
               .slice(0, limit)
           ),
+        find: (tenant, id) => Effect.sync(() => Option.fromNullable(mine(tenant).find((event) => event.id === id))),
+        list: (tenant, filter, page) =>
+          pageOf(
+            mine(tenant),
+            (event) =>
+              (filter.type === undefined || event.type === filter.type) &&
+              (filter.createdGte === undefined || !DateTime.lessThan(event.created_at, filter.createdGte)) &&
+              (filter.createdLte === undefined || !DateTime.greaterThan(event.created_at, filter.createdLte)),
+            page
+          ),
+        purge: (before) =>
+          Effect.sync(() => {
+            let purged = 0
+            for (const [id, row] of rows()) {
+              if (row.dispatched && DateTime.lessThan(row.event.created_at, before)) {
+                rows().delete(id)
+                purged++
+              }
+            }
+            return purged
+          }),
         claimUndispatched: (lease) =>
           Effect.sync(() =>
             leases.claim(

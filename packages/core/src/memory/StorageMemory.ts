@@ -6,6 +6,8 @@ import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import { RefundsRepository } from "../refunds/RefundsRepository.js"
 import { ApiKeysRepository } from "../tenancy/ApiKeysRepository.js"
+import { WebhookDeliveriesRepository } from "../webhooks/WebhookDeliveriesRepository.js"
+import { WebhookEndpointsRepository } from "../webhooks/WebhookEndpointsRepository.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { layerMemoryStore } from "./MemoryStore.js"
 
@@ -19,6 +21,8 @@ export type StoragePorts =
   | RefundsRepository
   | EventsRepository
   | IdempotencyKeysRepository
+  | WebhookEndpointsRepository
+  | WebhookDeliveriesRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -29,5 +33,7 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   PaymentsRepository.layerMemory,
   RefundsRepository.layerMemory,
   EventsRepository.layerMemory,
-  IdempotencyKeysRepository.layerMemory
+  IdempotencyKeysRepository.layerMemory,
+  WebhookEndpointsRepository.layerMemory,
+  WebhookDeliveriesRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

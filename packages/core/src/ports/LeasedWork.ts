@@ -14,11 +14,12 @@ export interface LeaseRequest {
 }
 
 /**
- * Works through due items a few at a time. Each claim leases only the items about to run, for as
- * long as one item can take, so no lease has to outlast a whole batch: a slow batch never lets a
- * second worker take an item that is still being handled. An item whose handling leaves it due is
- * retried once its lease runs out, by whichever worker claims it then; a pass stops claiming once a
- * lease's length has gone by, so it never takes up again an item it handled itself.
+ * Works through due items with `concurrency` workers, each claiming one item at a time right before
+ * handling it. A lease only has to outlast one item, never a batch, so no second worker takes an
+ * item that is still being handled; and one slow item holds up only its own worker. An item whose
+ * handling leaves it due is retried once its lease runs out, by whichever worker claims it then; a
+ * pass stops claiming once a lease's length has gone by, so it never takes up again an item it
+ * handled itself.
  */
 export const drainLeased = <A, R>(options: {
   readonly claim: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<A>>, never, R>
@@ -29,17 +30,25 @@ export const drainLeased = <A, R>(options: {
 }): Effect.Effect<number, never, R> =>
   Effect.gen(function*() {
     const leaseMillis = Duration.toMillis(options.leaseFor)
+    const stopAt = DateTime.add(yield* DateTime.now, { millis: leaseMillis })
+    // Shared by the workers; fibers interleave only at effects, so counting here is safe.
     let handled = 0
-    const started = yield* DateTime.now
-    const stopAt = DateTime.add(started, { millis: leaseMillis })
-    while (handled < options.maxPerPass) {
-      const now = yield* DateTime.now
-      if (!DateTime.lessThan(now, stopAt)) break
-      const limit = Math.min(options.concurrency, options.maxPerPass - handled)
-      const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit })
-      yield* Effect.forEach(claimed, options.handle, { concurrency: options.concurrency, discard: true })
-      handled += claimed.length
-      if (claimed.length < limit) break
-    }
+    const worker = Effect.gen(function*() {
+      while (handled < options.maxPerPass) {
+        const now = yield* DateTime.now
+        if (!DateTime.lessThan(now, stopAt)) return
+        handled++
+        const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit: 1 })
+        if (claimed.length === 0) {
+          handled--
+          return
+        }
+        yield* options.handle(claimed[0]!)
+      }
+    })
+    yield* Effect.all(Array.from({ length: options.concurrency }, () => worker), {
+      concurrency: "unbounded",
+      discard: true
+    })
     return handled
   })

@@ -6,17 +6,20 @@ import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, Layer } from "effect"
 import { makeScriptedConnector, type Script } from "./ScriptedConnector.js"
+import { makeScriptedReceiver } from "./ScriptedReceiver.js"
 
-/** The core's services on in-memory storage and a scripted PSP, with one organization ready. */
+/** The core's services on in-memory storage, a scripted PSP and a scripted webhook receiver. */
 export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> = {}) => {
   const psp = makeScriptedConnector(scripts)
+  const receiver = makeScriptedReceiver()
   const layer = CoreServices.pipe(
     Layer.provideMerge(StorageMemory),
     Layer.provideMerge(psp.layer),
+    Layer.provideMerge(receiver.layer),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(7)))
   )
-  return { psp, layer }
+  return { psp, receiver, layer }
 }
 
 export const createTenant = Effect.gen(function*() {

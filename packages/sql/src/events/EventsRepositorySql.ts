@@ -1,7 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import { Effect, Layer, Schema } from "effect"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
 import { iso, json, parsed } from "../shared/Rows.js"
 
@@ -23,6 +25,9 @@ export const EventsRepositorySql = Layer.effect(
   EventsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`e.organization_id = ${tenant.organizationId} and e.livemode = ${tenant.livemode}`
+    const at = (time: DateTime.Utc) => DateTime.formatIso(time)
     return EventsRepository.of({
       insert: (organizationId, event) => {
         const row = encode(event)
@@ -33,6 +38,28 @@ export const EventsRepositorySql = Layer.effect(
       listRecent: (tenant, limit) =>
         sql`select * from events where organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode}
           order by created_at desc, id desc limit ${limit}`.pipe(Effect.map((rows) => rows.map(toEvent)), Effect.orDie),
+      find: (tenant, id) =>
+        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEvent)),
+          Effect.orDie
+        ),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: sql`e.*`,
+          from: sql`events e`,
+          alias: "e",
+          scope: ofTenant(tenant),
+          filters: [
+            ...(filter.type === undefined ? [] : [sql`e.type = ${filter.type}`]),
+            ...(filter.createdGte === undefined ? [] : [sql`e.created_at >= ${at(filter.createdGte)}::timestamptz`]),
+            ...(filter.createdLte === undefined ? [] : [sql`e.created_at <= ${at(filter.createdLte)}::timestamptz`])
+          ],
+          page,
+          decode: toEvent
+        }),
+      purge: (before) =>
+        sql`delete from events where created_at < ${at(before)}::timestamptz and dispatched_at is not null
+          returning id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
       claimUndispatched: (lease) =>
         claimLeased<any, StoredEvent>(sql, {
           table: "events",

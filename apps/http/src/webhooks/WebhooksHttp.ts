@@ -1,0 +1,81 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api } from "@orchestrator/api/Api"
+import { answeringWith } from "@orchestrator/api/ApiError"
+import { listFailures } from "@orchestrator/api/CommonErrors"
+import { webhookFailures } from "@orchestrator/api/webhooks/WebhookErrors"
+import { WebhooksApi } from "@orchestrator/api/webhooks/WebhooksApi"
+import { toList } from "@orchestrator/core/domain/Pagination"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
+import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
+import { Effect } from "effect"
+import { idempotent } from "../IdempotentEndpoint.js"
+
+const endpoints = WebhooksApi.endpoints
+
+export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+  Effect.gen(function*() {
+    const webhookEndpoints = yield* WebhookEndpoints
+    const deliveries = yield* WebhookDeliveries
+    const answering = answeringWith(webhookFailures)
+    const page = (query: { readonly limit?: number | undefined; readonly starting_after?: string | undefined }) => ({
+      limit: query.limit ?? 20,
+      startingAfter: query.starting_after
+    })
+    return handlers
+      .handle("createEndpoint", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            endpoints.createEndpoint,
+            { key: headers["idempotency-key"], payload },
+            answering(webhookEndpoints.create(tenant, payload))
+          )))
+      .handle("listEndpoints", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          webhookEndpoints.list(tenant, page(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+      .handle("retrieveEndpoint", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(webhookEndpoints.retrieve(tenant, path.id))))
+      .handle("updateEndpoint", ({ headers, path, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            endpoints.updateEndpoint,
+            { key: headers["idempotency-key"], path, payload },
+            answering(webhookEndpoints.update(tenant, path.id, payload))
+          )))
+      .handle("deleteEndpoint", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(webhookEndpoints.remove(tenant, path.id)).pipe(
+            Effect.as({ object: "webhook_endpoint" as const, id: path.id, deleted: true as const })
+          )))
+      .handle("rotateSecret", ({ headers, path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            endpoints.rotateSecret,
+            { key: headers["idempotency-key"], path, payload: undefined },
+            answering(webhookEndpoints.rotateSecret(tenant, path.id))
+          )))
+      .handle("listDeliveries", ({ urlParams: { limit, starting_after, ...filter } }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          deliveries.list(tenant, filter, page({ limit, starting_after })).pipe(
+            Effect.map(toList),
+            answeringWith(listFailures)
+          )))
+      .handle("retrieveDelivery", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(deliveries.retrieve(tenant, path.id))))
+      .handle("resendDelivery", ({ headers, path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            endpoints.resendDelivery,
+            { key: headers["idempotency-key"], path, payload: undefined },
+            answering(deliveries.resend(tenant, path.id))
+          )))
+      .handle("resendDeliveries", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            endpoints.resendDeliveries,
+            { key: headers["idempotency-key"], payload },
+            deliveries.resendMatching(tenant, payload).pipe(
+              Effect.map((queued) => ({ object: "webhook_delivery_resend" as const, queued }))
+            )
+          )))
+  }))

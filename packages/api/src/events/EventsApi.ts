@@ -1,0 +1,38 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import { Timestamp } from "@orchestrator/core/domain/Timestamp"
+import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { EventNotFound } from "./EventErrors.js"
+
+export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
+
+export const EventListQuery = Schema.Struct({
+  type: Schema.optional(Schema.Literal(...EVENT_TYPES)),
+  "created[gte]": Schema.optional(Timestamp),
+  "created[lte]": Schema.optional(Timestamp),
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Identifier)
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+export class EventsApi extends HttpApiGroup.make("events")
+  .add(
+    HttpApiEndpoint.get("list", "/events")
+      .setUrlParams(EventListQuery)
+      .addSuccess(EventList)
+      .annotate(OpenApi.Summary, "List events of the last 30 days, newest first")
+      .annotate(OpenApi.Description, "Filter by `type` and by creation time, `created[gte]` and `created[lte]` (ISO 8601).")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/events/:id")
+      .setPath(Schema.Struct({ id: Identifier }))
+      .addSuccess(Event)
+      .addError(EventNotFound)
+      .annotate(OpenApi.Summary, "Retrieve an event")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Events")
+{}

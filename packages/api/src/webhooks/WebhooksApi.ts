@@ -1,0 +1,141 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import {
+  DeliveryStatus,
+  ResendDeliveries,
+  ResendResult,
+  WebhookDelivery
+} from "@orchestrator/core/webhooks/WebhookDelivery"
+import {
+  CreateWebhookEndpoint,
+  UpdateWebhookEndpoint,
+  WebhookEndpoint
+} from "@orchestrator/core/webhooks/WebhookEndpoint"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { OptionalIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
+
+export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
+export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identifier: "WebhookDeliveryList" })
+
+/** What deleting an endpoint answers. */
+export const DeletedWebhookEndpoint = Schema.Struct({
+  object: Schema.Literal("webhook_endpoint"),
+  id: Schema.String,
+  deleted: Schema.Literal(true)
+}).annotations({ identifier: "DeletedWebhookEndpoint" })
+
+const Id = Schema.Struct({ id: Identifier })
+
+const Page = {
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Identifier)
+}
+
+export const DeliveryListQuery = Schema.Struct({
+  status: Schema.optional(DeliveryStatus),
+  type: Schema.optional(Identifier),
+  endpoint_id: Schema.optional(Identifier),
+  ...Page
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+const mutation = <Name extends string, Path extends `/${string}`>(name: Name, path: Path) =>
+  HttpApiEndpoint.post(name, path)
+    .setHeaders(OptionalIdempotencyKey)
+    .addError(IdempotencyKeyInUse)
+    .addError(IdempotencyKeyReused)
+
+export class WebhooksApi extends HttpApiGroup.make("webhooks")
+  .add(
+    mutation("createEndpoint", "/webhooks/endpoints")
+      .setPayload(CreateWebhookEndpoint)
+      .addSuccess(WebhookEndpoint, { status: 201 })
+      .annotate(OpenApi.Summary, "Register a webhook endpoint")
+      .annotate(
+        OpenApi.Description,
+        "The response carries the endpoint's signing `secret`, this once. `enabled_events` empty or `[\"*\"]` " +
+          "receives every event. Live-mode URLs must be https and reach a public address."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
+      .setUrlParams(Schema.Struct(Page).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(WebhookEndpointList)
+      .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
+      .setPath(Id)
+      .addSuccess(WebhookEndpoint)
+      .addError(WebhookEndpointNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
+  )
+  .add(
+    HttpApiEndpoint.patch("updateEndpoint", "/webhooks/endpoints/:id")
+      .setPath(Id)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(UpdateWebhookEndpoint)
+      .addSuccess(WebhookEndpoint)
+      .addError(WebhookEndpointNotFound)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Change a webhook endpoint's URL, events, description or status")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
+      .setPath(Id)
+      .addSuccess(DeletedWebhookEndpoint)
+      .addError(WebhookEndpointNotFound)
+      .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
+  )
+  .add(
+    mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
+      .setPath(Id)
+      .addSuccess(WebhookEndpoint)
+      .addError(WebhookEndpointNotFound)
+      .annotate(OpenApi.Summary, "Roll the signing secret")
+      .annotate(
+        OpenApi.Description,
+        "Returns the new secret, this once. For 24 hours every delivery carries two `v1=` signatures, " +
+          "one with each secret, so receivers can switch without missing an event."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listDeliveries", "/webhooks/deliveries")
+      .setUrlParams(DeliveryListQuery)
+      .addSuccess(WebhookDeliveryList)
+      .annotate(OpenApi.Summary, "List webhook deliveries, newest first")
+      .annotate(OpenApi.Description, "Deliveries with status `exhausted` are the dead-letter set.")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieveDelivery", "/webhooks/deliveries/:id")
+      .setPath(Id)
+      .addSuccess(WebhookDelivery)
+      .addError(WebhookDeliveryNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
+  )
+  .add(
+    mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
+      .setPath(Id)
+      .addSuccess(WebhookDelivery)
+      .addError(WebhookDeliveryNotFound)
+      .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")
+  )
+  .add(
+    mutation("resendDeliveries", "/webhooks/deliveries/resend")
+      .setPayload(ResendDeliveries)
+      .addSuccess(ResendResult)
+      .annotate(OpenApi.Summary, "Send again every delivery a filter matches")
+      .annotate(
+        OpenApi.Description,
+        "By default the dead-letter set (`status: exhausted`); narrow it with `endpoint_id`, `type` and " +
+          "`created[gte]`. Answers how many were queued."
+      )
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Webhooks")
+{}

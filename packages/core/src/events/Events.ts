@@ -1,0 +1,38 @@
+import { Context, Data, DateTime, Duration, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import type { Job } from "../ports/Jobs.js"
+import type { Event } from "./Event.js"
+import { type EventFilter, EventsRepository } from "./EventsRepository.js"
+
+/** Events are kept this long, then purged. */
+export const EVENT_RETENTION = Duration.days(30)
+
+/** No event with this id for this key (or it was purged). */
+export class EventNotFound extends Data.TaggedError("EventNotFound")<{ readonly id: string }> {}
+
+/** The events of the last 30 days, as the API shows them. */
+export class Events extends Context.Tag("core/Events")<Events, {
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Event, EventNotFound>
+  readonly list: (tenant: Tenant, filter: EventFilter, page: PageRequest) => Effect.Effect<Page<Event>, InvalidCursor>
+  readonly jobs: ReadonlyArray<Job>
+}>() {
+  static readonly layer = Layer.effect(
+    Events,
+    Effect.map(EventsRepository, (events) => {
+      const purge = Effect.flatMap(DateTime.now, (now) =>
+        events.purge(DateTime.subtract(now, { millis: Duration.toMillis(EVENT_RETENTION) }))).pipe(
+          Effect.withSpan("Events.purge")
+        )
+      return {
+        retrieve: (tenant, id) =>
+          Effect.flatMap(
+            events.find(tenant, id),
+            Option.match({ onNone: () => Effect.fail(new EventNotFound({ id })), onSome: Effect.succeed })
+          ),
+        list: events.list,
+        jobs: [{ name: "purge-events", every: "1 hour", run: purge }]
+      }
+    })
+  )
+}

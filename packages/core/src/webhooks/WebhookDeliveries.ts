@@ -1,0 +1,183 @@
+import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Random, Schema } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import type { EventConsumer } from "../events/EventDispatch.js"
+import { API_VERSION, Event } from "../events/Event.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { Job } from "../ports/Jobs.js"
+import { drainLeased, type Leased } from "../ports/LeasedWork.js"
+import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
+import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
+import { type DueDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
+import { subscribesTo } from "./WebhookEndpoint.js"
+import { WebhookEndpoints } from "./WebhookEndpoints.js"
+import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
+import { WebhookDeliveryNotFound } from "./WebhookErrors.js"
+import { WebhookSender, type WebhookResponse } from "./WebhookSender.js"
+import { SIGNATURE_HEADER, signatureHeader } from "./WebhookSignature.js"
+
+const encodeEvent = Schema.encodeSync(Event)
+
+/** A lease outlives one attempt (at most 10 s) with room to record it. */
+const DELIVERY_LEASE = "30 seconds"
+
+export const USER_AGENT = `PaymentOrchestrator-Webhooks/${API_VERSION}`
+
+/** What an attempt's outcome says in words, for `last_error`; `null` for a 2xx. */
+const errorOf = (response: WebhookResponse | undefined): string | null => {
+  if (response === undefined) return `No answer within ${Duration.toSeconds(ATTEMPT_TIMEOUT)} seconds.`
+  if (response._tag === "Unreachable") return response.reason
+  if (response.status >= 200 && response.status < 300) return null
+  if (response.status >= 300 && response.status < 400) return `HTTP ${response.status}: redirects are not followed.`
+  return `HTTP ${response.status}`
+}
+
+/**
+ * Delivery of events to webhook endpoints: the fan-out of every event to the endpoints subscribed to
+ * it (in the outbox's transaction), the signed attempts with their retry schedule, and inspection
+ * and resending of deliveries.
+ */
+export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<WebhookDeliveries, {
+  /** The outbox consumer: one delivery per active endpoint subscribed to the event's type. */
+  readonly fanOut: EventConsumer
+  /** Attempts every delivery that is due, many receivers at once; how many it attempted. */
+  readonly deliverDue: Effect.Effect<number>
+  readonly list: (tenant: Tenant, filter: DeliveryListFilter, page: PageRequest) => Effect.Effect<
+    Page<WebhookDelivery>,
+    InvalidCursor
+  >
+  /** With its attempts. */
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<WebhookDelivery, WebhookDeliveryNotFound>
+  /** Back to `pending`, attempted at once, whatever its status. */
+  readonly resend: (tenant: Tenant, id: string) => Effect.Effect<WebhookDelivery, WebhookDeliveryNotFound>
+  /** `resend` for every delivery the filter matches (by default the exhausted ones); how many. */
+  readonly resendMatching: (tenant: Tenant, filter: ResendDeliveries) => Effect.Effect<number>
+  readonly jobs: ReadonlyArray<Job>
+}>() {
+  static readonly layer = Layer.effect(
+    WebhookDeliveries,
+    Effect.gen(function*() {
+      const deliveries = yield* WebhookDeliveriesRepository
+      const endpointsRepository = yield* WebhookEndpointsRepository
+      const endpoints = yield* WebhookEndpoints
+      const sender = yield* WebhookSender
+      const ids = yield* IdGenerator
+
+      const fanOut: EventConsumer = {
+        name: "webhooks",
+        consume: (organizationId, event) =>
+          Effect.gen(function*() {
+            const tenant = { organizationId, livemode: event.livemode }
+            const subscribed = (yield* endpointsRepository.active(tenant)).filter((endpoint) => subscribesTo(endpoint, event.type))
+            if (subscribed.length === 0) return
+            const payload = encodeEvent(event)
+            const body = JSON.stringify(payload)
+            const at = yield* now
+            for (const endpoint of subscribed) {
+              yield* deliveries.insert(
+                tenant,
+                new WebhookDelivery({
+                  object: "webhook_delivery",
+                  id: yield* ids.make("whev"),
+                  event_id: event.id,
+                  endpoint_id: endpoint.id,
+                  type: event.type,
+                  status: "pending",
+                  attempt_count: 0,
+                  last_response_status: null,
+                  last_error: null,
+                  next_attempt_at: at,
+                  delivered_at: null,
+                  created_at: at,
+                  livemode: event.livemode,
+                  payload,
+                  attempts: null
+                }),
+                body
+              )
+            }
+          })
+      }
+
+      /** One signed attempt of a leased delivery, recorded with what it makes of the delivery. */
+      const attempt = (leased: Leased<DueDelivery>) =>
+        Effect.gen(function*() {
+          const due = leased.item
+          const endpoint = yield* endpointsRepository.find(due.tenant, due.endpointId)
+          const attemptedAt = yield* now
+          const started = yield* Clock.currentTimeMillis
+          let response: WebhookResponse | undefined
+          if (Option.isSome(endpoint) && endpoint.value.status === "active") {
+            const body = new TextEncoder().encode(due.payload)
+            const secrets = yield* endpoints.signingSecrets(due.endpointId)
+            const signature = yield* signatureHeader(secrets, Math.floor(started / 1000), body)
+            response = Option.getOrUndefined(
+              yield* sender.send({
+                url: endpoint.value.url,
+                headers: {
+                  "content-type": "application/json",
+                  "user-agent": USER_AGENT,
+                  [SIGNATURE_HEADER]: signature,
+                  "service-event-id": due.eventId,
+                  "service-delivery-id": due.deliveryId
+                },
+                body,
+                livemode: due.tenant.livemode
+              }).pipe(Effect.timeoutOption(ATTEMPT_TIMEOUT))
+            )
+          } else {
+            response = { _tag: "Unreachable", reason: "The endpoint is disabled; nothing was sent." }
+          }
+          const duration = (yield* Clock.currentTimeMillis) - started
+          const error = errorOf(response)
+          const attemptsMade = due.attemptCount + 1
+          // A failure is tried again on schedule; one to an endpoint that is disabled waits for a resend.
+          const active = Option.exists(endpoint, (found) => found.status === "active")
+          const delay = error === null || !active ? undefined : nextDelayMillis(attemptsMade, yield* Random.next)
+          yield* deliveries.recordAttempt(leased, {
+            attempt: new WebhookAttempt({
+              object: "webhook_delivery_attempt",
+              id: yield* ids.make("whev"),
+              attempted_at: attemptedAt,
+              response_status: response?._tag === "Answered" ? response.status : null,
+              error,
+              duration_ms: Math.max(0, duration),
+              response_body: response?._tag === "Answered" ? response.body : null
+            }),
+            status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
+            nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
+          })
+        }).pipe(Effect.withSpan("WebhookDeliveries.attempt"))
+
+      const deliverDue = drainLeased({
+        claim: deliveries.claimDue,
+        handle: attempt,
+        leaseFor: DELIVERY_LEASE,
+        concurrency: 32,
+        maxPerPass: 10_000
+      }).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
+
+      const load = (tenant: Tenant, id: string) =>
+        Effect.flatMap(
+          deliveries.find(tenant, id),
+          Option.match({ onNone: () => Effect.fail(new WebhookDeliveryNotFound({ id })), onSome: Effect.succeed })
+        )
+
+      return {
+        fanOut,
+        deliverDue,
+        list: deliveries.list,
+        retrieve: load,
+        resend: (tenant, id) =>
+          Effect.gen(function*() {
+            const resent = yield* deliveries.resend(tenant, id, yield* now)
+            if (Option.isNone(resent)) return yield* new WebhookDeliveryNotFound({ id })
+            return yield* load(tenant, id)
+          }),
+        resendMatching: (tenant, filter) => Effect.flatMap(now, (at) => deliveries.resendMatching(tenant, filter, at)),
+        jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
+      }
+    })
+  )
+}

@@ -1,0 +1,167 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { pageOf } from "../memory/MemoryPaging.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import {
+  type DeliveryListFilter,
+  type DeliveryStatus,
+  type ResendDeliveries,
+  type WebhookAttempt,
+  WebhookDelivery
+} from "./WebhookDelivery.js"
+
+/** A delivery a worker is about to attempt. `payload` is the exact JSON that is sent. */
+export interface DueDelivery {
+  readonly tenant: Tenant
+  readonly deliveryId: string
+  readonly endpointId: string
+  readonly eventId: string
+  readonly payload: string
+  readonly attemptCount: number
+}
+
+/** How an attempt ended for the delivery: its new status and when, if ever, it is tried again. */
+export interface AttemptRecord {
+  readonly attempt: WebhookAttempt
+  readonly status: DeliveryStatus
+  readonly nextAttemptAt: DateTime.Utc | null
+}
+
+export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDeliveriesRepository")<
+  WebhookDeliveriesRepository,
+  {
+    /** Stores a new delivery; a second one for the same event and endpoint is ignored. */
+    readonly insert: (tenant: Tenant, delivery: WebhookDelivery, payload: string) => Effect.Effect<void>
+    /** With its attempts, oldest first. */
+    readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
+    readonly list: (tenant: Tenant, filter: DeliveryListFilter, page: PageRequest) => Effect.Effect<
+      Page<WebhookDelivery>,
+      InvalidCursor
+    >
+    /** Leases pending deliveries whose next attempt is due, the longest waiting first. */
+    readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueDelivery>>>
+    /**
+     * Records an attempt and what it makes of the delivery, in one step, only while the lease holds:
+     * a worker whose lease lapsed (someone else took the delivery over) records nothing.
+     */
+    readonly recordAttempt: (leased: Leased<DueDelivery>, record: AttemptRecord) => Effect.Effect<boolean>
+    /** Back to `pending`, due at `at`, whatever its status; `None` when there is no such delivery. */
+    readonly resend: (tenant: Tenant, id: string, at: DateTime.Utc) => Effect.Effect<Option.Option<WebhookDelivery>>
+    /** `resend` for every delivery matching `filter` that is not pending already; how many. */
+    readonly resendMatching: (tenant: Tenant, filter: ResendDeliveries, at: DateTime.Utc) => Effect.Effect<number>
+  }
+>() {
+  static readonly layerMemory = Layer.effect(
+    WebhookDeliveriesRepository,
+    Effect.map(MemoryStore, (store) => {
+      type Row = {
+        readonly organizationId: string
+        readonly delivery: WebhookDelivery
+        readonly payload: string
+        readonly attempts: ReadonlyArray<WebhookAttempt>
+      }
+      const rows = () => store.table<Row>("webhook_deliveries")
+      const leases = memoryLeases(store, "webhook_deliveries")
+      const mine = (tenant: Tenant) =>
+        [...rows().values()].filter((row) =>
+          row.organizationId === tenant.organizationId && row.delivery.livemode === tenant.livemode
+        )
+      const requeue = (row: Row, at: DateTime.Utc) =>
+        rows().set(row.delivery.id, {
+          ...row,
+          delivery: new WebhookDelivery({ ...row.delivery, status: "pending", next_attempt_at: at })
+        })
+      return {
+        insert: (tenant, delivery, payload) =>
+          Effect.sync(() => {
+            const duplicate = [...rows().values()].some((row) =>
+              row.delivery.event_id === delivery.event_id && row.delivery.endpoint_id === delivery.endpoint_id
+            )
+            if (!duplicate) rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, attempts: [] })
+          }),
+        find: (tenant, id) =>
+          Effect.sync(() =>
+            Option.map(
+              Option.fromNullable(mine(tenant).find((row) => row.delivery.id === id)),
+              (row) => new WebhookDelivery({ ...row.delivery, attempts: row.attempts })
+            )
+          ),
+        list: (tenant, filter, page) =>
+          pageOf(
+            mine(tenant).map((row) => row.delivery),
+            (delivery) =>
+              (filter.status === undefined || delivery.status === filter.status) &&
+              (filter.type === undefined || delivery.type === filter.type) &&
+              (filter.endpoint_id === undefined || delivery.endpoint_id === filter.endpoint_id),
+            page
+          ),
+        claimDue: (lease) =>
+          Effect.sync(() =>
+            leases.claim(
+              [...rows().values()]
+                .filter((row) =>
+                  row.delivery.status === "pending" && row.delivery.next_attempt_at !== null &&
+                  !DateTime.lessThan(lease.now, row.delivery.next_attempt_at)
+                )
+                .sort((a, b) => a.delivery.next_attempt_at!.epochMillis - b.delivery.next_attempt_at!.epochMillis)
+                .map((row) => ({
+                  id: row.delivery.id,
+                  item: {
+                    tenant: { organizationId: row.organizationId, livemode: row.delivery.livemode },
+                    deliveryId: row.delivery.id,
+                    endpointId: row.delivery.endpoint_id,
+                    eventId: row.delivery.event_id,
+                    payload: row.payload,
+                    attemptCount: row.delivery.attempt_count
+                  }
+                })),
+              lease
+            )
+          ),
+        recordAttempt: ({ item, token }, record) =>
+          Effect.sync(() => {
+            const row = rows().get(item.deliveryId)
+            if (row === undefined || !leases.holds(item.deliveryId, token)) return false
+            const { attempt } = record
+            rows().set(item.deliveryId, {
+              ...row,
+              attempts: [...row.attempts, attempt],
+              delivery: new WebhookDelivery({
+                ...row.delivery,
+                status: record.status,
+                attempt_count: row.delivery.attempt_count + 1,
+                last_response_status: attempt.response_status,
+                last_error: attempt.error,
+                next_attempt_at: record.nextAttemptAt,
+                delivered_at: record.status === "succeeded" ? attempt.attempted_at : row.delivery.delivered_at
+              })
+            })
+            leases.release(item.deliveryId)
+            return true
+          }),
+        resend: (tenant, id, at) =>
+          Effect.sync(() => {
+            const row = mine(tenant).find((candidate) => candidate.delivery.id === id)
+            if (row === undefined) return Option.none()
+            requeue(row, at)
+            return Option.some(rows().get(id)!.delivery)
+          }),
+        resendMatching: (tenant, filter, at) =>
+          Effect.sync(() => {
+            const matching = mine(tenant).filter(({ delivery }) =>
+              delivery.status !== "pending" &&
+              (filter.status === undefined ? delivery.status === "exhausted" : delivery.status === filter.status) &&
+              (filter.endpoint_id === undefined || delivery.endpoint_id === filter.endpoint_id) &&
+              (filter.type === undefined || delivery.type === filter.type) &&
+              (filter["created[gte]"] === undefined || !DateTime.lessThan(delivery.created_at, filter["created[gte]"]))
+            )
+            for (const row of matching) requeue(row, at)
+            return matching.length
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,135 @@
+import { SqlClient } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { WebhookAttempt, WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
+import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { int, iso } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(WebhookDelivery)
+const encodeAttempt = Schema.encodeSync(WebhookAttempt)
+
+const toDelivery = (row: any, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
+  decode({
+    object: "webhook_delivery",
+    id: row.id,
+    event_id: row.event_id,
+    endpoint_id: row.endpoint_id,
+    type: row.type,
+    status: row.status,
+    attempt_count: int(row.attempt_count),
+    last_response_status: row.last_response_status === null ? null : int(row.last_response_status),
+    last_error: row.last_error,
+    next_attempt_at: row.next_attempt_at === null ? null : iso(row.next_attempt_at),
+    delivered_at: row.delivered_at === null ? null : iso(row.delivered_at),
+    created_at: iso(row.created_at),
+    livemode: row.livemode,
+    payload: JSON.parse(row.payload),
+    attempts
+  })
+
+const toAttempt = (row: any) => ({
+  object: "webhook_delivery_attempt",
+  id: row.id,
+  attempted_at: iso(row.attempted_at),
+  response_status: row.response_status === null ? null : int(row.response_status),
+  error: row.error,
+  duration_ms: int(row.duration_ms),
+  response_body: row.response_body
+})
+
+const at = (time: DateTime.Utc) => DateTime.formatIso(time)
+
+export const WebhookDeliveriesRepositorySql = Layer.effect(
+  WebhookDeliveriesRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`d.organization_id = ${tenant.organizationId} and d.livemode = ${tenant.livemode}`
+    const requeue = (time: DateTime.Utc) =>
+      sql`status = 'pending', next_attempt_at = ${at(time)}::timestamptz, updated_at = ${at(time)}::timestamptz,
+        lease_until = null, lease_token = null`
+
+    return WebhookDeliveriesRepository.of({
+      insert: (tenant, delivery, payload) =>
+        sql`insert into webhook_deliveries (id, organization_id, livemode, event_id, endpoint_id, type, status,
+            attempt_count, next_attempt_at, payload, created_at, updated_at)
+          values (${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
+            ${delivery.endpoint_id}, ${delivery.type}, ${delivery.status}, ${delivery.attempt_count},
+            ${delivery.next_attempt_at === null ? null : at(delivery.next_attempt_at)}::timestamptz, ${payload},
+            ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz)
+          on conflict (event_id, endpoint_id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
+      find: (tenant, id) =>
+        Effect.gen(function*() {
+          const rows = yield* sql`select d.* from webhook_deliveries d where d.id = ${id} and ${ofTenant(tenant)}`
+          if (rows.length === 0) return Option.none()
+          const attempts = yield* sql`select * from webhook_delivery_attempts where delivery_id = ${id}
+            order by attempted_at, id`
+          return Option.some(toDelivery(rows[0], attempts.map(toAttempt)))
+        }).pipe(Effect.orDie),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: sql`d.*`,
+          from: sql`webhook_deliveries d`,
+          alias: "d",
+          scope: ofTenant(tenant),
+          filters: [
+            ...(filter.status === undefined ? [] : [sql`d.status = ${filter.status}`]),
+            ...(filter.type === undefined ? [] : [sql`d.type = ${filter.type}`]),
+            ...(filter.endpoint_id === undefined ? [] : [sql`d.endpoint_id = ${filter.endpoint_id}`])
+          ],
+          page,
+          decode: (row) => toDelivery(row, null)
+        }),
+      claimDue: (lease) =>
+        claimLeased<any, DueDelivery>(sql, {
+          table: "webhook_deliveries",
+          due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz`,
+          order: sql`next_attempt_at, id`,
+          returning: sql`id, organization_id, livemode, endpoint_id, event_id, payload, attempt_count, next_attempt_at`,
+          lease,
+          item: (row) => ({
+            tenant: { organizationId: row.organization_id, livemode: row.livemode },
+            deliveryId: row.id,
+            endpointId: row.endpoint_id,
+            eventId: row.event_id,
+            payload: row.payload,
+            attemptCount: int(row.attempt_count)
+          })
+        }),
+      recordAttempt: ({ item, token }, record) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const { attempt } = record
+          const row = encodeAttempt(attempt)
+          const updated = yield* sql`update webhook_deliveries set status = ${record.status},
+              attempt_count = attempt_count + 1, last_response_status = ${attempt.response_status},
+              last_error = ${attempt.error},
+              next_attempt_at = ${record.nextAttemptAt === null ? null : at(record.nextAttemptAt)}::timestamptz,
+              delivered_at = ${record.status === "succeeded" ? row.attempted_at : null}::timestamptz,
+              updated_at = ${row.attempted_at}::timestamptz, lease_until = null, lease_token = null
+            where id = ${item.deliveryId} and lease_token = ${token} returning id`
+          if (updated.length === 0) return false
+          yield* sql`insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error,
+              duration_ms, response_body)
+            values (${row.id}, ${item.deliveryId}, ${row.attempted_at}::timestamptz, ${row.response_status},
+              ${row.error}, ${row.duration_ms}, ${row.response_body})`
+          return true
+        })).pipe(Effect.orDie),
+      resend: (tenant, id, time) =>
+        sql`update webhook_deliveries d set ${requeue(time)} where d.id = ${id} and ${ofTenant(tenant)}
+          returning d.*`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => toDelivery(row, null))),
+          Effect.orDie
+        ),
+      resendMatching: (tenant, filter, time) =>
+        sql`update webhook_deliveries d set ${requeue(time)}
+          where ${ofTenant(tenant)} and d.status <> 'pending'
+            and d.status = ${filter.status ?? "exhausted"}
+            ${filter.endpoint_id === undefined ? sql`` : sql`and d.endpoint_id = ${filter.endpoint_id}`}
+            ${filter.type === undefined ? sql`` : sql`and d.type = ${filter.type}`}
+            ${filter["created[gte]"] === undefined ? sql`` : sql`and d.created_at >= ${at(filter["created[gte]"])}::timestamptz`}
+          returning d.id`.pipe(Effect.map((rows) => rows.length), Effect.orDie)
+    })
+  })
+)

@@ -1,0 +1,94 @@
+import { SqlClient } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
+import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { iso, json, parsed } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(WebhookEndpoint)
+const encode = Schema.encodeSync(WebhookEndpoint)
+
+const toEndpoint = (row: any): WebhookEndpoint =>
+  decode({
+    object: "webhook_endpoint",
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    enabled_events: parsed(row.enabled_events),
+    status: row.status,
+    livemode: row.livemode,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at)
+  })
+
+export const WebhookEndpointsRepositorySql = Layer.effect(
+  WebhookEndpointsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`w.organization_id = ${tenant.organizationId} and w.livemode = ${tenant.livemode}`
+    const at = (time: DateTime.Utc | null) => (time === null ? null : DateTime.formatIso(time))
+    return WebhookEndpointsRepository.of({
+      insert: (tenant, endpoint, secrets) => {
+        const row = encode(endpoint)
+        return sql`insert into webhook_endpoints (id, organization_id, livemode, url, description, enabled_events,
+            status, secret_sealed, previous_secret_sealed, previous_secret_expires_at, created_at, updated_at)
+          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.url}, ${row.description},
+            ${json(row.enabled_events)}::jsonb, ${row.status}, ${secrets.current}, ${secrets.previous},
+            ${at(secrets.previousExpiresAt)}::timestamptz, ${row.created_at}::timestamptz,
+            ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      update: (tenant, endpoint) => {
+        const row = encode(endpoint)
+        return sql`update webhook_endpoints set url = ${row.url}, description = ${row.description},
+            enabled_events = ${json(row.enabled_events)}::jsonb, status = ${row.status},
+            updated_at = ${row.updated_at}::timestamptz
+          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      find: (tenant, id) =>
+        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint)),
+          Effect.orDie
+        ),
+      list: (tenant, page) =>
+        keysetPage(sql, {
+          select: sql`w.*`,
+          from: sql`webhook_endpoints w`,
+          alias: "w",
+          scope: ofTenant(tenant),
+          filters: [],
+          page,
+          decode: toEndpoint
+        }),
+      delete: (tenant, id) =>
+        sql`delete from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      active: (tenant) =>
+        sql`select w.* from webhook_endpoints w where ${ofTenant(tenant)} and w.status = 'active'
+          order by w.created_at, w.id`.pipe(Effect.map((rows) => rows.map(toEndpoint)), Effect.orDie),
+      findSecrets: (endpointId) =>
+        sql<{ secret_sealed: string; previous_secret_sealed: string | null; previous_secret_expires_at: unknown }>`
+          select secret_sealed, previous_secret_sealed, previous_secret_expires_at
+          from webhook_endpoints where id = ${endpointId}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => ({
+              current: row.secret_sealed,
+              previous: row.previous_secret_sealed,
+              previousExpiresAt: row.previous_secret_expires_at === null
+                ? null
+                : DateTime.unsafeMake(iso(row.previous_secret_expires_at))
+            }))
+          ),
+          Effect.orDie
+        ),
+      saveSecrets: (endpointId, secrets) =>
+        sql`update webhook_endpoints set secret_sealed = ${secrets.current},
+            previous_secret_sealed = ${secrets.previous},
+            previous_secret_expires_at = ${at(secrets.previousExpiresAt)}::timestamptz
+          where id = ${endpointId}`.pipe(Effect.asVoid, Effect.orDie)
+    })
+  })
+)

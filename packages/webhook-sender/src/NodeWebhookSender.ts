@@ -1,0 +1,124 @@
+import { isIpLiteral, isPublicAddress } from "@orchestrator/core/webhooks/EndpointAddresses"
+import { type WebhookResponse, WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
+import { Effect, Layer } from "effect"
+import * as dns from "node:dns"
+import * as http from "node:http"
+import * as https from "node:https"
+import type { LookupFunction } from "node:net"
+
+/** How many bytes of a receiver's answer are kept. */
+export const RESPONSE_BODY_LIMIT = 1024
+
+interface Address {
+  readonly address: string
+  readonly family: number
+}
+
+export interface NodeWebhookSenderOptions {
+  /** Name resolution; the system resolver by default. Tests put a resolver of their own here. */
+  readonly resolve?: (hostname: string) => Promise<ReadonlyArray<Address>>
+  /** A socket silent this long is given up on: the caller's own timeout normally comes first. */
+  readonly socketTimeoutMs?: number
+}
+
+const systemResolve = (hostname: string) => dns.promises.lookup(hostname, { all: true, verbatim: true })
+
+const unreachable = (reason: string): WebhookResponse => ({ _tag: "Unreachable", reason })
+
+/** A transport error as the words a merchant sees in `last_error`. */
+const describe = (error: NodeJS.ErrnoException): string => {
+  switch (error.code) {
+    case "ECONNREFUSED":
+      return "Connection refused."
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "The host name does not resolve."
+    case "ECONNRESET":
+      return "The connection was reset."
+    case "ETIMEDOUT":
+      return "The connection timed out."
+    default:
+      return error.code === undefined ? error.message : `${error.code}: ${error.message}`
+  }
+}
+
+/**
+ * Sends webhooks with Node's HTTP client. Redirects are never followed (a 3xx is the answer), at most
+ * 1 KiB of the answer is read, and in live mode every address the host resolves to is checked right
+ * when the socket connects to it, so a name that later resolves somewhere private (DNS rebinding)
+ * reaches nothing.
+ */
+export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) => {
+  const resolve = options.resolve ?? systemResolve
+  return WebhookSender.of({
+    send: (request) =>
+      Effect.async<WebhookResponse>((resume) => {
+        const url = new URL(request.url)
+        const host = url.hostname.replace(/^\[|\]$/g, "")
+        if (request.livemode && (url.protocol !== "https:" || (isIpLiteral(host) && !isPublicAddress(host)))) {
+          resume(Effect.succeed(unreachable("Live-mode webhooks go to public https addresses only.")))
+          return
+        }
+        // Node asks for one address or, when it races IPv4 and IPv6, for all of them.
+        const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+          resolve(hostname).then(
+            (addresses) => {
+              const allowed = request.livemode ? addresses.filter((each) => isPublicAddress(each.address)) : addresses
+              if (allowed.length === 0) {
+                const error: NodeJS.ErrnoException = new Error(
+                  `${hostname} resolves only to private, loopback or link-local addresses, which live-mode webhooks may not reach.`
+                )
+                error.code = "EADDRNOTALLOWED"
+                return callback(error, "", 4)
+              }
+              if (lookupOptions.all === true) return (callback as any)(null, allowed)
+              callback(null, allowed[0]!.address, allowed[0]!.family)
+            },
+            (error) => callback(error, "", 4)
+          )
+        }
+        const client = url.protocol === "https:" ? https : http
+        let settled = false
+        const finish = (response: WebhookResponse) => {
+          if (settled) return
+          settled = true
+          resume(Effect.succeed(response))
+        }
+        const outgoing = client.request(url, {
+          method: "POST",
+          headers: { ...request.headers, "content-length": String(request.body.byteLength) },
+          lookup,
+          timeout: options.socketTimeoutMs ?? 15_000,
+          agent: false
+        }, (incoming) => {
+          const chunks: Array<Buffer> = []
+          let size = 0
+          const done = () => {
+            finish({
+              _tag: "Answered",
+              status: incoming.statusCode ?? 0,
+              body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8")
+            })
+            incoming.destroy()
+          }
+          incoming.on("data", (chunk: Buffer) => {
+            chunks.push(chunk)
+            size += chunk.length
+            if (size >= RESPONSE_BODY_LIMIT) done()
+          })
+          incoming.on("end", done)
+          incoming.on("error", done)
+        })
+        outgoing.on("timeout", () => outgoing.destroy(Object.assign(new Error("No answer."), { code: "ETIMEDOUT" })))
+        outgoing.on("error", (error: NodeJS.ErrnoException) =>
+          finish(unreachable(error.code === "EADDRNOTALLOWED" ? error.message : describe(error))))
+        outgoing.end(request.body)
+        return Effect.sync(() => {
+          settled = true
+          outgoing.destroy()
+        })
+      })
+  })
+}
+
+export const NodeWebhookSenderLive = Layer.sync(WebhookSender, () => makeNodeWebhookSender())
