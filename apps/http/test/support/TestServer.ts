@@ -4,7 +4,9 @@ import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
@@ -28,22 +30,48 @@ const freePort = Effect.promise(() =>
  */
 export const serverLayer = <E>(
   database: Layer.Layer<SqlClient.SqlClient, E>,
-  options: { readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository> } = {}
+  options: {
+    readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository>
+    readonly webhookSender?: Layer.Layer<WebhookSender>
+    /** Collects every log line, at every level, instead of printing warnings. */
+    readonly logs?: Array<string>
+  } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
     const ports = sqlStorage(database)
     const application = applicationLayer({
       storage: options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports),
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
-      publicUrl: `http://127.0.0.1:${port}`
+      publicUrl: `http://127.0.0.1:${port}`,
+      ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
     return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
       Layer.provideMerge(application),
       // Request lines are noise in test output; warnings and errors still show.
-      Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
+      Layer.provide(
+        options.logs === undefined
+          ? Logger.minimumLogLevel(LogLevel.Warning)
+          : Layer.merge(
+            Logger.replace(Logger.defaultLogger, Logger.make(({ annotations, message }) => {
+              options.logs!.push(`${JSON.stringify(message)} ${JSON.stringify([...annotations])}`)
+            })),
+            Logger.minimumLogLevel(LogLevel.All)
+          )
+      )
     )
   }))
+
+/** One pass of each named job, in order, as the worker would run them. */
+export const runJobs = (...names: ReadonlyArray<string>) =>
+  Effect.flatMap(Jobs, (jobs) =>
+    Effect.forEach(names, (name) => {
+      const job = jobs.find((candidate) => candidate.name === name)
+      return job === undefined ? Effect.dieMessage(`no job named ${name}`) : job.run
+    }))
+
+/** The worker's part in a webhook's journey: hand new events to the fan-out, then deliver what is due. */
+export const deliverWebhooks = runJobs("dispatch-events", "deliver-webhooks")
 
 /** A fresh organization with a test key, a typed client for it, and the base URL for raw requests. */
 export const merchant = (livemode = false) =>

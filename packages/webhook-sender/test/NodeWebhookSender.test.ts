@@ -1,0 +1,125 @@
+import { isPublicAddress, liveUrlProblem } from "@orchestrator/core/webhooks/EndpointAddresses"
+import type { WebhookRequest } from "@orchestrator/core/webhooks/WebhookSender"
+import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+
+interface Seen {
+  readonly method: string
+  readonly headers: http.IncomingHttpHeaders
+  readonly body: string
+}
+
+/** A local receiver answering with `handler`, recording what it was sent; closed with the scope. */
+const receiver = (handler: (request: http.IncomingMessage, response: http.ServerResponse) => void) =>
+  Effect.acquireRelease(
+    Effect.async<{ port: number; seen: Array<Seen>; server: http.Server }>((resume) => {
+      const seen: Array<Seen> = []
+      const server = http.createServer((request, response) => {
+        let body = ""
+        request.on("data", (chunk) => (body += chunk))
+        request.on("end", () => {
+          seen.push({ method: request.method ?? "", headers: request.headers, body })
+          handler(request, response)
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        resume(Effect.succeed({ port: (server.address() as AddressInfo).port, seen, server }))
+      })
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.close(() => resume(Effect.void))
+      })
+  )
+
+const request = (url: string, livemode = false): WebhookRequest => ({
+  url,
+  headers: { "content-type": "application/json", "service-signature": "t=1,v1=ab" },
+  body: new TextEncoder().encode("{\"id\":\"evt_1\"}"),
+  livemode
+})
+
+describe("the Node webhook sender", () => {
+  it.scoped("posts the exact bytes with the headers, and keeps the status and the first KiB of the answer", () =>
+    Effect.gen(function*() {
+      const { port, seen } = yield* receiver((_, response) => response.writeHead(202).end("x".repeat(5000)))
+      const answer = yield* makeNodeWebhookSender().send(request(`http://127.0.0.1:${port}/hooks`))
+      expect(answer).toEqual({ _tag: "Answered", status: 202, body: "x".repeat(1024) })
+      expect(seen).toHaveLength(1)
+      expect(seen[0]).toMatchObject({ method: "POST", body: "{\"id\":\"evt_1\"}" })
+      expect(seen[0]!.headers).toMatchObject({ "content-type": "application/json", "service-signature": "t=1,v1=ab" })
+    }))
+
+  it.scoped("never follows a redirect: the 3xx is the answer", () =>
+    Effect.gen(function*() {
+      const target = yield* receiver((_, response) => response.writeHead(200).end("ok"))
+      const redirecting = yield* receiver((_, response) =>
+        response.writeHead(307, { location: `http://127.0.0.1:${target.port}/` }).end())
+      const answer = yield* makeNodeWebhookSender().send(request(`http://127.0.0.1:${redirecting.port}/`))
+      expect(answer).toMatchObject({ _tag: "Answered", status: 307 })
+      expect(target.seen).toHaveLength(0)
+    }))
+
+  it.scoped("reports a refused connection as unreachable", () =>
+    Effect.gen(function*() {
+      const { port, server } = yield* receiver((_, response) => response.end())
+      yield* Effect.async<void>((resume) => {
+        server.close(() => resume(Effect.void))
+      })
+      expect(yield* makeNodeWebhookSender().send(request(`http://127.0.0.1:${port}/`))).toEqual({
+        _tag: "Unreachable",
+        reason: "Connection refused."
+      })
+    }))
+
+  it.scoped("in live mode reaches no loopback, private or link-local address, however the name resolves", () =>
+    Effect.gen(function*() {
+      const { port, seen } = yield* receiver((_, response) => response.writeHead(200).end())
+      // The name of a public service that resolves, at connect time, to this very machine (DNS rebinding).
+      const rebinding = makeNodeWebhookSender({ resolve: async () => [{ address: "127.0.0.1", family: 4 }] })
+      const plain = makeNodeWebhookSender()
+      for (
+        const [sender, url] of [
+          [plain, `https://127.0.0.1:${port}/`],
+          [plain, `https://[::1]:${port}/`],
+          [plain, `http://merchant.example:${port}/`],
+          [rebinding, `https://merchant.example:${port}/`]
+        ] as const
+      ) {
+        const answer = yield* sender.send(request(url, true))
+        expect(answer._tag).toBe("Unreachable")
+      }
+      expect(((yield* rebinding.send(request(`https://merchant.example:${port}/`, true))) as { reason: string }).reason)
+        .toContain("resolves only to private, loopback or link-local addresses")
+      expect(seen).toHaveLength(0)
+      // In test mode the same name reaches the merchant's machine: developing locally is the point.
+      expect(yield* rebinding.send(request(`http://merchant.example:${port}/`))).toMatchObject({ _tag: "Answered", status: 200 })
+      expect(seen).toHaveLength(1)
+    }))
+})
+
+describe("live-mode addresses", () => {
+  it("only public unicast addresses are public", () => {
+    const publicOnes = ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8"]
+    const notPublic = [
+      "127.0.0.1", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+      "0.0.0.0", "224.0.0.1", "255.255.255.255", "::1", "::", "fe80::1", "fc00::1", "fd12:3456::1",
+      "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "2002:a00:1::1", "2001:db8::1", "ff02::1",
+      "not-an-ip", "1.2.3"
+    ]
+    for (const address of publicOnes) expect(isPublicAddress(address), address).toBe(true)
+    for (const address of notPublic) expect(isPublicAddress(address), address).toBe(false)
+  })
+
+  it("a live endpoint URL must be https to a host that is not local", () => {
+    expect(liveUrlProblem("https://hooks.merchant.example/x")).toBeUndefined()
+    expect(liveUrlProblem("https://8.8.8.8/x")).toBeUndefined()
+    expect(liveUrlProblem("http://hooks.merchant.example/x")).toMatch(/https/)
+    expect(liveUrlProblem("https://localhost/x")).toMatch(/localhost/)
+    expect(liveUrlProblem("https://10.0.0.5/x")).toMatch(/private/)
+    expect(liveUrlProblem("https://[::1]/x")).toMatch(/private/)
+  })
+})
