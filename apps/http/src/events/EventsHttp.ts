@@ -3,7 +3,7 @@ import { Api } from "@orchestrator/api/Api"
 import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
 import { eventFailures } from "@orchestrator/api/events/EventErrors"
-import { toList } from "@orchestrator/core/domain/Pagination"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Events } from "@orchestrator/core/events/Events"
 import { Effect } from "effect"
@@ -17,7 +17,7 @@ export const EventsHttpLive = HttpApiBuilder.group(Api, "events", (handlers) =>
             type: urlParams.type,
             createdGte: urlParams["created[gte]"],
             createdLte: urlParams["created[lte]"]
-          }, { limit: urlParams.limit ?? 20, startingAfter: urlParams.starting_after }).pipe(
+          }, pageRequestOf(urlParams)).pipe(
             Effect.map(toList),
             answeringWith(listFailures)
           )))

@@ -5,7 +5,7 @@ import { listFailures } from "@orchestrator/api/CommonErrors"
 import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
 import { PaymentsApi } from "@orchestrator/api/payments/PaymentsApi"
 import { providerFailures } from "@orchestrator/api/providers/ProviderErrors"
-import { toList } from "@orchestrator/core/domain/Pagination"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { Effect } from "effect"
@@ -32,7 +32,7 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
       )
       .handle("list", ({ urlParams: { limit, starting_after, ...filter } }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          payments.list(tenant, filter, { limit: limit ?? 20, startingAfter: starting_after }).pipe(
+          payments.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
             Effect.map(toList),
             answeringWith(listFailures)
           )))

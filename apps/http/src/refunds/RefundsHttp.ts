@@ -5,7 +5,7 @@ import { listFailures } from "@orchestrator/api/CommonErrors"
 import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
 import { refundFailures } from "@orchestrator/api/refunds/RefundErrors"
 import { RefundsApi } from "@orchestrator/api/refunds/RefundsApi"
-import { toList } from "@orchestrator/core/domain/Pagination"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { Effect } from "effect"
@@ -30,8 +30,8 @@ export const RefundsHttpLive = HttpApiBuilder.group(Api, "refunds", (handlers) =
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(refunds.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          refunds.list(tenant, { paymentId: urlParams.payment_id }, {
-            limit: urlParams.limit ?? 20,
-            startingAfter: urlParams.starting_after
-          }).pipe(Effect.map(toList), answeringWith(listFailures))))
+          refunds.list(tenant, { paymentId: urlParams.payment_id }, pageRequestOf(urlParams)).pipe(
+            Effect.map(toList),
+            answeringWith(listFailures)
+          )))
   }))

@@ -4,7 +4,7 @@ import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
 import { webhookFailures } from "@orchestrator/api/webhooks/WebhookErrors"
 import { WebhooksApi } from "@orchestrator/api/webhooks/WebhooksApi"
-import { toList } from "@orchestrator/core/domain/Pagination"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
 import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
@@ -18,10 +18,6 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
     const webhookEndpoints = yield* WebhookEndpoints
     const deliveries = yield* WebhookDeliveries
     const answering = answeringWith(webhookFailures)
-    const page = (query: { readonly limit?: number | undefined; readonly starting_after?: string | undefined }) => ({
-      limit: query.limit ?? 20,
-      startingAfter: query.starting_after
-    })
     return handlers
       .handle("createEndpoint", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
@@ -32,7 +28,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           )))
       .handle("listEndpoints", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          webhookEndpoints.list(tenant, page(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+          webhookEndpoints.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
       .handle("retrieveEndpoint", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) => answering(webhookEndpoints.retrieve(tenant, path.id))))
       .handle("updateEndpoint", ({ headers, path, payload }) =>
@@ -56,7 +52,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           )))
       .handle("listDeliveries", ({ urlParams: { limit, starting_after, ...filter } }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          deliveries.list(tenant, filter, page({ limit, starting_after })).pipe(
+          deliveries.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
             Effect.map(toList),
             answeringWith(listFailures)
           )))

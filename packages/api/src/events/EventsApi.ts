@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { Timestamp } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
@@ -13,8 +13,7 @@ export const EventListQuery = Schema.Struct({
   type: Schema.optional(Schema.Literal(...EVENT_TYPES)),
   "created[gte]": Schema.optional(Timestamp),
   "created[lte]": Schema.optional(Timestamp),
-  limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Identifier)
+  ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class EventsApi extends HttpApiGroup.make("events")

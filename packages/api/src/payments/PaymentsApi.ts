@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   CancelPayment,
@@ -32,8 +32,7 @@ export const PaymentListQuery = Schema.Struct({
   provider: Schema.optional(Identifier),
   currency: Schema.optional(Identifier),
   customer_id: Schema.optional(Identifier),
-  limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Identifier)
+  ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class PaymentsApi extends HttpApiGroup.make("payments")

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
@@ -13,8 +13,7 @@ export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" 
 
 export const RefundListQuery = Schema.Struct({
   payment_id: Schema.optional(Identifier),
-  limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Identifier)
+  ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class RefundsApi extends HttpApiGroup.make("refunds")

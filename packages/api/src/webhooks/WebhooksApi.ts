@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageLimit } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   DeliveryStatus,
@@ -30,16 +30,11 @@ export const DeletedWebhookEndpoint = Schema.Struct({
 
 const Id = Schema.Struct({ id: Identifier })
 
-const Page = {
-  limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Identifier)
-}
-
 export const DeliveryListQuery = Schema.Struct({
   status: Schema.optional(DeliveryStatus),
   type: Schema.optional(Identifier),
   endpoint_id: Schema.optional(Identifier),
-  ...Page
+  ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 const mutation = <Name extends string, Path extends `/${string}`>(name: Name, path: Path) =>
@@ -62,7 +57,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
-      .setUrlParams(Schema.Struct(Page).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
       .addSuccess(WebhookEndpointList)
       .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
   )

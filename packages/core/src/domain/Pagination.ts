@@ -1,4 +1,5 @@
 import { Data, Schema } from "effect"
+import { Identifier } from "./Text.js"
 
 /** `limit` 1..100 (default 20) and `starting_after`, the id of the last item of the previous page. */
 export const PageLimit = Schema.NumberFromString.pipe(
@@ -10,6 +11,18 @@ export interface PageRequest {
   readonly limit: number
   readonly startingAfter: string | undefined
 }
+
+/** The query parameters every list takes, to spread into its query schema. */
+export const PageQuery = {
+  limit: Schema.optional(PageLimit),
+  starting_after: Schema.optional(Identifier)
+}
+
+/** The page a list query asks for: 20 items unless `limit` says otherwise. */
+export const pageRequestOf = (query: {
+  readonly limit?: number | undefined
+  readonly starting_after?: string | undefined
+}): PageRequest => ({ limit: query.limit ?? 20, startingAfter: query.starting_after })
 
 export interface Page<A> {
   readonly data: ReadonlyArray<A>
