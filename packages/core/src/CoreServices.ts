@@ -9,10 +9,14 @@ import { PaymentRecovery } from "./payments/PaymentRecovery.js"
 import { Payments } from "./payments/Payments.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
 import { Jobs } from "./ports/Jobs.js"
+import { ConnectionHealth } from "./providers/ConnectionHealth.js"
 import { ConnectionSecrets } from "./providers/ConnectionSecrets.js"
+import { ProviderConnections } from "./providers/ProviderConnections.js"
+import { ProviderConnectionViews } from "./providers/ProviderConnectionViews.js"
 import { ProviderResolution } from "./providers/ProviderResolution.js"
 import { RefundRecords } from "./refunds/RefundRecords.js"
 import { Refunds } from "./refunds/Refunds.js"
+import { RoutingRules } from "./routing/RoutingRules.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
 import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
@@ -45,7 +49,9 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),
   Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer)),
-  Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderResolution.layer)),
+  Layer.provideMerge(Layer.mergeAll(ProviderResolution.layer, ProviderConnections.layer)),
+  Layer.provideMerge(Layer.mergeAll(ConnectionHealth.layer, RoutingRules.layer)),
+  Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)),
   Layer.provideMerge(IdGenerator.layer)
 )
 

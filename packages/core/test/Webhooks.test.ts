@@ -126,6 +126,8 @@ describe("webhook deliveries", () => {
       const errors: Array<string | null> = []
       for (let i = 0; i < 3; i++) {
         const running = yield* Effect.fork(tick)
+        // Once the receiver has the request, 10 seconds go by.
+        while (services.receiver.received.length <= i) yield* Effect.yieldNow()
         yield* TestClock.adjust("10 seconds")
         yield* Fiber.join(running)
         const [delivery] = yield* deliveriesOf(tenant)

@@ -3,15 +3,17 @@ import { Effect } from "effect"
 import initial from "./migrations/0001_initial.js"
 import leasesAndOutbox from "./migrations/0002_leases_and_outbox.js"
 import webhooks from "./migrations/0003_webhooks.js"
+import routingAndHealth from "./migrations/0004_routing_and_health.js"
 
 const migrations = {
   "0001_initial": initial,
   "0002_leases_and_outbox": leasesAndOutbox,
-  "0003_webhooks": webhooks
+  "0003_webhooks": webhooks,
+  "0004_routing_and_health": routingAndHealth
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 3
+export const LATEST_MIGRATION = 4
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -5,6 +5,7 @@ import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
 import { ProviderConnectionsRepositorySql } from "./providers/ProviderConnectionsRepositorySql.js"
 import { ReadinessSql } from "./ReadinessSql.js"
 import { RefundsRepositorySql } from "./refunds/RefundsRepositorySql.js"
+import { RoutingRulesRepositorySql } from "./routing/RoutingRulesRepositorySql.js"
 import { ApiKeysRepositorySql, OrganizationsRepositorySql } from "./tenancy/TenancyRepositoriesSql.js"
 import { TransactionsSql } from "./TransactionsSql.js"
 import { WebhookDeliveriesRepositorySql } from "./webhooks/WebhookDeliveriesRepositorySql.js"
@@ -22,5 +23,6 @@ export const StorageSql = Layer.mergeAll(
   EventsRepositorySql,
   IdempotencyKeysRepositorySql,
   WebhookEndpointsRepositorySql,
-  WebhookDeliveriesRepositorySql
+  WebhookDeliveriesRepositorySql,
+  RoutingRulesRepositorySql
 )

@@ -12,6 +12,7 @@ import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import { testConnection } from "./Connections.js"
 import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { ApiKey } from "@orchestrator/core/tenancy/ApiKey"
 import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
@@ -31,6 +32,8 @@ const newTenant = Effect.gen(function*() {
     name: `Org ${id("org")}`,
     default_provider_test: "sandbox_a",
     default_provider_live: null,
+    payments_routing_test: "default",
+    payments_routing_live: "default",
     created_at: at(0)
   })
   yield* (yield* OrganizationsRepository).insert(organization)
@@ -61,6 +64,7 @@ const payment = (tenant: Tenant, overrides: Partial<Payment> = {}) =>
     currency: "EUR" as Currency,
     provider: "sandbox_a",
     provider_payment_id: null,
+    routing: { strategy: "default", rule_id: null },
     payment_method: new PaymentMethod({ type: "card", token: "tok_visa", brand: null, last4: null, country: null }),
     customer_id: null,
     description: null,
@@ -426,6 +430,9 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
           supported_currencies: null,
           supported_methods: null,
           settings: {},
+          base_url: null,
+          consecutive_failures: 0,
+          circuit_retry_at: null,
           livemode: false,
           created_at: at(0),
           updated_at: at(0)
@@ -478,6 +485,9 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
           supported_currencies: ["EUR", "USD"],
           supported_methods: null,
           settings: { latency_ms: 5, outage: false },
+          base_url: "https://psp.example",
+          consecutive_failures: 0,
+          circuit_retry_at: null,
           livemode: false,
           created_at: at(0),
           updated_at: at(0)
@@ -485,8 +495,49 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
         yield* connections.insert(tenant.organizationId, connection)
         same(ProviderConnection, Option.getOrThrow(yield* connections.findByName(tenant, "sandbox_a")), connection)
         expect(Option.isNone(yield* connections.findByName({ ...tenant, livemode: true }, "sandbox_a"))).toBe(true)
-        const changed = new ProviderConnection({ ...connection, status: "error", last_error: "down", settings: { outage: true } })
+        const changed = new ProviderConnection({ ...connection, status: "disabled", settings: { outage: true }, base_url: null })
         yield* connections.update(tenant.organizationId, changed)
         same(ProviderConnection, (yield* connections.list(tenant))[0]!, changed)
+        // Deleted: gone from every lookup but the one stored payments make, and its name stays taken.
+        yield* connections.markDeleted(tenant, connection.id, at(10))
+        expect(yield* connections.list(tenant)).toEqual([])
+        expect(Option.isNone(yield* connections.findByName(tenant, "sandbox_a"))).toBe(true)
+        expect(Option.isNone(yield* connections.find(tenant, connection.id))).toBe(true)
+        expect(Option.isNone(yield* connections.findOwned(connection.id))).toBe(true)
+        expect(Option.getOrThrow(yield* connections.findByNameEver(tenant, "sandbox_a")).id).toBe(connection.id)
+      }))
+
+    it.effect("keeps a connection's circuit: it opens after enough failures in a row, lets one trial through, and closes on success", () =>
+      Effect.gen(function*() {
+        const connections = yield* ProviderConnectionsRepository
+        const tenant = yield* newTenant
+        const connection = testConnection({ id: id("pcn"), name: "flaky", created_at: at(0), updated_at: at(0) })
+        yield* connections.insert(tenant.organizationId, connection)
+        const fail = (millis: number) =>
+          connections.recordFailure(connection.id, { reason: "refused", threshold: 3, retryAt: at(millis + 30_000), now: at(millis) })
+        expect((yield* fail(1)).opened).toBe(false)
+        // A success in between starts the count again.
+        yield* connections.recordSuccess(connection.id, at(2))
+        expect((yield* fail(3)).opened).toBe(false)
+        expect((yield* fail(4)).opened).toBe(false)
+        const opened = yield* fail(5)
+        expect(opened.opened).toBe(true)
+        expect(opened.connection).toMatchObject({ status: "error", last_error: "refused", consecutive_failures: 3 })
+        expect(DateTime.toEpochMillis(opened.connection.circuit_retry_at!)).toBe(DateTime.toEpochMillis(at(30_005)))
+        // Not before the cool-down; then one trial at a time.
+        expect(yield* connections.claimTrial(connection.id, at(30_000), at(90_000))).toBe(false)
+        expect(yield* connections.claimTrial(connection.id, at(30_005), at(90_005))).toBe(true)
+        expect(yield* connections.claimTrial(connection.id, at(30_006), at(90_006))).toBe(false)
+        // The trial fails: open again, for another cool-down, and no second "opened".
+        expect((yield* fail(31_000)).opened).toBe(false)
+        expect(yield* connections.claimTrial(connection.id, at(40_000), at(100_000))).toBe(false)
+        expect(yield* connections.claimTrial(connection.id, at(61_000), at(121_000))).toBe(true)
+        yield* connections.recordSuccess(connection.id, at(62_000))
+        const closed = Option.getOrThrow(yield* connections.find(tenant, connection.id))
+        expect(closed).toMatchObject({ status: "active", last_error: null, consecutive_failures: 0, circuit_retry_at: null })
+        // A disabled connection stays disabled, however its calls end.
+        yield* connections.update(tenant.organizationId, new ProviderConnection({ ...closed, status: "disabled" }))
+        for (let i = 0; i < 4; i++) yield* fail(70_000 + i)
+        expect(Option.getOrThrow(yield* connections.find(tenant, connection.id)).status).toBe("disabled")
       }))
   })

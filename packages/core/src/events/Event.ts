@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Payment } from "../payments/Payment.js"
 import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
+import { ProviderConnectionView } from "../providers/ProviderConnection.js"
 import { Refund } from "../refunds/Refund.js"
 import { RefundEventTypes } from "../refunds/RefundStateMachine.js"
 
@@ -26,17 +27,21 @@ const envelope = <const Types extends readonly [string, ...Array<string>], A, I>
 export const PaymentEvent = envelope(PaymentEventTypes, Payment)
 export const RefundEvent = envelope(RefundEventTypes, Refund)
 
+export const ProviderConnectionEventTypes = ["provider_connection.error"] as const
+export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, ProviderConnectionView)
+
 /**
  * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
  * that emits events adds its member here; webhooks and billing consume this union.
  */
-export const Event = Schema.Union(PaymentEvent, RefundEvent).annotations({ identifier: "Event" })
+export const Event = Schema.Union(PaymentEvent, RefundEvent, ProviderConnectionEvent).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 
-export const EVENT_TYPES = [...PaymentEventTypes, ...RefundEventTypes] as const
+export const EVENT_TYPES = [...PaymentEventTypes, ...RefundEventTypes, ...ProviderConnectionEventTypes] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
 /** What a state change records: its event type and the resource as it now is. */
 export type EventInput =
   | { readonly type: (typeof PaymentEventTypes)[number]; readonly object: Payment }
   | { readonly type: (typeof RefundEventTypes)[number]; readonly object: Refund }
+  | { readonly type: (typeof ProviderConnectionEventTypes)[number]; readonly object: ProviderConnectionView }

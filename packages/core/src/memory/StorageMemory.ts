@@ -5,6 +5,7 @@ import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import { RefundsRepository } from "../refunds/RefundsRepository.js"
+import { RoutingRulesRepository } from "../routing/RoutingRulesRepository.js"
 import { ApiKeysRepository } from "../tenancy/ApiKeysRepository.js"
 import { WebhookDeliveriesRepository } from "../webhooks/WebhookDeliveriesRepository.js"
 import { WebhookEndpointsRepository } from "../webhooks/WebhookEndpointsRepository.js"
@@ -23,6 +24,7 @@ export type StoragePorts =
   | IdempotencyKeysRepository
   | WebhookEndpointsRepository
   | WebhookDeliveriesRepository
+  | RoutingRulesRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -35,5 +37,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   EventsRepository.layerMemory,
   IdempotencyKeysRepository.layerMemory,
   WebhookEndpointsRepository.layerMemory,
-  WebhookDeliveriesRepository.layerMemory
+  WebhookDeliveriesRepository.layerMemory,
+  RoutingRulesRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

@@ -17,6 +17,13 @@ export const PaymentStatus = Schema.Literal(
 export type PaymentStatus = typeof PaymentStatus.Type
 
 /** The payment method as the API shows it; `brand`, `last4` and `country` come from the PSP when it knows them. */
+/** How a payment's provider was chosen: forced by the request, the default provider, or a routing rule. */
+export const PaymentRouting = Schema.Struct({
+  strategy: Schema.Literal("forced", "default", "rules"),
+  rule_id: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "PaymentRouting" })
+export type PaymentRouting = typeof PaymentRouting.Type
+
 export class PaymentMethod extends Schema.Class<PaymentMethod>("PaymentMethod")({
   type: Schema.String,
   token: Schema.String,
@@ -62,6 +69,8 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   currency: Currency,
   provider: Schema.String,
   provider_payment_id: Schema.NullOr(Schema.String),
+  /** How `provider` was chosen: forced by the request, the default provider, or a routing rule. */
+  routing: PaymentRouting,
   payment_method: PaymentMethod,
   customer_id: Schema.NullOr(Schema.String),
   description: Schema.NullOr(Schema.String),

@@ -9,10 +9,12 @@ import type {
   AuthorizationOutcome,
   AuthorizeRequest,
   BrowserDetails,
+  ConnectorError,
   PaymentConnector,
   StoredCredential
 } from "../providers/PaymentConnector.js"
-import { callProvider } from "../providers/ProviderCall.js"
+import { ConnectionHealth } from "../providers/ConnectionHealth.js"
+import { type CallResult, callProvider } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { Failure, type Payment, PaymentAttempt } from "./Payment.js"
@@ -40,8 +42,15 @@ export interface SendContext {
  * Whatever the PSP answers is applied through the payment's lifecycle, once.
  */
 export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<PaymentAttempts, {
-  /** The connector of one of the payment's connections, by name. */
-  readonly connectorFor: (tenant: Tenant, provider: string) => Effect.Effect<PaymentConnector>
+  /**
+   * One call to the PSP of a connection (by name, or the connection itself) under the policy's
+   * timeout; how it ended counts towards the connection's health.
+   */
+  readonly call: <A>(
+    tenant: Tenant,
+    provider: string | ProviderConnection,
+    use: (connector: PaymentConnector) => Effect.Effect<A, ConnectorError>
+  ) => Effect.Effect<{ readonly result: CallResult<A>; readonly latencyMs: number }>
   /** A fresh attempt on `provider`; its id is the PSP idempotency reference of that attempt. */
   readonly newAttempt: (provider: string) => Effect.Effect<PaymentAttempt>
   /**
@@ -89,13 +98,22 @@ const make = Effect.gen(function*() {
   const ids = yield* IdGenerator
   const connectors = yield* Connectors
   const resolution = yield* ProviderResolution
+  const health = yield* ConnectionHealth
   const baseUrl = yield* PublicBaseUrl
 
-  const connectorOf = (connection: ProviderConnection): Effect.Effect<PaymentConnector> =>
-    Effect.orDie(connectors.forConnection(connection))
-
-  const connectorFor = (tenant: Tenant, provider: string) =>
-    Effect.flatMap(resolution.byName(tenant, provider), connectorOf)
+  const call = <A>(
+    tenant: Tenant,
+    provider: string | ProviderConnection,
+    use: (connector: PaymentConnector) => Effect.Effect<A, ConnectorError>
+  ) =>
+    Effect.gen(function*() {
+      const policy = yield* PaymentPolicy
+      const connection = typeof provider === "string" ? yield* resolution.byName(tenant, provider) : provider
+      const connector = yield* Effect.orDie(connectors.forConnection(connection))
+      const outcome = yield* callProvider(use(connector), policy.callTimeout)
+      yield* health.observe(tenant, connection, outcome.result)
+      return outcome
+    })
 
   const newAttempt = (provider: string) =>
     Effect.gen(function*() {
@@ -166,22 +184,21 @@ const make = Effect.gen(function*() {
       let connection = options.connection
       while (true) {
         const attempt = payment.attempts.at(-1)!
-        const connector = connection?.name === attempt.provider
-          ? yield* connectorOf(connection)
-          : yield* connectorFor(tenant, attempt.provider)
-        connection = undefined
         const acknowledged = resend && attempt.provider_payment_id !== null
-        const { latencyMs, result } = yield* callProvider(
-          acknowledged
-            ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
-            : connector.authorize(authorizeRequest(payment, attempt, options.context)),
-          policy.callTimeout
+        const { latencyMs, result } = yield* call(
+          tenant,
+          connection?.name === attempt.provider ? connection : attempt.provider,
+          (connector) =>
+            acknowledged
+              ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
+              : connector.authorize(authorizeRequest(payment, attempt, options.context))
         )
+        connection = undefined
         // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
         if (result._tag === "NoAnswer" || (resend && result._tag === "Unavailable")) return payment
         resend = false
         const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
-        const next = nextProvider(payment, outcome, policy, options.fallbacks ?? [])
+        const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])
         if (Option.isSome(next) && outcome._tag === "Refused") {
           const retried = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs, next.value)
           if (Option.isNone(retried)) return yield* Effect.orDie(records.load(tenant, payment.id))
@@ -195,13 +212,9 @@ const make = Effect.gen(function*() {
   const refresh = (tenant: Tenant, payment: Payment) =>
     Effect.gen(function*() {
       if (payment.status !== "requires_action" && payment.status !== "requires_capture") return payment
-      const policy = yield* PaymentPolicy
       const attempt = payment.attempts.at(-1)!
-      const connector = yield* connectorFor(tenant, attempt.provider)
-      const { result } = yield* callProvider(
-        connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id }),
-        policy.callTimeout
-      )
+      const { result } = yield* call(tenant, attempt.provider, (connector) =>
+        connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id }))
       // Unreachable or unknown: nothing to record yet.
       if (result._tag !== "Answered") return payment
       const outcome = result.value
@@ -216,13 +229,9 @@ const make = Effect.gen(function*() {
   const cancelNow = (tenant: Tenant, payment: Payment, failure: Failure | null) =>
     Effect.gen(function*() {
       if (payment.status !== "created") {
-        const policy = yield* PaymentPolicy
         const attempt = payment.attempts.at(-1)!
-        const connector = yield* connectorFor(tenant, attempt.provider)
-        const { result } = yield* callProvider(
-          connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id }),
-          policy.callTimeout
-        )
+        const { result } = yield* call(tenant, attempt.provider, (connector) =>
+          connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id }))
         if (result._tag !== "Answered") {
           return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
         }
@@ -260,5 +269,5 @@ const make = Effect.gen(function*() {
       return payment
     })
 
-  return PaymentAttempts.of({ connectorFor, newAttempt, send, settle, refresh, cancelNow, conclude })
+  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, cancelNow, conclude })
 })

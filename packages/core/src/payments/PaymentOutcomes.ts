@@ -1,6 +1,7 @@
 import { Option } from "effect"
 import { AuthorizationOutcome, type CardDetails } from "../providers/PaymentConnector.js"
 import { Failure, NextAction, type Payment, PaymentAttempt, PaymentMethod, type PaymentStatus } from "./Payment.js"
+import type { RetryDecision } from "./PaymentPolicy.js"
 
 /**
  * What the PSP's answers make of a payment, as pure functions: no I/O, no clock. The services apply
@@ -166,20 +167,22 @@ export const canceledStep = (payment: Payment, failure: Failure | null): Step =>
 }
 
 /**
- * Which connection the next attempt goes to after a failure, if any: a retryable failure is tried
- * again on the same connection until it has had `attemptsPerConnection` tries, then on the next of
- * `fallbacks` that the payment has not tried yet. Hard declines are never tried again.
+ * Which connection the next attempt goes to after a failure, if any, by the retry decision of its
+ * code: the same connection while it has tries left, then (when the decision cascades) the first of
+ * `fallbacks` the payment has not tried yet. A code no decision lists is final.
  */
 export const nextProvider = (
   payment: Payment,
   outcome: AuthorizationOutcome,
-  policy: { readonly retryableCodes: ReadonlyArray<string>; readonly attemptsPerConnection: number },
+  decisions: ReadonlyArray<RetryDecision>,
   fallbacks: ReadonlyArray<string>
 ): Option.Option<string> => {
-  if (outcome._tag !== "Refused" || !policy.retryableCodes.includes(outcome.code)) return Option.none()
+  if (outcome._tag !== "Refused") return Option.none()
+  const decision = decisions.find((candidate) => candidate.codes.includes(outcome.code))
+  if (decision === undefined) return Option.none()
   const triesOn = (provider: string) => payment.attempts.filter((attempt) => attempt.provider === provider).length
-  if (triesOn(payment.provider) < policy.attemptsPerConnection) return Option.some(payment.provider)
-  return Option.fromNullable(fallbacks.find((provider) => triesOn(provider) === 0))
+  if (triesOn(payment.provider) <= decision.retriesOnSameConnection) return Option.some(payment.provider)
+  return decision.cascade ? Option.fromNullable(fallbacks.find((provider) => triesOn(provider) === 0)) : Option.none()
 }
 
 /** A provider that could not be reached, as the refusal a payment records when nothing else is left. */

@@ -1,14 +1,25 @@
 import { Context, Duration } from "effect"
 
 /**
- * How payments are tried, waited for and followed up, as data with sane defaults.
- * Hard declines are never retried; a failure whose code is on `retryableCodes` gets one more
- * attempt, with a new PSP idempotency reference, on the same connection.
+ * What happens after a failed attempt, by failure code: how many more tries on the same connection,
+ * and whether a routed payment then moves on to the next eligible connection. A code that is not
+ * listed (a decline: `card_declined`, `insufficient_funds`, …) is final, and never crosses providers.
  */
+export interface RetryDecision {
+  readonly codes: ReadonlyArray<string>
+  readonly retriesOnSameConnection: number
+  readonly cascade: boolean
+}
+
+export const DEFAULT_RETRY_DECISIONS: ReadonlyArray<RetryDecision> = [
+  // The PSP could not be reached, or said so itself: worth another try, then another PSP.
+  { codes: ["provider_unavailable", "processing_error", "try_again_later"], retriesOnSameConnection: 1, cascade: true }
+]
+
+/** How payments are tried, waited for and followed up, as data with sane defaults. */
 export class PaymentPolicy extends Context.Reference<PaymentPolicy>()("core/PaymentPolicy", {
   defaultValue: () => ({
-    retryableCodes: ["processing_error", "provider_unavailable", "try_again_later"] as ReadonlyArray<string>,
-    attemptsPerConnection: 2,
+    retryDecisions: DEFAULT_RETRY_DECISIONS,
     /** A PSP call that has not answered by then is treated as "outcome unknown". */
     callTimeout: Duration.seconds(30),
     /** Unanswered attempts older than this are reconciled by the worker. */

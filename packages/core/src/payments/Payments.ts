@@ -5,7 +5,6 @@ import { now } from "../domain/Timestamp.js"
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
-import { callProvider } from "../providers/ProviderCall.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import {
   type CancelPayment,
@@ -27,7 +26,6 @@ import {
   type ReturnUrlRequired
 } from "./PaymentErrors.js"
 import { capturedStep } from "./PaymentOutcomes.js"
-import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 import { PaymentsRepository } from "./PaymentsRepository.js"
 
@@ -107,10 +105,12 @@ const make = Effect.gen(function*() {
       // Attached in the transaction that created it: it exists.
       return yield* resume(tenant, scope.recovered.value).pipe(Effect.catchTag("PaymentNotFound", Effect.die))
     }
-    const connection = yield* resolution.forPayment(tenant, {
+    const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {
       provider: input.provider,
+      amount: input.amount,
       currency: input.currency,
-      method: input.payment_method.type
+      method: input.payment_method.type,
+      country: input.payment_method.country ?? null
     })
     const id = yield* ids.make("pay")
     const createdAt = yield* now
@@ -127,6 +127,7 @@ const make = Effect.gen(function*() {
           currency: input.currency,
           provider: connection.name,
           provider_payment_id: null,
+          routing,
           payment_method: new PaymentMethod({
             type: input.payment_method.type,
             token: input.payment_method.token,
@@ -159,27 +160,28 @@ const make = Effect.gen(function*() {
       : { browser: context.browser ?? null, storedCredential: context.storedCredential ?? "none" }
     return yield* attempts.conclude(
       tenant,
-      yield* attempts.send(tenant, sent, { resend: false, connection, ...(sendContext ? { context: sendContext } : {}) })
+      yield* attempts.send(tenant, sent, {
+        resend: false,
+        connection,
+        fallbacks,
+        ...(sendContext ? { context: sendContext } : {})
+      })
     )
   })
 
   const capture = Effect.fn("Payments.capture")(function*(tenant: Tenant, id: string, input: CapturePayment) {
-    const policy = yield* PaymentPolicy
     const payment = yield* records.load(tenant, id)
     if (payment.status !== "requires_capture") return yield* new PaymentStateConflict({ payment, action: "capture" })
     const amount = input.amount ?? payment.amount
     if (amount > payment.amount) return yield* new AmountTooLarge({ param: "amount", maximum: payment.amount })
     const attempt = payment.attempts.at(-1)!
-    const connector = yield* attempts.connectorFor(tenant, attempt.provider)
-    const { result } = yield* callProvider(
+    const { result } = yield* attempts.call(tenant, attempt.provider, (connector) =>
       connector.capture({
         reference: `${attempt.id}_capture`,
         pspPaymentId: payment.provider_payment_id ?? attempt.id,
         amount,
         currency: payment.currency
-      }),
-      policy.callTimeout
-    )
+      }))
     if (result._tag !== "Answered") {
       return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
     }

@@ -1,7 +1,12 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { defaultProviderOf } from "../tenancy/Organization.js"
+import type { PaymentRouting } from "../payments/Payment.js"
+import type { Candidate, Evaluation } from "../routing/RoutingEvaluation.js"
+import type { RoutingFacts } from "../routing/RoutingRule.js"
+import { RoutingRules } from "../routing/RoutingRules.js"
+import { paymentsRoutingOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
+import { ConnectionHealth } from "./ConnectionHealth.js"
 import { type ProviderConnection, supports } from "./ProviderConnection.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 
@@ -11,18 +16,49 @@ export class ProviderNotUsable extends Data.TaggedError("ProviderNotUsable")<{
   readonly reason: string
 }> {}
 
-/** No provider was asked for and the organization's default cannot take the payment. */
+/** No provider was asked for and none of the organization's can take the payment. */
 export class NoProviderAvailable extends Data.TaggedError("NoProviderAvailable")<{ readonly reason: string }> {}
 
+export interface Resolved {
+  readonly connection: ProviderConnection
+  /** Where a routed payment may fail over to, in order: eligible connections of the same type only. */
+  readonly fallbacks: ReadonlyArray<string>
+  readonly routing: PaymentRouting
+}
+
+const skipWords: Record<string, string> = {
+  rule_disabled: "its rule is disabled",
+  no_match: "its rule does not match",
+  unknown_provider: "it does not exist",
+  excluded: "it was excluded",
+  connection_disabled: "it is disabled",
+  connection_error: "it is in error (its circuit is open)",
+  currency_unsupported: "it does not support this currency",
+  method_unsupported: "it does not support this payment method",
+  already_a_candidate: "it was already a candidate"
+}
+
+/** Why nothing could take the payment, in a sentence. */
+const nothingEligible = (evaluation: Evaluation): string => {
+  const defaultProvider = evaluation.candidates.find((candidate) => candidate.rule_id === null)
+  const why = defaultProvider === undefined
+    ? "the organization has no default provider in this mode"
+    : `the default provider '${defaultProvider.provider}' cannot take it: ${skipWords[defaultProvider.reason ?? ""] ?? "it is busy with a trial call"}`
+  const ruled = evaluation.candidates.some((candidate) => candidate.rule_id !== null && candidate.reason !== "no_match")
+  return ruled ? `no rule's provider can take it, and ${why}` : why
+}
+
 /**
- * Which connection takes a payment: the one the request forces, else the organization's default
- * provider for the mode. Routing rules will slot in before the default.
+ * Which connection takes a payment: the one the request forces; else, as the organization chose
+ * for the mode, its default provider or its routing rules (the default last). A connection whose
+ * circuit is open is passed over, except for the one trial call it takes once its cool-down is over.
  */
 export class ProviderResolution extends Context.Tag("core/ProviderResolution")<ProviderResolution, {
   readonly forPayment: (
     tenant: Tenant,
-    request: { readonly provider: string | undefined; readonly currency: string; readonly method: string }
-  ) => Effect.Effect<ProviderConnection, ProviderNotUsable | NoProviderAvailable>
+    request: RoutingFacts & { readonly provider: string | undefined }
+  ) => Effect.Effect<Resolved, ProviderNotUsable | NoProviderAvailable>
+  /** The connection a stored payment was made on, deleted or not. */
   readonly byName: (tenant: Tenant, name: string) => Effect.Effect<ProviderConnection>
 }>() {
   static readonly layer = Layer.effect(
@@ -30,42 +66,64 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
     Effect.gen(function*() {
       const connections = yield* ProviderConnectionsRepository
       const organizations = yield* OrganizationsRepository
+      const routing = yield* RoutingRules
+      const health = yield* ConnectionHealth
 
-      const unusableBecause = (connection: ProviderConnection, currency: string, method: string) =>
-        connection.status !== "active"
-          ? Option.some(`provider '${connection.name}' is ${connection.status}`)
-          : !supports(connection, currency, method)
-          ? Option.some(`provider '${connection.name}' does not support ${currency} ${method} payments`)
-          : Option.none()
+      const forced = (tenant: Tenant, provider: string, facts: RoutingFacts) =>
+        Effect.gen(function*() {
+          const found = yield* connections.findByName(tenant, provider)
+          if (Option.isNone(found)) return yield* new ProviderNotUsable({ provider, reason: `no provider named '${provider}'` })
+          const connection = found.value
+          if (connection.status === "disabled") {
+            return yield* new ProviderNotUsable({ provider, reason: `provider '${provider}' is disabled` })
+          }
+          if (!supports(connection, facts.currency, facts.method)) {
+            return yield* new ProviderNotUsable({
+              provider,
+              reason: `provider '${provider}' does not support ${facts.currency} ${facts.method} payments`
+            })
+          }
+          if (!(yield* health.admit(connection))) {
+            return yield* new ProviderNotUsable({ provider, reason: `provider '${provider}' is in error (its circuit is open)` })
+          }
+          return { connection, fallbacks: [], routing: { strategy: "forced" as const, rule_id: null } }
+        })
+
+      const routed = (tenant: Tenant, facts: RoutingFacts, useRules: boolean) =>
+        Effect.gen(function*() {
+          const evaluation = yield* routing.evaluate(tenant, facts, [])
+          const eligible = useRules ? evaluation.eligible : evaluation.eligible.filter((candidate) => candidate.rule_id === null)
+          const all = yield* connections.list(tenant)
+          const connectionOf = (candidate: Candidate) => all.find((connection) => connection.name === candidate.provider)!
+          for (const [index, candidate] of eligible.entries()) {
+            const connection = connectionOf(candidate)
+            if (!(yield* health.admit(connection))) continue
+            return {
+              connection,
+              fallbacks: eligible.slice(index + 1)
+                .filter((next) => !next.trial && connectionOf(next).type === connection.type)
+                .map((next) => next.provider),
+              routing: {
+                strategy: candidate.rule_id === null ? "default" as const : "rules" as const,
+                rule_id: candidate.rule_id
+              }
+            }
+          }
+          return yield* new NoProviderAvailable({
+            reason: nothingEligible(useRules ? evaluation : { ...evaluation, candidates: evaluation.candidates.filter((c) => c.rule_id === null) })
+          })
+        })
 
       return {
-        forPayment: (tenant, { currency, method, provider }) =>
+        forPayment: (tenant, { provider, ...facts }) =>
           Effect.gen(function*() {
-            if (provider !== undefined) {
-              const connection = yield* connections.findByName(tenant, provider)
-              if (Option.isNone(connection)) {
-                return yield* new ProviderNotUsable({ provider, reason: `no provider named '${provider}'` })
-              }
-              const problem = unusableBecause(connection.value, currency, method)
-              if (Option.isSome(problem)) return yield* new ProviderNotUsable({ provider, reason: problem.value })
-              return connection.value
-            }
-            const organization = yield* Effect.orDie(organizations.find(tenant.organizationId))
-            const name = Option.flatMapNullable(organization, (org) => defaultProviderOf(org, tenant.livemode))
-            if (Option.isNone(name)) {
-              return yield* new NoProviderAvailable({ reason: "the organization has no default provider in this mode" })
-            }
-            const connection = yield* connections.findByName(tenant, name.value)
-            if (Option.isNone(connection)) {
-              return yield* new NoProviderAvailable({ reason: `the default provider '${name.value}' does not exist` })
-            }
-            const problem = unusableBecause(connection.value, currency, method)
-            if (Option.isSome(problem)) return yield* new NoProviderAvailable({ reason: problem.value })
-            return connection.value
+            if (provider !== undefined) return yield* forced(tenant, provider, facts)
+            const organization = yield* organizations.find(tenant.organizationId)
+            const useRules = Option.exists(organization, (found) => paymentsRoutingOf(found, tenant.livemode) === "rules")
+            return yield* routed(tenant, facts, useRules)
           }),
-        // Payments keep the connection name they were made on; the name is stable for its lifetime.
         byName: (tenant, name) =>
-          connections.findByName(tenant, name).pipe(
+          connections.findByNameEver(tenant, name).pipe(
             Effect.flatMap(Option.match({
               onNone: () => Effect.dieMessage(`connection '${name}' of a stored payment is gone`),
               onSome: Effect.succeed

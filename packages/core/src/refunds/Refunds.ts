@@ -13,7 +13,6 @@ import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
 import { RefundOutcome } from "../providers/PaymentConnector.js"
-import { callProvider } from "../providers/ProviderCall.js"
 import { type CreateRefund, Refund } from "./Refund.js"
 import { type RefundNotFound, RefundRefused } from "./RefundErrors.js"
 import { RefundRecords } from "./RefundRecords.js"
@@ -77,9 +76,7 @@ const make = Effect.gen(function*() {
       })
     }))
 
-  const connectorOf = (tenant: Tenant, refund: Refund) =>
-    Effect.flatMap(Effect.orDie(payments.retrieve(tenant, refund.payment_id)), (payment) =>
-      Effect.map(attempts.connectorFor(tenant, payment.provider), (connector) => ({ connector, payment })))
+  const paymentOf = (tenant: Tenant, refund: Refund) => Effect.orDie(payments.retrieve(tenant, refund.payment_id))
 
   /**
    * Sends the refund under its own id as the PSP reference; an unreachable PSP gets one more try.
@@ -88,18 +85,15 @@ const make = Effect.gen(function*() {
    */
   const send = (tenant: Tenant, refund: Refund, options: { readonly resend: boolean }) =>
     Effect.gen(function*() {
-      const policy = yield* PaymentPolicy
-      const { connector, payment } = yield* connectorOf(tenant, refund)
-      const call = callProvider(
+      const payment = yield* paymentOf(tenant, refund)
+      const call = attempts.call(tenant, payment.provider, (connector) =>
         connector.refund({
           reference: refund.id,
           pspPaymentId: payment.provider_payment_id ?? "",
           amount: refund.amount,
           currency: refund.currency,
           reason: refund.reason
-        }),
-        policy.callTimeout
-      )
+        }))
       let { result } = yield* call
       if (result._tag === "Unavailable" && options.resend) return refund
       // Unavailable means the PSP processed nothing, so the same reference is safe to send again.
@@ -166,9 +160,9 @@ const make = Effect.gen(function*() {
       yield* send(ref.tenant, refund, { resend: true })
       return
     }
-    const policy = yield* PaymentPolicy
-    const { connector } = yield* connectorOf(ref.tenant, refund)
-    const { result } = yield* callProvider(connector.syncRefund({ reference: refund.id }), policy.callTimeout)
+    const payment = yield* paymentOf(ref.tenant, refund)
+    const { result } = yield* attempts.call(ref.tenant, payment.provider, (connector) =>
+      connector.syncRefund({ reference: refund.id }))
     if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* settle(ref.tenant, refund.id, result.value)
   })
 

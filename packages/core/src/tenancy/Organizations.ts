@@ -1,5 +1,6 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
-import { ProviderConnection } from "../providers/ProviderConnection.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { ProviderConnections, STARTER_CONNECTIONS } from "../providers/ProviderConnections.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { now } from "../domain/Timestamp.js"
@@ -7,15 +8,24 @@ import { Transactions } from "../ports/Transactions.js"
 import { ApiKey, generateSecretKey, hintOf, parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { hashApiKey, KeyMaterial } from "./KeyMaterial.js"
-import { Organization } from "./Organization.js"
+import {
+  defaultProviderOf,
+  Organization,
+  type OrganizationView,
+  paymentsRoutingOf,
+  type UpdateOrganization
+} from "./Organization.js"
 import { OrganizationsRepository } from "./OrganizationsRepository.js"
 
 export class OrganizationNotFound extends Data.TaggedError("OrganizationNotFound")<{ readonly id: string }> {}
 export class ApiKeyNotFound extends Data.TaggedError("ApiKeyNotFound")<{ readonly id: string }> {}
 export class InvalidApiKey extends Data.TaggedError("InvalidApiKey")<{ readonly reason: string }> {}
 
-/** The two sandbox connections every new organization starts with in test mode. */
-export const STARTER_CONNECTIONS = ["sandbox_a", "sandbox_b"] as const
+/** The default provider asked for is not an active connection of this mode. */
+export class DefaultProviderInvalid extends Data.TaggedError("DefaultProviderInvalid")<{
+  readonly provider: string
+  readonly reason: string
+}> {}
 
 /** Organizations and their keys: what the command-line tool and the embedded bootstrap manage. */
 export class Organizations extends Context.Tag("core/Organizations")<Organizations, {
@@ -30,6 +40,12 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
   readonly importKey: (organizationId: string, secret: string) => Effect.Effect<ApiKey, InvalidApiKey>
   readonly revokeKey: (keyId: string) => Effect.Effect<ApiKey, ApiKeyNotFound>
   readonly findByName: (name: string) => Effect.Effect<Option.Option<Organization>>
+  /** The organization as a key of one mode sees it: that mode's default provider and routing. */
+  readonly settings: (tenant: Tenant) => Effect.Effect<OrganizationView>
+  readonly updateSettings: (tenant: Tenant, input: UpdateOrganization) => Effect.Effect<
+    OrganizationView,
+    DefaultProviderInvalid
+  >
 }>() {
   static readonly layer = Layer.effect(
     Organizations,
@@ -37,9 +53,26 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
       const organizations = yield* OrganizationsRepository
       const keys = yield* ApiKeysRepository
       const connections = yield* ProviderConnectionsRepository
+      const providerConnections = yield* ProviderConnections
       const transactions = yield* Transactions
       const ids = yield* IdGenerator
       const material = yield* KeyMaterial
+
+      const load = (id: string) =>
+        Effect.flatMap(organizations.find(id), Option.match({
+          onNone: () => Effect.dieMessage(`organization ${id} of an authenticated key is gone`),
+          onSome: Effect.succeed
+        }))
+
+      const viewOf = (organization: Organization, tenant: Tenant): OrganizationView => ({
+        object: "organization",
+        id: organization.id,
+        name: organization.name,
+        default_provider: defaultProviderOf(organization, tenant.livemode),
+        payments_routing: paymentsRoutingOf(organization, tenant.livemode),
+        livemode: tenant.livemode,
+        created_at: organization.created_at
+      })
 
       const storeKey = (organizationId: string, secret: string, livemode: boolean) =>
         Effect.gen(function*() {
@@ -68,28 +101,12 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
               name,
               default_provider_test: STARTER_CONNECTIONS[0],
               default_provider_live: null,
+              payments_routing_test: "default",
+              payments_routing_live: "default",
               created_at: createdAt
             })
             yield* organizations.insert(organization)
-            for (const connectionName of STARTER_CONNECTIONS) {
-              yield* connections.insert(
-                organization.id,
-                new ProviderConnection({
-                  object: "provider_connection",
-                  id: yield* ids.make("pcn"),
-                  name: connectionName,
-                  type: "sandbox",
-                  status: "active",
-                  last_error: null,
-                  supported_currencies: null,
-                  supported_methods: null,
-                  settings: {},
-                  livemode: false,
-                  created_at: createdAt,
-                  updated_at: createdAt
-                })
-              )
-            }
+            yield* providerConnections.createStarters(organization.id)
             return organization
           })),
         createKey: (organizationId, livemode) =>
@@ -118,7 +135,31 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
             yield* keys.update(revoked)
             return revoked
           }),
-        findByName: (name) => organizations.findByName(name)
+        findByName: (name) => organizations.findByName(name),
+        settings: (tenant) => Effect.map(load(tenant.organizationId), (organization) => viewOf(organization, tenant)),
+        updateSettings: (tenant, input) =>
+          transactions.run(Effect.gen(function*() {
+            const organization = yield* load(tenant.organizationId)
+            if (input.default_provider !== undefined) {
+              const connection = yield* connections.findByName(tenant, input.default_provider)
+              const problem = Option.match(connection, {
+                onNone: () => `no provider named '${input.default_provider}' in this mode`,
+                onSome: (found) => (found.status === "disabled" ? `provider '${found.name}' is disabled` : undefined)
+              })
+              if (problem !== undefined) {
+                return yield* new DefaultProviderInvalid({ provider: input.default_provider, reason: problem })
+              }
+            }
+            const provider = input.default_provider
+            const routing = input.payments_routing
+            const updated = new Organization({
+              ...organization,
+              ...(provider === undefined ? {} : tenant.livemode ? { default_provider_live: provider } : { default_provider_test: provider }),
+              ...(routing === undefined ? {} : tenant.livemode ? { payments_routing_live: routing } : { payments_routing_test: routing })
+            })
+            yield* organizations.update(updated)
+            return viewOf(updated, tenant)
+          }))
       }
     })
   )

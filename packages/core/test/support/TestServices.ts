@@ -1,4 +1,4 @@
-import { CoreServices } from "@orchestrator/core/CoreServices"
+import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
@@ -13,8 +13,9 @@ export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> 
   const psp = makeScriptedConnector(scripts)
   const receiver = makeScriptedReceiver()
   const layer = CoreServices.pipe(
-    Layer.provideMerge(StorageMemory),
     Layer.provideMerge(psp.layer),
+    Layer.provideMerge(CoreSecrets),
+    Layer.provideMerge(StorageMemory),
     Layer.provideMerge(receiver.layer),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(7)))

@@ -21,6 +21,7 @@ const toPayment = (row: any): Payment =>
     currency: row.currency,
     provider: row.provider,
     provider_payment_id: row.provider_payment_id,
+    routing: parsed(row.routing),
     payment_method: parsed(row.payment_method),
     customer_id: row.customer_id,
     description: row.description,
@@ -87,11 +88,12 @@ export const PaymentsRepositorySql = Layer.effect(
         const row = encode(payment)
         return Effect.zipRight(
           sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
-              currency, provider, provider_payment_id, payment_method, customer_id, description, metadata, capture,
-              off_session, return_url, next_action, failure, created_at, updated_at)
+              currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
+              capture, off_session, return_url, next_action, failure, created_at, updated_at)
             values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
               ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
-              ${row.provider_payment_id}, ${json(row.payment_method)}::jsonb, ${row.customer_id}, ${row.description},
+              ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
+              ${row.customer_id}, ${row.description},
               ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
               ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
               ${row.updated_at}::timestamptz)`,

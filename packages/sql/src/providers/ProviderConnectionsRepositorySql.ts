@@ -1,8 +1,10 @@
 import { SqlClient } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import { Effect, Layer, Option, Schema } from "effect"
-import { iso, json, parsed } from "../shared/Rows.js"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { int, iso, json, parsed } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(ProviderConnection)
 const encode = Schema.encodeSync(ProviderConnection)
@@ -17,57 +19,125 @@ const toConnection = (row: any) =>
     supported_currencies: parsed(row.supported_currencies),
     supported_methods: parsed(row.supported_methods),
     settings: parsed(row.settings),
+    base_url: row.base_url,
+    consecutive_failures: int(row.consecutive_failures),
+    circuit_retry_at: row.circuit_retry_at === null ? null : iso(row.circuit_retry_at),
     livemode: row.livemode,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at)
   })
 
+const at = (time: DateTime.Utc) => DateTime.formatIso(time)
+
 export const ProviderConnectionsRepositorySql = Layer.effect(
   ProviderConnectionsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`c.organization_id = ${tenant.organizationId} and c.livemode = ${tenant.livemode}`
+    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toConnection)
+    const sealedColumn = (kind: "credentials" | "webhook_secret") =>
+      sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")
     return ProviderConnectionsRepository.of({
       insert: (organizationId, connection) => {
         const row = encode(connection)
         return sql`insert into provider_connections (id, organization_id, livemode, name, type, status, last_error,
-            supported_currencies, supported_methods, settings, created_at, updated_at)
+            supported_currencies, supported_methods, settings, base_url, created_at, updated_at)
           values (${row.id}, ${organizationId}, ${row.livemode}, ${row.name}, ${row.type}, ${row.status},
             ${row.last_error}, ${json(row.supported_currencies)}::jsonb, ${json(row.supported_methods)}::jsonb,
-            ${json(row.settings)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
+            ${json(row.settings)}::jsonb, ${row.base_url}, ${row.created_at}::timestamptz,
+            ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
       },
       update: (organizationId, connection) => {
         const row = encode(connection)
-        return sql`update provider_connections set status = ${row.status}, last_error = ${row.last_error},
+        // The circuit belongs to the health operations: a connection in error stays in error.
+        return sql`update provider_connections set
+            status = case when ${row.status} = 'active' and status = 'error' then 'error' else ${row.status} end,
             supported_currencies = ${json(row.supported_currencies)}::jsonb,
             supported_methods = ${json(row.supported_methods)}::jsonb, settings = ${json(row.settings)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz
+            base_url = ${row.base_url}, updated_at = ${row.updated_at}::timestamptz
           where id = ${row.id} and organization_id = ${organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
+      find: (tenant, id) =>
+        sql`select * from provider_connections c where c.id = ${id} and ${ofTenant(tenant)} and c.deleted_at is null`.pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
       findByName: (tenant, name) =>
-        sql`select * from provider_connections where organization_id = ${tenant.organizationId}
-          and livemode = ${tenant.livemode} and name = ${name}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toConnection)),
+        sql`select * from provider_connections c where c.name = ${name} and ${ofTenant(tenant)}
+          and c.deleted_at is null`.pipe(Effect.map(one), Effect.orDie),
+      findByNameEver: (tenant, name) =>
+        sql`select * from provider_connections c where c.name = ${name} and ${ofTenant(tenant)}`.pipe(
+          Effect.map(one),
+          Effect.orDie
+        ),
+      findOwned: (id) =>
+        sql`select * from provider_connections where id = ${id} and deleted_at is null`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row: any) => ({
+              tenant: { organizationId: row.organization_id, livemode: row.livemode },
+              connection: toConnection(row)
+            }))
+          ),
           Effect.orDie
         ),
       list: (tenant) =>
-        sql`select * from provider_connections where organization_id = ${tenant.organizationId}
-          and livemode = ${tenant.livemode} order by created_at, id`.pipe(
-          Effect.map((rows) => rows.map(toConnection)),
-          Effect.orDie
-        ),
+        sql`select * from provider_connections c where ${ofTenant(tenant)} and c.deleted_at is null
+          order by c.created_at, c.id`.pipe(Effect.map((rows) => rows.map(toConnection)), Effect.orDie),
+      page: (tenant, page) =>
+        keysetPage(sql, {
+          select: sql`c.*`,
+          from: sql`provider_connections c`,
+          alias: "c",
+          scope: sql`${ofTenant(tenant)} and c.deleted_at is null`,
+          filters: [],
+          page,
+          decode: toConnection
+        }),
+      markDeleted: (tenant, id, time) =>
+        sql`update provider_connections c set deleted_at = ${at(time)}::timestamptz, status = 'disabled',
+          updated_at = ${at(time)}::timestamptz where c.id = ${id} and ${ofTenant(tenant)}`.pipe(Effect.asVoid, Effect.orDie),
       findSealedSecret: (connectionId, kind) =>
-        sql<{ sealed: string | null }>`select ${sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")}
-          as sealed from provider_connections where id = ${connectionId}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]?.sealed)),
+        sql<{ sealed: string | null }>`select ${sealedColumn(kind)} as sealed from provider_connections
+          where id = ${connectionId}`.pipe(Effect.map((rows) => Option.fromNullable(rows[0]?.sealed)), Effect.orDie),
+      saveSealedSecret: (connectionId, kind, sealed) =>
+        sql`update provider_connections set ${sealedColumn(kind)} = ${sealed} where id = ${connectionId}`.pipe(
+          Effect.asVoid,
           Effect.orDie
         ),
-      saveSealedSecret: (connectionId, kind, sealed) =>
-        sql`update provider_connections
-          set ${sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")} = ${sealed}
-          where id = ${connectionId}`.pipe(Effect.asVoid, Effect.orDie)
+      recordFailure: (connectionId, { now, reason, retryAt, threshold }) =>
+        sql`with before as (select status from provider_connections where id = ${connectionId} for update)
+          update provider_connections c set
+            consecutive_failures = c.consecutive_failures + 1,
+            last_error = ${reason},
+            status = case
+              when c.status = 'active' and c.consecutive_failures + 1 >= ${threshold} then 'error'
+              else c.status end,
+            circuit_retry_at = case
+              when (c.status = 'active' and c.consecutive_failures + 1 >= ${threshold}) or c.status = 'error'
+                then ${at(retryAt)}::timestamptz
+              else c.circuit_retry_at end,
+            trial_until = null,
+            updated_at = ${at(now)}::timestamptz
+          from before where c.id = ${connectionId}
+          returning c.*, before.status as previous_status`.pipe(
+          Effect.map((rows) => ({
+            connection: toConnection(rows[0]),
+            opened: rows[0]!.previous_status === "active" && rows[0]!.status === "error"
+          })),
+          Effect.orDie
+        ),
+      recordSuccess: (connectionId, now) =>
+        sql`update provider_connections set consecutive_failures = 0,
+            status = case when status = 'error' then 'active' else status end,
+            last_error = case when status = 'error' then null else last_error end,
+            circuit_retry_at = null, trial_until = null, updated_at = ${at(now)}::timestamptz
+          where id = ${connectionId} and (consecutive_failures > 0 or status = 'error')`.pipe(Effect.asVoid, Effect.orDie),
+      claimTrial: (connectionId, now, until) =>
+        sql`update provider_connections set trial_until = ${at(until)}::timestamptz
+          where id = ${connectionId} and status = 'error' and circuit_retry_at <= ${at(now)}::timestamptz
+            and (trial_until is null or trial_until < ${at(now)}::timestamptz)
+          returning id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
     })
   })
 )

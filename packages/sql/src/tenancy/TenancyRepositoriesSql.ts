@@ -18,14 +18,20 @@ export const OrganizationsRepositorySql = Layer.effect(
     return OrganizationsRepository.of({
       insert: (organization) => {
         const row = encodeOrganization(organization)
-        return sql`insert into organizations (id, name, default_provider_test, default_provider_live, created_at)
+        return sql`insert into organizations (id, name, default_provider_test, default_provider_live,
+            payments_routing_test, payments_routing_live, created_at)
           values (${row.id}, ${row.name}, ${row.default_provider_test}, ${row.default_provider_live},
-            ${row.created_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+            ${row.payments_routing_test}, ${row.payments_routing_live}, ${row.created_at}::timestamptz)`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
       },
       update: (organization) => {
         const row = encodeOrganization(organization)
         return sql`update organizations set name = ${row.name}, default_provider_test = ${row.default_provider_test},
-          default_provider_live = ${row.default_provider_live} where id = ${row.id}`.pipe(Effect.asVoid, Effect.orDie)
+            default_provider_live = ${row.default_provider_live}, payments_routing_test = ${row.payments_routing_test},
+            payments_routing_live = ${row.payments_routing_live}
+          where id = ${row.id}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (id) => sql`select * from organizations where id = ${id}`.pipe(Effect.map(one), Effect.orDie),
       findByName: (name) => sql`select * from organizations where name = ${name}`.pipe(Effect.map(one), Effect.orDie)

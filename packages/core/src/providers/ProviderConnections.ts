@@ -1,0 +1,220 @@
+import { Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import { randomBase32 } from "../domain/Ids.js"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { Transactions } from "../ports/Transactions.js"
+import { defaultProviderOf } from "../tenancy/Organization.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
+import { ConnectionSecrets } from "./ConnectionSecrets.js"
+import { Connectors } from "./Connectors.js"
+import type { ConnectorDefinition } from "./PaymentConnector.js"
+import {
+  type CreateProviderConnection,
+  ProviderConnection,
+  type ProviderConnectionView,
+  type UpdateProviderConnection
+} from "./ProviderConnection.js"
+import {
+  ConnectionInvalid,
+  ConnectionNameTaken,
+  DefaultProviderInUse,
+  ProviderConnectionNotFound
+} from "./ProviderConnectionErrors.js"
+import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
+import { ProviderConnectionViews } from "./ProviderConnectionViews.js"
+
+/** The two sandbox connections every new organization starts with in test mode. */
+export const STARTER_CONNECTIONS = ["sandbox_a", "sandbox_b"] as const
+
+const settingsProblem = (definition: ConnectorDefinition, settings: unknown) =>
+  Either.match(Schema.decodeUnknownEither(definition.settings, { onExcessProperty: "error" })(settings), {
+    onLeft: (error) => Option.some(ParseResult.TreeFormatter.formatErrorSync(error).split("\n").slice(-1)[0]!.trim()),
+    onRight: () => Option.none()
+  })
+
+/** PSP accounts: created, changed and deleted by the merchant, with their secrets sealed. */
+export class ProviderConnections extends Context.Tag("core/ProviderConnections")<ProviderConnections, {
+  readonly create: (tenant: Tenant, input: CreateProviderConnection) => Effect.Effect<
+    ProviderConnectionView,
+    ConnectionInvalid | ConnectionNameTaken
+  >
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<ProviderConnectionView, ProviderConnectionNotFound>
+  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<ProviderConnectionView>, InvalidCursor>
+  readonly update: (tenant: Tenant, id: string, input: UpdateProviderConnection) => Effect.Effect<
+    ProviderConnectionView,
+    ProviderConnectionNotFound | ConnectionInvalid | DefaultProviderInUse
+  >
+  /** Deletes a connection that is not the default; payments made on it keep their provider. */
+  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, ProviderConnectionNotFound | DefaultProviderInUse>
+  /** A new organization's test-mode sandboxes, in the caller's transaction. */
+  readonly createStarters: (organizationId: string) => Effect.Effect<void>
+}>() {
+  static readonly layer = Layer.effect(
+    ProviderConnections,
+    Effect.gen(function*() {
+      const repository = yield* ProviderConnectionsRepository
+      const organizations = yield* OrganizationsRepository
+      const connectors = yield* Connectors
+      const secrets = yield* ConnectionSecrets
+      const transactions = yield* Transactions
+      const ids = yield* IdGenerator
+      const { view } = yield* ProviderConnectionViews
+
+      const load = (tenant: Tenant, id: string) =>
+        Effect.flatMap(
+          repository.find(tenant, id),
+          Option.match({ onNone: () => Effect.fail(new ProviderConnectionNotFound({ id })), onSome: Effect.succeed })
+        )
+
+      const definitionOf = (type: string) =>
+        Effect.mapError(connectors.definition(type), () =>
+          new ConnectionInvalid({
+            param: "type",
+            reason: `unknown type '${type}'; this service knows ${connectors.types.join(", ")}`
+          }))
+
+      const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>
+        Option.match(settingsProblem(definition, settings), {
+          onNone: () => Effect.void,
+          onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
+        })
+
+      const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
+        const missing = definition.credentialKeys.find((key) => !(key in credentials))
+        if (missing !== undefined) {
+          return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing}`, reason: "this type needs it" }))
+        }
+        const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.includes(key))
+        return unknown === undefined
+          ? Effect.void
+          : Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
+      }
+
+      const seal = (connectionId: string, input: { readonly credentials?: unknown; readonly webhook_secret?: string | undefined }) =>
+        Effect.gen(function*() {
+          if (input.credentials !== undefined) {
+            yield* repository.saveSealedSecret(
+              connectionId,
+              "credentials",
+              yield* secrets.seal(connectionId, "credentials", JSON.stringify(input.credentials))
+            )
+          }
+          if (input.webhook_secret !== undefined) {
+            yield* repository.saveSealedSecret(
+              connectionId,
+              "webhook_secret",
+              yield* secrets.seal(connectionId, "webhook_secret", input.webhook_secret)
+            )
+          }
+        })
+
+      /**
+       * Inserts a connection. The sandbox, which needs no account anywhere, gets a webhook secret of
+       * its own when none is given: it signs the webhooks it sends back with it.
+       */
+      const insert = (organizationId: string, connection: ProviderConnection, input: {
+        readonly credentials?: unknown
+        readonly webhook_secret?: string | undefined
+      }) =>
+        Effect.gen(function*() {
+          yield* repository.insert(organizationId, connection)
+          const webhookSecret = input.webhook_secret ??
+            (connection.type === "sandbox" ? `whsec_${randomBase32(32)}` : undefined)
+          yield* seal(connection.id, { ...input, webhook_secret: webhookSecret })
+        })
+
+      const newConnection = (tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
+        Effect.gen(function*() {
+          const createdAt = yield* now
+          return new ProviderConnection({
+            object: "provider_connection",
+            id: yield* ids.make("pcn"),
+            status: "active",
+            last_error: null,
+            supported_currencies: null,
+            supported_methods: null,
+            settings: {},
+            base_url: null,
+            consecutive_failures: 0,
+            circuit_retry_at: null,
+            livemode: tenant.livemode,
+            created_at: createdAt,
+            updated_at: createdAt,
+            ...fields
+          })
+        })
+
+      const isDefault = (tenant: Tenant, name: string) =>
+        Effect.map(organizations.find(tenant.organizationId), (organization) =>
+          Option.exists(organization, (found) => defaultProviderOf(found, tenant.livemode) === name))
+
+      return {
+        create: Effect.fn("ProviderConnections.create")(function*(tenant: Tenant, input: CreateProviderConnection) {
+          const definition = yield* definitionOf(input.type)
+          yield* checkSettings(definition, input.settings ?? {})
+          yield* checkCredentials(definition, input.credentials ?? {})
+          const connection = yield* newConnection(tenant, {
+            name: input.name,
+            type: input.type,
+            settings: input.settings ?? {},
+            base_url: input.base_url ?? null,
+            supported_currencies: input.supported_currencies ?? null,
+            supported_methods: input.supported_methods ?? null
+          })
+          return yield* transactions.run(Effect.gen(function*() {
+            if (Option.isSome(yield* repository.findByNameEver(tenant, input.name))) {
+              return yield* new ConnectionNameTaken({ name: input.name })
+            }
+            yield* insert(tenant.organizationId, connection, input)
+            return view(connection)
+          }))
+        }),
+        retrieve: (tenant, id) => Effect.map(load(tenant, id), view),
+        list: (tenant, page) => Effect.map(repository.page(tenant, page), (found) => ({ ...found, data: found.data.map(view) })),
+        update: Effect.fn("ProviderConnections.update")(function*(tenant: Tenant, id: string, input: UpdateProviderConnection) {
+          return yield* transactions.run(Effect.gen(function*() {
+            const connection = yield* load(tenant, id)
+            const definition = yield* definitionOf(connection.type)
+            if (input.settings !== undefined) yield* checkSettings(definition, input.settings)
+            if (input.credentials !== undefined) yield* checkCredentials(definition, input.credentials)
+            if (input.status === "disabled" && (yield* isDefault(tenant, connection.name))) {
+              return yield* new DefaultProviderInUse({ name: connection.name })
+            }
+            const updated = new ProviderConnection({
+              ...connection,
+              settings: input.settings ?? connection.settings,
+              base_url: input.base_url === undefined ? connection.base_url : input.base_url,
+              supported_currencies: input.supported_currencies === undefined
+                ? connection.supported_currencies
+                : input.supported_currencies,
+              supported_methods: input.supported_methods === undefined ? connection.supported_methods : input.supported_methods,
+              status: input.status === undefined
+                ? connection.status
+                : input.status === "active" && connection.status === "error"
+                ? "error"
+                : input.status,
+              updated_at: yield* now
+            })
+            yield* repository.update(tenant.organizationId, updated)
+            yield* seal(id, input)
+            return view(Option.getOrElse(yield* repository.find(tenant, id), () => updated))
+          }))
+        }),
+        remove: (tenant, id) =>
+          transactions.run(Effect.gen(function*() {
+            const connection = yield* load(tenant, id)
+            if (yield* isDefault(tenant, connection.name)) return yield* new DefaultProviderInUse({ name: connection.name })
+            yield* repository.markDeleted(tenant, id, yield* now)
+          })),
+        createStarters: (organizationId) =>
+          Effect.forEach(STARTER_CONNECTIONS, (name) =>
+            Effect.flatMap(
+              newConnection({ organizationId, livemode: false }, { name, type: "sandbox" }),
+              (connection) => insert(organizationId, connection, {})
+            ), { discard: true })
+      }
+    })
+  )
+}

@@ -1,0 +1,113 @@
+import { DateTime, Schema } from "effect"
+import { type ProviderConnection, supports } from "../providers/ProviderConnection.js"
+import { matches, type RoutingFacts, type RoutingRule } from "./RoutingRule.js"
+
+/** Why a candidate was passed over, in the dry run's words. */
+export const SkipReason = Schema.Literal(
+  "rule_disabled",
+  "no_match",
+  "unknown_provider",
+  "excluded",
+  "connection_disabled",
+  "connection_error",
+  "currency_unsupported",
+  "method_unsupported",
+  "already_a_candidate"
+)
+export type SkipReason = typeof SkipReason.Type
+
+/** One rule (or the default provider, `rule_id: null`) as the evaluation saw it. */
+export const Candidate = Schema.Struct({
+  rule_id: Schema.NullOr(Schema.String),
+  priority: Schema.NullOr(Schema.Int),
+  provider: Schema.String,
+  result: Schema.Literal("chosen", "fallback", "skipped"),
+  reason: Schema.NullOr(SkipReason),
+  /** The connection's circuit is open but its cool-down is over: it takes one trial call. */
+  trial: Schema.Boolean
+})
+export type Candidate = typeof Candidate.Type
+
+export interface Evaluation {
+  /** Every rule, in evaluation order, then the default provider. */
+  readonly candidates: ReadonlyArray<Candidate>
+  /** The eligible ones, best first: the first is chosen, the rest are fallbacks. */
+  readonly eligible: ReadonlyArray<Candidate>
+}
+
+const ruleOrder = (a: RoutingRule, b: RoutingRule) =>
+  a.priority - b.priority || a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1)
+
+/** Whether a connection can take the payment now, or why not; `trial` when only as a trial call. */
+const eligibility = (
+  connection: ProviderConnection | undefined,
+  facts: RoutingFacts,
+  excluded: ReadonlyArray<string>,
+  now: DateTime.Utc
+): { readonly reason: SkipReason | null; readonly trial: boolean } => {
+  const skip = (reason: SkipReason) => ({ reason, trial: false })
+  if (connection === undefined) return skip("unknown_provider")
+  if (excluded.includes(connection.name)) return skip("excluded")
+  if (connection.status === "disabled") return skip("connection_disabled")
+  const coolingDown = connection.status === "error" &&
+    (connection.circuit_retry_at === null || DateTime.lessThan(now, connection.circuit_retry_at))
+  if (coolingDown) return skip("connection_error")
+  if (!supports(connection, facts.currency.toUpperCase(), facts.method)) {
+    return skip(
+      connection.supported_currencies !== null && !connection.supported_currencies.includes(facts.currency.toUpperCase())
+        ? "currency_unsupported"
+        : "method_unsupported"
+    )
+  }
+  return { reason: null, trial: connection.status === "error" }
+}
+
+/**
+ * Where routing sends a payment, and why: enabled rules from the lowest priority up (ties by age),
+ * the first matching rule whose connection is eligible (active or due a trial call, not excluded,
+ * supporting the currency and method) wins; the default provider comes last. Pure: the same facts
+ * always give the same answer, which is what the dry run shows and what payments do.
+ */
+export const evaluateRouting = (input: {
+  readonly rules: ReadonlyArray<RoutingRule>
+  readonly connections: ReadonlyArray<ProviderConnection>
+  readonly defaultProvider: string | null
+  readonly facts: RoutingFacts
+  readonly excluded: ReadonlyArray<string>
+  readonly now: DateTime.Utc
+}): Evaluation => {
+  const byName = new Map(input.connections.map((connection) => [connection.name, connection]))
+  const candidates: Array<Candidate> = []
+  const taken = new Set<string>()
+  const consider = (rule: RoutingRule | null, provider: string, ruleSkip: SkipReason | null) => {
+    const base = { rule_id: rule?.id ?? null, priority: rule?.priority ?? null, provider }
+    if (ruleSkip !== null) return candidates.push({ ...base, result: "skipped", reason: ruleSkip, trial: false })
+    if (taken.has(provider)) return candidates.push({ ...base, result: "skipped", reason: "already_a_candidate", trial: false })
+    const { reason, trial } = eligibility(byName.get(provider), input.facts, input.excluded, input.now)
+    if (reason !== null) return candidates.push({ ...base, result: "skipped", reason, trial: false })
+    taken.add(provider)
+    return candidates.push({ ...base, result: taken.size === 1 ? "chosen" : "fallback", reason: null, trial })
+  }
+  for (const rule of [...input.rules].sort(ruleOrder)) {
+    consider(
+      rule,
+      rule.action.provider,
+      !rule.enabled ? "rule_disabled" : !matches(rule.conditions, input.facts) ? "no_match" : null
+    )
+  }
+  if (input.defaultProvider !== null) consider(null, input.defaultProvider, null)
+  return { candidates, eligible: candidates.filter((candidate) => candidate.result !== "skipped") }
+}
+
+/** What the dry run answers. */
+export const RoutingDecision = Schema.Struct({
+  object: Schema.Literal("routing_evaluation"),
+  /** The provider a payment like this goes to now; `null` when none can take it. */
+  provider: Schema.NullOr(Schema.String),
+  /** The rule that chose it; `null` when it is the default provider (or none). */
+  rule_id: Schema.NullOr(Schema.String),
+  /** Where it goes if that provider cannot be reached, in order (same connection type only). */
+  fallbacks: Schema.Array(Schema.String),
+  candidates: Schema.Array(Candidate)
+}).annotations({ identifier: "RoutingEvaluation" })
+export type RoutingDecision = typeof RoutingDecision.Type

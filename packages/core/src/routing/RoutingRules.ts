@@ -1,0 +1,151 @@
+import { Context, DateTime, Effect, Either, Layer, Option, Schema } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
+import { defaultProviderOf } from "../tenancy/Organization.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
+import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
+import { type Evaluation, evaluateRouting, type RoutingDecision } from "./RoutingEvaluation.js"
+import {
+  type CreateRoutingRule,
+  type RoutingFacts,
+  RoutingRule,
+  type UpdateRoutingRule,
+  validateConditions
+} from "./RoutingRule.js"
+import { RoutingRulesRepository } from "./RoutingRulesRepository.js"
+
+/** A dry run's question: a payment-shaped body, and the providers to leave out. */
+export const EvaluateRouting = Schema.Struct({
+  amount: Schema.Int,
+  currency: Schema.String,
+  payment_method: Schema.Struct({
+    type: Schema.String,
+    country: Schema.optional(Schema.String)
+  }).annotations({ parseOptions: { onExcessProperty: "ignore" } }),
+  exclude: Schema.optional(Schema.Array(Schema.String))
+}).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "ignore" } })
+export type EvaluateRouting = typeof EvaluateRouting.Type
+
+/** Routing rules: kept per organization and mode, and evaluated the same way by every caller. */
+export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, {
+  readonly create: (tenant: Tenant, input: CreateRoutingRule) => Effect.Effect<RoutingRule, RoutingRuleInvalid>
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<RoutingRule, RoutingRuleNotFound>
+  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<RoutingRule>, InvalidCursor>
+  readonly update: (
+    tenant: Tenant,
+    id: string,
+    input: UpdateRoutingRule
+  ) => Effect.Effect<RoutingRule, RoutingRuleNotFound | RoutingRuleInvalid>
+  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, RoutingRuleNotFound>
+  /** Where a payment with these facts goes, and why, computed from the rules and connections as they are now. */
+  readonly evaluate: (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>) => Effect.Effect<Evaluation>
+  /** The dry run: `evaluate`, as the API shows it. */
+  readonly explain: (tenant: Tenant, input: EvaluateRouting) => Effect.Effect<RoutingDecision>
+}>() {
+  static readonly layer = Layer.effect(
+    RoutingRules,
+    Effect.gen(function*() {
+      const repository = yield* RoutingRulesRepository
+      const connections = yield* ProviderConnectionsRepository
+      const organizations = yield* OrganizationsRepository
+      const ids = yield* IdGenerator
+
+      const load = (tenant: Tenant, id: string) =>
+        Effect.flatMap(
+          repository.find(tenant, id),
+          Option.match({ onNone: () => Effect.fail(new RoutingRuleNotFound({ id })), onSome: Effect.succeed })
+        )
+
+      const checkedConditions = (raw: Readonly<Record<string, unknown>>) =>
+        Either.match(validateConditions(raw), {
+          onLeft: (problem) => Effect.fail(new RoutingRuleInvalid(problem)),
+          onRight: Effect.succeed
+        })
+
+      const checkedProvider = (tenant: Tenant, provider: string) =>
+        Effect.flatMap(connections.findByName(tenant, provider), (found) =>
+          Option.isSome(found)
+            ? Effect.void
+            : Effect.fail(new RoutingRuleInvalid({ param: "action.provider", reason: `no provider named '${provider}' in this mode` })))
+
+      const evaluate = (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>) =>
+        Effect.gen(function*() {
+          const organization = yield* organizations.find(tenant.organizationId)
+          return evaluateRouting({
+            rules: yield* repository.all(tenant),
+            connections: yield* connections.list(tenant),
+            defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
+            facts,
+            excluded,
+            now: yield* DateTime.now
+          })
+        })
+
+      return {
+        create: Effect.fn("RoutingRules.create")(function*(tenant: Tenant, input: CreateRoutingRule) {
+          const conditions = yield* checkedConditions(input.conditions)
+          yield* checkedProvider(tenant, input.action.provider)
+          const createdAt = yield* now
+          const rule = new RoutingRule({
+            object: "routing_rule",
+            id: yield* ids.make("rule"),
+            priority: input.priority,
+            conditions,
+            action: { provider: input.action.provider },
+            enabled: input.enabled ?? true,
+            livemode: tenant.livemode,
+            created_at: createdAt,
+            updated_at: createdAt
+          })
+          yield* repository.insert(tenant, rule)
+          return rule
+        }),
+        retrieve: load,
+        list: repository.page,
+        update: Effect.fn("RoutingRules.update")(function*(tenant: Tenant, id: string, input: UpdateRoutingRule) {
+          const rule = yield* load(tenant, id)
+          const conditions = input.conditions === undefined ? rule.conditions : yield* checkedConditions(input.conditions)
+          if (input.action !== undefined) yield* checkedProvider(tenant, input.action.provider)
+          const updated = new RoutingRule({
+            ...rule,
+            priority: input.priority ?? rule.priority,
+            conditions,
+            action: input.action === undefined ? rule.action : { provider: input.action.provider },
+            enabled: input.enabled ?? rule.enabled,
+            updated_at: yield* now
+          })
+          yield* repository.update(tenant, updated)
+          return updated
+        }),
+        remove: (tenant, id) =>
+          Effect.flatMap(repository.delete(tenant, id), (deleted) =>
+            deleted ? Effect.void : Effect.fail(new RoutingRuleNotFound({ id }))),
+        evaluate,
+        explain: (tenant, input) =>
+          Effect.gen(function*() {
+            const evaluation = yield* evaluate(tenant, {
+              amount: input.amount,
+              currency: input.currency,
+              method: input.payment_method.type,
+              country: input.payment_method.country ?? null
+            }, input.exclude ?? [])
+            const chosen = evaluation.eligible[0]
+            const listed = yield* connections.list(tenant)
+            const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
+            return {
+              object: "routing_evaluation" as const,
+              provider: chosen?.provider ?? null,
+              rule_id: chosen?.rule_id ?? null,
+              fallbacks: evaluation.eligible.slice(1)
+                .filter((candidate) => typeOf(candidate.provider) === typeOf(chosen!.provider))
+                .map((candidate) => candidate.provider),
+              candidates: evaluation.candidates
+            }
+          })
+      }
+    })
+  )
+}

@@ -1,0 +1,79 @@
+import { SqlClient } from "@effect/sql"
+import { InvalidCursor } from "@orchestrator/core/domain/Pagination"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
+import { RoutingRulesRepository } from "@orchestrator/core/routing/RoutingRulesRepository"
+import { Effect, Layer, Option, Schema } from "effect"
+import { int, iso, json, parsed } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(RoutingRule)
+const encode = Schema.encodeSync(RoutingRule)
+
+const toRule = (row: any): RoutingRule =>
+  decode({
+    object: "routing_rule",
+    id: row.id,
+    priority: int(row.priority),
+    conditions: parsed(row.conditions),
+    action: parsed(row.action),
+    enabled: row.enabled,
+    livemode: row.livemode,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at)
+  })
+
+/** Rules are listed in evaluation order, not newest first: that is the order they are read in. */
+export const RoutingRulesRepositorySql = Layer.effect(
+  RoutingRulesRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`r.organization_id = ${tenant.organizationId} and r.livemode = ${tenant.livemode}`
+    const order = sql`order by r.priority, r.created_at, r.id`
+    return RoutingRulesRepository.of({
+      insert: (tenant, rule) => {
+        const row = encode(rule)
+        return sql`insert into routing_rules (id, organization_id, livemode, priority, conditions, action, enabled,
+            created_at, updated_at)
+          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.priority},
+            ${json(row.conditions)}::jsonb, ${json(row.action)}::jsonb, ${row.enabled},
+            ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      update: (tenant, rule) => {
+        const row = encode(rule)
+        return sql`update routing_rules set priority = ${row.priority}, conditions = ${json(row.conditions)}::jsonb,
+            action = ${json(row.action)}::jsonb, enabled = ${row.enabled}, updated_at = ${row.updated_at}::timestamptz
+          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      delete: (tenant, id) =>
+        sql`delete from routing_rules r where r.id = ${id} and ${ofTenant(tenant)} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      find: (tenant, id) =>
+        sql`select * from routing_rules r where r.id = ${id} and ${ofTenant(tenant)}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRule)),
+          Effect.orDie
+        ),
+      all: (tenant) =>
+        sql`select * from routing_rules r where ${ofTenant(tenant)} ${order}`.pipe(
+          Effect.map((rows) => rows.map(toRule)),
+          Effect.orDie
+        ),
+      page: (tenant, page) =>
+        Effect.gen(function*() {
+          const conditions = [ofTenant(tenant)]
+          if (page.startingAfter !== undefined) {
+            const cursor = yield* sql<{ priority: unknown; created_at: unknown }>`select priority, created_at
+              from routing_rules r where r.id = ${page.startingAfter} and ${ofTenant(tenant)}`.pipe(Effect.orDie)
+            if (cursor.length === 0) return yield* new InvalidCursor({ cursor: page.startingAfter })
+            conditions.push(sql`(r.priority, r.created_at, r.id) >
+              (${int(cursor[0]!.priority)}, ${iso(cursor[0]!.created_at)}::timestamptz, ${page.startingAfter})`)
+          }
+          const rows = yield* sql`select * from routing_rules r where ${sql.and(conditions)} ${order}
+            limit ${page.limit + 1}`.pipe(Effect.orDie)
+          return { data: rows.slice(0, page.limit).map(toRule), hasMore: rows.length > page.limit }
+        })
+    })
+  })
+)
