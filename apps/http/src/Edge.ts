@@ -118,6 +118,9 @@ const asJson = (request: HttpServerRequest.HttpServerRequest) =>
     ? request
     : request.modify({ headers: { ...request.headers, "content-type": "application/json" } })
 
+/** The PSPs' webhooks are verified on their exact bytes: nothing here may read or touch them first. */
+const isRaw = (request: HttpServerRequest.HttpServerRequest) => pathOf(request).startsWith("/v1/provider-webhooks/")
+
 const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.method !== "GET" && request.method !== "HEAD" &&
   (Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined)
@@ -157,7 +160,11 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
         })
       }
       if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return yield* tooLarge()
-      return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, yield* checkedBody(request))
+      return yield* Effect.provideService(
+        app,
+        HttpServerRequest.HttpServerRequest,
+        isRaw(request) ? request : yield* checkedBody(request)
+      )
     }).pipe(
       HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
       Effect.catchAllCause(renderFailure(request)),

@@ -7,9 +7,12 @@ import { AuthorizationLive } from "./AuthorizationLive.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
+import { OrganizationHttpLive } from "./organization/OrganizationHttp.js"
 import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
 import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
+import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/ProvidersHttp.js"
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
+import { RoutingHttpLive } from "./routing/RoutingHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -19,6 +22,10 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RefundsHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
+    ProvidersHttpLive,
+    RoutingHttpLive,
+    OrganizationHttpLive,
+    ProviderWebhooksHttpLive,
     HealthHttpLive
   ]),
   Layer.provide(AuthorizationLive)

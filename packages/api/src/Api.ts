@@ -3,8 +3,11 @@ import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
+import { OrganizationApi } from "./organization/OrganizationApi.js"
 import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
+import { ProvidersApi, ProviderWebhooksApi } from "./providers/ProvidersApi.js"
 import { RefundsApi } from "./refunds/RefundsApi.js"
+import { RoutingApi } from "./routing/RoutingApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /**
@@ -39,6 +42,10 @@ export class Api extends HttpApi.make("orchestrator")
   .add(RefundsApi)
   .add(EventsApi)
   .add(WebhooksApi)
+  .add(ProvidersApi)
+  .add(RoutingApi)
+  .add(OrganizationApi)
+  .add(ProviderWebhooksApi)
   .add(HealthApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)

@@ -10,6 +10,10 @@ import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { sandboxNotifierJob } from "@orchestrator/connectors/sandbox/SandboxNotifications"
+import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
+import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
+import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { Effect, Layer, Option } from "effect"
 
 /** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
@@ -26,6 +30,33 @@ export const memoryStorage = Layer.mergeAll(
 /** What a storage provides: the core's ports, the sandbox's books, and whether it is ready. */
 export type Storage = StoragePorts | SandboxLedger | Readiness
 
+/** A POST that gives up after 10 seconds and never follows a redirect: the status, if any came. */
+const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
+  Effect.tryPromise(() =>
+    fetch(url, { method: "POST", body: Buffer.from(body), headers, redirect: "manual", signal: AbortSignal.timeout(10_000) })
+  ).pipe(Effect.map((response) => Option.some(response.status)), Effect.orElseSucceed(() => Option.none<number>()))
+
+/** The sandbox PSP's own background work (settling refunds, sending its webhooks), given what it needs. */
+const SandboxNotifierLive = Layer.effect(
+  ExtraJobs,
+  Effect.gen(function*() {
+    const ledger = yield* SandboxLedger
+    const connections = yield* ProviderConnectionsRepository
+    const secrets = yield* ConnectionSecrets
+    const baseUrl = yield* PublicBaseUrl
+    return [sandboxNotifierJob({
+      ledger,
+      baseUrl,
+      post,
+      webhookSecret: (connectionId) =>
+        Effect.flatMap(connections.findOwned(connectionId), Option.match({
+          onNone: () => Effect.succeed(Option.none()),
+          onSome: ({ connection }) => Effect.option(secrets.webhookSecret(connection))
+        }))
+    })]
+  })
+)
+
 /**
  * The composition root below the shells: the core's services over a storage, the connectors, the
  * key material and the public address. The HTTP server, the worker, the command-line tool, the
@@ -39,7 +70,7 @@ export const applicationLayer = <E1, E2>(options: {
   readonly webhookSender?: Layer.Layer<WebhookSender>
 }) =>
   CoreServices.pipe(
-    Layer.provideMerge(ConnectorsLive),
+    Layer.provideMerge(Layer.merge(ConnectorsLive, SandboxNotifierLive)),
     Layer.provideMerge(CoreSecrets),
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(

@@ -340,7 +340,8 @@ describe("SandboxConnector", () => {
         expect(Schema.decodeUnknownSync(definition.settings)({ latency_ms: 5 })).toEqual({
           latency_ms: 5,
           outage: false,
-          failure_rate: 0
+          failure_rate: 0,
+          async_refunds: false
         })
       })))
   })

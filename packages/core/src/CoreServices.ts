@@ -8,12 +8,13 @@ import { PaymentRecords } from "./payments/PaymentRecords.js"
 import { PaymentRecovery } from "./payments/PaymentRecovery.js"
 import { Payments } from "./payments/Payments.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
-import { Jobs } from "./ports/Jobs.js"
+import { ExtraJobs, Jobs } from "./ports/Jobs.js"
 import { ConnectionHealth } from "./providers/ConnectionHealth.js"
 import { ConnectionSecrets } from "./providers/ConnectionSecrets.js"
 import { ProviderConnections } from "./providers/ProviderConnections.js"
 import { ProviderConnectionViews } from "./providers/ProviderConnectionViews.js"
 import { ProviderResolution } from "./providers/ProviderResolution.js"
+import { ProviderWebhooks } from "./providers/ProviderWebhooks.js"
 import { RefundRecords } from "./refunds/RefundRecords.js"
 import { Refunds } from "./refunds/Refunds.js"
 import { RoutingRules } from "./routing/RoutingRules.js"
@@ -22,13 +23,21 @@ import { Organizations } from "./tenancy/Organizations.js"
 import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
 import { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 
-/** Every background job, from the capabilities that declare them. */
+/** Every background job: those the capabilities declare, and those the adapters add. */
 const JobsLayer = Layer.effect(
   Jobs,
-  Effect.map(
-    Effect.all([PaymentRecovery, Refunds, EventDispatch, Events, WebhookDeliveries, IdempotentRequests]),
-    (services) => services.flatMap((service) => service.jobs)
-  )
+  Effect.gen(function*() {
+    const services = yield* Effect.all([
+      PaymentRecovery,
+      Refunds,
+      EventDispatch,
+      Events,
+      WebhookDeliveries,
+      IdempotentRequests,
+      ProviderWebhooks
+    ])
+    return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]
+  })
 )
 
 /** Who receives every event from the outbox: the webhook fan-out. */
@@ -45,6 +54,7 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer)),
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(WebhookEndpoints.layer),
+  Layer.provideMerge(ProviderWebhooks.layer),
   Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),

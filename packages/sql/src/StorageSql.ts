@@ -3,6 +3,7 @@ import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
 import { ProviderConnectionsRepositorySql } from "./providers/ProviderConnectionsRepositorySql.js"
+import { ProviderEventsRepositorySql } from "./providers/ProviderEventsRepositorySql.js"
 import { ReadinessSql } from "./ReadinessSql.js"
 import { RefundsRepositorySql } from "./refunds/RefundsRepositorySql.js"
 import { RoutingRulesRepositorySql } from "./routing/RoutingRulesRepositorySql.js"
@@ -24,5 +25,6 @@ export const StorageSql = Layer.mergeAll(
   IdempotencyKeysRepositorySql,
   WebhookEndpointsRepositorySql,
   WebhookDeliveriesRepositorySql,
-  RoutingRulesRepositorySql
+  RoutingRulesRepositorySql,
+  ProviderEventsRepositorySql
 )

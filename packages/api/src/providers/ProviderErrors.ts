@@ -1,4 +1,6 @@
+import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
+import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
 import { ApiError, failWith } from "../ApiError.js"
 
 export class ProviderNotUsable extends ApiError<ProviderNotUsable>()("ProviderNotUsable", {
@@ -24,4 +26,67 @@ export const providerFailures = {
     failWith(ProviderNotUsable, { message: `Cannot use provider '${error.provider}': ${error.reason}.`, param: "provider" }),
   NoProviderAvailable: (error: Domain.NoProviderAvailable) =>
     failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
+}
+
+export class ProviderConnectionNotFound extends ApiError<ProviderConnectionNotFound>()("ProviderConnectionNotFound", {
+  status: 404,
+  type: "invalid_request_error",
+  codes: ["resource_missing"],
+  description: "No provider connection with this id for this key"
+}) {
+  readonly _tag = "ProviderConnectionNotFound" as const
+}
+
+export class ConnectionNameTaken extends ApiError<ConnectionNameTaken>()("ConnectionNameTaken", {
+  status: 409,
+  type: "invalid_request_error",
+  codes: ["connection_name_taken"],
+  description: "Another connection of this mode has this name (deleted connections keep theirs)"
+}) {
+  readonly _tag = "ConnectionNameTaken" as const
+}
+
+export class DefaultProviderInUse extends ApiError<DefaultProviderInUse>()("DefaultProviderInUse", {
+  status: 409,
+  type: "invalid_request_error",
+  codes: ["default_provider_in_use"],
+  description: "The default provider cannot be deleted or disabled; choose another default first"
+}) {
+  readonly _tag = "DefaultProviderInUse" as const
+}
+
+export class ConnectionInvalid extends ApiError<ConnectionInvalid>()("ConnectionInvalid", {
+  status: 422,
+  type: "invalid_request_error",
+  codes: ["connection_invalid"],
+  description: "An unknown connection type, or settings or credentials this type does not take"
+}) {
+  readonly _tag = "ConnectionInvalid" as const
+}
+
+export class WebhookUnverified extends ApiError<WebhookUnverified>()("WebhookUnverified", {
+  status: 400,
+  type: "invalid_request_error",
+  codes: ["webhook_unverified"],
+  description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
+}) {
+  readonly _tag = "WebhookUnverified" as const
+}
+
+export const connectionFailures = {
+  ProviderConnectionNotFound: (error: Connections.ProviderConnectionNotFound) =>
+    failWith(ProviderConnectionNotFound, { message: `No such provider connection: '${error.id}'`, param: "id" }),
+  ConnectionNameTaken: (error: Connections.ConnectionNameTaken) =>
+    failWith(ConnectionNameTaken, { message: `A connection named '${error.name}' exists already.`, param: "name" }),
+  DefaultProviderInUse: (error: Connections.DefaultProviderInUse) =>
+    failWith(DefaultProviderInUse, {
+      message: `'${error.name}' is the default provider; choose another default (PATCH /v1/organization) first.`
+    }),
+  ConnectionInvalid: (error: Connections.ConnectionInvalid) =>
+    failWith(ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
+}
+
+export const providerWebhookFailures = {
+  ProviderWebhookRejected: (error: Webhooks.ProviderWebhookRejected) =>
+    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.` })
 }

@@ -3,6 +3,7 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { SandboxLedger } from "./SandboxLedger.js"
+import { notifyCharge } from "./SandboxNotifications.js"
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
@@ -56,7 +57,7 @@ export const SandboxChallengeRoutes = HttpRouter.empty.pipe(
       // Read the form body so the connection can be reused; its content does not matter.
       yield* Effect.ignore(Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => request.text))
       // Only a pending challenge settles, once: a second click or a cancel racing it changes nothing.
-      yield* ledger.transitionCharge(
+      const settled = yield* ledger.transitionCharge(
         charge.id,
         ["requires_action"],
         result === "complete"
@@ -67,6 +68,8 @@ export const SandboxChallengeRoutes = HttpRouter.empty.pipe(
             failureMessage: "The customer failed 3D Secure authentication."
           }
       )
+      // Like a real PSP, the sandbox also says so by webhook: the customer may never come back.
+      if (Option.isSome(settled)) yield* notifyCharge(ledger, settled.value)
       return HttpServerResponse.empty({ status: 303, headers: { location: charge.returnUrl } })
     })
   )

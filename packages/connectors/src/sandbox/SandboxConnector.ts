@@ -31,6 +31,9 @@ const unitInterval = (text: string): number => {
 
 export const challengePath = (chargeId: string) => `/sandbox/3ds/${chargeId}`
 
+/** How long an asynchronous sandbox refund takes to settle. */
+export const ASYNC_REFUND_DELAY_MILLIS = 30_000
+
 /** How the sandbox reports a charge it holds, in the connector port's terms. */
 export const outcomeOfCharge = (
   charge: Pick<SandboxCharge, "id" | "token" | "status" | "amountCaptured" | "failureCode" | "failureMessage">,
@@ -220,16 +223,18 @@ export const makeSandboxConnector = (
           ? { code: "refund_declined", message: "The card issuer declined the refund." }
           : undefined
         // The ledger takes the amount off the charge in the same step, or stores the refund failed.
+        const later = refusal === undefined && settings.async_refunds
         const { refund } = yield* ledger.recordRefund({
           id: makeId("re", millis),
           connectionId: connection.id,
           reference,
           chargeId: pspPaymentId,
           amount,
-          status: refusal === undefined ? "succeeded" : "failed",
+          status: refusal !== undefined ? "failed" : later ? "pending" : "succeeded",
           failureCode: refusal?.code ?? null,
           failureMessage: refusal?.message ?? null,
-          createdAtMillis: millis
+          createdAtMillis: millis,
+          settleAtMillis: later ? millis + ASYNC_REFUND_DELAY_MILLIS : null
         })
         return refundOutcome(refund)
       })),

@@ -36,6 +36,17 @@ export interface SandboxRefund {
   readonly failureCode: string | null
   readonly failureMessage: string | null
   readonly createdAtMillis: number
+  /** When a pending refund settles. */
+  readonly settleAtMillis: number | null
+}
+
+/** A webhook the sandbox owes a connection: sent, signed, until the service takes it (2xx). */
+export interface SandboxNotification {
+  readonly id: string
+  readonly connectionId: string
+  /** The exact JSON body. */
+  readonly payload: string
+  readonly createdAtMillis: number
 }
 
 /** What a status change may also set. */
@@ -73,10 +84,33 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
   readonly findRefundByReference: (connectionId: string, reference: string) => Effect.Effect<Option.Option<SandboxRefund>>
   /** Charges that moved or reserved money for a merchant reference: the "charged once" proof. */
   readonly countCharges: (merchantReference: string) => Effect.Effect<number>
+  /**
+   * Settles pending refunds due by `nowMillis`: each takes its amount off its charge, or fails when
+   * the charge cannot cover it. Returns the refunds it settled.
+   */
+  readonly settleDueRefunds: (nowMillis: number, limit: number) => Effect.Effect<ReadonlyArray<SandboxRefund>>
+  readonly notify: (notification: SandboxNotification) => Effect.Effect<void>
+  /** Notifications not yet taken, oldest first, each held by one sender until `leaseUntilMillis`. */
+  readonly claimNotifications: (
+    nowMillis: number,
+    leaseUntilMillis: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<SandboxNotification>>
+  readonly markNotified: (id: string, nowMillis: number) => Effect.Effect<void>
 }>() {
   static readonly layerMemory = Layer.sync(SandboxLedger, () => {
     const charges = new Map<string, SandboxCharge>()
     const refunds = new Map<string, SandboxRefund>()
+    const notifications = new Map<string, SandboxNotification & { sentAt: number | null; leaseUntil: number }>()
+    /** Takes a refund's amount off its charge, if it covers it; the refund as it ends up. */
+    const cover = (refund: SandboxRefund): SandboxRefund => {
+      const charge = charges.get(refund.chargeId)
+      if (charge === undefined || charge.amountRefunded + refund.amount > charge.amountCaptured) {
+        return { ...refund, status: "failed", ...OVER_REFUND }
+      }
+      charges.set(charge.id, { ...charge, amountRefunded: charge.amountRefunded + refund.amount })
+      return { ...refund, status: "succeeded" }
+    }
     const byReference = <A extends { connectionId: string; reference: string }>(rows: Map<string, A>, c: string, r: string) =>
       Option.fromNullable([...rows.values()].find((row) => row.connectionId === c && row.reference === r))
     return {
@@ -102,15 +136,7 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
         Effect.sync(() => {
           const existing = byReference(refunds, refund.connectionId, refund.reference)
           if (Option.isSome(existing)) return { refund: existing.value, created: false }
-          const charge = charges.get(refund.chargeId)
-          let stored = refund
-          if (refund.status === "succeeded") {
-            if (charge === undefined || charge.amountRefunded + refund.amount > charge.amountCaptured) {
-              stored = { ...refund, status: "failed", ...OVER_REFUND }
-            } else {
-              charges.set(charge.id, { ...charge, amountRefunded: charge.amountRefunded + refund.amount })
-            }
-          }
+          const stored = refund.status === "succeeded" ? cover(refund) : refund
           refunds.set(stored.id, stored)
           return { refund: stored, created: true }
         }),
@@ -121,7 +147,33 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
           [...charges.values()].filter((charge) =>
             charge.merchantReference === merchantReference && charge.status !== "failed"
           ).length
-        )
+        ),
+      settleDueRefunds: (nowMillis, limit) =>
+        Effect.sync(() => {
+          const due = [...refunds.values()]
+            .filter((refund) => refund.status === "pending" && refund.settleAtMillis !== null && refund.settleAtMillis <= nowMillis)
+            .slice(0, limit)
+          return due.map((refund) => {
+            const settled = { ...cover(refund), settleAtMillis: null }
+            refunds.set(refund.id, settled)
+            return settled
+          })
+        }),
+      notify: (notification) =>
+        Effect.sync(() => void notifications.set(notification.id, { ...notification, sentAt: null, leaseUntil: 0 })),
+      claimNotifications: (nowMillis, leaseUntilMillis, limit) =>
+        Effect.sync(() => {
+          const due = [...notifications.values()]
+            .filter((notification) => notification.sentAt === null && notification.leaseUntil < nowMillis)
+            .slice(0, limit)
+          for (const notification of due) notifications.set(notification.id, { ...notification, leaseUntil: leaseUntilMillis })
+          return due.map(({ leaseUntil: _, sentAt: __, ...notification }) => notification)
+        }),
+      markNotified: (id, nowMillis) =>
+        Effect.sync(() => {
+          const notification = notifications.get(id)
+          if (notification !== undefined) notifications.set(id, { ...notification, sentAt: nowMillis })
+        })
     }
   })
 }

@@ -47,7 +47,18 @@ create table if not exists sandbox_refunds (
   failure_message text,
   created_at_millis bigint not null,
   unique (connection_id, reference)
-);`
+);
+alter table sandbox_refunds add column if not exists settle_at_millis bigint;
+create table if not exists sandbox_notifications (
+  id text primary key,
+  connection_id text not null,
+  payload text not null,
+  created_at_millis bigint not null,
+  sent_at_millis bigint,
+  lease_until_millis bigint not null default 0
+);
+create index if not exists sandbox_notifications_unsent on sandbox_notifications (created_at_millis)
+  where sent_at_millis is null;`
 
 /** An arbitrary, fixed key for `pg_advisory_xact_lock`: "sandbox" in ASCII. */
 const SCHEMA_LOCK = 0x73616e64626f78
@@ -80,7 +91,8 @@ const toRefund = (row: any): SandboxRefund => ({
   status: row.status,
   failureCode: row.failure_code,
   failureMessage: row.failure_message,
-  createdAtMillis: int(row.created_at_millis)
+  createdAtMillis: int(row.created_at_millis),
+  settleAtMillis: row.settle_at_millis === null || row.settle_at_millis === undefined ? null : int(row.settle_at_millis)
 })
 
 const columns: Record<keyof ChargeChanges, string> = {
@@ -110,9 +122,10 @@ export const SandboxLedgerSql = Layer.effect(
       )
     const insertRefund = (refund: SandboxRefund) =>
       sql`insert into sandbox_refunds (id, connection_id, reference, charge_id, amount, status, failure_code,
-          failure_message, created_at_millis)
+          failure_message, created_at_millis, settle_at_millis)
         values (${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount},
-          ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis})
+          ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis},
+          ${refund.settleAtMillis})
         on conflict (connection_id, reference) do nothing returning id`
 
     return SandboxLedger.of({
@@ -161,6 +174,47 @@ export const SandboxLedgerSql = Layer.effect(
           }
         })).pipe(Effect.orDie),
       findRefundByReference: (connectionId, reference) => Effect.orDie(refundByReference(connectionId, reference)),
+      settleDueRefunds: (nowMillis, limit) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const due = yield* sql`select * from sandbox_refunds where status = 'pending'
+            and settle_at_millis <= ${nowMillis} order by settle_at_millis limit ${limit} for update skip locked`
+          const settled: Array<SandboxRefund> = []
+          for (const row of due) {
+            const refund = toRefund(row)
+            // The bound is in the statement, as for a refund that succeeds at once.
+            const covered = (yield* sql`update sandbox_charges set amount_refunded = amount_refunded + ${refund.amount}
+              where id = ${refund.chargeId} and amount_refunded + ${refund.amount} <= amount_captured
+              returning id`).length > 0
+            const final: SandboxRefund = covered
+              ? { ...refund, status: "succeeded", settleAtMillis: null }
+              : { ...refund, status: "failed", ...OVER_REFUND, settleAtMillis: null }
+            yield* sql`update sandbox_refunds set status = ${final.status}, failure_code = ${final.failureCode},
+              failure_message = ${final.failureMessage}, settle_at_millis = null where id = ${refund.id}`
+            settled.push(final)
+          }
+          return settled
+        })).pipe(Effect.orDie),
+      notify: (notification) =>
+        sql`insert into sandbox_notifications (id, connection_id, payload, created_at_millis)
+          values (${notification.id}, ${notification.connectionId}, ${notification.payload}, ${notification.createdAtMillis})
+          on conflict (id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
+      claimNotifications: (nowMillis, leaseUntilMillis, limit) =>
+        sql`update sandbox_notifications set lease_until_millis = ${leaseUntilMillis}
+          where id in (select id from sandbox_notifications where sent_at_millis is null
+            and lease_until_millis < ${nowMillis} order by created_at_millis limit ${limit} for update skip locked)
+          returning *`.pipe(
+          Effect.map((rows) =>
+            rows.map((row: any) => ({
+              id: row.id,
+              connectionId: row.connection_id,
+              payload: row.payload,
+              createdAtMillis: int(row.created_at_millis)
+            })).sort((a, b) => a.createdAtMillis - b.createdAtMillis)
+          ),
+          Effect.orDie
+        ),
+      markNotified: (id, nowMillis) =>
+        sql`update sandbox_notifications set sent_at_millis = ${nowMillis} where id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       countCharges: (merchantReference) =>
         sql<{ count: unknown }>`select count(*) as count from sandbox_charges
           where merchant_reference = ${merchantReference} and status <> 'failed'`.pipe(

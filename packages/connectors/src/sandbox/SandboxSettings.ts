@@ -7,6 +7,11 @@ export const SandboxSettings = Schema.Struct({
   /** Every call fails as if the PSP were unreachable; nothing is processed. */
   outage: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Share of new charges (0..1) that fail with a retryable `processing_error`. */
-  failure_rate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 })
+  failure_rate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 }),
+  /**
+   * Refunds answer `pending` and settle 30 seconds later, which the sandbox reports by webhook, as a
+   * PSP whose refunds take time does.
+   */
+  async_refunds: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }).annotations({ identifier: "SandboxSettings", parseOptions: { onExcessProperty: "error" } })
 export type SandboxSettings = typeof SandboxSettings.Type

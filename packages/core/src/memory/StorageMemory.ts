@@ -4,6 +4,7 @@ import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysReposit
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
+import { ProviderEventsRepository } from "../providers/ProviderEventsRepository.js"
 import { RefundsRepository } from "../refunds/RefundsRepository.js"
 import { RoutingRulesRepository } from "../routing/RoutingRulesRepository.js"
 import { ApiKeysRepository } from "../tenancy/ApiKeysRepository.js"
@@ -25,6 +26,7 @@ export type StoragePorts =
   | WebhookEndpointsRepository
   | WebhookDeliveriesRepository
   | RoutingRulesRepository
+  | ProviderEventsRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -38,5 +40,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   IdempotencyKeysRepository.layerMemory,
   WebhookEndpointsRepository.layerMemory,
   WebhookDeliveriesRepository.layerMemory,
-  RoutingRulesRepository.layerMemory
+  RoutingRulesRepository.layerMemory,
+  ProviderEventsRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

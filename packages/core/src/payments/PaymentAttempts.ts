@@ -77,6 +77,17 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
   ) => Effect.Effect<Payment>
   /** What the PSP says now about a payment waiting on the customer or a capture, recorded if it moved on. */
   readonly refresh: (tenant: Tenant, payment: Payment) => Effect.Effect<Payment>
+  /**
+   * Applies what the PSP reported about attempt `attemptId` (by webhook or sync), where it is news:
+   * an outcome for an attempt still waiting, or a capture or release of an authorization. Anything
+   * else, a late or repeated report included, changes nothing: no state ever moves backwards.
+   */
+  readonly applyReport: (
+    tenant: Tenant,
+    payment: Payment,
+    attemptId: string,
+    outcome: AuthorizationOutcome
+  ) => Effect.Effect<Payment>
   /** Cancels (the PSP first, when it holds money); the caller checked the status allows it. */
   readonly cancelNow: (
     tenant: Tenant,
@@ -209,6 +220,16 @@ const make = Effect.gen(function*() {
       }
     })
 
+  const applyReport = (tenant: Tenant, payment: Payment, attemptId: string, outcome: AuthorizationOutcome) =>
+    Effect.gen(function*() {
+      if (payment.status !== "requires_capture") return yield* settle(tenant, payment.id, attemptId, outcome, null)
+      const reported = captureReportOf(payment, outcome)
+      if (Option.isNone(reported)) return payment
+      // Still `requires_capture` once locked (or nothing happens), so the report applies to it too.
+      return yield* records.moveIfStill(tenant, payment.id, "requires_capture", reported.value.to, (current) =>
+        Option.getOrThrow(captureReportOf(current, outcome)).changes)
+    })
+
   const refresh = (tenant: Tenant, payment: Payment) =>
     Effect.gen(function*() {
       if (payment.status !== "requires_action" && payment.status !== "requires_capture") return payment
@@ -217,13 +238,7 @@ const make = Effect.gen(function*() {
         connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id }))
       // Unreachable or unknown: nothing to record yet.
       if (result._tag !== "Answered") return payment
-      const outcome = result.value
-      if (payment.status === "requires_action") return yield* settle(tenant, payment.id, attempt.id, outcome, null)
-      const reported = captureReportOf(payment, outcome)
-      if (Option.isNone(reported)) return payment
-      // Still `requires_capture` once locked (or nothing happens), so the report applies to it too.
-      return yield* records.moveIfStill(tenant, payment.id, "requires_capture", reported.value.to, (current) =>
-        Option.getOrThrow(captureReportOf(current, outcome)).changes)
+      return yield* applyReport(tenant, payment, attempt.id, result.value)
     })
 
   const cancelNow = (tenant: Tenant, payment: Payment, failure: Failure | null) =>
@@ -269,5 +284,5 @@ const make = Effect.gen(function*() {
       return payment
     })
 
-  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, cancelNow, conclude })
+  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, applyReport, cancelNow, conclude })
 })

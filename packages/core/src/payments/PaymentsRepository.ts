@@ -39,6 +39,11 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
   /** Like `find`, and holds the payment against concurrent writers until the transaction ends. */
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
+  /** The payment of an attempt (our PSP reference), or else of the PSP's own id for it. */
+  readonly findByReference: (
+    tenant: Tenant,
+    reference: { readonly attemptId: string | null; readonly pspPaymentId: string | null }
+  ) => Effect.Effect<Option.Option<Payment>>
   /** For the unauthenticated 3DS return: whose payment is this? */
   readonly tenantOf: (id: string) => Effect.Effect<Option.Option<Tenant>>
   readonly list: (
@@ -70,6 +75,14 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
         update: save,
         find,
         findForUpdate: find,
+        findByReference: (tenant, { attemptId, pspPaymentId }) =>
+          Effect.sync(() => {
+            const payments = [...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.payment)
+            return Option.fromNullable(
+              payments.find((payment) => attemptId !== null && payment.attempts.some((attempt) => attempt.id === attemptId)) ??
+                payments.find((payment) => pspPaymentId !== null && payment.provider_payment_id === pspPaymentId)
+            )
+          }),
         tenantOf: (id) => Effect.sync(() => Option.map(Option.fromNullable(rows().get(id)), tenantOfRow)),
         list: (tenant, filter, page) =>
           pageOf(

@@ -12,3 +12,8 @@ export interface Job {
 
 /** Every job of the service, assembled where the application is composed. */
 export class Jobs extends Context.Tag("core/Jobs")<Jobs, ReadonlyArray<Job>>() {}
+
+/** Jobs of the adapters (the sandbox PSP's own work), which the composition root adds to the core's. */
+export class ExtraJobs extends Context.Reference<ExtraJobs>()("core/ExtraJobs", {
+  defaultValue: (): ReadonlyArray<Job> => []
+}) {}

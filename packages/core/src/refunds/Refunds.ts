@@ -43,6 +43,15 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
    * whoever sends it.
    */
   readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
+  /**
+   * Applies what the PSP reported about a refund (a webhook), if the refund is still pending; false
+   * when no refund of this tenant has this reference or PSP id (yet).
+   */
+  readonly applyReport: (
+    tenant: Tenant,
+    reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
+    outcome: RefundOutcome
+  ) => Effect.Effect<boolean>
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
@@ -182,6 +191,13 @@ const make = Effect.gen(function*() {
     retrieve: (tenant, id) => records.load(tenant, id),
     list: (tenant, filter, page) => repository.list(tenant, filter, page),
     reconcile,
+    applyReport: (tenant, reference, outcome) =>
+      Effect.gen(function*() {
+        const refund = yield* repository.findByReference(tenant, reference)
+        if (Option.isNone(refund)) return false
+        yield* settle(tenant, refund.value.id, outcome)
+        return true
+      }),
     jobs: [{ name: "reconcile-refunds", every: "5 seconds", run: reconcileDue }]
   })
 })

@@ -17,6 +17,11 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
   readonly update: (tenant: Tenant, refund: Refund) => Effect.Effect<void>
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Refund>>
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Refund>>
+  /** A refund by its id (our PSP reference), or else by the PSP's own id for it. */
+  readonly findByReference: (
+    tenant: Tenant,
+    reference: { readonly refundId: string | null; readonly pspRefundId: string | null }
+  ) => Effect.Effect<Option.Option<Refund>>
   readonly list: (
     tenant: Tenant,
     filter: { readonly paymentId: string | undefined },
@@ -45,6 +50,14 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
         update: save,
         find,
         findForUpdate: find,
+        findByReference: (tenant, { pspRefundId, refundId }) =>
+          Effect.sync(() => {
+            const refunds = [...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.refund)
+            return Option.fromNullable(
+              refunds.find((refund) => refund.id === refundId) ??
+                refunds.find((refund) => pspRefundId !== null && refund.provider_refund_id === pspRefundId)
+            )
+          }),
         list: (tenant, filter, page) =>
           pageOf(
             [...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.refund),

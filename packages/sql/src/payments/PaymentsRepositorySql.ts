@@ -114,6 +114,18 @@ export const PaymentsRepositorySql = Layer.effect(
       },
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
+      findByReference: (tenant, { attemptId, pspPaymentId }) =>
+        Effect.gen(function*() {
+          if (attemptId !== null) {
+            const byAttempt = yield* sql`select ${columns} from payments p where ${ofTenant(tenant)}
+              and p.id = (select payment_id from payment_attempts where id = ${attemptId})`
+            if (byAttempt.length > 0) return Option.some(toPayment(byAttempt[0]))
+          }
+          if (pspPaymentId === null) return Option.none()
+          const byPspId = yield* sql`select ${columns} from payments p where ${ofTenant(tenant)}
+            and p.provider_payment_id = ${pspPaymentId} order by p.created_at desc limit 1`
+          return Option.map(Option.fromNullable(byPspId[0]), toPayment)
+        }).pipe(Effect.orDie),
       tenantOf: (id) =>
         sql<{ organization_id: string; livemode: boolean }>`select organization_id, livemode from payments where id = ${id}`
           .pipe(

@@ -60,6 +60,13 @@ export const RefundsRepositorySql = Layer.effect(
       },
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
+      findByReference: (tenant, { pspRefundId, refundId }) =>
+        sql`select r.* from refunds r where ${ofTenant(tenant)}
+          and (r.id = ${refundId} or (${pspRefundId}::text is not null and r.provider_refund_id = ${pspRefundId}))
+          order by (r.id = ${refundId}) desc limit 1`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
+          Effect.orDie
+        ),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
           select: sql`r.*`,

@@ -1,0 +1,51 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api } from "@orchestrator/api/Api"
+import { answeringWith } from "@orchestrator/api/ApiError"
+import { listFailures } from "@orchestrator/api/CommonErrors"
+import { connectionFailures, providerWebhookFailures } from "@orchestrator/api/providers/ProviderErrors"
+import { ProvidersApi } from "@orchestrator/api/providers/ProvidersApi"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
+import { ProviderWebhooks } from "@orchestrator/core/providers/ProviderWebhooks"
+import { Effect } from "effect"
+import { idempotent } from "../IdempotentEndpoint.js"
+
+export const ProvidersHttpLive = HttpApiBuilder.group(Api, "providers", (handlers) =>
+  Effect.map(ProviderConnections, (connections) => {
+    const answering = answeringWith(connectionFailures)
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            ProvidersApi.endpoints.create,
+            { key: headers["idempotency-key"], payload },
+            answering(connections.create(tenant, payload))
+          )))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          connections.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(connections.retrieve(tenant, path.id))))
+      .handle("update", ({ headers, path, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            ProvidersApi.endpoints.update,
+            { key: headers["idempotency-key"], path, payload },
+            answering(connections.update(tenant, path.id, payload))
+          )))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(connections.remove(tenant, path.id)).pipe(
+            Effect.as({ object: "provider_connection" as const, id: path.id, deleted: true as const })
+          )))
+  }))
+
+/** The PSPs' webhooks: the exact bytes, unparsed, go to the connector that verifies them. */
+export const ProviderWebhooksHttpLive = HttpApiBuilder.group(Api, "providerWebhooks", (handlers) =>
+  Effect.map(ProviderWebhooks, (webhooks) =>
+    handlers.handleRaw("receive", ({ path, request }) =>
+      Effect.gen(function*() {
+        const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
+        return yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
+      }).pipe(answeringWith(providerWebhookFailures)))))

@@ -1,0 +1,40 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api } from "@orchestrator/api/Api"
+import { answeringWith } from "@orchestrator/api/ApiError"
+import { listFailures } from "@orchestrator/api/CommonErrors"
+import { RoutingApi, routingFailures } from "@orchestrator/api/routing/RoutingApi"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { RoutingRules } from "@orchestrator/core/routing/RoutingRules"
+import { Effect } from "effect"
+import { idempotent } from "../IdempotentEndpoint.js"
+
+export const RoutingHttpLive = HttpApiBuilder.group(Api, "routing", (handlers) =>
+  Effect.map(RoutingRules, (rules) => {
+    const answering = answeringWith(routingFailures)
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            RoutingApi.endpoints.create,
+            { key: headers["idempotency-key"], payload },
+            answering(rules.create(tenant, payload))
+          )))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          rules.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(rules.retrieve(tenant, path.id))))
+      .handle("update", ({ headers, path, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            RoutingApi.endpoints.update,
+            { key: headers["idempotency-key"], path, payload },
+            answering(rules.update(tenant, path.id, payload))
+          )))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(rules.remove(tenant, path.id)).pipe(
+            Effect.as({ object: "routing_rule" as const, id: path.id, deleted: true as const })
+          )))
+      .handle("evaluate", ({ payload }) => Effect.flatMap(CurrentTenant, (tenant) => rules.explain(tenant, payload)))
+  }))

@@ -1,0 +1,124 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { Currency } from "@orchestrator/core/domain/Currency"
+import { Amount } from "@orchestrator/core/domain/Money"
+import { Identifier, Text } from "@orchestrator/core/domain/Text"
+import type * as Domain from "@orchestrator/core/routing/RoutingErrors"
+import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
+import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
+import { Schema } from "effect"
+import { ApiError, failWith } from "../ApiError.js"
+import { Authorization } from "../Authorization.js"
+import { OptionalIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+
+export class RoutingRuleNotFound extends ApiError<RoutingRuleNotFound>()("RoutingRuleNotFound", {
+  status: 404,
+  type: "invalid_request_error",
+  codes: ["resource_missing"],
+  description: "No routing rule with this id for this key"
+}) {
+  readonly _tag = "RoutingRuleNotFound" as const
+}
+
+export class RoutingRuleInvalid extends ApiError<RoutingRuleInvalid>()("RoutingRuleInvalid", {
+  status: 422,
+  type: "invalid_request_error",
+  codes: ["routing_rule_invalid"],
+  description: "An unknown condition, an empty list, gte above lte, a non-integer bound, or an unknown provider"
+}) {
+  readonly _tag = "RoutingRuleInvalid" as const
+}
+
+export const routingFailures = {
+  RoutingRuleNotFound: (error: Domain.RoutingRuleNotFound) =>
+    failWith(RoutingRuleNotFound, { message: `No such routing rule: '${error.id}'`, param: "id" }),
+  RoutingRuleInvalid: (error: Domain.RoutingRuleInvalid) =>
+    failWith(RoutingRuleInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
+}
+
+export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
+
+export const DeletedRoutingRule = Schema.Struct({
+  object: Schema.Literal("routing_rule"),
+  id: Schema.String,
+  deleted: Schema.Literal(true)
+}).annotations({ identifier: "DeletedRoutingRule" })
+
+/** A payment-shaped question for the dry run; other payment fields may be sent and are not looked at. */
+export const EvaluateRoutingBody = Schema.Struct({
+  amount: Amount,
+  currency: Currency,
+  payment_method: Schema.Struct({
+    type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
+    country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
+  }),
+  exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
+}).annotations({ identifier: "EvaluateRouting" })
+
+const Id = Schema.Struct({ id: Identifier })
+
+export class RoutingApi extends HttpApiGroup.make("routing")
+  .add(
+    HttpApiEndpoint.post("create", "/routing-rules")
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(CreateRoutingRule)
+      .addSuccess(RoutingRule, { status: 201 })
+      .addError(IdempotencyKeyInUse)
+      .addError(RoutingRuleInvalid)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Create a routing rule")
+      .annotate(
+        OpenApi.Description,
+        "Rules are evaluated from the lowest `priority` up (ties by age); the first enabled rule that matches, " +
+          "whose provider can take the payment, wins. `conditions` takes only `currency`, `country`, `method` " +
+          "(lists of codes) and `amount` (`gte`, `lte` in minor units); `{}` matches every payment."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/routing-rules")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(RoutingRuleList)
+      .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
+      .setPath(Id)
+      .addSuccess(RoutingRule)
+      .addError(RoutingRuleNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a routing rule")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/routing-rules/:id")
+      .setPath(Id)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(UpdateRoutingRule)
+      .addSuccess(RoutingRule)
+      .addError(RoutingRuleNotFound)
+      .addError(IdempotencyKeyInUse)
+      .addError(RoutingRuleInvalid)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Change a routing rule")
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/routing-rules/:id")
+      .setPath(Id)
+      .addSuccess(DeletedRoutingRule)
+      .addError(RoutingRuleNotFound)
+      .annotate(OpenApi.Summary, "Delete a routing rule")
+  )
+  .add(
+    HttpApiEndpoint.post("evaluate", "/routing-rules/evaluate")
+      .setPayload(EvaluateRoutingBody)
+      .addSuccess(RoutingDecision)
+      .annotate(OpenApi.Summary, "Dry run: where would a payment go, and why")
+      .annotate(
+        OpenApi.Description,
+        "Evaluates the rules and connections as they are now, as a payment would, without making one: the " +
+          "provider chosen, the rule that chose it, the fallbacks, and every candidate passed over with the reason."
+      )
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Routing rules")
+{}

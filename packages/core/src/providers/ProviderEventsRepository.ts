@@ -1,0 +1,61 @@
+import { Context, DateTime, Effect, Layer } from "effect"
+import type { Tenant } from "../domain/Tenant.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { AppliedOutcome, StoredProviderEvent } from "./ProviderEvent.js"
+
+/** A PSP event as received, waiting to be applied. */
+export interface ReceivedEvent {
+  readonly id: string
+  readonly connectionId: string
+  readonly tenant: Tenant
+  readonly event: StoredProviderEvent
+  readonly receivedAt: DateTime.Utc
+}
+
+export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRepository")<ProviderEventsRepository, {
+  /** Stores the event unless this connection already sent one with its PSP id; true when new. */
+  readonly insert: (received: ReceivedEvent) => Effect.Effect<boolean>
+  /** Events not applied yet, oldest first, leased to one worker. */
+  readonly claimUnapplied: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<ReceivedEvent>>>
+  /** Marks the event done, if this lease still holds it. */
+  readonly markApplied: (leased: Leased<ReceivedEvent>, outcome: AppliedOutcome, at: DateTime.Utc) => Effect.Effect<boolean>
+}>() {
+  static readonly layerMemory = Layer.effect(
+    ProviderEventsRepository,
+    Effect.map(MemoryStore, (store) => {
+      type Row = ReceivedEvent & { readonly applied: AppliedOutcome | null }
+      const rows = () => store.table<Row>("provider_events")
+      const leases = memoryLeases(store, "provider_events")
+      return {
+        insert: (received) =>
+          Effect.sync(() => {
+            const duplicate = [...rows().values()].some((row) =>
+              row.connectionId === received.connectionId && row.event.eventId === received.event.eventId
+            )
+            if (!duplicate) rows().set(received.id, { ...received, applied: null })
+            return !duplicate
+          }),
+        claimUnapplied: (lease) =>
+          Effect.sync(() =>
+            leases.claim(
+              [...rows().values()]
+                .filter((row) => row.applied === null)
+                .sort((a, b) => a.receivedAt.epochMillis - b.receivedAt.epochMillis)
+                .map(({ applied: _, ...received }) => ({ id: received.id, item: received })),
+              lease
+            )
+          ),
+        markApplied: ({ item, token }, outcome) =>
+          Effect.sync(() => {
+            const row = rows().get(item.id)
+            if (row === undefined || !leases.holds(item.id, token)) return false
+            rows().set(item.id, { ...row, applied: outcome })
+            leases.release(item.id)
+            return true
+          })
+      }
+    })
+  )
+}
