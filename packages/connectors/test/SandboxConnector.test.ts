@@ -341,7 +341,8 @@ describe("SandboxConnector", () => {
           latency_ms: 5,
           outage: false,
           failure_rate: 0,
-          async_refunds: false
+          async_refunds: false,
+          refund_delay_ms: 30_000
         })
       })))
   })

@@ -26,7 +26,7 @@ const unused = Effect.dieMessage("not used in this test")
 /** A PSP whose every charge first reads the connection's credentials, as a real connector would. */
 const recordingDefinition = (seen: Array<string>): ConnectorDefinition<{ readonly region: "eu" | "us" }> => ({
   settings: Schema.Struct({ region: Schema.Literal("eu", "us") }),
-  credentialKeys: ["secret_key"],
+  credentialKeys: [{ key: "secret_key", required: true }],
   make: (context, settings): PaymentConnector => ({
     authorize: (request) =>
       Effect.gen(function*() {

@@ -31,8 +31,6 @@ const unitInterval = (text: string): number => {
 
 export const challengePath = (chargeId: string) => `/sandbox/3ds/${chargeId}`
 
-/** How long an asynchronous sandbox refund takes to settle. */
-export const ASYNC_REFUND_DELAY_MILLIS = 30_000
 
 /** How the sandbox reports a charge it holds, in the connector port's terms. */
 export const outcomeOfCharge = (
@@ -234,7 +232,7 @@ export const makeSandboxConnector = (
           failureCode: refusal?.code ?? null,
           failureMessage: refusal?.message ?? null,
           createdAtMillis: millis,
-          settleAtMillis: later ? millis + ASYNC_REFUND_DELAY_MILLIS : null
+          settleAtMillis: later ? millis + settings.refund_delay_ms : null
         })
         return refundOutcome(refund)
       })),
@@ -249,9 +247,12 @@ export const makeSandboxConnector = (
   }
 }
 
-/** The sandbox connection type: no credentials, fault-injection settings. */
+/**
+ * The sandbox connection type: fault-injection settings, and an optional `api_key` credential that
+ * it keeps sealed like any PSP's and never needs, so credential handling can be rehearsed on it.
+ */
 export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefinition<SandboxSettings> => ({
   settings: SandboxSettings,
-  credentialKeys: [],
+  credentialKeys: [{ key: "api_key", required: false }],
   make: (context, settings) => makeSandboxConnector(ledger, context, settings)
 })

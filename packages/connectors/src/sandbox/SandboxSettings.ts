@@ -9,9 +9,10 @@ export const SandboxSettings = Schema.Struct({
   /** Share of new charges (0..1) that fail with a retryable `processing_error`. */
   failure_rate: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 1)), { default: () => 0 }),
   /**
-   * Refunds answer `pending` and settle 30 seconds later, which the sandbox reports by webhook, as a
-   * PSP whose refunds take time does.
+   * Refunds answer `pending` and settle `refund_delay_ms` later, which the sandbox reports by webhook,
+   * as a PSP whose refunds take time does.
    */
-  async_refunds: Schema.optionalWith(Schema.Boolean, { default: () => false })
+  async_refunds: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  refund_delay_ms: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 30_000 })
 }).annotations({ identifier: "SandboxSettings", parseOptions: { onExcessProperty: "error" } })
 export type SandboxSettings = typeof SandboxSettings.Type

@@ -169,7 +169,8 @@ export const canceledStep = (payment: Payment, failure: Failure | null): Step =>
 /**
  * Which connection the next attempt goes to after a failure, if any, by the retry decision of its
  * code: the same connection while it has tries left, then (when the decision cascades) the first of
- * `fallbacks` the payment has not tried yet. A code no decision lists is final.
+ * `fallbacks` the payment has not tried yet; a decision that cascades first skips the retries when
+ * there is a fallback. A code no decision lists is final.
  */
 export const nextProvider = (
   payment: Payment,
@@ -181,8 +182,10 @@ export const nextProvider = (
   const decision = decisions.find((candidate) => candidate.codes.includes(outcome.code))
   if (decision === undefined) return Option.none()
   const triesOn = (provider: string) => payment.attempts.filter((attempt) => attempt.provider === provider).length
+  const fallback = decision.cascade ? Option.fromNullable(fallbacks.find((provider) => triesOn(provider) === 0)) : Option.none()
+  if (decision.cascadeFirst && Option.isSome(fallback)) return fallback
   if (triesOn(payment.provider) <= decision.retriesOnSameConnection) return Option.some(payment.provider)
-  return decision.cascade ? Option.fromNullable(fallbacks.find((provider) => triesOn(provider) === 0)) : Option.none()
+  return fallback
 }
 
 /** A provider that could not be reached, as the refusal a payment records when nothing else is left. */

@@ -8,12 +8,17 @@ import { Context, Duration } from "effect"
 export interface RetryDecision {
   readonly codes: ReadonlyArray<string>
   readonly retriesOnSameConnection: number
+  /** A routed payment moves on to the next eligible connection once these retries are used. */
   readonly cascade: boolean
+  /** A routed payment that has somewhere else to go moves on at once, skipping the retries. */
+  readonly cascadeFirst: boolean
 }
 
 export const DEFAULT_RETRY_DECISIONS: ReadonlyArray<RetryDecision> = [
-  // The PSP could not be reached, or said so itself: worth another try, then another PSP.
-  { codes: ["provider_unavailable", "processing_error", "try_again_later"], retriesOnSameConnection: 1, cascade: true }
+  // Nothing reached the PSP: another PSP, if the payment has one; else the same one once more.
+  { codes: ["provider_unavailable"], retriesOnSameConnection: 1, cascade: true, cascadeFirst: true },
+  // The PSP failed while processing: worth one more try there, then another PSP.
+  { codes: ["processing_error", "try_again_later"], retriesOnSameConnection: 1, cascade: true, cascadeFirst: false }
 ]
 
 /** How payments are tried, waited for and followed up, as data with sane defaults. */

@@ -189,7 +189,7 @@ export interface ConnectorContext {
  */
 export interface ConnectorDefinition<Settings = unknown> {
   readonly settings: Schema.Schema<Settings, any>
-  /** The keys a connection's `credentials` object must have, e.g. `secret_key`. */
-  readonly credentialKeys: ReadonlyArray<string>
+  /** The keys a connection's `credentials` object takes, e.g. `secret_key`; no other key is accepted. */
+  readonly credentialKeys: ReadonlyArray<{ readonly key: string; readonly required: boolean }>
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

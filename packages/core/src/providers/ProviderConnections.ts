@@ -82,11 +82,11 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
         })
 
       const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
-        const missing = definition.credentialKeys.find((key) => !(key in credentials))
+        const missing = definition.credentialKeys.find(({ key, required }) => required && !(key in credentials))
         if (missing !== undefined) {
-          return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing}`, reason: "this type needs it" }))
+          return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing.key}`, reason: "this type needs it" }))
         }
-        const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.includes(key))
+        const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.some((known) => known.key === key))
         return unknown === undefined
           ? Effect.void
           : Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
