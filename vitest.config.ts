@@ -15,6 +15,7 @@ export default defineConfig({
       project("core", "packages/core"),
       project("connectors", "packages/connectors"),
       project("webhook-sender", "packages/webhook-sender"),
+      project("rate-limit-redis", "packages/rate-limit-redis"),
       project("webhook-verify", "packages/webhook-verify"),
       project("sql", "packages/sql"),
       project("api", "packages/api"),

@@ -1,7 +1,14 @@
 import { HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
-import { InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "@orchestrator/api/CommonErrors"
+import {
+  InternalError,
+  InvalidRequest,
+  PayloadTooLarge,
+  retryAfterSeconds,
+  RouteNotFound,
+  ServiceUnavailable
+} from "@orchestrator/api/CommonErrors"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"
@@ -36,6 +43,26 @@ export const describeFailure = (cause: Cause.Cause<unknown>): string =>
     })
     .join("\n---\n")
 
+/** PostgreSQL's codes for "not now": connection failures (class 08), shutdown and startup (57P01-57P03). */
+const UNAVAILABLE_CODES = /^(08...|57P0[123])$/
+const UNAVAILABLE_MESSAGES = /ECONNREFUSED|ECONNRESET|Connection terminated|connection is closed|timeout exceeded when trying to connect/i
+
+/**
+ * Whether a failure is the database being away (a restart, a failover) rather than a bug: the
+ * request did nothing durable, so the client is told to retry, with 503, instead of a 500.
+ */
+export const isDatabaseUnavailable = (cause: Cause.Cause<unknown>): boolean =>
+  [...Cause.failures(cause), ...Cause.defects(cause)].some((failure) => {
+    let current: unknown = failure
+    for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+      const { code, message } = current as { code?: unknown; message?: unknown }
+      if (typeof code === "string" && UNAVAILABLE_CODES.test(code)) return true
+      if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true
+      current = (current as { cause?: unknown }).cause
+    }
+    return false
+  })
+
 /** How deep `text` nests arrays and objects, counted outside strings; stops once past `limit`. */
 export const jsonDepth = (text: string, limit: number): number => {
   let depth = 0
@@ -53,6 +80,26 @@ export const jsonDepth = (text: string, limit: number): number => {
     } else if (char === 125 || char === 93) depth--
   }
   return deepest
+}
+
+/**
+ * Whether the JSON has an object key `__proto__`. `JSON.parse` keeps it as a plain key, but any code
+ * that copies the object (schemas decoding a record do) would set a prototype instead and silently
+ * drop it: `{"conditions": {"__proto__": …}}` would become a rule that matches every payment.
+ * Only texts that could spell it (directly or escaped) are parsed for it.
+ */
+export const hasProtoKey = (text: string): boolean => {
+  if (!text.includes("proto") && !text.includes("\\u")) return false
+  let found = false
+  try {
+    JSON.parse(text, (key, value) => {
+      if (key === "__proto__") found = true
+      return value
+    })
+  } catch {
+    return false // not JSON: the parser downstream says so
+  }
+  return found
 }
 
 const paramOf = (path: ReadonlyArray<PropertyKey>): string | null =>
@@ -81,8 +128,14 @@ const tooLarge = () =>
 const invalidJson = (message: string) => failWith(InvalidRequest, { code: "invalid_json", message })
 
 /** An API error as the response that carries it. */
-const send = (error: ApiErrorShape) =>
-  HttpServerResponse.text(encodeApiError(error), { status: statusOf(error), contentType: "application/json" })
+const send = (error: ApiErrorShape) => {
+  const retryAfter = retryAfterSeconds.get(error)
+  return HttpServerResponse.text(encodeApiError(error), {
+    status: statusOf(error),
+    contentType: "application/json",
+    ...(retryAfter === undefined ? {} : { headers: { "retry-after": String(retryAfter) } })
+  })
+}
 
 /**
  * Every failure becomes the documented error body. API errors are rendered by their own class (they
@@ -102,6 +155,14 @@ const renderFailure = (request: HttpServerRequest.HttpServerRequest) => (cause: 
         : invalidJson("The request body is not valid JSON.")
       : undefined
     if (known !== undefined) return send(yield* Effect.flip(known))
+    if (isDatabaseUnavailable(cause)) {
+      yield* Effect.logWarning(`${request.method} ${pathOf(request)}: the database is unavailable\n${describeFailure(cause)}`)
+      const unavailable = yield* Effect.flip(failWith(ServiceUnavailable, {
+        message: "The service could not reach its database. Nothing was done twice: retry with the same Idempotency-Key."
+      }))
+      retryAfterSeconds.set(unavailable, 1)
+      return send(unavailable)
+    }
     yield* Effect.logError(`${request.method} ${pathOf(request)} failed\n${describeFailure(cause)}`)
     return send(
       yield* Effect.flip(
@@ -136,6 +197,13 @@ const checkedBody = (request: HttpServerRequest.HttpServerRequest) =>
     const text = yield* json.text
     if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
       return yield* invalidJson(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`)
+    }
+    if (hasProtoKey(text)) {
+      return yield* failWith(InvalidRequest, {
+        code: "parameter_invalid",
+        message: "The request body uses the key __proto__, which no parameter takes.",
+        param: "__proto__"
+      })
     }
     return json
   })

@@ -32,6 +32,8 @@ export const idempotent = <A, R>(
     readonly key: string | undefined
     readonly path?: Readonly<Record<string, string>>
     readonly payload: unknown
+    /** The answer holds a secret shown once: stored encrypted for replays. */
+    readonly sealResponse?: boolean
   },
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
@@ -52,7 +54,8 @@ export const idempotent = <A, R>(
       {
         tenant: yield* CurrentTenant,
         key: request.key,
-        fingerprint: yield* fingerprint(endpoint.method, path, body)
+        fingerprint: yield* fingerprint(endpoint.method, path, body),
+        sealResponse: request.sealResponse ?? false
       },
       rendered
     )

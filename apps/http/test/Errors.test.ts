@@ -221,6 +221,9 @@ for (const database of testDatabases()) {
           expect(Object.keys(openapi.paths["/v1/payments"].post.responses)).toEqual(
             expect.arrayContaining(["201", "400", "401", "402", "409", "422"])
           )
+          // Both answers of the customer's return are documented: the redirect, and the page when there is no return_url.
+          expect(openapi.paths["/v1/payments/{id}/return"].get.responses["200"].content).toHaveProperty("text/html")
+          expect(openapi.paths["/v1/payments/{id}/return"].get.responses).toHaveProperty("303")
           // The document explains itself: no internal notes, no shape the server never sends.
           const text = JSON.stringify(openapi)
           expect(text).not.toMatch(/decisions|§/)

@@ -6,8 +6,18 @@ import { Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
 
-/** Arms a one-shot crash of the transaction that records a succeeded charge: after the PSP, before the answer. */
-const fault = { armed: false }
+/**
+ * Arms a one-shot failure of the transaction that records a succeeded charge, after the PSP and
+ * before the answer: a crash (a bug), or the database going away (a restart) as the driver reports it.
+ */
+const fault: { armed: boolean; kind: "crash" | "database away" } = { armed: false, kind: "crash" }
+
+/** What the PostgreSQL driver fails with when the server shuts down under a query. */
+const databaseAway = () =>
+  Object.assign(new Error("Failed to execute statement"), {
+    _tag: "SqlError",
+    cause: Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })
+  })
 const CrashAfterCharge = Layer.effect(
   PaymentsRepository,
   Effect.map(PaymentsRepository, (real) => ({
@@ -15,7 +25,9 @@ const CrashAfterCharge = Layer.effect(
     update: (tenant, payment) => {
       if (fault.armed && payment.status === "succeeded") {
         fault.armed = false
-        return Effect.die(new Error("injected crash: the PSP charged, the answer was never recorded"))
+        return Effect.die(
+          fault.kind === "crash" ? new Error("injected crash: the PSP charged, the answer was never recorded") : databaseAway()
+        )
       }
       return real.update(tenant, payment)
     }
@@ -103,6 +115,7 @@ for (const database of testDatabases()) {
           const key = newKey()
           const body = JSON.stringify(paymentWith("tok_visa", { amount: 4200 }))
           fault.armed = true
+          fault.kind = "crash"
           const crashed = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
           expect(fault.armed).toBe(false)
           expect([crashed.status, crashed.json.error.type]).toEqual([500, "api_error"])
@@ -123,6 +136,22 @@ for (const database of testDatabases()) {
           expect([replay.headers.get("idempotent-replayed"), replay.text]).toEqual(["true", retried.text])
           const after = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
           expect(after.json.data).toHaveLength(1)
+        }))
+
+      it.effect("the database going away mid-payment answers 503 with Retry-After; the retry finishes it, charged once", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const key = newKey()
+          const body = JSON.stringify(paymentWith("tok_visa"))
+          fault.armed = true
+          fault.kind = "database away"
+          const away = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect(fault.armed).toBe(false)
+          expect([away.status, away.json.error.type, away.json.error.code, away.headers.get("retry-after")])
+            .toEqual([503, "api_error", "service_unavailable", "1"])
+          const retried = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })
+          expect([retried.status, retried.json.status]).toEqual([201, "succeeded"])
+          expect(yield* (yield* SandboxLedger).countCharges(retried.json.id)).toBe(1)
         }))
     }
   )

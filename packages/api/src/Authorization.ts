@@ -1,10 +1,14 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { AuthenticationRequired } from "./CommonErrors.js"
+import { Schema } from "effect"
+import { AuthenticationRequired, RateLimitExceeded } from "./CommonErrors.js"
 
-/** `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode. */
+/**
+ * `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode.
+ * Each key has a rate limit (decisions §13): past it, 429 with `Retry-After`.
+ */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("Authorization", {
-  failure: AuthenticationRequired,
+  failure: Schema.Union(AuthenticationRequired, RateLimitExceeded),
   provides: CurrentTenant,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(

@@ -22,6 +22,18 @@ export class AuthenticationRequired extends ApiError<AuthenticationRequired>()("
   readonly _tag = "AuthenticationRequired" as const
 }
 
+export class RateLimitExceeded extends ApiError<RateLimitExceeded>()("RateLimitExceeded", {
+  status: 429,
+  type: "rate_limit_error",
+  codes: ["rate_limit_exceeded"],
+  description: "Too many requests with this API key; `Retry-After` says when to try again"
+}) {
+  readonly _tag = "RateLimitExceeded" as const
+}
+
+/** Seconds until a refused key may try again, by the error that refused it: the `Retry-After` header. */
+export const retryAfterSeconds = new WeakMap<object, number>()
+
 export class RouteNotFound extends ApiError<RouteNotFound>()("RouteNotFound", {
   status: 404,
   type: "invalid_request_error",
@@ -38,6 +50,15 @@ export class PayloadTooLarge extends ApiError<PayloadTooLarge>()("PayloadTooLarg
   description: "The body is over 1 MiB"
 }) {
   readonly _tag = "PayloadTooLarge" as const
+}
+
+export class ServiceUnavailable extends ApiError<ServiceUnavailable>()("ServiceUnavailable", {
+  status: 503,
+  type: "api_error",
+  codes: ["service_unavailable"],
+  description: "The database could not be reached (a restart, a failover); nothing was done twice: retry with the same Idempotency-Key"
+}) {
+  readonly _tag = "ServiceUnavailable" as const
 }
 
 export class InternalError extends ApiError<InternalError>()("InternalError", {

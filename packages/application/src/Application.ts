@@ -4,6 +4,8 @@ import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
 import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
 import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
@@ -15,6 +17,7 @@ import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { Effect, Layer, Option } from "effect"
+import { PspHttpNode } from "./PspHttpNode.js"
 
 /** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
 export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
@@ -68,14 +71,20 @@ export const applicationLayer = <E1, E2>(options: {
   readonly publicUrl: string
   /** How webhooks leave: Node's HTTP client unless a test says otherwise. */
   readonly webhookSender?: Layer.Layer<WebhookSender>
+  /** Where request rates are counted: in this process unless shared (Redis). */
+  readonly rateLimiter?: Layer.Layer<RateLimiter>
+  /** Requests per second per key where an organization sets none. */
+  readonly rateLimits?: { readonly live: number; readonly test: number }
 }) =>
   CoreServices.pipe(
-    Layer.provideMerge(Layer.merge(ConnectorsLive, SandboxNotifierLive)),
+    Layer.provideMerge(Layer.merge(ConnectorsLive.pipe(Layer.provide(PspHttpNode)), SandboxNotifierLive)),
     Layer.provideMerge(CoreSecrets),
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(
       options.keys,
       Layer.succeed(PublicBaseUrl, options.publicUrl),
-      options.webhookSender ?? NodeWebhookSenderLive
+      options.webhookSender ?? NodeWebhookSenderLive,
+      options.rateLimiter ?? RateLimiter.layerLocal,
+      options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits)
     ))
   )

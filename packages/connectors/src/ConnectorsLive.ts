@@ -1,15 +1,24 @@
 import { Connectors } from "@orchestrator/core/providers/Connectors"
 import { Effect, Layer } from "effect"
-import { sandboxDefinition } from "./sandbox/SandboxConnector.js"
+import { adyenDefinition } from "./adyen/AdyenConnector.js"
 import { SandboxLedger } from "./sandbox/SandboxLedger.js"
+import { sandboxDefinition } from "./sandbox/SandboxConnector.js"
+import { stripeDefinition } from "./stripe/StripeConnector.js"
+import { PspHttp } from "./transport/PspHttp.js"
 
 /**
  * The connection types this build knows, each with its connector. Adding a PSP adds a line here.
- * The sandbox keeps its books in the `SandboxLedger` provided beside it.
+ * The sandbox keeps its books in the `SandboxLedger` provided beside it; the PSPs on the network are
+ * reached through `PspHttp`.
  */
 export const ConnectorsLive = Layer.unwrapEffect(
-  Effect.map(SandboxLedger, (ledger) =>
-    Connectors.fromDefinitions({
-      sandbox: sandboxDefinition(ledger)
-    }))
+  Effect.gen(function*() {
+    const ledger = yield* SandboxLedger
+    const http = yield* PspHttp
+    return Connectors.fromDefinitions({
+      sandbox: sandboxDefinition(ledger),
+      stripe: stripeDefinition(http),
+      adyen: adyenDefinition(http)
+    })
+  })
 )

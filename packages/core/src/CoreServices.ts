@@ -18,6 +18,7 @@ import { ProviderWebhooks } from "./providers/ProviderWebhooks.js"
 import { RefundRecords } from "./refunds/RefundRecords.js"
 import { Refunds } from "./refunds/Refunds.js"
 import { RoutingRules } from "./routing/RoutingRules.js"
+import { RateLimits } from "./limits/RateLimits.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
 import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
@@ -51,7 +52,9 @@ const ConsumersLayer = Layer.effect(EventConsumers, Effect.map(WebhookDeliveries
 export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(EventDispatch.layer),
   Layer.provideMerge(ConsumersLayer),
-  Layer.provideMerge(Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer, RateLimits.layer)
+  ),
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(ProviderWebhooks.layer),

@@ -1,3 +1,4 @@
+import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { CoreServices } from "@orchestrator/core/CoreServices"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
@@ -58,6 +59,7 @@ const testLayer = (seen: Array<string>, decrypted: { count: number }) => {
     Layer.provideMerge(CountingSecrets),
     Layer.provideMerge(StorageMemory),
     Layer.provideMerge(makeScriptedReceiver().layer),
+    Layer.provideMerge(RateLimiter.layerLocal),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(5)))
   )

@@ -56,6 +56,25 @@ describe("IdempotentRequests", () => {
       expect(resumed).toEqual({ response: { status: 201, body: "\"pay_123\"" }, replayed: false })
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("a request that stalls past its lock cannot attach a second object once a retry took the key over", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const gate = yield* Deferred.make<void>()
+      const stalled = yield* Effect.fork(idempotent.execute(
+        request,
+        Effect.flatMap(IdempotencyScope, ({ attach }) =>
+          Effect.zipRight(Deferred.await(gate), Effect.zipRight(attach("pay_stalled"), ok("stalled"))))
+      ))
+      yield* TestClock.adjust("3 minutes")
+      const retry = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) =>
+        Effect.zipRight(attach("pay_retry"), ok("retry"))))
+      expect(retry.response.body).toBe("retry")
+      yield* Deferred.succeed(gate, undefined)
+      const exit = yield* Fiber.await(stalled)
+      expect(exit._tag).toBe("Failure")
+      expect((yield* idempotent.execute(request, ok("again"))).response.body).toBe("retry")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("releases the key when the operation dies, so a retry can resume", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
+import { lockEmbedded } from "./EmbeddedLock.js"
 import { runMigrations } from "./Migrations.js"
 import * as PgliteClient from "./PgliteClient.js"
 
@@ -31,7 +32,9 @@ export const safeUrl = (url: string): string => {
 export const clientLayer = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, unknown> =>
   config._tag === "Postgres"
     ? PgClient.layer({ url: config.url, maxConnections: 10, applicationName: "payment-orchestrator" })
-    : PgliteClient.layer({ dataDir: config.dataDir })
+    : config.dataDir === undefined
+    ? PgliteClient.layer({ dataDir: undefined })
+    : Layer.unwrapScoped(Effect.as(lockEmbedded(config.dataDir), PgliteClient.layer({ dataDir: config.dataDir })))
 
 /** The `SqlClient` with every migration applied: what every process starts with. */
 export const layer = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, unknown> =>

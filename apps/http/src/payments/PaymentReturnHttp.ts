@@ -16,8 +16,8 @@ const closingPage = (payment: Payment) =>
 /** Back from 3D Secure: settle with the PSP, then send the customer on to the merchant. */
 export const PaymentReturnHttpLive = HttpApiBuilder.group(Api, "paymentReturn", (handlers) =>
   Effect.map(Payments, (payments) =>
-    handlers.handle("return", ({ path }) =>
-      payments.returnFromAction(path.id).pipe(
+    handlers.handle("return", ({ path, urlParams }) =>
+      payments.returnFromAction(path.id, urlParams).pipe(
         Effect.map((payment) => {
           if (payment.return_url === null) return closingPage(payment)
           const target = new URL(payment.return_url)

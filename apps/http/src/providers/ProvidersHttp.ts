@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
@@ -47,5 +47,7 @@ export const ProviderWebhooksHttpLive = HttpApiBuilder.group(Api, "providerWebho
     handlers.handleRaw("receive", ({ path, request }) =>
       Effect.gen(function*() {
         const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
-        return yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
+        const { acknowledgement, ...receipt } = yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
+        // A PSP that reads the answer (Adyen wants `[accepted]`) gets its own; the others a JSON receipt.
+        return acknowledgement === undefined ? receipt : HttpServerResponse.text(acknowledgement)
       }).pipe(answeringWith(providerWebhookFailures)))))

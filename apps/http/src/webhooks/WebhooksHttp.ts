@@ -23,7 +23,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(
             endpoints.createEndpoint,
-            { key: headers["idempotency-key"], payload },
+            { key: headers["idempotency-key"], payload, sealResponse: true },
             answering(webhookEndpoints.create(tenant, payload))
           )))
       .handle("listEndpoints", ({ urlParams }) =>
@@ -47,7 +47,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(
             endpoints.rotateSecret,
-            { key: headers["idempotency-key"], path, payload: undefined },
+            { key: headers["idempotency-key"], path, payload: undefined, sealResponse: true },
             answering(webhookEndpoints.rotateSecret(tenant, path.id))
           )))
       .handle("listDeliveries", ({ urlParams: { limit, starting_after, ...filter } }) =>

@@ -16,17 +16,19 @@ export const startReceiver = Effect.acquireRelease(
   Effect.async<{
     readonly url: string
     readonly received: Array<Received>
-    readonly answerWith: (status: number) => void
+    /** The status, and optionally the body, of every answer from now on. */
+    readonly answerWith: (status: number, body?: string) => void
     readonly stop: Effect.Effect<void>
   }>((resume) => {
     const received: Array<Received> = []
     let status = 200
+    let answer: string | undefined = undefined
     const server = http.createServer((request, response) => {
       const chunks: Array<Buffer> = []
       request.on("data", (chunk: Buffer) => chunks.push(chunk))
       request.on("end", () => {
         received.push({ headers: request.headers, body: Buffer.concat(chunks) })
-        response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "thanks" : "not now")
+        response.writeHead(status, { "content-type": "text/plain" }).end(answer ?? (status < 300 ? "thanks" : "not now"))
       })
     })
     const stop = Effect.async<void>((done) => {
@@ -37,8 +39,9 @@ export const startReceiver = Effect.acquireRelease(
       resume(Effect.succeed({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
         received,
-        answerWith: (next) => {
+        answerWith: (next, body) => {
           status = next
+          answer = body
         },
         stop: Effect.ignore(Effect.orDie(stop))
       })))

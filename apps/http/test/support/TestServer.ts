@@ -35,6 +35,11 @@ export const serverLayer = <E>(
     readonly webhookSender?: Layer.Layer<WebhookSender>
     /** Collects every log line, at every level, instead of printing warnings. */
     readonly logs?: Array<string>
+    /**
+     * Requests per second per key. Suites fire requests faster than a merchant may, so the default
+     * here is far above the service's; the rate-limit suite passes the service's own.
+     */
+    readonly rateLimits?: { readonly live: number; readonly test: number }
   } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
@@ -43,6 +48,7 @@ export const serverLayer = <E>(
       storage: options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports),
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
       publicUrl: `http://127.0.0.1:${port}`,
+      rateLimits: options.rateLimits ?? { live: 1_000_000, test: 1_000_000 },
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
-import { Timestamp } from "@orchestrator/core/domain/Timestamp"
+import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -11,8 +11,8 @@ export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 
 export const EventListQuery = Schema.Struct({
   type: Schema.optional(Schema.Literal(...EVENT_TYPES)),
-  "created[gte]": Schema.optional(Timestamp),
-  "created[lte]": Schema.optional(Timestamp),
+  "created[gte]": Schema.optional(TimeFilter),
+  "created[lte]": Schema.optional(TimeFilter),
   ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 

@@ -108,12 +108,18 @@ export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   .add(
     HttpApiEndpoint.get("return", "/payments/:id/return")
       .setPath(PaymentId)
+      // What the PSP appends for the way back (Adyen's `redirectResult`): handed to its connector.
+      .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
       .addSuccess(HttpApiSchema.Empty(303))
+      // Without a return_url there is nowhere to send the customer: a page says the outcome.
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
       .addError(PaymentNotFound)
       .annotate(OpenApi.Summary, "Customer return from the provider's authentication page")
       .annotate(
         OpenApi.Description,
-        "Synchronizes the payment with the provider and redirects (303) to the merchant's return_url with payment_id."
+        "Synchronizes the payment with the provider (handing it the query parameters it appended, such as Adyen's " +
+          "redirectResult) and redirects (303) to the merchant's return_url with payment_id; a payment without " +
+          "return_url answers 200 with a page saying its outcome."
       )
   )
   .prefix("/v1")

@@ -102,7 +102,8 @@ export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
       .annotate(
         OpenApi.Description,
         "Verified on the exact bytes with the connection's webhook secret, in the PSP's own scheme; stored once per " +
-          "PSP event id and answered at once. The worker then applies it."
+          "PSP event id and answered at once. The worker then applies it. A PSP with an answer of its own gets it " +
+          "instead of the JSON receipt: Adyen connections are answered `[accepted]` (text/plain)."
       )
   )
   .prefix("/v1")

@@ -54,7 +54,7 @@ export const EvaluateRoutingBody = Schema.Struct({
     country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
   }),
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
-}).annotations({ identifier: "EvaluateRouting" })
+}).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
 const Id = Schema.Struct({ id: Identifier })
 

@@ -254,5 +254,6 @@ export const makeSandboxConnector = (
 export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefinition<SandboxSettings> => ({
   settings: SandboxSettings,
   credentialKeys: [{ key: "api_key", required: false }],
+  testModeOnly: true,
   make: (context, settings) => makeSandboxConnector(ledger, context, settings)
 })

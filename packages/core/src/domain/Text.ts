@@ -12,6 +12,13 @@ export const Text = Schema.String.pipe(
   Schema.filter((text) => !LONE_SURROGATE.test(text) || "must be valid Unicode (it contains half a surrogate pair)")
 )
 
+/**
+ * Text from outside that we keep rather than judge (a webhook receiver's answer, a PSP's message):
+ * NUL and half surrogate pairs become U+FFFD, so the database takes it as it is.
+ */
+export const storableText = (text: string) =>
+  text.replace(new RegExp(`\\u0000|${LONE_SURROGATE.source}`, "g"), "\uFFFD")
+
 /** Strings accepted anywhere in a request: at most 5 000 characters. */
 export const BoundedString = Text.pipe(Schema.maxLength(5000))
 

@@ -4,6 +4,16 @@ import { DateTime, Effect, Schema } from "effect"
 export const Timestamp = Schema.DateTimeUtc
 export type Timestamp = DateTime.Utc
 
+const EARLIEST = Date.UTC(1970, 0, 1)
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/** A time a request filters by: within years 1970 to 9999, which every database can compare. */
+export const TimeFilter = Timestamp.pipe(
+  Schema.filter((time) =>
+    (time.epochMillis >= EARLIEST && time.epochMillis <= LATEST) || "must be between the years 1970 and 9999"
+  )
+)
+
 /** The current time from Effect's `Clock`, so `TestClock` drives every timestamp in tests. */
 export const now: Effect.Effect<DateTime.Utc> = DateTime.now
 

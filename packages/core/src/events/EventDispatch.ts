@@ -51,7 +51,9 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
           ),
         leaseFor: DISPATCH_LEASE,
         concurrency: 8,
-        maxPerPass: 1000
+        // A pass is bounded by its lease anyway; stopping at 1000 paused a backlog for the job's spacing
+        // (one second) every 1000 events, seen by `pnpm bench` draining 10 000 to a local receiver.
+        maxPerPass: 10_000
       }).pipe(Effect.withSpan("EventDispatch.dispatchDue"))
       return { dispatchDue, jobs: [{ name: "dispatch-events", every: "1 second", run: dispatchDue }] }
     })

@@ -18,7 +18,8 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
       options: { readonly now: DateTime.Utc; readonly lockedUntil: DateTime.Utc; readonly lockToken: string }
     ) => Effect.Effect<Option.Option<IdempotencyRecord>>
     /** The next three act only while `lockToken` still holds the key. */
-    readonly attach: (tenant: Tenant, key: string, lockToken: string, resourceId: string) => Effect.Effect<void>
+    /** Links the created object to the key; false when this request no longer holds the key. */
+    readonly attach: (tenant: Tenant, key: string, lockToken: string, resourceId: string) => Effect.Effect<boolean>
     readonly complete: (tenant: Tenant, key: string, lockToken: string, response: StoredResponse) => Effect.Effect<void>
     /** Unlocks without a response, so a retry can resume the work. */
     readonly release: (tenant: Tenant, key: string, lockToken: string) => Effect.Effect<void>
@@ -34,7 +35,9 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
       const change = (tenant: Tenant, key: string, lockToken: string, changes: Partial<IdempotencyRecord>) =>
         Effect.sync(() => {
           const row = rows().get(id(tenant, key))
-          if (row !== undefined && row.lockToken === lockToken) rows().set(id(tenant, key), { ...row, ...changes })
+          const held = row !== undefined && row.lockToken === lockToken
+          if (held) rows().set(id(tenant, key), { ...row, ...changes })
+          return held
         })
       return {
         start: (tenant, record) =>
@@ -57,8 +60,8 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
           }),
         attach: (tenant, key, lockToken, resourceId) => change(tenant, key, lockToken, { resourceId }),
         complete: (tenant, key, lockToken, response) =>
-          change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null }),
-        release: (tenant, key, lockToken) => change(tenant, key, lockToken, { lockedUntil: null, lockToken: null }),
+          Effect.asVoid(change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null })),
+        release: (tenant, key, lockToken) => Effect.asVoid(change(tenant, key, lockToken, { lockedUntil: null, lockToken: null })),
         purge: ({ createdBefore, now }) =>
           Effect.sync(() => {
             let purged = 0

@@ -10,13 +10,22 @@ import {
   type StoredResponse
 } from "./IdempotencyKey.js"
 import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
+import { KeyMaterial } from "../tenancy/KeyMaterial.js"
+import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { IdempotencyScope } from "./IdempotencyScope.js"
 
 export interface IdempotentRequest {
   readonly tenant: Tenant
   readonly key: string
   readonly fingerprint: string
+  /**
+   * The answer carries a secret shown once (a webhook signing secret): it is stored encrypted, so a
+   * retry still gets it and a reader of the database does not.
+   */
+  readonly sealResponse?: boolean
 }
+
+const SEALED = "sealed:"
 
 /** Keys are kept this long at least, then purged. */
 export const KEY_RETENTION = Duration.hours(24)
@@ -47,6 +56,25 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
     IdempotentRequests,
     Effect.gen(function*() {
       const keys = yield* IdempotencyKeysRepository
+      const { credentialEncryption } = yield* KeyMaterial
+      const ownerOf = ({ key, tenant }: IdempotentRequest) =>
+        `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
+
+      const stored = (request: IdempotentRequest, response: StoredResponse) =>
+        request.sealResponse === true
+          ? Effect.map(sealSecret(credentialEncryption, ownerOf(request), response.body), (sealed) => ({
+            status: response.status,
+            body: SEALED + sealed
+          }))
+          : Effect.succeed(response)
+
+      const replayed = (request: IdempotentRequest, response: StoredResponse) =>
+        response.body.startsWith(SEALED)
+          ? openSecret(credentialEncryption, ownerOf(request), response.body.slice(SEALED.length)).pipe(
+            Effect.map((body) => ({ status: response.status, body })),
+            Effect.orDieWith(() => new Error("a stored idempotent response does not open with this key material"))
+          )
+          : Effect.succeed(response)
 
       const begin = ({ fingerprint, key, tenant }: IdempotentRequest) =>
         Effect.gen(function*() {
@@ -88,16 +116,21 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
         execute: (request, operation) =>
           Effect.gen(function*() {
             const start = yield* begin(request)
-            if (start._tag === "Replay") return { response: start.response, replayed: true }
+            if (start._tag === "Replay") return { response: yield* replayed(request, start.response), replayed: true }
             const { lockToken } = start
             const response = yield* operation.pipe(
               Effect.provideService(IdempotencyScope, {
                 recovered: start.recovered,
-                attach: (resourceId) => keys.attach(request.tenant, request.key, lockToken, resourceId)
+                // A request that stalled past its lock has lost the key to a retry, which creates
+                // the object itself: this one must not commit a second, so it ends here.
+                attach: (resourceId) =>
+                  Effect.flatMap(keys.attach(request.tenant, request.key, lockToken, resourceId), (held) =>
+                    held ? Effect.void : Effect.dieMessage(`Idempotency-Key ${request.key} was taken over by a retry`))
               }),
               Effect.onExit((exit) =>
                 Exit.isSuccess(exit) && exit.value.status < 500
-                  ? keys.complete(request.tenant, request.key, lockToken, exit.value)
+                  ? Effect.flatMap(stored(request, exit.value), (response) =>
+                    keys.complete(request.tenant, request.key, lockToken, response))
                   : keys.release(request.tenant, request.key, lockToken)
               )
             )

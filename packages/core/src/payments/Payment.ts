@@ -90,9 +90,32 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   livemode: Schema.Boolean
 }) {}
 
+/** Whether `text` is a card number (card brands' first digits, 13 to 19 digits, Luhn-valid). */
+export const isCardNumber = (text: string) => {
+  const digits = text.replace(/[ -]/g, "")
+  if (!/^[2-6]\d{12,18}$/.test(digits)) return false
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+/**
+ * A PSP's token for the card (`tok_visa`, `pm_…`). A card number in its place would be stored and
+ * shown back on every read: it is refused before anything keeps it.
+ */
+const CardToken = Identifier.pipe(
+  Schema.filter((token) =>
+    !isCardNumber(token) || "must be a token from the PSP's card form, never a card number"
+  )
+)
+
 export const PaymentMethodInput = Schema.Struct({
   type: Schema.Literal("card"),
-  token: Identifier,
+  token: CardToken,
   brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
   last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
   country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))

@@ -223,11 +223,15 @@ const make = Effect.gen(function*() {
   const applyReport = (tenant: Tenant, payment: Payment, attemptId: string, outcome: AuthorizationOutcome) =>
     Effect.gen(function*() {
       if (payment.status !== "requires_capture") return yield* settle(tenant, payment.id, attemptId, outcome, null)
-      const reported = captureReportOf(payment, outcome)
-      if (Option.isNone(reported)) return payment
-      // Still `requires_capture` once locked (or nothing happens), so the report applies to it too.
-      return yield* records.moveIfStill(tenant, payment.id, "requires_capture", reported.value.to, (current) =>
-        Option.getOrThrow(captureReportOf(current, outcome)).changes)
+      if (Option.isNone(captureReportOf(payment, attemptId, outcome))) return payment
+      // Judged again on the locked row: another process may have moved it since it was read.
+      return yield* transactions.run(Effect.gen(function*() {
+        const current = yield* records.lock(tenant, payment.id)
+        const reported = captureReportOf(current, attemptId, outcome)
+        return Option.isNone(reported)
+          ? current
+          : yield* records.move(tenant, current, reported.value.to, reported.value.changes)
+      }))
     })
 
   const refresh = (tenant: Tenant, payment: Payment) =>

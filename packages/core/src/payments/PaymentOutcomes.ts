@@ -57,6 +57,8 @@ export const settlementOf = (
   })
   switch (outcome._tag) {
     case "Authorized":
+      // A capture larger than the payment, or not a whole amount, is not news we can believe.
+      if (outcome.captured && !plausibleCapture(payment, outcome.amountCaptured)) return nothing
       return end({
         to: outcome.captured ? "succeeded" : "requires_capture",
         changes: {
@@ -116,14 +118,28 @@ export const settlementOf = (
   }
 }
 
+/** What a PSP may truthfully say it captured of this payment: a whole amount, at most the payment's. */
+export const plausibleCapture = (payment: Payment, amount: number) =>
+  Number.isSafeInteger(amount) && amount > 0 && amount <= payment.amount
+
 /**
- * What the PSP reports about an authorization waiting for capture: captured since (a capture whose
- * answer was lost, or that settled later) or released. Anything else leaves it waiting.
+ * What the PSP reports about the authorization waiting for capture: captured since (a capture whose
+ * answer was lost, or that settled later) or released. Only news of that very attempt counts: a late
+ * report about an earlier attempt (refused before the payment failed over) must not touch the live
+ * authorization. Anything else leaves it waiting.
  */
-export const captureReportOf = (payment: Payment, outcome: AuthorizationOutcome): Option.Option<Step> => {
+export const captureReportOf = (
+  payment: Payment,
+  attemptId: string,
+  outcome: AuthorizationOutcome
+): Option.Option<Step> => {
   const attempt = payment.attempts.at(-1)
-  if (payment.status !== "requires_capture" || attempt === undefined) return Option.none()
+  if (
+    payment.status !== "requires_capture" || attempt === undefined || attempt.id !== attemptId ||
+    attempt.status !== "requires_capture"
+  ) return Option.none()
   if (outcome._tag === "Authorized" && outcome.captured) {
+    if (!plausibleCapture(payment, outcome.amountCaptured)) return Option.none()
     return Option.some({
       to: "succeeded",
       changes: {

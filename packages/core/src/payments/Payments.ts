@@ -69,8 +69,14 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
     Payment,
     PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnreachable
   >
-  /** The customer is back from the PSP's 3DS page: ask the PSP how it ended. Needs no tenant. */
-  readonly returnFromAction: (id: string) => Effect.Effect<Payment, PaymentNotFound>
+  /**
+   * The customer is back from the PSP's 3DS page: ask the PSP how it ended, handing it the return's
+   * query parameters (`details`) when its connector finishes actions with them. Needs no tenant.
+   */
+  readonly returnFromAction: (
+    id: string,
+    details?: Readonly<Record<string, string>>
+  ) => Effect.Effect<Payment, PaymentNotFound>
   /**
    * Inside the caller's transaction: takes `amount` (or all that is left) off the refundable balance
    * of a succeeded payment, so concurrent refunds can never exceed what was captured.
@@ -212,11 +218,33 @@ const make = Effect.gen(function*() {
     return yield* attempts.cancelNow(tenant, payment, null)
   })
 
-  const returnFromAction = Effect.fn("Payments.returnFromAction")(function*(id: string) {
+  const returnFromAction = Effect.fn("Payments.returnFromAction")(function*(
+    id: string,
+    details: Readonly<Record<string, string>> = {}
+  ) {
     const tenant = yield* repository.tenantOf(id).pipe(
       Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
     )
-    return yield* attempts.refresh(tenant, yield* records.load(tenant, id))
+    const payment = yield* records.load(tenant, id)
+    const attempt = payment.attempts.at(-1)
+    if (payment.status !== "requires_action" || attempt === undefined || Object.keys(details).length === 0) {
+      return yield* attempts.refresh(tenant, payment)
+    }
+    // A PSP that finishes the action with the customer's return parameters (Adyen) gets them; any
+    // other is asked how it ended, as without them.
+    const { result } = yield* attempts.call(tenant, attempt.provider, (connector) =>
+      connector.completeAction === undefined
+        ? connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id })
+        : connector.completeAction({
+          reference: attempt.id,
+          pspPaymentId: payment.provider_payment_id ?? attempt.id,
+          amount: payment.amount,
+          currency: payment.currency,
+          capture: payment.capture,
+          details
+        }))
+    if (result._tag !== "Answered") return payment
+    return yield* attempts.applyReport(tenant, payment, attempt.id, result.value)
   })
 
   const reserveRefund = (tenant: Tenant, paymentId: string, requested: number | undefined) =>

@@ -19,7 +19,7 @@ export interface LeaseRequest {
  * item that is still being handled; and one slow item holds up only its own worker. An item whose
  * handling leaves it due is retried once its lease runs out, by whichever worker claims it then; a
  * pass stops claiming once a lease's length has gone by, so it never takes up again an item it
- * handled itself.
+ * handled itself. An item whose handling fails is logged and left to its lease, without ending the pass.
  */
 export const drainLeased = <A, R>(options: {
   readonly claim: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<A>>, never, R>
@@ -43,7 +43,11 @@ export const drainLeased = <A, R>(options: {
           handled--
           return
         }
-        yield* options.handle(claimed[0]!)
+        // One item that breaks (a bug, a row the database refuses) must not stop the others: it is
+        // logged and stays leased, so it is tried again once its lease runs out.
+        yield* options.handle(claimed[0]!).pipe(
+          Effect.catchAllCause((cause) => Effect.logError("A leased item failed; it is retried after its lease", cause))
+        )
       }
     })
     yield* Effect.all(Array.from({ length: options.concurrency }, () => worker), {

@@ -167,9 +167,32 @@ export interface PaymentConnector {
     readonly currency: Currency
     readonly reason: string | null
   }) => Effect.Effect<RefundOutcome, ConnectorError>
-  readonly syncRefund: (request: { readonly reference: string }) => Effect.Effect<RefundOutcome, ConnectorError>
+  /** The PSP's ids, when known, spare a PSP without search a lookup by our reference. */
+  readonly syncRefund: (request: {
+    readonly reference: string
+    readonly pspRefundId?: string | null
+    readonly pspPaymentId?: string | null
+  }) => Effect.Effect<RefundOutcome, ConnectorError>
   /** Checks a webhook with the connection's webhook secret and reads the events in it. */
   readonly verifyWebhook: (webhook: IncomingWebhook) => Effect.Effect<ReadonlyArray<ProviderEvent>, WebhookRejected>
+  /**
+   * For a PSP that needs the customer's return parameters to finish an action (Adyen's
+   * `/payments/details` with `redirectResult`): the query the customer came back with. Without it,
+   * the return asks `syncPayment`.
+   */
+  readonly completeAction?: (request: ActionCompletion) => Effect.Effect<AuthorizationOutcome, ConnectorError>
+  /** The body a PSP expects in answer to a webhook it sent (Adyen: `[accepted]`); a JSON receipt otherwise. */
+  readonly webhookAcknowledgement?: string
+}
+
+/** The customer is back from the PSP's page with `details` (the return URL's query parameters). */
+export interface ActionCompletion {
+  readonly reference: string
+  readonly pspPaymentId: string
+  readonly amount: number
+  readonly currency: Currency
+  readonly capture: boolean
+  readonly details: Readonly<Record<string, string>>
 }
 
 /** A connection's secrets as its connector sees them: decrypted on demand, never logged. */
@@ -191,5 +214,7 @@ export interface ConnectorDefinition<Settings = unknown> {
   readonly settings: Schema.Schema<Settings, any>
   /** The keys a connection's `credentials` object takes, e.g. `secret_key`; no other key is accepted. */
   readonly credentialKeys: ReadonlyArray<{ readonly key: string; readonly required: boolean }>
+  /** A simulated PSP that moves no money: live mode refuses it, so nothing "succeeds" for real there. */
+  readonly testModeOnly?: boolean
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

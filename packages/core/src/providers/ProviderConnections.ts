@@ -62,11 +62,19 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
       const ids = yield* IdGenerator
       const { view } = yield* ProviderConnectionViews
 
-      const load = (tenant: Tenant, id: string) =>
-        Effect.flatMap(
-          repository.find(tenant, id),
-          Option.match({ onNone: () => Effect.fail(new ProviderConnectionNotFound({ id })), onSome: Effect.succeed })
-        )
+      const found = (id: string) =>
+        Option.match({
+          onNone: () => Effect.fail(new ProviderConnectionNotFound({ id })),
+          onSome: (connection: ProviderConnection) => Effect.succeed(connection)
+        })
+      const load = (tenant: Tenant, id: string) => Effect.flatMap(repository.find(tenant, id), found(id))
+
+      /**
+       * For a change: the organization first (its default provider and the connections' names and
+       * statuses change one at a time), then the connection, so no health update interleaves.
+       */
+      const lockForChange = (tenant: Tenant, id: string) =>
+        Effect.zipRight(organizations.lock(tenant.organizationId), Effect.flatMap(repository.lock(tenant, id), found(id)))
 
       const definitionOf = (type: string) =>
         Effect.mapError(connectors.definition(type), () =>
@@ -153,6 +161,12 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
       return {
         create: Effect.fn("ProviderConnections.create")(function*(tenant: Tenant, input: CreateProviderConnection) {
           const definition = yield* definitionOf(input.type)
+          if (tenant.livemode && definition.testModeOnly === true) {
+            return yield* new ConnectionInvalid({
+              param: "type",
+              reason: `'${input.type}' moves no money: it is for test mode only`
+            })
+          }
           yield* checkSettings(definition, input.settings ?? {})
           yield* checkCredentials(definition, input.credentials ?? {})
           const connection = yield* newConnection(tenant, {
@@ -164,6 +178,8 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             supported_methods: input.supported_methods ?? null
           })
           return yield* transactions.run(Effect.gen(function*() {
+            // Two creations with one name wait for each other here, so the second is told the name is taken.
+            yield* organizations.lock(tenant.organizationId)
             if (Option.isSome(yield* repository.findByNameEver(tenant, input.name))) {
               return yield* new ConnectionNameTaken({ name: input.name })
             }
@@ -175,7 +191,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
         list: (tenant, page) => Effect.map(repository.page(tenant, page), (found) => ({ ...found, data: found.data.map(view) })),
         update: Effect.fn("ProviderConnections.update")(function*(tenant: Tenant, id: string, input: UpdateProviderConnection) {
           return yield* transactions.run(Effect.gen(function*() {
-            const connection = yield* load(tenant, id)
+            const connection = yield* lockForChange(tenant, id)
             const definition = yield* definitionOf(connection.type)
             if (input.settings !== undefined) yield* checkSettings(definition, input.settings)
             if (input.credentials !== undefined) yield* checkCredentials(definition, input.credentials)
@@ -204,7 +220,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
         }),
         remove: (tenant, id) =>
           transactions.run(Effect.gen(function*() {
-            const connection = yield* load(tenant, id)
+            const connection = yield* lockForChange(tenant, id)
             if (yield* isDefault(tenant, connection.name)) return yield* new DefaultProviderInUse({ name: connection.name })
             yield* repository.markDeleted(tenant, id, yield* now)
           })),

@@ -25,6 +25,8 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
     /** Saves what the merchant changes; the circuit's fields are left to the health operations. */
     readonly update: (organizationId: string, connection: ProviderConnection) => Effect.Effect<void>
     readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<ProviderConnection>>
+    /** Finds it and holds it until the transaction ends, so no health update interleaves. */
+    readonly lock: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<ProviderConnection>>
     /** A live (not deleted) connection by name. */
     readonly findByName: (tenant: Tenant, name: string) => Effect.Effect<Option.Option<ProviderConnection>>
     /** By name, deleted ones too: the connection a stored payment was made on. */
@@ -98,6 +100,8 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
             }))
           ),
         find: (tenant, id) =>
+          Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
+        lock: (tenant, id) =>
           Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
         findByName: (tenant, name) =>
           Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.name === name)?.connection)),

@@ -4,7 +4,7 @@ import type { PaymentRouting } from "../payments/Payment.js"
 import type { Candidate, Evaluation } from "../routing/RoutingEvaluation.js"
 import type { RoutingFacts } from "../routing/RoutingRule.js"
 import { RoutingRules } from "../routing/RoutingRules.js"
-import { paymentsRoutingOf } from "../tenancy/Organization.js"
+import { type Organization, paymentsRoutingOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { ConnectionHealth } from "./ConnectionHealth.js"
 import { type ProviderConnection, supports } from "./ProviderConnection.js"
@@ -89,11 +89,12 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
           return { connection, fallbacks: [], routing: { strategy: "forced" as const, rule_id: null } }
         })
 
-      const routed = (tenant: Tenant, facts: RoutingFacts, useRules: boolean) =>
+      const routed = (tenant: Tenant, facts: RoutingFacts, organization: Option.Option<Organization>, useRules: boolean) =>
         Effect.gen(function*() {
-          const evaluation = yield* routing.evaluate(tenant, facts, [])
-          const eligible = useRules ? evaluation.eligible : evaluation.eligible.filter((candidate) => candidate.rule_id === null)
+          // Read once for the whole resolution; under default routing the rules are not read at all.
           const all = yield* connections.list(tenant)
+          const evaluation = yield* routing.evaluate(tenant, facts, [], { organization, connections: all, withRules: useRules })
+          const eligible = useRules ? evaluation.eligible : evaluation.eligible.filter((candidate) => candidate.rule_id === null)
           const connectionOf = (candidate: Candidate) => all.find((connection) => connection.name === candidate.provider)!
           for (const [index, candidate] of eligible.entries()) {
             const connection = connectionOf(candidate)
@@ -120,7 +121,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
             if (provider !== undefined) return yield* forced(tenant, provider, facts)
             const organization = yield* organizations.find(tenant.organizationId)
             const useRules = Option.exists(organization, (found) => paymentsRoutingOf(found, tenant.livemode) === "rules")
-            return yield* routed(tenant, facts, useRules)
+            return yield* routed(tenant, facts, organization, useRules)
           }),
         byName: (tenant, name) =>
           connections.findByNameEver(tenant, name).pipe(

@@ -26,9 +26,12 @@ const toStored = Schema.decodeUnknownSync(StoredProviderEvent)
  * where it is news. An event about an object not known yet is kept and tried again.
  */
 export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<ProviderWebhooks, {
-  /** How many of the webhook's events were new (a repeat is accepted and ignored). */
+  /**
+   * How many of the webhook's events were new (a repeat is accepted and ignored), and the body the
+   * PSP expects in answer, when it expects one of its own.
+   */
   readonly receive: (connectionId: string, webhook: IncomingWebhook) => Effect.Effect<
-    { readonly received: number; readonly duplicates: number },
+    { readonly received: number; readonly duplicates: number; readonly acknowledgement?: string },
     ProviderWebhookRejected
   >
   readonly applyDue: Effect.Effect<number>
@@ -63,28 +66,51 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
           })
           if (isNew) received++
         }
-        return { received, duplicates: verified.length - received }
+        const receipt = { received, duplicates: verified.length - received }
+        return connector.webhookAcknowledgement === undefined
+          ? receipt
+          : { ...receipt, acknowledgement: connector.webhookAcknowledgement }
       })
 
-      /** Whether the event found its object (and was applied, where it was news). */
-      const apply = ({ event, tenant }: ReceivedEvent) =>
+      /**
+       * Whether the event found its object, and applied it where it was news. A connection speaks
+       * only for the payments and refunds made on it: a webhook verified with one connection's
+       * secret that names another's object is refused, whoever holds that secret.
+       */
+      const apply = ({ connectionId, event, tenant }: ReceivedEvent) =>
         Effect.gen(function*() {
+          const owned = yield* connections.findOwned(connectionId)
+          if (Option.isNone(owned)) return "foreign" as const
+          const provider = owned.value.connection.name
           if (event._tag === "PaymentUpdated") {
             const payment = yield* payments.findByReference(tenant, { attemptId: event.reference, pspPaymentId: event.pspPaymentId })
-            if (Option.isNone(payment)) return false
-            const attempt = payment.value.attempts.find((each) => each.id === event.reference) ??
-              payment.value.attempts.find((each) => each.provider_payment_id === event.pspPaymentId) ??
-              payment.value.attempts.at(-1)
-            if (attempt !== undefined) yield* attempts.applyReport(tenant, payment.value, attempt.id, event.outcome)
-            return true
+            if (Option.isNone(payment)) return "unknown" as const
+            const ours = payment.value.attempts.filter((each) => each.provider === provider)
+            const attempt = ours.find((each) => each.id === event.reference) ??
+              ours.find((each) => event.pspPaymentId !== null && each.provider_payment_id === event.pspPaymentId)
+            if (attempt === undefined) return "foreign" as const
+            yield* attempts.applyReport(tenant, payment.value, attempt.id, event.outcome)
+            return "applied" as const
           }
-          return yield* refunds.applyReport(tenant, { refundId: event.reference, pspRefundId: event.pspRefundId }, event.outcome)
+          return yield* refunds.applyReport(
+            tenant,
+            provider,
+            { refundId: event.reference, pspRefundId: event.pspRefundId },
+            event.outcome
+          )
         })
 
       const handle = (leased: Leased<ReceivedEvent>) =>
         Effect.gen(function*() {
           const at = yield* now
-          if (yield* apply(leased.item)) return yield* events.markApplied(leased, "applied", at)
+          const applied = yield* apply(leased.item)
+          if (applied === "applied") return yield* events.markApplied(leased, "applied", at)
+          if (applied === "foreign") {
+            yield* Effect.logWarning("A PSP event names a payment or refund of another connection; it is ignored").pipe(
+              Effect.annotateLogs({ connection: leased.item.connectionId, event: leased.item.event.eventId })
+            )
+            return yield* events.markApplied(leased, "unmatched", at)
+          }
           // Its object may not be written yet: keep it, unless it has waited too long.
           const expired = !DateTime.lessThan(at, DateTime.add(leased.item.receivedAt, { millis: Duration.toMillis(UNMATCHED_AFTER) }))
           if (expired) yield* events.markApplied(leased, "unmatched", at)

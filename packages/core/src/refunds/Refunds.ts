@@ -47,11 +47,16 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
    * Applies what the PSP reported about a refund (a webhook), if the refund is still pending; false
    * when no refund of this tenant has this reference or PSP id (yet).
    */
+  /**
+   * A PSP's news of a refund, from connection `provider`: `foreign` when the refund is of a payment
+   * made on another connection (nothing changes), `unknown` when no refund matches.
+   */
   readonly applyReport: (
     tenant: Tenant,
+    provider: string,
     reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
     outcome: RefundOutcome
-  ) => Effect.Effect<boolean>
+  ) => Effect.Effect<"applied" | "unknown" | "foreign">
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
@@ -171,7 +176,11 @@ const make = Effect.gen(function*() {
     }
     const payment = yield* paymentOf(ref.tenant, refund)
     const { result } = yield* attempts.call(ref.tenant, payment.provider, (connector) =>
-      connector.syncRefund({ reference: refund.id }))
+      connector.syncRefund({
+        reference: refund.id,
+        pspRefundId: refund.provider_refund_id,
+        pspPaymentId: payment.provider_payment_id
+      }))
     if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* settle(ref.tenant, refund.id, result.value)
   })
 
@@ -191,12 +200,14 @@ const make = Effect.gen(function*() {
     retrieve: (tenant, id) => records.load(tenant, id),
     list: (tenant, filter, page) => repository.list(tenant, filter, page),
     reconcile,
-    applyReport: (tenant, reference, outcome) =>
+    applyReport: (tenant, provider, reference, outcome) =>
       Effect.gen(function*() {
         const refund = yield* repository.findByReference(tenant, reference)
-        if (Option.isNone(refund)) return false
+        if (Option.isNone(refund)) return "unknown" as const
+        const payment = yield* paymentOf(tenant, refund.value)
+        if (payment.provider !== provider) return "foreign" as const
         yield* settle(tenant, refund.value.id, outcome)
-        return true
+        return "applied" as const
       }),
     jobs: [{ name: "reconcile-refunds", every: "5 seconds", run: reconcileDue }]
   })

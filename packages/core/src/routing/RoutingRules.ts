@@ -4,7 +4,8 @@ import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
-import { defaultProviderOf } from "../tenancy/Organization.js"
+import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { defaultProviderOf, type Organization } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 import { type Evaluation, evaluateRouting, type RoutingDecision } from "./RoutingEvaluation.js"
@@ -29,6 +30,13 @@ export const EvaluateRouting = Schema.Struct({
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "ignore" } })
 export type EvaluateRouting = typeof EvaluateRouting.Type
 
+/** What a caller of `evaluate` may already hold, so nothing is read twice for one payment. */
+export interface KnownState {
+  readonly organization: Option.Option<Organization>
+  readonly connections: ReadonlyArray<ProviderConnection>
+  readonly withRules: boolean
+}
+
 /** Routing rules: kept per organization and mode, and evaluated the same way by every caller. */
 export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, {
   readonly create: (tenant: Tenant, input: CreateRoutingRule) => Effect.Effect<RoutingRule, RoutingRuleInvalid>
@@ -40,8 +48,17 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
     input: UpdateRoutingRule
   ) => Effect.Effect<RoutingRule, RoutingRuleNotFound | RoutingRuleInvalid>
   readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, RoutingRuleNotFound>
-  /** Where a payment with these facts goes, and why, computed from the rules and connections as they are now. */
-  readonly evaluate: (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>) => Effect.Effect<Evaluation>
+  /**
+   * Where a payment with these facts goes, and why, computed from the rules and connections as they
+   * are now. A caller that has read the organization and the connections already passes them
+   * (`known`), and one routing by default only (`withRules: false`) skips reading the rules.
+   */
+  readonly evaluate: (
+    tenant: Tenant,
+    facts: RoutingFacts,
+    excluded: ReadonlyArray<string>,
+    known?: KnownState
+  ) => Effect.Effect<Evaluation>
   /** The dry run: `evaluate`, as the API shows it. */
   readonly explain: (tenant: Tenant, input: EvaluateRouting) => Effect.Effect<RoutingDecision>
 }>() {
@@ -71,12 +88,12 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
             ? Effect.void
             : Effect.fail(new RoutingRuleInvalid({ param: "action.provider", reason: `no provider named '${provider}' in this mode` })))
 
-      const evaluate = (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>) =>
+      const evaluate = (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>, known?: KnownState) =>
         Effect.gen(function*() {
-          const organization = yield* organizations.find(tenant.organizationId)
+          const organization = known?.organization ?? (yield* organizations.find(tenant.organizationId))
           return evaluateRouting({
-            rules: yield* repository.all(tenant),
-            connections: yield* connections.list(tenant),
+            rules: known?.withRules === false ? [] : yield* repository.all(tenant),
+            connections: known?.connections ?? (yield* connections.list(tenant)),
             defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
             facts,
             excluded,

@@ -9,6 +9,12 @@ import { ConnectionName } from "../providers/ProviderConnection.js"
 export const PaymentsRouting = Schema.Literal("default", "rules")
 export type PaymentsRouting = typeof PaymentsRouting.Type
 
+/** An operator's choice of requests per second, or null for the service's default. */
+const RateLimitSetting = Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1_000_000))).pipe(
+  Schema.propertySignature,
+  Schema.withConstructorDefault(() => null)
+)
+
 /** Who owns the data. Each mode (test, live) has its own default provider and routing choice. */
 export class Organization extends Schema.Class<Organization>("Organization")({
   id: Schema.String,
@@ -17,6 +23,9 @@ export class Organization extends Schema.Class<Organization>("Organization")({
   default_provider_live: Schema.NullOr(Schema.String),
   payments_routing_test: PaymentsRouting,
   payments_routing_live: PaymentsRouting,
+  /** Requests per second per API key in each mode; null takes the service's default. */
+  rate_limit_test: RateLimitSetting,
+  rate_limit_live: RateLimitSetting,
   created_at: Timestamp
 }) {}
 

@@ -39,6 +39,14 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
   /** Stores a key chosen outside (the embedded default's `ORCHESTRATOR_DEV_API_KEY`), once. */
   readonly importKey: (organizationId: string, secret: string) => Effect.Effect<ApiKey, InvalidApiKey>
   readonly revokeKey: (keyId: string) => Effect.Effect<ApiKey, ApiKeyNotFound>
+  /**
+   * The operator's choice of requests per second per key, per mode (`null`: the service's default;
+   * absent: unchanged). Every process applies it within 10 seconds.
+   */
+  readonly setRateLimits: (
+    organizationId: string,
+    limits: { readonly live?: number | null; readonly test?: number | null }
+  ) => Effect.Effect<Organization, OrganizationNotFound>
   readonly findByName: (name: string) => Effect.Effect<Option.Option<Organization>>
   /** The organization as a key of one mode sees it: that mode's default provider and routing. */
   readonly settings: (tenant: Tenant) => Effect.Effect<OrganizationView>
@@ -58,8 +66,8 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
       const ids = yield* IdGenerator
       const material = yield* KeyMaterial
 
-      const load = (id: string) =>
-        Effect.flatMap(organizations.find(id), Option.match({
+      const load = (id: string, find = organizations.find) =>
+        Effect.flatMap(find(id), Option.match({
           onNone: () => Effect.dieMessage(`organization ${id} of an authenticated key is gone`),
           onSome: Effect.succeed
         }))
@@ -137,9 +145,23 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
           }),
         findByName: (name) => organizations.findByName(name),
         settings: (tenant) => Effect.map(load(tenant.organizationId), (organization) => viewOf(organization, tenant)),
+        setRateLimits: (organizationId, limits) =>
+          transactions.run(Effect.gen(function*() {
+            const organization = yield* organizations.lock(organizationId)
+            if (Option.isNone(organization)) return yield* new OrganizationNotFound({ id: organizationId })
+            const updated = new Organization({
+              ...organization.value,
+              ...(limits.live === undefined ? {} : { rate_limit_live: limits.live }),
+              ...(limits.test === undefined ? {} : { rate_limit_test: limits.test })
+            })
+            yield* organizations.update(updated)
+            return updated
+          })),
         updateSettings: (tenant, input) =>
           transactions.run(Effect.gen(function*() {
-            const organization = yield* load(tenant.organizationId)
+            // Held to the end: a concurrent change (the other mode's settings, a connection disabled)
+            // waits, then sees this one.
+            const organization = yield* load(tenant.organizationId, organizations.lock)
             if (input.default_provider !== undefined) {
               const connection = yield* connections.findByName(tenant, input.default_provider)
               const problem = Option.match(connection, {

@@ -2,6 +2,7 @@ import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Random, Sche
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { storableText } from "../domain/Text.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -143,7 +144,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
               response_status: response?._tag === "Answered" ? response.status : null,
               error,
               duration_ms: Math.max(0, duration),
-              response_body: response?._tag === "Answered" ? response.body : null
+              response_body: response?._tag === "Answered" ? storableText(response.body) : null
             }),
             status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
             nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
@@ -175,7 +176,9 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
             if (Option.isNone(resent)) return yield* new WebhookDeliveryNotFound({ id })
             return yield* load(tenant, id)
           }),
-        resendMatching: (tenant, filter) => Effect.flatMap(now, (at) => deliveries.resendMatching(tenant, filter, at)),
+        resendMatching: (tenant, { created_after, ...filter }) =>
+          Effect.flatMap(now, (at) =>
+            deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)),
         jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
       }
     })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { Identifier } from "../domain/Text.js"
-import { Timestamp } from "../domain/Timestamp.js"
+import { TimeFilter, Timestamp } from "../domain/Timestamp.js"
 
 export const DeliveryStatus = Schema.Literal("pending", "succeeded", "exhausted")
 export type DeliveryStatus = typeof DeliveryStatus.Type
@@ -52,7 +52,9 @@ export const ResendDeliveries = Schema.Struct({
   status: Schema.optional(DeliveryStatus),
   endpoint_id: Schema.optional(Identifier),
   type: Schema.optional(Identifier),
-  "created[gte]": Schema.optional(Timestamp)
+  /** Deliveries created at or after this time; `created[gte]` is the same, as the lists spell it. */
+  created_after: Schema.optional(TimeFilter),
+  "created[gte]": Schema.optional(TimeFilter)
 }).annotations({ identifier: "ResendDeliveries", parseOptions: { onExcessProperty: "error" } })
 export type ResendDeliveries = typeof ResendDeliveries.Type
 

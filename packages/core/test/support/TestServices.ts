@@ -1,6 +1,7 @@
 import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
+import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
@@ -17,6 +18,7 @@ export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> 
     Layer.provideMerge(CoreSecrets),
     Layer.provideMerge(StorageMemory),
     Layer.provideMerge(receiver.layer),
+    Layer.provideMerge(RateLimiter.layerLocal),
     Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(7)))
   )

@@ -52,7 +52,10 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
         ),
       attach: (tenant, key, lockToken, resourceId) =>
         sql`update idempotency_keys set resource_id = ${resourceId}
-          where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),
+          where ${ofKey(tenant, key)} and lock_token = ${lockToken} returning 1 as held`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       complete: (tenant, key, lockToken, response) =>
         sql`update idempotency_keys set response_status = ${response.status}, response_body = ${response.body},
             locked_until = null, lock_token = null

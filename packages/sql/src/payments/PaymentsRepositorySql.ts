@@ -67,15 +67,21 @@ export const PaymentsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
-    const saveAttempts = (payment: ReturnType<typeof encode>) =>
-      Effect.forEach(payment.attempts, (attempt, position) =>
-        sql`insert into payment_attempts
+    /**
+     * The payment's attempts, upserted as one data-modifying CTE put in front of the payment's own
+     * insert or update: the payment and its attempts are written by one statement, one round trip.
+     * (Foreign keys are checked at the end of the statement, when the payment row exists.)
+     */
+    const withAttempts = (payment: ReturnType<typeof encode>) =>
+      payment.attempts.length === 0 ? sql`` : sql`with attempts as (insert into payment_attempts
             (id, payment_id, position, provider, status, provider_payment_id, error_code, latency_ms, created_at)
-          values (${attempt.id}, ${payment.id}, ${position}, ${attempt.provider}, ${attempt.status},
-            ${attempt.provider_payment_id}, ${attempt.error_code}, ${attempt.latency_ms}, ${attempt.created_at}::timestamptz)
+          values ${sql.csv(payment.attempts.map((attempt, position) =>
+            sql`(${attempt.id}, ${payment.id}, ${position}, ${attempt.provider}, ${attempt.status},
+              ${attempt.provider_payment_id}, ${attempt.error_code}, ${attempt.latency_ms}, ${attempt.created_at}::timestamptz)`))}
           on conflict (id) do update set status = excluded.status,
             provider_payment_id = excluded.provider_payment_id, error_code = excluded.error_code,
-            latency_ms = excluded.latency_ms`, { discard: true })
+            latency_ms = excluded.latency_ms
+          returning 1) `
 
     const due = (work: PaymentWork) =>
       work._tag === "Waiting"
@@ -86,8 +92,7 @@ export const PaymentsRepositorySql = Layer.effect(
     return PaymentsRepository.of({
       insert: (tenant, payment) => {
         const row = encode(payment)
-        return Effect.zipRight(
-          sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
+        return sql`${withAttempts(row)}insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
               currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
               capture, off_session, return_url, next_action, failure, created_at, updated_at)
             values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
@@ -96,21 +101,16 @@ export const PaymentsRepositorySql = Layer.effect(
               ${row.customer_id}, ${row.description},
               ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
               ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
-              ${row.updated_at}::timestamptz)`,
-          saveAttempts(row)
-        ).pipe(Effect.orDie)
+              ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
       },
       update: (tenant, payment) => {
         const row = encode(payment)
-        return Effect.zipRight(
-          sql`update payments set status = ${row.status}, amount_captured = ${row.amount_captured},
+        return sql`${withAttempts(row)}update payments set status = ${row.status}, amount_captured = ${row.amount_captured},
               amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
               provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
               metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
               failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz
-            where id = ${row.id} and organization_id = ${tenant.organizationId}`,
-          saveAttempts(row)
-        ).pipe(Effect.orDie)
+            where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),

@@ -63,6 +63,9 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
           Effect.map(one),
           Effect.orDie
         ),
+      lock: (tenant, id) =>
+        sql`select * from provider_connections c where c.id = ${id} and ${ofTenant(tenant)} and c.deleted_at is null
+          for update`.pipe(Effect.map(one), Effect.orDie),
       findByName: (tenant, name) =>
         sql`select * from provider_connections c where c.name = ${name} and ${ofTenant(tenant)}
           and c.deleted_at is null`.pipe(Effect.map(one), Effect.orDie),

@@ -19,9 +19,10 @@ export const OrganizationsRepositorySql = Layer.effect(
       insert: (organization) => {
         const row = encodeOrganization(organization)
         return sql`insert into organizations (id, name, default_provider_test, default_provider_live,
-            payments_routing_test, payments_routing_live, created_at)
+            payments_routing_test, payments_routing_live, rate_limit_test, rate_limit_live, created_at)
           values (${row.id}, ${row.name}, ${row.default_provider_test}, ${row.default_provider_live},
-            ${row.payments_routing_test}, ${row.payments_routing_live}, ${row.created_at}::timestamptz)`.pipe(
+            ${row.payments_routing_test}, ${row.payments_routing_live}, ${row.rate_limit_test}, ${row.rate_limit_live},
+            ${row.created_at}::timestamptz)`.pipe(
           Effect.asVoid,
           Effect.orDie
         )
@@ -30,10 +31,12 @@ export const OrganizationsRepositorySql = Layer.effect(
         const row = encodeOrganization(organization)
         return sql`update organizations set name = ${row.name}, default_provider_test = ${row.default_provider_test},
             default_provider_live = ${row.default_provider_live}, payments_routing_test = ${row.payments_routing_test},
-            payments_routing_live = ${row.payments_routing_live}
+            payments_routing_live = ${row.payments_routing_live}, rate_limit_test = ${row.rate_limit_test},
+            rate_limit_live = ${row.rate_limit_live}
           where id = ${row.id}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (id) => sql`select * from organizations where id = ${id}`.pipe(Effect.map(one), Effect.orDie),
+      lock: (id) => sql`select * from organizations where id = ${id} for update`.pipe(Effect.map(one), Effect.orDie),
       findByName: (name) => sql`select * from organizations where name = ${name}`.pipe(Effect.map(one), Effect.orDie)
     })
   })

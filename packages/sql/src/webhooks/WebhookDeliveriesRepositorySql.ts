@@ -98,24 +98,30 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
             attemptCount: int(row.attempt_count)
           })
         }),
-      recordAttempt: ({ item, token }, record) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const { attempt } = record
-          const row = encodeAttempt(attempt)
-          const updated = yield* sql`update webhook_deliveries set status = ${record.status},
+      // One statement, so atomic without a transaction: one round trip instead of four (begin, update,
+      // insert, commit). The attempt is written only if the update found the delivery under our lease.
+      recordAttempt: ({ item, token }, record) => {
+        const { attempt } = record
+        const row = encodeAttempt(attempt)
+        return sql<{ recorded: number }>`with updated as (
+            update webhook_deliveries set status = ${record.status},
               attempt_count = attempt_count + 1, last_response_status = ${attempt.response_status},
               last_error = ${attempt.error},
               next_attempt_at = ${record.nextAttemptAt === null ? null : at(record.nextAttemptAt)}::timestamptz,
               delivered_at = ${record.status === "succeeded" ? row.attempted_at : null}::timestamptz,
               updated_at = ${row.attempted_at}::timestamptz, lease_until = null, lease_token = null
-            where id = ${item.deliveryId} and lease_token = ${token} returning id`
-          if (updated.length === 0) return false
-          yield* sql`insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error,
+            where id = ${item.deliveryId} and lease_token = ${token} returning id),
+          recorded as (
+            insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error,
               duration_ms, response_body)
-            values (${row.id}, ${item.deliveryId}, ${row.attempted_at}::timestamptz, ${row.response_status},
-              ${row.error}, ${row.duration_ms}, ${row.response_body})`
-          return true
-        })).pipe(Effect.orDie),
+            select ${row.id}, updated.id, ${row.attempted_at}::timestamptz, ${row.response_status},
+              ${row.error}, ${row.duration_ms}, ${row.response_body}
+            from updated returning id)
+          select count(*)::int as recorded from recorded`.pipe(
+          Effect.map((rows) => Number(rows[0]?.recorded ?? 0) > 0),
+          Effect.orDie
+        )
+      },
       resend: (tenant, id, time) =>
         sql`update webhook_deliveries d set ${requeue(time)} where d.id = ${id} and ${ofTenant(tenant)}
           returning d.*`.pipe(

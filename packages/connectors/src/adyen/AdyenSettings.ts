@@ -1,0 +1,8 @@
+import { Schema } from "effect"
+import { timeoutSettingsFields } from "../transport/TimeoutSettings.js"
+
+/** An Adyen connection's `settings`: its timeouts (30 s to answer, 10 s to connect, by default). */
+export const AdyenSettings = Schema.Struct({
+  ...timeoutSettingsFields
+}).annotations({ identifier: "AdyenSettings", parseOptions: { onExcessProperty: "error" } })
+export type AdyenSettings = typeof AdyenSettings.Type

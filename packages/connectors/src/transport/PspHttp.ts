@@ -1,0 +1,124 @@
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { Context, Duration, Effect, Layer } from "effect"
+
+/**
+ * How connectors reach their PSPs: an HTTP client whose connection attempts give up after the
+ * connection's connect timeout. The runtime provides it (Node: undici with a connect timeout); a
+ * plain `HttpClient` serves where connecting cannot hang (tests against local fakes).
+ */
+export class PspHttp extends Context.Tag("connectors/PspHttp")<PspHttp, {
+  readonly client: (connectTimeoutMs: number) => HttpClient.HttpClient
+}>() {
+  /** One client for every connect timeout: only the read timeout of each call applies. */
+  static readonly fromHttpClient = Layer.effect(
+    PspHttp,
+    Effect.map(HttpClient.HttpClient, (client) => PspHttp.of({ client: () => client }))
+  )
+}
+
+export interface PspRequest {
+  readonly method: "GET" | "POST"
+  readonly url: string
+  readonly headers: Readonly<Record<string, string>>
+  /** Already encoded (form or JSON), with its content type among `headers`. */
+  readonly body?: string
+}
+
+/** A PSP's answer: any status, the body as text and, when it is JSON, parsed. */
+export interface PspResponse {
+  readonly status: number
+  readonly text: string
+  readonly json: unknown
+}
+
+export interface PspTimeouts {
+  readonly connectTimeoutMs: number
+  /** From sending the request to the end of the answer. */
+  readonly timeoutMs: number
+}
+
+/**
+ * Transport errors raised before a byte of the request can have left: nothing reached the PSP, so
+ * the request is safe to send again, here or elsewhere. Anything else may have been processed.
+ */
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EADDRNOTAVAIL",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "CERT_HAS_EXPIRED",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "ERR_TLS_CERT_ALTNAME_INVALID"
+])
+
+/** The error codes along a cause chain (fetch wraps the socket's error in a TypeError). */
+const codesOf = (error: unknown): ReadonlyArray<string> => {
+  const codes: Array<string> = []
+  let current: unknown = error
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code
+    if (typeof code === "string") codes.push(code)
+    current = (current as { cause?: unknown }).cause
+  }
+  return codes
+}
+
+/** What a transport failure means for the request: never reached the PSP, or may have. */
+export const classifyTransportError = (error: unknown, what: string): ConnectorUnavailable | ConnectorOutcomeUnknown => {
+  const codes = codesOf(error)
+  const notSent = codes.find((code) => NOT_SENT.has(code))
+  return notSent !== undefined
+    ? new ConnectorUnavailable({ reason: `${what}: ${notSent}` })
+    : new ConnectorOutcomeUnknown({ reason: `${what}: ${codes[0] ?? "the connection failed after the request was sent"}` })
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * One exchange with a PSP under the connection's timeouts. Connect failures are
+ * `ConnectorUnavailable`; a timeout or a connection lost once the request may have left is
+ * `ConnectorOutcomeUnknown`. Statuses are the caller's to judge: every answer is returned.
+ * `what` names the call in errors; headers (credentials) never appear in them.
+ */
+export const exchange = (
+  client: HttpClient.HttpClient,
+  request: PspRequest,
+  timeouts: PspTimeouts,
+  what: string
+): Effect.Effect<PspResponse, ConnectorUnavailable | ConnectorOutcomeUnknown> => {
+  const base = request.method === "GET" ? HttpClientRequest.get(request.url) : HttpClientRequest.post(request.url)
+  const withHeaders = HttpClientRequest.setHeaders(base, request.headers)
+  const built = request.body === undefined
+    ? withHeaders
+    : HttpClientRequest.bodyText(withHeaders, request.body, request.headers["content-type"])
+  return client.execute(built).pipe(
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text): PspResponse => ({ status: response.status, text, json: parseJson(text) }))
+    ),
+    Effect.catchAll((error) =>
+      Effect.fail(
+        error._tag === "RequestError"
+          ? error.reason === "Transport" ? classifyTransportError(error.cause, what) : new ConnectorUnavailable({
+            reason: `${what}: the request could not be built (${error.reason})`
+          })
+          : classifyTransportError(error.cause, what)
+      )
+    ),
+    Effect.timeoutFail({
+      duration: Duration.millis(timeouts.timeoutMs),
+      onTimeout: () => new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms` })
+    })
+  )
+}

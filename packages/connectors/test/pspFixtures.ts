@@ -1,0 +1,49 @@
+import { FetchHttpClient } from "@effect/platform"
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import type { AuthorizeRequest, ConnectorContext } from "@orchestrator/core/providers/PaymentConnector"
+import { testConnection } from "@orchestrator/testing/Connections"
+import { Effect, Layer, Redacted } from "effect"
+import { PspHttp } from "@orchestrator/connectors/transport/PspHttp"
+
+/** Fetch for every connect timeout: the fakes are local, connecting never hangs. */
+export const fetchHttp = Effect.provide(PspHttp, PspHttp.fromHttpClient.pipe(Layer.provide(FetchHttpClient.layer)))
+
+export const RETURN_URL = "https://orchestrator.test/v1/payments/pay_1/return"
+
+export const pspContext = (options: {
+  readonly type: string
+  readonly baseUrl: string
+  readonly credentials: Record<string, string>
+  readonly webhookSecret: string
+  readonly livemode?: boolean
+}): ConnectorContext => ({
+  connection: testConnection({
+    id: `pcn_${options.type}`,
+    name: `${options.type}_test`,
+    type: options.type,
+    base_url: options.baseUrl,
+    livemode: options.livemode ?? false
+  }),
+  credentials: Effect.succeed(Redacted.make(options.credentials)),
+  webhookSecret: Effect.succeed(Redacted.make(options.webhookSecret)),
+  publicBaseUrl: "https://orchestrator.test"
+})
+
+let counter = 0
+export const reference = () => `att_${Date.now().toString(36)}${(counter++).toString(36)}`
+
+export const authorizeWith = (token: string, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest => ({
+  reference: reference(),
+  paymentId: "pay_1",
+  amount: 1050,
+  currency: "EUR" as Currency,
+  paymentMethod: { type: "card", token },
+  capture: true,
+  returnUrl: RETURN_URL,
+  description: null,
+  customer: null,
+  browser: null,
+  offSession: false,
+  storedCredential: "none",
+  ...extra
+})

@@ -1,0 +1,197 @@
+import { Ajv, type ValidateFunction } from "ajv"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import qs from "qs"
+
+/**
+ * Where the PSPs' published OpenAPI documents live: `PSP_OPENAPI_DIR` when set (a newer copy), else
+ * the copy kept in `packages/testing/psp-documents`, so a clone tests on its own.
+ */
+const pspDocuments = () => {
+  const kept = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../psp-documents")
+  const candidates = [process.env.PSP_OPENAPI_DIR, kept]
+  const found = candidates.find((dir) => dir !== undefined && dir !== "" && fs.existsSync(path.join(dir, "README.md")))
+  if (found === undefined) throw new Error("The PSPs' OpenAPI documents are not found: set PSP_OPENAPI_DIR")
+  return found
+}
+
+/** One HTTP exchange a connector had with a PSP (a fake one), as sent and as answered. */
+export interface RecordedExchange {
+  readonly method: string
+  /** The path as sent, with the query string. */
+  readonly url: string
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly body: string
+  readonly status: number
+  readonly responseBody: string
+}
+
+interface Operation {
+  readonly template: string
+  readonly operation: any
+}
+
+type Dialect = "3.0" | "3.1"
+
+const DOC_ID = "urn:psp:document"
+
+/**
+ * OpenAPI's `nullable: true` in JSON Schema terms (`null` allowed besides the schema), everywhere
+ * in the document: Ajv knows `nullable` only next to a `type`, and Stripe puts it on `anyOf`s too.
+ */
+const withoutNullable = (node: any): any => {
+  if (Array.isArray(node)) return node.map(withoutNullable)
+  if (typeof node !== "object" || node === null) return node
+  const { nullable, ...rest } = node
+  const converted = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, withoutNullable(value)]))
+  if (nullable !== true) return converted
+  if (typeof converted.type === "string" && converted.enum === undefined) return { ...converted, type: [converted.type, "null"] }
+  return { anyOf: [converted, { type: "null" }] }
+}
+
+/**
+ * A PSP's published OpenAPI document as a judge of requests and responses: the operation must exist
+ * for the method and path, its required parameters be there with their types and enums, the body
+ * match the schema of its content type (Stripe's form bodies decoded with bracket nesting, as Stripe
+ * reads them, values coerced from strings to the schema's types), and every answer match the schema
+ * of its status. Validation is by Ajv on the document's own schemas.
+ */
+export class OpenApiContract {
+  private readonly requestAjv: Ajv
+  private readonly responseAjv: Ajv
+  private readonly compiled = new Map<string, ValidateFunction>()
+  private schemas = 0
+  private readonly doc: any
+
+  constructor(file: string, dialect: Dialect, private readonly basePath: string) {
+    this.doc = withoutNullable(JSON.parse(fs.readFileSync(path.join(pspDocuments(), file), "utf8")))
+    const make = (coerceTypes: boolean) => {
+      const options = { strict: false, allErrors: true, validateFormats: false, coerceTypes: coerceTypes ? "array" as const : false }
+      return dialect === "3.1" ? new Ajv2020(options) : new Ajv(options)
+    }
+    this.requestAjv = make(dialect === "3.0")
+    this.responseAjv = make(false)
+    // The components once per validator: every operation's schema refers into them.
+    for (const ajv of [this.requestAjv, this.responseAjv]) ajv.addSchema({ $id: DOC_ID, components: this.doc.components })
+  }
+
+  static stripe = () => new OpenApiContract("stripe-spec3-2022-04.openapi.json", "3.0", "")
+  static adyenCheckout = () => new OpenApiContract("adyen-checkout-v71.openapi.json", "3.1", "/v71")
+  static adyenWebhooks = () => new OpenApiContract("adyen-webhooks-v1.openapi.json", "3.1", "")
+
+  /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
+  schemaAt(pointer: string): unknown {
+    return pointer.split("/").reduce((node, key) => node?.[key], this.doc)
+  }
+
+  private validator(key: string, schema: unknown, forRequest: boolean): ValidateFunction {
+    const cacheKey = `${forRequest ? "req" : "res"}:${key}`
+    const existing = this.compiled.get(cacheKey)
+    if (existing !== undefined) return existing
+    // The operation's `#/components/…` references point into the components added once.
+    const ajv = forRequest ? this.requestAjv : this.responseAjv
+    const rooted = JSON.parse(JSON.stringify(schema).replaceAll("\"$ref\":\"#/", `"$ref":"${DOC_ID}#/`))
+    const validate = ajv.compile({ $id: `urn:psp:operation:${this.schemas++}`, allOf: [rooted] })
+    this.compiled.set(cacheKey, validate)
+    return validate
+  }
+
+  private errorsOf(validate: ValidateFunction, data: unknown): ReadonlyArray<string> {
+    return validate(data) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""} ${JSON.stringify(error.params)}`)
+  }
+
+  /** The operation of `method` on the path (without query), if the document has it. */
+  find(method: string, pathname: string): (Operation & { readonly params: Record<string, string> }) | undefined {
+    if (!pathname.startsWith(this.basePath)) return undefined
+    const local = pathname.slice(this.basePath.length)
+    for (const [template, item] of Object.entries<any>(this.doc.paths)) {
+      const names: Array<string> = []
+      const pattern = new RegExp(`^${template.replace(/\{([^}]+)\}/g, (_, name) => (names.push(name), "([^/]+)"))}$`)
+      const match = local.match(pattern)
+      const operation = item[method.toLowerCase()]
+      if (match !== null && operation !== undefined) {
+        return { template, operation, params: Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1]!)])) }
+      }
+    }
+    return undefined
+  }
+
+  private parameter(parameter: any): any {
+    return parameter.$ref === undefined ? parameter : this.schemaAt(parameter.$ref.slice(2))
+  }
+
+  /** Everything the document finds wrong with a request; empty when it is valid. */
+  checkRequest(request: Pick<RecordedExchange, "method" | "url" | "headers" | "body">): ReadonlyArray<string> {
+    const url = new URL(request.url, "http://psp.invalid")
+    const found = this.find(request.method, url.pathname)
+    if (found === undefined) return [`no operation ${request.method} ${url.pathname} in the document`]
+    const problems: Array<string> = []
+    const query = qs.parse(url.search.slice(1), { depth: 10, arrayLimit: 100 })
+    for (const raw of found.operation.parameters ?? []) {
+      const parameter = this.parameter(raw)
+      const value = parameter.in === "path"
+        ? found.params[parameter.name]
+        : parameter.in === "query"
+        ? query[parameter.name]
+        : parameter.in === "header"
+        ? request.headers[parameter.name.toLowerCase()]
+        : undefined
+      if (value === undefined) {
+        if (parameter.required === true) problems.push(`missing required ${parameter.in} parameter ${parameter.name}`)
+        continue
+      }
+      if (parameter.schema !== undefined) {
+        const key = `${found.template}:${request.method}:${parameter.in}:${parameter.name}`
+        // Parameters travel as text: coerce them to the schema's types, as the PSP does.
+        const holder = { value }
+        const validate = this.validator(key, { type: "object", properties: { value: parameter.schema } }, true)
+        problems.push(...this.errorsOf(validate, holder).map((error) => `${parameter.in} ${parameter.name}: ${error}`))
+      }
+    }
+    const declared = found.operation.requestBody
+    const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim()
+    if (request.body === "") {
+      if (declared?.required === true) problems.push("missing required body")
+      return problems
+    }
+    const media = declared?.content?.[contentType]
+    if (media === undefined) return [...problems, `content type '${contentType}' not accepted by ${request.method} ${found.template}`]
+    const body = contentType === "application/x-www-form-urlencoded"
+      ? qs.parse(request.body, { depth: 20, arrayLimit: 1000 })
+      : JSON.parse(request.body)
+    const validate = this.validator(`${found.template}:${request.method}:body`, media.schema, true)
+    problems.push(...this.errorsOf(validate, body).map((error) => `body ${error}`))
+    return problems
+  }
+
+  /** Everything the document finds wrong with an answer to a request; empty when it is valid. */
+  checkResponse(exchange: Pick<RecordedExchange, "method" | "url" | "status" | "responseBody">): ReadonlyArray<string> {
+    const url = new URL(exchange.url, "http://psp.invalid")
+    const found = this.find(exchange.method, url.pathname)
+    if (found === undefined) return [`no operation ${exchange.method} ${url.pathname} in the document`]
+    const responses = found.operation.responses
+    const declared = responses[String(exchange.status)] ?? responses[`${String(exchange.status)[0]}XX`] ?? responses.default
+    const resolved = declared?.$ref === undefined ? declared : this.schemaAt(declared.$ref.slice(2))
+    const schema = (resolved as any)?.content?.["application/json"]?.schema
+    if (schema === undefined) return [`no JSON answer with status ${exchange.status} for ${exchange.method} ${found.template}`]
+    const validate = this.validator(`${found.template}:${exchange.method}:${exchange.status}`, schema, false)
+    return this.errorsOf(validate, JSON.parse(exchange.responseBody)).map((error) => `response ${exchange.status} ${error}`)
+  }
+
+  /** Validates a webhook's body against the document's description of the webhook `name` (e.g. `/AUTHORISATION`). */
+  checkWebhook(name: string, value: unknown): ReadonlyArray<string> {
+    const schema = this.doc.webhooks?.[name]?.post?.requestBody?.content?.["application/json"]?.schema
+    if (schema === undefined) return [`no webhook ${name} in the document`]
+    return this.errorsOf(this.validator(`webhook:${name}`, schema, false), value)
+  }
+
+  /** Validates any value against one of the document's schemas. */
+  checkSchema(pointer: string, value: unknown): ReadonlyArray<string> {
+    return this.errorsOf(this.validator(pointer, { $ref: `#/${pointer}` }, false), value)
+  }
+}
+
+/** A form body decoded with bracket nesting, as Stripe reads it (by `qs`, as Stripe's own SDK encodes). */
+export const decodeFormBody = (text: string): Record<string, unknown> => qs.parse(text, { depth: 20, arrayLimit: 1000 })
