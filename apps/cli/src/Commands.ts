@@ -6,7 +6,8 @@ import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import * as Database from "@orchestrator/sql/Database"
 import { runMigrations } from "@orchestrator/sql/Migrations"
 import { WorkerLive } from "@orchestrator/worker/Worker"
-import { Console, Effect, Layer } from "effect"
+import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis/RedisRateLimiter"
+import { Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import { createServer } from "node:http"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
@@ -21,7 +22,12 @@ const application = (settings: Settings) =>
       return applicationLayer({
         storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),
-        publicUrl: settings.baseUrl
+        publicUrl: settings.baseUrl,
+        rateLimits: settings.rateLimits,
+        ...Option.match(settings.redisUrl, {
+          onNone: () => ({}),
+          onSome: (url) => ({ rateLimiter: RedisRateLimiterLive(Redacted.value(url)) })
+        })
       })
     })
   )
@@ -68,6 +74,20 @@ export const createKey = (settings: Settings, organizationId: string, livemode: 
     const { key, secret } = yield* (yield* Organizations).createKey(organizationId, livemode)
     yield* Console.log(`Created ${livemode ? "live" : "test"} key ${key.id} for ${organizationId}.`)
     yield* Console.log(`Secret (shown once, store it now): ${secret}`)
+  }).pipe(Effect.provide(application(settings)))
+
+export const setRateLimits = (
+  settings: Settings,
+  organizationId: string,
+  limits: { readonly live?: number | null; readonly test?: number | null }
+) =>
+  Effect.gen(function*() {
+    const organization = yield* (yield* Organizations).setRateLimits(organizationId, limits)
+    const shown = (own: number | null, fallback: number) => own === null ? `${fallback} (the default)` : String(own)
+    yield* Console.log(
+      `Rate limits of ${organization.id} per API key: live ${shown(organization.rate_limit_live, settings.rateLimits.live)}/s, ` +
+        `test ${shown(organization.rate_limit_test, settings.rateLimits.test)}/s. Every process applies them within 10 s.`
+    )
   }).pipe(Effect.provide(application(settings)))
 
 export const revokeKey = (settings: Settings, keyId: string) =>

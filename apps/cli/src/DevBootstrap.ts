@@ -15,9 +15,19 @@ export const bootstrapDevelopment = (options: {
 }) =>
   Effect.gen(function*() {
     const organizations = yield* Organizations
+    const existing = organizations.findByName(DEV_ORGANIZATION).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.dieMessage(`the ${DEV_ORGANIZATION} organization is missing`),
+        onSome: Effect.succeed
+      }))
+    )
     const organization = yield* Effect.flatMap(
       organizations.findByName(DEV_ORGANIZATION),
-      Option.match({ onNone: () => organizations.create(DEV_ORGANIZATION), onSome: Effect.succeed })
+      Option.match({
+        // Several processes starting at once on one database race to create it: the losers take the winner's.
+        onNone: () => organizations.create(DEV_ORGANIZATION).pipe(Effect.catchAllDefect(() => existing)),
+        onSome: Effect.succeed
+      })
     )
     if (Option.isSome(options.devApiKey)) {
       const key = yield* organizations.importKey(organization.id, Redacted.value(options.devApiKey.value)).pipe(Effect.orDie)

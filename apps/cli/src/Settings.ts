@@ -13,7 +13,17 @@ export interface Settings {
   readonly encryptionKey: Option.Option<Redacted.Redacted>
   readonly baseUrl: string
   readonly logLevel: LogLevel.LogLevel
+  /** Where every process counts request rates; without it, each counts its own. */
+  readonly redisUrl: Option.Option<Redacted.Redacted>
+  /** Requests per second per API key where an organization sets none. */
+  readonly rateLimits: { readonly live: number; readonly test: number }
+  /** How many processes `http` runs on this machine, sharing its port (Node uses one core each). */
+  readonly httpProcesses: number
 }
+
+const rateLimit = (name: string, fallback: number) =>
+  check(Config.integer(name).pipe(Config.withDefault(fallback)), (value) =>
+    value < 1 ? `${name} must be a whole number of requests per second, at least 1` : undefined)
 
 const nonEmpty = (name: string) =>
   Config.option(Config.redacted(name)).pipe(
@@ -43,7 +53,15 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       : undefined),
   baseUrl: check(Config.option(Config.string("ORCHESTRATOR_BASE_URL")), (url) =>
     Option.isSome(url) && !isHttpUrl(url.value) ? "ORCHESTRATOR_BASE_URL must be an http:// or https:// URL" : undefined),
-  logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+  logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
+    Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
+      ? "REDIS_URL must be a redis:// or rediss:// URL"
+      : undefined),
+  rateLimitLive: rateLimit("ORCHESTRATOR_RATE_LIMIT_LIVE", 100),
+  rateLimitTest: rateLimit("ORCHESTRATOR_RATE_LIMIT_TEST", 25),
+  httpProcesses: check(Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)), (count) =>
+    count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined)
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -55,7 +73,10 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     devApiKey: raw.devApiKey,
     encryptionKey: raw.encryptionKey,
     baseUrl: Option.getOrElse(raw.baseUrl, () => `http://localhost:${raw.port}`).replace(/\/+$/, ""),
-    logLevel: raw.logLevel
+    logLevel: raw.logLevel,
+    redisUrl: raw.redisUrl,
+    rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
+    httpProcesses: raw.httpProcesses
   }))
 )
 

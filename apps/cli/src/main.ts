@@ -1,7 +1,9 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Console, Effect, Logger } from "effect"
+import cluster from "node:cluster"
 import { parseArgs } from "node:util"
-import { createKey, createOrganization, migrate, revokeKey, serve } from "./Commands.js"
+import { superviseHttpProcesses } from "./HttpProcesses.js"
+import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 
 const USAGE = `Usage: orchestrator <command>
@@ -14,9 +16,13 @@ const USAGE = `Usage: orchestrator <command>
   keys create --org <org_id> [--live]
                                  create a secret API key; it is printed once
   keys revoke <key_id>           revoke a key
+  org rate-limit --org <org_id> [--live-rps <n|default>] [--test-rps <n|default>]
+                                 requests per second per API key for one organization
 
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
-ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL.`
+ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
+REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
+ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores).`
 
 class UsageError {
   readonly _tag = "UsageError"
@@ -29,7 +35,14 @@ const program = Effect.gen(function*() {
       parseArgs({
         args: process.argv.slice(2),
         allowPositionals: true,
-        options: { name: { type: "string" }, org: { type: "string" }, live: { type: "boolean" }, help: { type: "boolean" } }
+        options: {
+          name: { type: "string" },
+          org: { type: "string" },
+          live: { type: "boolean" },
+          "live-rps": { type: "string" },
+          "test-rps": { type: "string" },
+          help: { type: "boolean" }
+        }
       }),
     catch: (error) => new UsageError(error instanceof Error ? error.message : String(error))
   })
@@ -42,6 +55,14 @@ const program = Effect.gen(function*() {
     case "start":
       return yield* run(serve(settings, { http: true, worker: true }))
     case "http":
+      if (settings.httpProcesses > 1) {
+        if (settings.database._tag === "Embedded") {
+          return yield* Effect.fail(
+            new UsageError("ORCHESTRATOR_HTTP_PROCESSES above 1 needs DATABASE_URL: the embedded database has one process")
+          )
+        }
+        if (cluster.isPrimary) return yield* superviseHttpProcesses(settings.httpProcesses)
+      }
       return yield* run(serve(settings, { http: true, worker: false }))
     case "worker":
       return yield* run(serve(settings, { http: false, worker: true }))
@@ -53,6 +74,23 @@ const program = Effect.gen(function*() {
     case "keys create":
       if (values.org === undefined) return yield* Effect.fail(new UsageError("keys create needs --org <org_id>"))
       return yield* run(createKey(settings, values.org, values.live === true))
+    case "org rate-limit": {
+      if (values.org === undefined) return yield* Effect.fail(new UsageError("org rate-limit needs --org <org_id>"))
+      const limitOf = (name: string, value: string | undefined) =>
+        value === undefined
+          ? Effect.succeed(undefined)
+          : value === "default"
+          ? Effect.succeed(null)
+          : /^[1-9][0-9]{0,5}$/.test(value)
+          ? Effect.succeed(Number(value))
+          : Effect.fail(new UsageError(`--${name} takes a number of requests per second (1 to 999999) or 'default'`))
+      const live = yield* limitOf("live-rps", values["live-rps"])
+      const test = yield* limitOf("test-rps", values["test-rps"])
+      return yield* run(setRateLimits(settings, values.org, {
+        ...(live === undefined ? {} : { live }),
+        ...(test === undefined ? {} : { test })
+      }))
+    }
     case "keys revoke":
       if (argument === undefined) return yield* Effect.fail(new UsageError("keys revoke needs a key id"))
       return yield* run(revokeKey(settings, argument))

@@ -1,0 +1,78 @@
+/**
+ * The service as it runs in production, started from the command-line tool in processes of its own
+ * (the load generator never shares a process with it): `start` on the embedded database (one
+ * process), `http` and `worker` on PostgreSQL.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+const ROOT = path.resolve(import.meta.dirname, "../../..")
+const BIN = path.join(ROOT, "bin/orchestrator")
+
+export { freePort } from "../support/FreePort.js"
+
+export type Env = Readonly<Record<string, string>>
+
+export const cli = (env: Env, ...args: Array<string>) =>
+  execFileSync(BIN, args, { env: { ...process.env, ...env }, encoding: "utf8" })
+
+/** Peak resident memory of a process and its children so far (VmHWM), in MiB. */
+const peakRssMb = (pid: number): number => {
+  const own = (() => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+    } catch {
+      return 0
+    }
+  })()
+  let children: Array<number> = []
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    children = []
+  }
+  return Math.max(own, ...children.map(peakRssMb))
+}
+
+export class RunningService {
+  private constructor(private readonly children: ReadonlyArray<ChildProcess>, readonly url: string) {}
+
+  static async start(env: Env, roles: ReadonlyArray<"start" | "http" | "worker">, port: number) {
+    const children = roles.map((role) => {
+      const child = spawn(BIN, [role], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
+      return child
+    })
+    const service = new RunningService(children, `http://127.0.0.1:${port}`)
+    const deadline = Date.now() + 120_000
+    while (Date.now() < deadline) {
+      try {
+        if ((await fetch(`${service.url}/readyz`)).status === 200) return service
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+    await service.stop()
+    throw new Error("the service did not become ready within two minutes")
+  }
+
+  /** The largest peak RSS of the service's processes (each HTTP process counts on its own). */
+  get peakRssMb() {
+    return Math.max(...this.children.map((child) => (child.pid === undefined ? 0 : peakRssMb(child.pid))))
+  }
+
+  async stop() {
+    await Promise.all(this.children.map((child) =>
+      child.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => {
+        const stubborn = setTimeout(() => child.kill("SIGKILL"), 20_000)
+        child.once("exit", () => {
+          clearTimeout(stubborn)
+          resolve()
+        })
+        child.kill("SIGTERM")
+      })
+    ))
+  }
+}

@@ -1,0 +1,29 @@
+import { Effect } from "effect"
+import cluster from "node:cluster"
+
+/**
+ * `http` on several cores: Node runs JavaScript on one, so the primary forks `count` processes that
+ * share the port (the primary hands out connections) and does nothing else. A process that dies is
+ * replaced; SIGTERM and SIGINT reach every process, each drains its requests, and the primary
+ * exits once they have.
+ */
+export const superviseHttpProcesses = (count: number) =>
+  Effect.async<void>((resume) => {
+    let stopping = false
+    const fork = () => cluster.fork()
+    for (let i = 0; i < count; i++) fork()
+    cluster.on("exit", (worker, code, signal) => {
+      if (!stopping) {
+        console.error(`HTTP process ${worker.process.pid} ended (${signal ?? code}); starting another`)
+        fork()
+      } else if (Object.keys(cluster.workers ?? {}).length === 0) {
+        resume(Effect.void)
+      }
+    })
+    const stop = (signal: NodeJS.Signals) => () => {
+      stopping = true
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
+    }
+    process.once("SIGTERM", stop("SIGTERM"))
+    process.once("SIGINT", stop("SIGINT"))
+  })

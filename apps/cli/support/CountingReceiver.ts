@@ -1,0 +1,34 @@
+/**
+ * A merchant's webhook receiver for the bench and the fault suite: answers 200 at once and counts
+ * how often each event id arrived.
+ */
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+
+export const startCountingReceiver = () =>
+  new Promise<{
+    readonly url: string
+    readonly counts: Map<string, number>
+    readonly close: () => void
+  }>((resolve) => {
+    const counts = new Map<string, number>()
+    const server = http.createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const id = /"id":"(evt_[^"]+)"/.exec(Buffer.concat(chunks).toString("utf8"))?.[1]
+        if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1)
+        response.writeHead(200).end()
+      })
+    })
+    server.keepAliveTimeout = 30_000
+    server.listen(0, "127.0.0.1", () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+        counts,
+        close: () => {
+          server.closeAllConnections()
+          server.close()
+        }
+      }))
+  })
