@@ -44,6 +44,8 @@ const send = async (baseUrl: string, request: FuzzRequest) => {
     method: request.method,
     headers: request.headers,
     redirect: "manual",
+    // A request that hangs fails with its own description rather than the whole operation timing out.
+    signal: AbortSignal.timeout(20_000),
     ...(request.body === undefined ? {} : { body: typeof request.body === "string" ? request.body : Buffer.from(request.body) })
   })
   return { status: response.status, headers: response.headers, text: await response.text() }
@@ -105,7 +107,10 @@ for (const database of testDatabases()) {
               fc.assert(
                 fc.asyncProperty(requests, async (request) => {
                   noteSecrets(request)
-                  const response = await send(baseUrl, request)
+                  const response = await send(baseUrl, request).catch((error: unknown) => {
+                    throw new Error(`${request.label}: ${request.method} ${request.target.slice(0, 300)}\n` +
+                      `request body: ${preview(request.body)}\nno answer: ${String(error)}`)
+                  })
                   tried.set(nameOf(operation), (tried.get(nameOf(operation)) ?? 0) + 1)
                   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
                   const where = `${operation.method.toUpperCase()} ${operation.path} → ${response.status}`
