@@ -2,6 +2,7 @@ import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import type { Currency } from "@orchestrator/core/domain/Currency"
@@ -237,6 +238,33 @@ describe("Payments", () => {
         expect(canceled.status).toBe("canceled")
         const charged = yield* payments.create(tenant, request("tok_visa"))
         expect((yield* Effect.flip(payments.cancel(tenant, charged.id, {})))._tag).toBe("PaymentStateConflict")
+      })
+    ))
+
+  it.effect("a capture or cancel cut short after it committed: the retry under its key gets the payment, not a 409", () =>
+    run(() =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const idempotent = yield* IdempotentRequests
+        const asResponse = (payment: { readonly status: string; readonly amount_captured: number }) => ({
+          status: 200,
+          body: `${payment.status}:${payment.amount_captured}`
+        })
+        for (const action of ["capture", "cancel"] as const) {
+          const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
+          const run = () =>
+            action === "capture" ? payments.capture(tenant, authorized.id, { amount: 700 }) : payments.cancel(tenant, authorized.id, {})
+          const key = { tenant, key: `${action}-${authorized.id}`, fingerprint: action }
+          // The move commits, then the process dies before the answer is stored.
+          const crashed = yield* Effect.exit(idempotent.execute(key, Effect.zipRight(Effect.orDie(run()), Effect.die("crash"))))
+          expect(crashed._tag).toBe("Failure")
+          const retried = yield* idempotent.execute(key, Effect.map(Effect.orDie(run()), asResponse))
+          expect(retried.response.body).toBe(action === "capture" ? "succeeded:700" : "canceled:0")
+          // Another key asking again is still told the payment has moved on.
+          const other = yield* Effect.flip(run())
+          expect(other._tag).toBe("PaymentStateConflict")
+        }
       })
     ))
 

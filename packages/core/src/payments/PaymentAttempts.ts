@@ -1,3 +1,4 @@
+import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { Context, Effect, Layer, Option } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Tenant } from "../domain/Tenant.js"
@@ -260,8 +261,15 @@ const make = Effect.gen(function*() {
         // Accepted, settled later: the payment says so when the PSP does.
         if (result.value._tag === "Pending") return payment
       }
-      return yield* records.moveIfStill(tenant, payment.id, payment.status, "canceled", (current) =>
-        canceledStep(current, failure).changes)
+      // Under an Idempotency-Key, the key learns of the move in its transaction (see Payments.cancel).
+      const scope = yield* IdempotencyScope
+      return yield* transactions.run(
+        Effect.tap(
+          records.moveIfStill(tenant, payment.id, payment.status, "canceled", (current) =>
+            canceledStep(current, failure).changes),
+          () => scope.attach(payment.id)
+        )
+      )
     })
 
   const conclude = (tenant: Tenant, payment: Payment) =>

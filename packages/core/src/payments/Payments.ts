@@ -175,7 +175,20 @@ const make = Effect.gen(function*() {
     )
   })
 
+  /**
+   * A capture or cancel attaches the payment to its Idempotency-Key in the transaction that moves it:
+   * a retry after a crash between that commit and the stored answer gets the payment, as the first
+   * request would have, not a 409 for a move its own key already made.
+   */
+  const movedUnderThisKey = (tenant: Tenant, id: string) =>
+    Effect.flatMap(IdempotencyScope, (scope) =>
+      Option.isSome(scope.recovered) && scope.recovered.value === id
+        ? Effect.map(records.load(tenant, id), Option.some)
+        : Effect.succeed(Option.none<Payment>()))
+
   const capture = Effect.fn("Payments.capture")(function*(tenant: Tenant, id: string, input: CapturePayment) {
+    const recovered = yield* movedUnderThisKey(tenant, id)
+    if (Option.isSome(recovered)) return recovered.value
     const payment = yield* records.load(tenant, id)
     if (payment.status !== "requires_capture") return yield* new PaymentStateConflict({ payment, action: "capture" })
     const amount = input.amount ?? payment.amount
@@ -204,8 +217,14 @@ const make = Effect.gen(function*() {
         if (captured < 1 || captured > payment.amount) {
           return yield* Effect.dieMessage(`provider reported capturing ${captured} of a ${payment.amount} payment`)
         }
-        return yield* records.moveIfStill(tenant, id, "requires_capture", "succeeded", (current) =>
-          capturedStep(current, captured).changes)
+        const scope = yield* IdempotencyScope
+        return yield* transactions.run(
+          Effect.tap(
+            records.moveIfStill(tenant, id, "requires_capture", "succeeded", (current) =>
+              capturedStep(current, captured).changes),
+            () => scope.attach(id)
+          )
+        )
       }
     }
   })
@@ -213,6 +232,8 @@ const make = Effect.gen(function*() {
   const cancelable: ReadonlyArray<PaymentStatus> = ["created", "requires_action", "requires_capture"]
 
   const cancel = Effect.fn("Payments.cancel")(function*(tenant: Tenant, id: string, _input: CancelPayment) {
+    const recovered = yield* movedUnderThisKey(tenant, id)
+    if (Option.isSome(recovered)) return recovered.value
     const payment = yield* records.load(tenant, id)
     if (!cancelable.includes(payment.status)) return yield* new PaymentStateConflict({ payment, action: "cancel" })
     return yield* attempts.cancelNow(tenant, payment, null)
