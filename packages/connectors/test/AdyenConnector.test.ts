@@ -258,6 +258,8 @@ describe("Adyen notifications, verified per item as Adyen documents its HMAC", (
       ] as const) {
         expect(yield* Effect.flip(deliver(body))).toMatchObject({ _tag: "WebhookRejected", reason })
       }
+      // Signed, but from Adyen's live platform to this test connection: verified, acknowledged, applied to nothing.
+      expect(yield* deliver(authorisation.replace('"live":"false"', '"live":"true"'))).toEqual([])
       // Two items, the second forged: the whole notification is refused.
       const two = JSON.parse(fake.notification(HMAC_KEY, [fake.authorisation(psp, true), fake.settlement(capture!, "CAPTURE", true)]))
       two.notificationItems[1].NotificationRequestItem.amount.value = 1

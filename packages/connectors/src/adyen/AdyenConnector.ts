@@ -283,7 +283,8 @@ export const makeAdyenConnector = (
         Effect.map(Effect.option(credentials), Option.match({
           onNone: () => undefined,
           onSome: ({ merchantAccount }) => merchantAccount
-        }))
+        })),
+        connection.livemode
       ),
 
     webhookAcknowledgement: ADYEN_ACKNOWLEDGEMENT

@@ -166,12 +166,14 @@ const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
  * `additionalData.hmacSignature` must be the base64 HMAC-SHA256, under the hex-decoded key of the
  * connection's webhook secret, of that item's signing string, compared in constant time. One item
  * that fails rejects the whole notification (Adyen sends it again). Items of another merchant
- * account (a company-level webhook) are verified and ignored.
+ * account (a company-level webhook), or of the other environment (`live` is Adyen's flag: a test
+ * notification never moves a live payment, nor the reverse), are verified and ignored.
  */
 export const readAdyenWebhook = (
   webhook: IncomingWebhook,
   webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>,
-  merchantAccount: Effect.Effect<string | undefined>
+  merchantAccount: Effect.Effect<string | undefined>,
+  livemode: boolean
 ) =>
   Effect.gen(function*() {
     const secret = yield* Effect.mapError(webhookSecret, () => new WebhookRejected({ reason: "the connection has no webhook secret" }))
@@ -189,6 +191,7 @@ export const readAdyenWebhook = (
         return yield* new WebhookRejected({ reason: "signature mismatch" })
       }
     }
+    if (notification.live !== String(livemode)) return []
     const ours = yield* merchantAccount
     return items.filter((item) => ours === undefined || item.merchantAccountCode === ours).flatMap(eventOf)
   })

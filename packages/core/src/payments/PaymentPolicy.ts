@@ -18,7 +18,9 @@ export const DEFAULT_RETRY_DECISIONS: ReadonlyArray<RetryDecision> = [
   // Nothing reached the PSP: another PSP, if the payment has one; else the same one once more.
   { codes: ["provider_unavailable"], retriesOnSameConnection: 1, cascade: true, cascadeFirst: true },
   // The PSP failed while processing: worth one more try there, then another PSP.
-  { codes: ["processing_error", "try_again_later"], retriesOnSameConnection: 1, cascade: true, cascadeFirst: false }
+  { codes: ["processing_error", "try_again_later"], retriesOnSameConnection: 1, cascade: true, cascadeFirst: false },
+  // The PSP turned the request away unprocessed (HTTP 429): asking it again now only adds to its load.
+  { codes: ["rate_limited"], retriesOnSameConnection: 0, cascade: true, cascadeFirst: true }
 ]
 
 /** How payments are tried, waited for and followed up, as data with sane defaults. */

@@ -44,7 +44,12 @@ export class ConnectionHealth extends Context.Tag("core/ConnectionHealth")<Conne
         observe: (tenant, connection, result) =>
           Effect.gen(function*() {
             const now = yield* DateTime.now
-            if (result._tag === "Answered") return yield* connections.recordSuccess(connection.id, now)
+            if (result._tag === "Answered") {
+              // A healthy connection, as this request loaded it, has nothing to reset: no write on the
+              // hot path. A failure recorded since by another request is reset by the next success.
+              if (connection.status === "active" && connection.consecutive_failures === 0) return
+              return yield* connections.recordSuccess(connection.id, now)
+            }
             const policy = yield* ConnectionHealthPolicy
             const reason = result._tag === "Unavailable" ? result.reason : "The provider did not answer in time."
             yield* transactions.run(Effect.gen(function*() {
