@@ -209,6 +209,9 @@ for (const database of testDatabases()) {
             body: JSON.stringify({ "created[gte]": "yesterday" })
           })
           expect([bulk.status, bulk.json.error.param]).toEqual([400, "created[gte]"])
+          // Every filter is optional: no body at all resends the dead-letter set (empty here).
+          const bare = yield* raw(`${baseUrl}/v1/webhooks/deliveries/resend`, { method: "POST", headers: { authorization: `Bearer ${secret}` } })
+          expect([bare.status, bare.json]).toEqual([200, { object: "webhook_delivery_resend", queued: 0 }])
           const events = yield* raw(`${baseUrl}/v1/events?type=payment.exploded`, { headers: json(secret) })
           expect([events.status, events.json.error.param]).toEqual([400, "type"])
         }))

@@ -70,7 +70,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           idempotent(
             endpoints.resendDeliveries,
             { key: headers["idempotency-key"], payload },
-            deliveries.resendMatching(tenant, payload).pipe(
+            deliveries.resendMatching(tenant, payload ?? {}).pipe(
               Effect.map((queued) => ({ object: "webhook_delivery_resend" as const, queued }))
             )
           )))

@@ -121,7 +121,8 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     mutation("resendDeliveries", "/webhooks/deliveries/resend")
-      .setPayload(ResendDeliveries)
+      // Every filter is optional, so no body at all means the default: the dead-letter set.
+      .setPayload(Schema.NullOr(ResendDeliveries))
       .addSuccess(ResendResult)
       .annotate(OpenApi.Summary, "Send again every delivery a filter matches")
       .annotate(
