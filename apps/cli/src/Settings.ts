@@ -19,6 +19,8 @@ export interface Settings {
   readonly rateLimits: { readonly live: number; readonly test: number }
   /** How many processes `http` runs on this machine, sharing its port (Node uses one core each). */
   readonly httpProcesses: number
+  /** Test-mode webhooks kept off private, loopback and link-local addresses, as live ones always are. */
+  readonly webhooksPublicOnly: boolean
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -61,7 +63,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   rateLimitLive: rateLimit("ORCHESTRATOR_RATE_LIMIT_LIVE", 100),
   rateLimitTest: rateLimit("ORCHESTRATOR_RATE_LIMIT_TEST", 25),
   httpProcesses: check(Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)), (count) =>
-    count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined)
+    count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined),
+  webhooksPublicOnly: Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY").pipe(Config.withDefault(false))
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -76,7 +79,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     logLevel: raw.logLevel,
     redisUrl: raw.redisUrl,
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
-    httpProcesses: raw.httpProcesses
+    httpProcesses: raw.httpProcesses,
+    webhooksPublicOnly: raw.webhooksPublicOnly
   }))
 )
 

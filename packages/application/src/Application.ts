@@ -11,7 +11,7 @@ import { Readiness } from "@orchestrator/core/ports/Readiness"
 import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { NodeWebhookSenderLive, NodeWebhookSenderPublicOnly } from "@orchestrator/webhook-sender/NodeWebhookSender"
 import { sandboxNotifierJob } from "@orchestrator/connectors/sandbox/SandboxNotifications"
 import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
@@ -71,6 +71,8 @@ export const applicationLayer = <E1, E2>(options: {
   readonly publicUrl: string
   /** How webhooks leave: Node's HTTP client unless a test says otherwise. */
   readonly webhookSender?: Layer.Layer<WebhookSender>
+  /** Test-mode webhooks kept off private addresses too (`ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY`). */
+  readonly webhooksPublicOnly?: boolean
   /** Where request rates are counted: in this process unless shared (Redis). */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
   /** Requests per second per key where an organization sets none. */
@@ -83,7 +85,7 @@ export const applicationLayer = <E1, E2>(options: {
     Layer.provideMerge(Layer.mergeAll(
       options.keys,
       Layer.succeed(PublicBaseUrl, options.publicUrl),
-      options.webhookSender ?? NodeWebhookSenderLive,
+      options.webhookSender ?? (options.webhooksPublicOnly === true ? NodeWebhookSenderPublicOnly : NodeWebhookSenderLive),
       options.rateLimiter ?? RateLimiter.layerLocal,
       options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits)
     ))

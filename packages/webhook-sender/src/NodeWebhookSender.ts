@@ -19,9 +19,17 @@ export interface NodeWebhookSenderOptions {
   readonly resolve?: (hostname: string) => Promise<ReadonlyArray<Address>>
   /** A socket silent this long is given up on: the caller's own timeout normally comes first. */
   readonly socketTimeoutMs?: number
+  /**
+   * Test-mode deliveries may reach private and loopback addresses (a merchant developing locally).
+   * An operator whose test keys are handed to people it does not trust sets this, so no delivery
+   * can reach its internal network (and read the answers back from the delivery's attempts).
+   */
+  readonly publicAddressesOnly?: boolean
 }
 
 const systemResolve = (hostname: string) => dns.promises.lookup(hostname, { all: true, verbatim: true })
+
+const whose = (livemode: boolean) => livemode ? "live-mode webhooks" : "webhooks on this service"
 
 const unreachable = (reason: string): WebhookResponse => ({ _tag: "Unreachable", reason })
 
@@ -55,18 +63,23 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
       Effect.async<WebhookResponse>((resume) => {
         const url = new URL(request.url)
         const host = url.hostname.replace(/^\[|\]$/g, "")
-        if (request.livemode && (url.protocol !== "https:" || (isIpLiteral(host) && !isPublicAddress(host)))) {
+        const publicOnly = request.livemode || options.publicAddressesOnly === true
+        if (request.livemode && url.protocol !== "https:") {
           resume(Effect.succeed(unreachable("Live-mode webhooks go to public https addresses only.")))
+          return
+        }
+        if (publicOnly && isIpLiteral(host) && !isPublicAddress(host)) {
+          resume(Effect.succeed(unreachable(`${host} is a private, loopback or link-local address, which ${whose(request.livemode)} may not reach.`)))
           return
         }
         // Node asks for one address or, when it races IPv4 and IPv6, for all of them.
         const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
           resolve(hostname).then(
             (addresses) => {
-              const allowed = request.livemode ? addresses.filter((each) => isPublicAddress(each.address)) : addresses
+              const allowed = publicOnly ? addresses.filter((each) => isPublicAddress(each.address)) : addresses
               if (allowed.length === 0) {
                 const error: NodeJS.ErrnoException = new Error(
-                  `${hostname} resolves only to private, loopback or link-local addresses, which live-mode webhooks may not reach.`
+                  `${hostname} resolves only to private, loopback or link-local addresses, which ${whose(request.livemode)} may not reach.`
                 )
                 error.code = "EADDRNOTALLOWED"
                 return callback(error, "", 4)
@@ -122,3 +135,6 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
 }
 
 export const NodeWebhookSenderLive = Layer.sync(WebhookSender, () => makeNodeWebhookSender())
+
+/** The sender for an operator who keeps test-mode deliveries off private addresses too. */
+export const NodeWebhookSenderPublicOnly = Layer.sync(WebhookSender, () => makeNodeWebhookSender({ publicAddressesOnly: true }))

@@ -99,6 +99,17 @@ describe("the Node webhook sender", () => {
       expect(yield* rebinding.send(request(`http://merchant.example:${port}/`))).toMatchObject({ _tag: "Answered", status: 200 })
       expect(seen).toHaveLength(1)
     }))
+
+  it.scoped("with publicAddressesOnly, test mode reaches no private address either: the operator's network stays closed", () =>
+    Effect.gen(function*() {
+      const { port, seen } = yield* receiver((_, response) => response.writeHead(200).end("internal secrets"))
+      const guarded = makeNodeWebhookSender({ publicAddressesOnly: true, resolve: async () => [{ address: "10.0.0.7", family: 4 }, { address: "127.0.0.1", family: 4 }] })
+      for (const url of [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://internal.example:${port}/`]) {
+        const answer = yield* guarded.send(request(url))
+        expect(answer).toMatchObject({ _tag: "Unreachable", reason: expect.stringContaining("private, loopback or link-local") })
+      }
+      expect(seen).toHaveLength(0)
+    }))
 })
 
 describe("live-mode addresses", () => {
