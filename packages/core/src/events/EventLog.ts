@@ -8,27 +8,35 @@ import { EventsRepository } from "./EventsRepository.js"
 /** Records the event of a state change. Call it inside the change's `Transactions.run`. */
 export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
   readonly record: (tenant: Tenant, input: EventInput) => Effect.Effect<Event>
+  /** The events of several moves made at once, in order, in one write. */
+  readonly recordAll: (tenant: Tenant, inputs: ReadonlyArray<EventInput>) => Effect.Effect<ReadonlyArray<Event>>
 }>() {
   static readonly layer = Layer.effect(
     EventLog,
     Effect.gen(function*() {
       const ids = yield* IdGenerator
       const events = yield* EventsRepository
+      const eventOf = (tenant: Tenant, { object, type }: EventInput) =>
+        Effect.gen(function*() {
+          return {
+            object: "event",
+            id: yield* ids.make("evt"),
+            type,
+            api_version: API_VERSION,
+            created_at: yield* now,
+            livemode: tenant.livemode,
+            data: { object }
+          } as Event
+        })
+      const recordAll = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) =>
+        Effect.gen(function*() {
+          const recorded = yield* Effect.forEach(inputs, (input) => eventOf(tenant, input))
+          yield* events.insertAll(tenant.organizationId, recorded)
+          return recorded
+        })
       return {
-        record: (tenant, { object, type }) =>
-          Effect.gen(function*() {
-            const event = {
-              object: "event",
-              id: yield* ids.make("evt"),
-              type,
-              api_version: API_VERSION,
-              created_at: yield* now,
-              livemode: tenant.livemode,
-              data: { object }
-            } as Event
-            yield* events.insert(tenant.organizationId, event)
-            return event
-          })
+        record: (tenant, input) => Effect.map(recordAll(tenant, [input]), (recorded) => recorded[0]!),
+        recordAll
       }
     })
   )

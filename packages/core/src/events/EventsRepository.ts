@@ -29,6 +29,8 @@ const newestFirst = (a: Event, b: Event) =>
  */
 export class EventsRepository extends Context.Tag("core/EventsRepository")<EventsRepository, {
   readonly insert: (organizationId: string, event: Event) => Effect.Effect<void>
+  /** Several events of one change, in order, written at once. */
+  readonly insertAll: (organizationId: string, events: ReadonlyArray<Event>) => Effect.Effect<void>
   /** Newest first. */
   readonly listRecent: (tenant: Tenant, limit: number) => Effect.Effect<ReadonlyArray<Event>>
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Event>>
@@ -49,9 +51,13 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
         [...rows().values()]
           .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
           .map((row) => row.event)
+      const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
+        Effect.sync(() => {
+          for (const event of events) rows().set(event.id, { organizationId, event, dispatched: false })
+        })
       return {
-        insert: (organizationId, event) =>
-          Effect.sync(() => void rows().set(event.id, { organizationId, event, dispatched: false })),
+        insert: (organizationId, event) => insertAll(organizationId, [event]),
+        insertAll,
         listRecent: (tenant, limit) =>
           Effect.sync(() =>
             [...rows().values()]

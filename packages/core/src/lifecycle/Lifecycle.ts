@@ -26,6 +26,11 @@ export interface Lifecycle<S extends string, A, NotFound> {
   readonly load: (tenant: Tenant, id: string) => Effect.Effect<A, NotFound>
   readonly lock: (tenant: Tenant, id: string) => Effect.Effect<A>
   readonly create: (tenant: Tenant, record: A) => Effect.Effect<A>
+  /**
+   * Creates a record that moves on at once (a payment created and sent): each state, in order, is
+   * checked against the machine and gets its event, and only the last is written.
+   */
+  readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]) => Effect.Effect<A>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
   readonly moveIfStill: (
@@ -80,6 +85,15 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return record
       })
 
+    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
+      Effect.gen(function*() {
+        const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
+        const last = states[states.length - 1]!
+        yield* store.insert(tenant, last)
+        yield* events.recordAll(tenant, states.map((state, index) => options.event(steps[index]!.event, state)))
+        return last
+      })
+
     /** Moves a locked record to `to`, saving `changes` with it, and records the move's event. */
     const move = (tenant: Tenant, record: A, to: S, changes: Partial<A> = {}): Effect.Effect<A> =>
       Effect.gen(function*() {
@@ -115,5 +129,5 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return expected.includes(current.status) ? yield* move(tenant, current, to, changes(current)) : current
       }))
 
-    return { load, lock, create, move, save, moveIfStill }
+    return { load, lock, create, createThrough, move, save, moveIfStill }
   })

@@ -121,43 +121,42 @@ const make = Effect.gen(function*() {
     const id = yield* ids.make("pay")
     const createdAt = yield* now
     const sent = yield* transactions.run(Effect.gen(function*() {
-      const created = yield* records.create(
-        tenant,
-        new Payment({
-          object: "payment",
-          id,
-          status: "created",
-          amount: input.amount,
-          amount_captured: 0,
-          amount_refunded: 0,
-          currency: input.currency,
-          provider: connection.name,
-          provider_payment_id: null,
-          routing,
-          payment_method: new PaymentMethod({
-            type: input.payment_method.type,
-            token: input.payment_method.token,
-            brand: input.payment_method.brand ?? null,
-            last4: input.payment_method.last4 ?? null,
-            country: input.payment_method.country?.toUpperCase() ?? null
-          }),
-          customer_id: input.customer_id ?? null,
-          description: input.description ?? null,
-          metadata: input.metadata ?? {},
-          capture: input.capture ?? true,
-          off_session: context?.offSession ?? false,
-          return_url: input.return_url ?? null,
-          next_action: null,
-          failure: null,
-          attempts: [],
-          created_at: createdAt,
-          updated_at: createdAt,
-          livemode: tenant.livemode
-        })
-      )
-      const processing = yield* records.move(tenant, created, "processing", {
-        attempts: [yield* attempts.newAttempt(connection.name)]
+      const created = new Payment({
+        object: "payment",
+        id,
+        status: "created",
+        amount: input.amount,
+        amount_captured: 0,
+        amount_refunded: 0,
+        currency: input.currency,
+        provider: connection.name,
+        provider_payment_id: null,
+        routing,
+        payment_method: new PaymentMethod({
+          type: input.payment_method.type,
+          token: input.payment_method.token,
+          brand: input.payment_method.brand ?? null,
+          last4: input.payment_method.last4 ?? null,
+          country: input.payment_method.country?.toUpperCase() ?? null
+        }),
+        customer_id: input.customer_id ?? null,
+        description: input.description ?? null,
+        metadata: input.metadata ?? {},
+        capture: input.capture ?? true,
+        off_session: context?.offSession ?? false,
+        return_url: input.return_url ?? null,
+        next_action: null,
+        failure: null,
+        attempts: [],
+        created_at: createdAt,
+        updated_at: createdAt,
+        livemode: tenant.livemode
       })
+      // Created and sent in one write: the row starts as `processing`, with both events.
+      const processing = yield* records.createThrough(tenant, [
+        created,
+        new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] })
+      ])
       yield* scope.attach(id)
       return processing
     }))

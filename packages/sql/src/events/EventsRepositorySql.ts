@@ -28,13 +28,16 @@ export const EventsRepositorySql = Layer.effect(
     const ofTenant = (tenant: Tenant) =>
       sql`e.organization_id = ${tenant.organizationId} and e.livemode = ${tenant.livemode}`
     const at = (time: DateTime.Utc) => DateTime.formatIso(time)
-    return EventsRepository.of({
-      insert: (organizationId, event) => {
+    const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
+      events.length === 0 ? Effect.void : sql`insert into events (id, organization_id, livemode, type, api_version, data, created_at)
+          values ${sql.csv(events.map((event) => {
         const row = encode(event)
-        return sql`insert into events (id, organization_id, livemode, type, api_version, data, created_at)
-          values (${row.id}, ${organizationId}, ${row.livemode}, ${row.type}, ${row.api_version},
-            ${json(row.data)}::jsonb, ${row.created_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
-      },
+        return sql`(${row.id}, ${organizationId}, ${row.livemode}, ${row.type}, ${row.api_version},
+            ${json(row.data)}::jsonb, ${row.created_at}::timestamptz)`
+      }))}`.pipe(Effect.asVoid, Effect.orDie)
+    return EventsRepository.of({
+      insert: (organizationId, event) => insertAll(organizationId, [event]),
+      insertAll,
       listRecent: (tenant, limit) =>
         sql`select * from events where organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode}
           order by created_at desc, id desc limit ${limit}`.pipe(Effect.map((rows) => rows.map(toEvent)), Effect.orDie),
