@@ -55,9 +55,19 @@ const describe = (error: NodeJS.ErrnoException): string => {
  * 1 KiB of the answer is read, and in live mode every address the host resolves to is checked right
  * when the socket connects to it, so a name that later resolves somewhere private (DNS rebinding)
  * reaches nothing.
+ *
+ * Connections are kept alive between deliveries to the same receiver (most of a backlog goes to a few
+ * of them): a socket is only reused by the mode that opened it, so a test-mode socket to a private
+ * address never carries a live delivery, and a request on a socket the receiver closed meanwhile is
+ * sent once more on a new one.
  */
 export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) => {
   const resolve = options.resolve ?? systemResolve
+  const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: "lifo" as const }
+  const agents = {
+    live: { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) },
+    test: { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) }
+  }
   return WebhookSender.of({
     send: (request) =>
       Effect.async<WebhookResponse>((resume) => {
@@ -90,45 +100,57 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
             (error) => callback(error, "", 4)
           )
         }
-        const client = url.protocol === "https:" ? https : http
+        const isHttps = url.protocol === "https:"
+        const agent = agents[request.livemode ? "live" : "test"][isHttps ? "https:" : "http:"]
         let settled = false
+        let outgoing: http.ClientRequest | undefined
         const finish = (response: WebhookResponse) => {
           if (settled) return
           settled = true
           resume(Effect.succeed(response))
         }
-        const outgoing = client.request(url, {
-          method: "POST",
-          headers: { ...request.headers, "content-length": String(request.body.byteLength) },
-          lookup,
-          timeout: options.socketTimeoutMs ?? 15_000,
-          agent: false
-        }, (incoming) => {
-          const chunks: Array<Buffer> = []
-          let size = 0
-          const done = () => {
-            finish({
-              _tag: "Answered",
-              status: incoming.statusCode ?? 0,
-              body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8")
+        const sendOnce = (mayRetry: boolean) => {
+          outgoing = (isHttps ? https : http).request(url, {
+            method: "POST",
+            headers: { ...request.headers, "content-length": String(request.body.byteLength) },
+            lookup,
+            timeout: options.socketTimeoutMs ?? 15_000,
+            agent
+          }, (incoming) => {
+            const chunks: Array<Buffer> = []
+            let size = 0
+            const done = () =>
+              finish({
+                _tag: "Answered",
+                status: incoming.statusCode ?? 0,
+                body: Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT).toString("utf8")
+              })
+            incoming.on("data", (chunk: Buffer) => {
+              chunks.push(chunk)
+              size += chunk.length
+              // Enough read: the rest is not wanted, and the socket is not reused.
+              if (size >= RESPONSE_BODY_LIMIT) {
+                done()
+                incoming.destroy()
+              }
             })
-            incoming.destroy()
-          }
-          incoming.on("data", (chunk: Buffer) => {
-            chunks.push(chunk)
-            size += chunk.length
-            if (size >= RESPONSE_BODY_LIMIT) done()
+            incoming.on("end", done)
+            incoming.on("error", done)
           })
-          incoming.on("end", done)
-          incoming.on("error", done)
-        })
-        outgoing.on("timeout", () => outgoing.destroy(Object.assign(new Error("No answer."), { code: "ETIMEDOUT" })))
-        outgoing.on("error", (error: NodeJS.ErrnoException) =>
-          finish(unreachable(error.code === "EADDRNOTALLOWED" ? error.message : describe(error))))
-        outgoing.end(request.body)
+          const sent = outgoing
+          sent.on("timeout", () => sent.destroy(Object.assign(new Error("No answer."), { code: "ETIMEDOUT" })))
+          sent.on("error", (error: NodeJS.ErrnoException) => {
+            // A kept-alive socket the receiver had closed before this request: send it once more on a
+            // new one (should the receiver have got it after all, delivery is at-least-once anyway).
+            if (mayRetry && sent.reusedSocket && error.code === "ECONNRESET" && !settled) return sendOnce(false)
+            finish(unreachable(error.code === "EADDRNOTALLOWED" ? error.message : describe(error)))
+          })
+          sent.end(request.body)
+        }
+        sendOnce(true)
         return Effect.sync(() => {
           settled = true
-          outgoing.destroy()
+          outgoing?.destroy()
         })
       })
   })

@@ -53,6 +53,22 @@ describe("the Node webhook sender", () => {
       expect(seen[0]!.headers).toMatchObject({ "content-type": "application/json", "service-signature": "t=1,v1=ab" })
     }))
 
+  it.scoped("keeps the connection to a receiver open between deliveries, and not after an answer it cut short", () =>
+    Effect.gen(function*() {
+      const ports: Array<number> = []
+      const { port } = yield* receiver((request, response) => {
+        ports.push(request.socket.remotePort!)
+        response.writeHead(200).end(request.url === "/long" ? "y".repeat(5000) : "ok")
+      })
+      const sender = makeNodeWebhookSender()
+      for (const path of ["/a", "/b", "/long", "/c"]) {
+        expect(yield* sender.send(request(`http://127.0.0.1:${port}${path}`))).toMatchObject({ _tag: "Answered", status: 200 })
+      }
+      // One socket for the first three; the long answer was cut at 1 KiB, so its socket was dropped.
+      expect(new Set(ports.slice(0, 3)).size).toBe(1)
+      expect(ports[3]).not.toBe(ports[0])
+    }))
+
   it.scoped("never follows a redirect: the 3xx is the answer", () =>
     Effect.gen(function*() {
       const target = yield* receiver((_, response) => response.writeHead(200).end("ok"))

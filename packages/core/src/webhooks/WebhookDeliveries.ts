@@ -1,4 +1,4 @@
-import { Clock, Context, DateTime, Duration, Effect, Layer, Option, Random, Schema } from "effect"
+import { Cache, Clock, Context, Data, DateTime, Duration, Effect, Layer, Option, Random, Schema } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
@@ -11,7 +11,7 @@ import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
 import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 import { type DueDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
-import { subscribesTo } from "./WebhookEndpoint.js"
+import { subscribesTo, type WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
 import { WebhookDeliveryNotFound } from "./WebhookErrors.js"
@@ -32,6 +32,14 @@ const errorOf = (response: WebhookResponse | undefined): string | null => {
   if (response.status >= 200 && response.status < 300) return null
   if (response.status >= 300 && response.status < 400) return `HTTP ${response.status}: redirects are not followed.`
   return `HTTP ${response.status}`
+}
+
+/** Which endpoint, of whom: compared by value, as a cache key. */
+class ReceiverKey extends Data.Class<{ readonly tenant: Tenant; readonly endpointId: string }> {}
+
+interface Receiver {
+  readonly endpoint: Option.Option<WebhookEndpoint>
+  readonly secrets: ReadonlyArray<string>
 }
 
 /**
@@ -101,17 +109,33 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
           })
       }
 
+      /** An endpoint as an attempt needs it: where it is, whether it is active, what signs for it. */
+      const receiverOf = (key: ReceiverKey) =>
+        Effect.gen(function*() {
+          const endpoint = yield* endpointsRepository.find(key.tenant, key.endpointId)
+          const active = Option.isSome(endpoint) && endpoint.value.status === "active"
+          return { endpoint, secrets: active ? yield* endpoints.signingSecrets(key.endpointId) : [] }
+        })
+
+      /**
+       * A pass's deliveries mostly go to a few endpoints: each is read and its secrets opened at most
+       * once a second within the pass, not once per delivery. A pass starts with none, so a change to
+       * an endpoint (a new URL, disabled) holds for the very next pass, and within a long one after a second.
+       */
+      const receiversOfPass = Cache.make({ capacity: 10_000, timeToLive: Duration.seconds(1), lookup: receiverOf })
+
       /** One signed attempt of a leased delivery, recorded with what it makes of the delivery. */
-      const attempt = (leased: Leased<DueDelivery>) =>
+      const attempt = (leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
         Effect.gen(function*() {
           const due = leased.item
-          const endpoint = yield* endpointsRepository.find(due.tenant, due.endpointId)
+          const { endpoint, secrets } = yield* receivers.get(
+            new ReceiverKey({ tenant: Data.struct({ ...due.tenant }), endpointId: due.endpointId })
+          )
           const attemptedAt = yield* now
           const started = yield* Clock.currentTimeMillis
           let response: WebhookResponse | undefined
           if (Option.isSome(endpoint) && endpoint.value.status === "active") {
             const body = new TextEncoder().encode(due.payload)
-            const secrets = yield* endpoints.signingSecrets(due.endpointId)
             const signature = yield* signatureHeader(secrets, Math.floor(started / 1000), body)
             response = Option.getOrUndefined(
               yield* sender.send({
@@ -151,13 +175,14 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
           })
         }).pipe(Effect.withSpan("WebhookDeliveries.attempt"))
 
-      const deliverDue = drainLeased({
-        claim: deliveries.claimDue,
-        handle: attempt,
-        leaseFor: DELIVERY_LEASE,
-        concurrency: 32,
-        maxPerPass: 10_000
-      }).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
+      const deliverDue = Effect.flatMap(receiversOfPass, (receivers) =>
+        drainLeased({
+          claim: deliveries.claimDue,
+          handle: (leased) => attempt(leased, receivers),
+          leaseFor: DELIVERY_LEASE,
+          concurrency: 32,
+          maxPerPass: 10_000
+        })).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
