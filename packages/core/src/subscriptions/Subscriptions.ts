@@ -320,6 +320,11 @@ const make = Effect.gen(function*() {
         livemode: tenant.livemode
       })
       yield* transactions.run(Effect.gen(function*() {
+        // The subscription first (its event shows no invoice yet), then its first invoice.
+        const created = yield* records.createSubscription(
+          tenant,
+          new SubscriptionRecord({ ...base, latest_invoice_id: null, next_run_at: dueAt(base, null) })
+        )
         if (invoiceId !== null) {
           yield* records.createInvoice(tenant, new InvoiceRecord({
             id: invoiceId,
@@ -340,8 +345,8 @@ const make = Effect.gen(function*() {
             updated_at: createdAt,
             livemode: tenant.livemode
           }))
+          yield* records.saveSubscription(tenant, created, { latest_invoice_id: invoiceId })
         }
-        yield* records.createSubscription(tenant, new SubscriptionRecord({ ...base, next_run_at: dueAt(base, null) }))
         yield* scope.attach(id)
       }))
       if (invoiceId !== null) yield* chargeAndSettle(tenant, id, invoiceId, "first")

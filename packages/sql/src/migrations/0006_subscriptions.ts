@@ -62,7 +62,7 @@ create table invoices (
   id text primary key,
   organization_id text not null references organizations (id),
   livemode boolean not null,
-  subscription_id text not null references subscriptions (id),
+  subscription_id text not null references subscriptions (id) deferrable initially deferred,
   status text not null check (status in ('open', 'paid', 'void', 'uncollectible')),
   amount_due bigint not null check (amount_due between 1 and 99999999),
   amount_paid bigint not null check (amount_paid in (0, amount_due)),
