@@ -29,6 +29,8 @@ export const memoryDocuments = <A extends Document>(store: MemoryStore, name: st
     /** Every row of every tenant, with its tenant: for the worker's claims. */
     everyone: () => [...rows().values()].map((row) => ({ tenant: { organizationId: row.organizationId, livemode: row.value.livemode }, value: row.value })),
     list: (tenant: Tenant, matching: (value: A) => boolean, page: PageRequest): Effect.Effect<Page<A>, InvalidCursor> =>
-      pageOf([...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.value), matching, page)
+      Effect.suspend(() =>
+        pageOf([...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.value), matching, page)
+      )
   }
 }
