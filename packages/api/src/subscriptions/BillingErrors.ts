@@ -36,9 +36,15 @@ export class ReferenceNotFound extends ApiError<ReferenceNotFound>()("ReferenceN
 export class BillingRequestInvalid extends ApiError<BillingRequestInvalid>()("BillingRequestInvalid", {
   status: 422,
   type: "invalid_request_error",
-  codes: ["engine_not_supported", "currency_mismatch", "test_clock_livemode", "clock_time_not_forward"],
+  codes: [
+    "engine_not_supported",
+    "currency_mismatch",
+    "test_clock_livemode",
+    "clock_time_not_forward",
+    "clock_advance_too_far"
+  ],
   description: "The request cannot apply: an engine no connector offers, a plan in another currency, a test clock " +
-    "in live mode, or a clock moved backwards"
+    "in live mode, or a clock moved backwards or more than two years at once"
 }) {
   readonly _tag = "BillingRequestInvalid" as const
 }

@@ -10,8 +10,11 @@ import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
 import { type AdvanceTestClock, type CreateTestClock, TestClock } from "./TestClock.js"
 import { TestClocksRepository } from "./TestClocksRepository.js"
 
-/** More steps than any advance of a few years of daily billing needs; a schedule that never settles stops here. */
-const MAX_STEPS = 20_000
+/** More steps than two years of daily billing need; a schedule that never settles stops here. */
+const MAX_STEPS = 5_000
+
+/** How far one advance may go: a request that bills years of daily periods would hold its caller too long. */
+const MAX_ADVANCE_MILLIS = 2 * 366 * 86_400_000
 
 export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
   readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
@@ -82,6 +85,13 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
           })
         }
         // One advance per clock at a time in this process; leases keep two processes from doing a step twice.
+        if (input.frozen_time.epochMillis - clock.frozen_time.epochMillis > MAX_ADVANCE_MILLIS) {
+          return yield* new BillingRequestInvalid({
+            param: "frozen_time",
+            code: "clock_advance_too_far",
+            message: "One advance moves a test clock by at most two years; advance again to go further."
+          })
+        }
         if (busy.has(id)) return yield* new TestClockBusy({ id })
         busy.add(id)
         return yield* Effect.gen(function*() {
