@@ -3,7 +3,8 @@ import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
-import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
+import { startReceiver } from "./support/Receiver.js"
+import { deliverWebhooks, merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const DAY = 86_400_000
 const iso = (text: string) => new Date(text).toISOString()
@@ -101,6 +102,8 @@ for (const database of testDatabases()) {
           const advanced = yield* advance(clock.id, "2028-01-15T00:00:00.000Z")
           expect([advanced.status, advanced.json.status, advanced.json.frozen_time])
             .toEqual([200, "ready", "2028-01-15T00:00:00.000Z"])
+          // The worker sees the clock's time too: nothing more is due by it.
+          yield* runJobs("bill-subscriptions")
 
           const invoices = yield* invoicesOf(created.json.id)
           expect(invoices.map((invoice) => invoice.period_start)).toEqual([
@@ -190,10 +193,16 @@ for (const database of testDatabases()) {
           expect(created.json.error.subscription.latest_invoice.payment.status).toBe("failed")
         }))
 
-      it.effect("a failed renewal goes past_due, is retried after 1, 3, 5 and 7 days, then unpaid", () =>
+      it.scoped("a failed renewal goes past_due, is retried after 1, 3, 5 and 7 days, then unpaid, each with its webhook", () =>
         Effect.gen(function*() {
           const { advance, clock, created, eventsOf, get, invoicesOf, post } = yield* monthly("2027-01-10T00:00:00.000Z")
           const id = created.json.id
+          const receiver = yield* startReceiver
+          const endpoint = yield* post("/v1/webhooks/endpoints", {
+            url: receiver.url,
+            enabled_events: ["subscription.past_due", "subscription.unpaid", "invoice.payment_failed"]
+          })
+          expect(endpoint.status).toBe(201)
           yield* post(`/v1/subscriptions/${id}`, { payment_method: "tok_chargeDeclined" })
 
           yield* advance(clock.id, "2027-02-10T12:00:00.000Z")
@@ -228,6 +237,15 @@ for (const database of testDatabases()) {
             "invoice.marked_uncollectible",
             "subscription.unpaid"
           ])
+          yield* deliverWebhooks
+          const delivered = receiver.received.map((request) => JSON.parse(request.body.toString()))
+          expect(delivered.map((event) => event.type).sort()).toEqual([
+            ...Array(5).fill("invoice.payment_failed"),
+            "subscription.past_due",
+            "subscription.unpaid"
+          ])
+          expect(delivered.find((event) => event.type === "subscription.unpaid").data.object)
+            .toMatchObject({ id, status: "unpaid", latest_invoice: { status: "uncollectible", attempt_count: 5 } })
         }))
 
       it.effect("recovers when a dunning retry succeeds, and bills the next period on time", () =>
