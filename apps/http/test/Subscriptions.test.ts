@@ -272,6 +272,28 @@ for (const database of testDatabases()) {
           ])
         }))
 
+      it.effect("a dunning retry is routed afresh: with its PSP down, it is paid on another", () =>
+        Effect.gen(function*() {
+          const { advance, baseUrl, clock, created, get, secret } = yield* monthly("2027-01-10T00:00:00.000Z")
+          const id = created.json.id
+          const send = (method: string, path: string, body: object) =>
+            raw(`${baseUrl}${path}`, { method, headers: json(secret, newKey()), body: JSON.stringify(body) })
+          const connections = (yield* get("/v1/provider-connections")).json.data
+          const first = connections.find((connection: { name: string }) => connection.name === "sandbox_a")
+          expect((yield* send("PATCH", `/v1/provider-connections/${first.id}`, { settings: { outage: true } })).status).toBe(200)
+
+          yield* advance(clock.id, "2027-02-10T01:00:00.000Z")
+          const pastDue = (yield* get(`/v1/subscriptions/${id}`)).json
+          expect([pastDue.status, pastDue.latest_invoice.payment.provider, pastDue.latest_invoice.payment.status])
+            .toEqual(["past_due", "sandbox_a", "failed"])
+
+          expect((yield* send("PATCH", "/v1/organization", { default_provider: "sandbox_b" })).status).toBe(200)
+          yield* advance(clock.id, "2027-02-11T01:00:00.000Z")
+          const recovered = (yield* get(`/v1/subscriptions/${id}`)).json
+          expect([recovered.status, recovered.latest_invoice.status, recovered.latest_invoice.payment.provider])
+            .toEqual(["active", "paid", "sandbox_b"])
+        }))
+
       it.effect("cancels now (then refuses any change with 409) and at the end of the period", () =>
         Effect.gen(function*() {
           const api = yield* monthly("2027-01-10T00:00:00.000Z")
@@ -336,6 +358,19 @@ for (const database of testDatabases()) {
           expect([back.status, back.json.error.code]).toEqual([422, "clock_time_not_forward"])
           const badPlan = yield* api.post("/v1/plans", { amount: 100, currency: "EUR", interval: "fortnight" })
           expect(badPlan.status).toBe(400)
+          expect((yield* api.get(`/v1/test_helpers/test_clocks/${clock.id}`)).json).toMatchObject({
+            object: "test_helpers.test_clock",
+            frozen_time: "2027-01-01T00:00:00.000Z",
+            status: "ready"
+          })
+          expect((yield* api.get("/v1/test_helpers/test_clocks")).json.data.map((each: { id: string }) => each.id)).toEqual([clock.id])
+          const tooFar = yield* api.advance(clock.id, "2029-06-01T00:00:00.000Z")
+          expect([tooFar.status, tooFar.json.error.code]).toEqual([422, "clock_advance_too_far"])
+          const deleted = yield* raw(`${api.baseUrl}/v1/test_helpers/test_clocks/${clock.id}`, {
+            method: "DELETE",
+            headers: json(api.secret)
+          })
+          expect([deleted.status, (yield* api.get(`/v1/test_helpers/test_clocks/${clock.id}`)).status]).toEqual([200, 404])
           expect((yield* api.get("/v1/subscriptions/sub_missing")).status).toBe(404)
           expect((yield* api.get("/v1/invoices/in_missing")).status).toBe(404)
         }))

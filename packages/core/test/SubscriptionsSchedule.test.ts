@@ -6,7 +6,7 @@ import { Customers } from "@orchestrator/core/subscriptions/Customers"
 import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
 import { Plans } from "@orchestrator/core/subscriptions/Plans"
 import { Subscriptions } from "@orchestrator/core/subscriptions/Subscriptions"
-import { Effect, TestClock } from "effect"
+import { Effect, Fiber, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
@@ -80,6 +80,32 @@ describe("the subscription schedule on the real clock (TestClock)", () => {
       const recovered = yield* subscriptions.retrieve(tenant, subscription.id)
       expect([recovered.status, recovered.latest_invoice?.status, recovered.latest_invoice?.attempt_count])
         .toEqual(["active", "paid", 3])
+      expect((yield* invoices).data.length).toBe(2)
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a renewal whose PSP never answered is finished under the same reference, charged once", () => {
+    const services = makeTestServices({ tok_slow: [approved, "hang", approved] })
+    return Effect.gen(function*() {
+      const { invoices, subscription, subscriptions, tenant } = yield* subscribe("tok_slow")
+      yield* TestClock.adjust("31 days")
+      const renewing = yield* Effect.fork(billDue)
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(renewing)
+      const waiting = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([waiting.status, waiting.latest_invoice?.status, waiting.latest_invoice?.payment?.status])
+        .toEqual(["active", "open", "processing"])
+
+      yield* TestClock.adjust("1 hour")
+      yield* billDue
+      const settled = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([settled.status, settled.latest_invoice?.status, settled.latest_invoice?.attempt_count])
+        .toEqual(["active", "paid", 1])
+      expect(settled.latest_invoice?.payment?.id).toBe(waiting.latest_invoice?.payment?.id)
+      expect(settled.current_period_end.epochMillis).toBe(Date.UTC(1970, 2, 1))
+      // Two sends of the renewal, both under the one attempt's reference: one charge at the PSP.
+      const renewalReference = waiting.latest_invoice!.payment!.attempts[0]!.id
+      expect(services.psp.calls.filter((call) => call.reference === renewalReference).length).toBe(2)
       expect((yield* invoices).data.length).toBe(2)
     }).pipe(Effect.provide(services.layer))
   })
