@@ -350,6 +350,17 @@ for (const database of testDatabases()) {
           expect(plan).toMatchObject({ object: "plan", interval: "week", interval_count: 2, trial_days: null })
           const native = yield* api.subscribe({ customer: customer.id, plan: plan.id, payment_method: "tok_visa", engine: "native" })
           expect([native.status, native.json.error.code, native.json.error.param]).toEqual([422, "engine_not_supported", "engine"])
+          const noReturn = yield* api.subscribe({ customer: customer.id, plan: plan.id, payment_method: "tok_threeDSecureRequired" })
+          expect([noReturn.status, noReturn.json.error.code, noReturn.json.error.param]).toEqual([422, "return_url_required", "return_url"])
+          expect((yield* api.get(`/v1/customers/${customer.id}`)).json).toMatchObject({
+            object: "customer",
+            email: "jenny@example.com",
+            name: "Jenny Rosen",
+            test_clock: clock.id
+          })
+          expect((yield* api.get("/v1/customers?email=jenny@example.com")).json.data.map((each: { id: string }) => each.id))
+            .toEqual([customer.id])
+          expect((yield* api.get(`/v1/plans/${plan.id}`)).json).toEqual(plan)
           const unknown = yield* api.subscribe({ customer: "cus_nope", plan: plan.id, payment_method: "tok_visa" })
           expect([unknown.status, unknown.json.error.param]).toEqual([422, "customer"])
           const noKey = yield* api.post("/v1/subscriptions", { customer: customer.id, plan: plan.id, payment_method: "tok_visa" }, null)

@@ -41,10 +41,11 @@ export class BillingRequestInvalid extends ApiError<BillingRequestInvalid>()("Bi
     "currency_mismatch",
     "test_clock_livemode",
     "clock_time_not_forward",
-    "clock_advance_too_far"
+    "clock_advance_too_far",
+    "return_url_required"
   ],
   description: "The request cannot apply: an engine no connector offers, a plan in another currency, a test clock " +
-    "in live mode, or a clock moved backwards or more than two years at once"
+    "in live mode, a clock moved backwards or more than two years at once, or 3D Secure without a return_url"
 }) {
   readonly _tag = "BillingRequestInvalid" as const
 }

@@ -247,6 +247,14 @@ const make = Effect.gen(function*() {
       const declined = subscription.status === "incomplete" &&
         (payment === null || payment.status === "failed" || payment.status === "canceled")
       if (!declined) return subscription
+      if (payment?.failure?.code === "return_url_required") {
+        // As for a payment: 3D Secure needs somewhere to send the customer back to.
+        return yield* new BillingRequestInvalid({
+          param: "return_url",
+          code: "return_url_required",
+          message: "The first charge requires customer authentication (3D Secure), which needs a return_url."
+        })
+      }
       return yield* new SubscriptionDeclined({
         subscription,
         code: payment?.failure?.code ?? "provider_unavailable",
