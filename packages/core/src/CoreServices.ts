@@ -48,11 +48,14 @@ const JobsLayer = Layer.effect(
   })
 )
 
-/** Who receives every event from the outbox: the webhook fan-out. */
-const ConsumersLayer = Layer.effect(EventConsumers, Effect.map(
+/** Who receives every event from the outbox: the webhook fan-out, and billing (payments of invoices). */
+const ConsumersLayer = Layer.effect(
+  EventConsumers,
+  Effect.map(
     Effect.all([WebhookDeliveries, Subscriptions]),
     ([webhooks, subscriptions]) => [webhooks.fanOut, subscriptions.consumer]
-  ))
+  )
+)
 
 /**
  * The application services of the core over their ports. The composition root provides the ports
