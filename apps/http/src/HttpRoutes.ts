@@ -13,6 +13,13 @@ import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
 import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/ProvidersHttp.js"
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
+import {
+  CustomersHttpLive,
+  InvoicesHttpLive,
+  PlansHttpLive,
+  SubscriptionsHttpLive,
+  TestClocksHttpLive
+} from "./subscriptions/BillingHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -26,7 +33,12 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RoutingHttpLive,
     OrganizationHttpLive,
     ProviderWebhooksHttpLive,
-    HealthHttpLive
+    HealthHttpLive,
+    CustomersHttpLive,
+    PlansHttpLive,
+    SubscriptionsHttpLive,
+    InvoicesHttpLive,
+    TestClocksHttpLive
   ]),
   Layer.provide(AuthorizationLive)
 )

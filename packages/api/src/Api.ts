@@ -8,6 +8,11 @@ import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
 import { ProvidersApi, ProviderWebhooksApi } from "./providers/ProvidersApi.js"
 import { RefundsApi } from "./refunds/RefundsApi.js"
 import { RoutingApi } from "./routing/RoutingApi.js"
+import { CustomersApi } from "./subscriptions/CustomersApi.js"
+import { InvoicesApi } from "./subscriptions/InvoicesApi.js"
+import { PlansApi } from "./subscriptions/PlansApi.js"
+import { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
+import { TestClocksApi } from "./subscriptions/TestClocksApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /**
@@ -46,6 +51,11 @@ export class Api extends HttpApi.make("orchestrator")
   .add(RoutingApi)
   .add(OrganizationApi)
   .add(ProviderWebhooksApi)
+  .add(CustomersApi)
+  .add(PlansApi)
+  .add(SubscriptionsApi)
+  .add(InvoicesApi)
+  .add(TestClocksApi)
   .add(HealthApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)

@@ -1,6 +1,7 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
+import { Subscription } from "@orchestrator/core/subscriptions/Subscription"
 import { Effect, FiberRef, Schema } from "effect"
 
 export const ErrorType = Schema.Literal(
@@ -24,6 +25,7 @@ export interface FailureDetails {
   readonly param?: string | null
   readonly payment?: Payment
   readonly refund?: Refund
+  readonly subscription?: Subscription
 }
 
 /** The body of every failure: `{"error": {type, code, message, param, request_id, payment?, refund?}}`. */
@@ -36,7 +38,8 @@ const detailsOf = (type: ErrorType, codes: ReadonlyArray<string> | undefined) =>
     param: Schema.NullOr(Schema.String),
     request_id: Schema.String,
     payment: Schema.optional(Payment),
-    refund: Schema.optional(Refund)
+    refund: Schema.optional(Refund),
+    subscription: Schema.optional(Subscription)
   })
 
 export interface ApiErrorShape {
@@ -49,6 +52,7 @@ export interface ApiErrorShape {
     readonly request_id: string
     readonly payment?: Payment | undefined
     readonly refund?: Refund | undefined
+    readonly subscription?: Subscription | undefined
   }
 }
 
@@ -103,7 +107,8 @@ export const failWith = <E>(
           param: details.param ?? null,
           request_id: requestId,
           ...(details.payment === undefined ? {} : { payment: details.payment }),
-          ...(details.refund === undefined ? {} : { refund: details.refund })
+          ...(details.refund === undefined ? {} : { refund: details.refund }),
+          ...(details.subscription === undefined ? {} : { subscription: details.subscription })
         }
       })
     )

@@ -18,6 +18,12 @@ import { ProviderWebhooks } from "./providers/ProviderWebhooks.js"
 import { RefundRecords } from "./refunds/RefundRecords.js"
 import { Refunds } from "./refunds/Refunds.js"
 import { RoutingRules } from "./routing/RoutingRules.js"
+import { BillingRecords } from "./subscriptions/BillingRecords.js"
+import { Customers } from "./subscriptions/Customers.js"
+import { Invoices } from "./subscriptions/Invoices.js"
+import { Plans } from "./subscriptions/Plans.js"
+import { Subscriptions } from "./subscriptions/Subscriptions.js"
+import { TestClocks } from "./subscriptions/TestClocks.js"
 import { RateLimits } from "./limits/RateLimits.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
@@ -35,14 +41,21 @@ const JobsLayer = Layer.effect(
       Events,
       WebhookDeliveries,
       IdempotentRequests,
-      ProviderWebhooks
+      ProviderWebhooks,
+      Subscriptions
     ])
     return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]
   })
 )
 
-/** Who receives every event from the outbox: the webhook fan-out. */
-const ConsumersLayer = Layer.effect(EventConsumers, Effect.map(WebhookDeliveries, (webhooks) => [webhooks.fanOut]))
+/** Who receives every event from the outbox: the webhook fan-out, and billing (payments of invoices). */
+const ConsumersLayer = Layer.effect(
+  EventConsumers,
+  Effect.map(
+    Effect.all([WebhookDeliveries, Subscriptions]),
+    ([webhooks, subscriptions]) => [webhooks.fanOut, subscriptions.consumer]
+  )
+)
 
 /**
  * The application services of the core over their ports. The composition root provides the ports
@@ -56,6 +69,9 @@ export const CoreServices = JobsLayer.pipe(
     Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer, RateLimits.layer)
   ),
   Layer.provideMerge(WebhookDeliveries.layer),
+  Layer.provideMerge(Layer.mergeAll(TestClocks.layer, Invoices.layer)),
+  Layer.provideMerge(Subscriptions.layer),
+  Layer.provideMerge(Layer.mergeAll(BillingRecords.layer, Customers.layer, Plans.layer)),
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(ProviderWebhooks.layer),
   Layer.provideMerge(Refunds.layer),

@@ -8,6 +8,13 @@ import { ReadinessSql } from "./ReadinessSql.js"
 import { RefundsRepositorySql } from "./refunds/RefundsRepositorySql.js"
 import { RoutingRulesRepositorySql } from "./routing/RoutingRulesRepositorySql.js"
 import { ApiKeysRepositorySql, OrganizationsRepositorySql } from "./tenancy/TenancyRepositoriesSql.js"
+import {
+  CustomersRepositorySql,
+  InvoicesRepositorySql,
+  PlansRepositorySql,
+  TestClocksRepositorySql
+} from "./subscriptions/BillingRepositoriesSql.js"
+import { SubscriptionsRepositorySql } from "./subscriptions/SubscriptionsRepositorySql.js"
 import { TransactionsSql } from "./TransactionsSql.js"
 import { WebhookDeliveriesRepositorySql } from "./webhooks/WebhookDeliveriesRepositorySql.js"
 import { WebhookEndpointsRepositorySql } from "./webhooks/WebhookEndpointsRepositorySql.js"
@@ -26,5 +33,10 @@ export const StorageSql = Layer.mergeAll(
   WebhookEndpointsRepositorySql,
   WebhookDeliveriesRepositorySql,
   RoutingRulesRepositorySql,
-  ProviderEventsRepositorySql
+  ProviderEventsRepositorySql,
+  CustomersRepositorySql,
+  PlansRepositorySql,
+  TestClocksRepositorySql,
+  SubscriptionsRepositorySql,
+  InvoicesRepositorySql
 )

@@ -13,6 +13,11 @@ export type ObjectKind =
   | "webhook_delivery"
   | "provider_connection"
   | "routing_rule"
+  | "customer"
+  | "plan"
+  | "subscription"
+  | "invoice"
+  | "test_clock"
 
 /**
  * The kind of object the path parameter `name` of `path` names, from the collection before it:
@@ -38,6 +43,16 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "provider_connection"
     case "routing-rules":
       return "routing_rule"
+    case "customers":
+      return "customer"
+    case "plans":
+      return "plan"
+    case "subscriptions":
+      return "subscription"
+    case "invoices":
+      return "invoice"
+    case "test_clocks":
+      return "test_clock"
     default:
       return undefined
   }
@@ -136,6 +151,26 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       201,
       "a refund"
     )
+    const clock = yield* expectStatus(
+      yield* call("/v1/test_helpers/test_clocks", { body: { frozen_time: "2030-01-31T12:00:00.000Z" } }),
+      201,
+      "a test clock"
+    )
+    const customer = yield* expectStatus(
+      yield* call("/v1/customers", { body: { email: "fixture@example.com", test_clock: clock.id } }),
+      201,
+      "a customer"
+    )
+    const plan = yield* expectStatus(
+      yield* call("/v1/plans", { body: { amount: 1500, currency: "EUR", interval: "month" } }),
+      201,
+      "a plan"
+    )
+    const subscription = yield* expectStatus(
+      yield* call("/v1/subscriptions", { body: { customer: customer.id, plan: plan.id, payment_method: "tok_visa" } }),
+      201,
+      "a subscription"
+    )
     yield* runJobs("dispatch-events")
     const events = yield* expectStatus(yield* call("/v1/events?limit=100"), 200, "the events")
     const deliveries = yield* expectStatus(yield* call("/v1/webhooks/deliveries?limit=100"), 200, "the deliveries")
@@ -147,7 +182,12 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       webhook_endpoint: [endpoint.id],
       webhook_delivery: deliveries.data.map((delivery: { id: string }) => delivery.id),
       provider_connection: [connection.id],
-      routing_rule: [rule.id]
+      routing_rule: [rule.id],
+      customer: [customer.id],
+      plan: [plan.id],
+      subscription: [subscription.id],
+      invoice: [subscription.latest_invoice.id],
+      test_clock: [clock.id]
     }
     return { ids, connectionName, pspWebhookSecret } satisfies MerchantObjects
   })

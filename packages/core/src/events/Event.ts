@@ -5,6 +5,10 @@ import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
 import { ProviderConnectionView } from "../providers/ProviderConnection.js"
 import { Refund } from "../refunds/Refund.js"
 import { RefundEventTypes } from "../refunds/RefundStateMachine.js"
+import { Invoice } from "../subscriptions/Invoice.js"
+import { InvoiceEventTypes } from "../subscriptions/InvoiceStateMachine.js"
+import { Subscription } from "../subscriptions/Subscription.js"
+import { SubscriptionEventTypes } from "../subscriptions/SubscriptionStateMachine.js"
 
 /** `api_version` of every event and response; dates name versions. */
 export const API_VERSION = "2026-11-01"
@@ -27,6 +31,9 @@ const envelope = <const Types extends readonly [string, ...Array<string>], A, I>
 export const PaymentEvent = envelope(PaymentEventTypes, Payment)
 export const RefundEvent = envelope(RefundEventTypes, Refund)
 
+export const SubscriptionEvent = envelope(SubscriptionEventTypes, Subscription)
+export const InvoiceEvent = envelope(InvoiceEventTypes, Invoice)
+
 export const ProviderConnectionEventTypes = ["provider_connection.error"] as const
 export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, ProviderConnectionView)
 
@@ -34,10 +41,22 @@ export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, Pr
  * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
  * that emits events adds its member here; webhooks and billing consume this union.
  */
-export const Event = Schema.Union(PaymentEvent, RefundEvent, ProviderConnectionEvent).annotations({ identifier: "Event" })
+export const Event = Schema.Union(
+  PaymentEvent,
+  RefundEvent,
+  ProviderConnectionEvent,
+  SubscriptionEvent,
+  InvoiceEvent
+).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 
-export const EVENT_TYPES = [...PaymentEventTypes, ...RefundEventTypes, ...ProviderConnectionEventTypes] as const
+export const EVENT_TYPES = [
+  ...PaymentEventTypes,
+  ...RefundEventTypes,
+  ...ProviderConnectionEventTypes,
+  ...SubscriptionEventTypes,
+  ...InvoiceEventTypes
+] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
 /** What a state change records: its event type and the resource as it now is. */
@@ -45,3 +64,5 @@ export type EventInput =
   | { readonly type: (typeof PaymentEventTypes)[number]; readonly object: Payment }
   | { readonly type: (typeof RefundEventTypes)[number]; readonly object: Refund }
   | { readonly type: (typeof ProviderConnectionEventTypes)[number]; readonly object: ProviderConnectionView }
+  | { readonly type: (typeof SubscriptionEventTypes)[number]; readonly object: Subscription }
+  | { readonly type: (typeof InvoiceEventTypes)[number]; readonly object: Invoice }

@@ -11,6 +11,11 @@ import { ApiKeysRepository } from "../tenancy/ApiKeysRepository.js"
 import { WebhookDeliveriesRepository } from "../webhooks/WebhookDeliveriesRepository.js"
 import { WebhookEndpointsRepository } from "../webhooks/WebhookEndpointsRepository.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
+import { CustomersRepository } from "../subscriptions/CustomersRepository.js"
+import { InvoicesRepository } from "../subscriptions/InvoicesRepository.js"
+import { PlansRepository } from "../subscriptions/PlansRepository.js"
+import { SubscriptionsRepository } from "../subscriptions/SubscriptionsRepository.js"
+import { TestClocksRepository } from "../subscriptions/TestClocksRepository.js"
 import { layerMemoryStore } from "./MemoryStore.js"
 
 /** Every storage port of the core. */
@@ -27,6 +32,11 @@ export type StoragePorts =
   | WebhookDeliveriesRepository
   | RoutingRulesRepository
   | ProviderEventsRepository
+  | CustomersRepository
+  | PlansRepository
+  | SubscriptionsRepository
+  | InvoicesRepository
+  | TestClocksRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -41,5 +51,10 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   WebhookEndpointsRepository.layerMemory,
   WebhookDeliveriesRepository.layerMemory,
   RoutingRulesRepository.layerMemory,
-  ProviderEventsRepository.layerMemory
+  ProviderEventsRepository.layerMemory,
+  CustomersRepository.layerMemory,
+  PlansRepository.layerMemory,
+  SubscriptionsRepository.layerMemory,
+  InvoicesRepository.layerMemory,
+  TestClocksRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

@@ -1,0 +1,123 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Api } from "@orchestrator/api/Api"
+import { answeringWith } from "@orchestrator/api/ApiError"
+import { listFailures } from "@orchestrator/api/CommonErrors"
+import { providerFailures } from "@orchestrator/api/providers/ProviderErrors"
+import { billingFailures } from "@orchestrator/api/subscriptions/BillingErrors"
+import { CustomersApi } from "@orchestrator/api/subscriptions/CustomersApi"
+import { PlansApi } from "@orchestrator/api/subscriptions/PlansApi"
+import { SubscriptionsApi } from "@orchestrator/api/subscriptions/SubscriptionsApi"
+import { TestClocksApi } from "@orchestrator/api/subscriptions/TestClocksApi"
+import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
+import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { Customers } from "@orchestrator/core/subscriptions/Customers"
+import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
+import { Plans } from "@orchestrator/core/subscriptions/Plans"
+import { Subscriptions } from "@orchestrator/core/subscriptions/Subscriptions"
+import { TestClocks } from "@orchestrator/core/subscriptions/TestClocks"
+import { Effect } from "effect"
+import { idempotent } from "../IdempotentEndpoint.js"
+
+const answering = answeringWith({ ...billingFailures, ...providerFailures })
+const listing = answeringWith(listFailures)
+
+export const CustomersHttpLive = HttpApiBuilder.group(Api, "customers", (handlers) =>
+  Effect.map(Customers, (customers) =>
+    handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            CustomersApi.endpoints.create,
+            { key: headers["idempotency-key"], payload },
+            answering(customers.create(tenant, payload))
+          )))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(customers.retrieve(tenant, path.id))))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          customers.list(tenant, { email: urlParams.email }, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
+
+export const PlansHttpLive = HttpApiBuilder.group(Api, "plans", (handlers) =>
+  Effect.map(Plans, (plans) =>
+    handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, plans.create(tenant, payload))))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(plans.retrieve(tenant, path.id))))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          plans.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
+
+export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", (handlers) =>
+  Effect.map(Subscriptions, (subscriptions) =>
+    handlers
+      .handle(
+        "create",
+        ({ headers, payload }) =>
+          Effect.flatMap(CurrentTenant, (tenant) =>
+            idempotent(
+              SubscriptionsApi.endpoints.create,
+              { key: headers["idempotency-key"], payload },
+              answering(subscriptions.create(tenant, payload))
+            )),
+        { uninterruptible: true }
+      )
+      .handle("update", ({ headers, path, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            SubscriptionsApi.endpoints.update,
+            { key: headers["idempotency-key"], path, payload },
+            answering(subscriptions.update(tenant, path.id, payload))
+          )))
+      .handle("cancel", ({ headers, path, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            SubscriptionsApi.endpoints.cancel,
+            { key: headers["idempotency-key"], path, payload },
+            answering(subscriptions.cancel(tenant, path.id, payload))
+          )))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(subscriptions.retrieve(tenant, path.id))))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          subscriptions.list(
+            tenant,
+            { status: urlParams.status, customer: urlParams.customer, plan: urlParams.plan },
+            pageRequestOf(urlParams)
+          ).pipe(Effect.map(toList), listing)))))
+
+export const InvoicesHttpLive = HttpApiBuilder.group(Api, "invoices", (handlers) =>
+  Effect.map(Invoices, (invoices) =>
+    handlers
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(invoices.retrieve(tenant, path.id))))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          invoices.list(tenant, { subscription: urlParams.subscription }, pageRequestOf(urlParams)).pipe(
+            Effect.map(toList),
+            listing
+          )))))
+
+export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handlers) =>
+  Effect.map(TestClocks, (clocks) =>
+    handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          idempotent(
+            TestClocksApi.endpoints.create,
+            { key: headers["idempotency-key"], payload },
+            answering(clocks.create(tenant, payload))
+          )))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.retrieve(tenant, path.id))))
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => clocks.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.remove(tenant, path.id))))
+      .handle(
+        "advance",
+        ({ headers, path, payload }) =>
+          Effect.flatMap(CurrentTenant, (tenant) =>
+            idempotent(
+              TestClocksApi.endpoints.advance,
+              { key: headers["idempotency-key"], path, payload },
+              answering(clocks.advance(tenant, path.id, payload))
+            )),
+        { uninterruptible: true }
+      )))

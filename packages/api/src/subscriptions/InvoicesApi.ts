@@ -1,0 +1,30 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { InvoiceNotFound } from "./BillingErrors.js"
+
+export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
+
+export class InvoicesApi extends HttpApiGroup.make("invoices")
+  .add(
+    HttpApiEndpoint.get("retrieve", "/invoices/:id")
+      .setPath(Schema.Struct({ id: Identifier }))
+      .addSuccess(Invoice)
+      .addError(InvoiceNotFound)
+      .annotate(OpenApi.Summary, "Retrieve an invoice with its latest payment")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/invoices")
+      .setUrlParams(Schema.Struct({ subscription: Schema.optional(Identifier), ...PageQuery }).annotations({
+        parseOptions: { onExcessProperty: "error" }
+      }))
+      .addSuccess(InvoiceList)
+      .annotate(OpenApi.Summary, "List invoices, newest first")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Invoices")
+{}

@@ -1,0 +1,39 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { OptionalIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { PlanNotFound } from "./BillingErrors.js"
+
+export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
+
+export class PlansApi extends HttpApiGroup.make("plans")
+  .add(
+    HttpApiEndpoint.post("create", "/plans")
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(CreatePlan)
+      .addSuccess(Plan, { status: 201 })
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Create a plan: an amount billed every `interval_count` intervals")
+  )
+  .add(
+    HttpApiEndpoint.get("retrieve", "/plans/:id")
+      .setPath(Schema.Struct({ id: Identifier }))
+      .addSuccess(Plan)
+      .addError(PlanNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a plan")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/plans")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(PlanList)
+      .annotate(OpenApi.Summary, "List plans, newest first")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Plans")
+{}

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+import { Currency } from "../domain/Currency.js"
+import { Amount } from "../domain/Money.js"
+import { Timestamp } from "../domain/Timestamp.js"
+import { Payment } from "../payments/Payment.js"
+
+export const InvoiceStatus = Schema.Literal("open", "paid", "void", "uncollectible")
+export type InvoiceStatus = typeof InvoiceStatus.Type
+
+/** Why an invoice was made: the first period, or a renewal. */
+export const BillingReason = Schema.Literal("subscription_create", "subscription_cycle")
+
+/** As stored: `payment_id` names the latest payment made for it (one per attempt). */
+export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")({
+  id: Schema.String,
+  subscription_id: Schema.String,
+  customer_id: Schema.String,
+  plan_id: Schema.String,
+  status: InvoiceStatus,
+  billing_reason: BillingReason,
+  amount_due: Amount,
+  amount_paid: Schema.NonNegativeInt,
+  currency: Currency,
+  period_start: Timestamp,
+  period_end: Timestamp,
+  attempt_count: Schema.NonNegativeInt,
+  next_payment_attempt: Schema.NullOr(Timestamp),
+  payment_id: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  livemode: Schema.Boolean
+}) {}
+
+/** The invoice as the API shows it, with its latest payment (a Payment, refundable like any other). */
+export class Invoice extends Schema.Class<Invoice>("Invoice")({
+  object: Schema.Literal("invoice"),
+  id: Schema.String,
+  subscription_id: Schema.String,
+  customer_id: Schema.String,
+  plan_id: Schema.String,
+  status: InvoiceStatus,
+  billing_reason: BillingReason,
+  amount_due: Amount,
+  amount_paid: Schema.NonNegativeInt,
+  currency: Currency,
+  period_start: Timestamp,
+  period_end: Timestamp,
+  attempt_count: Schema.NonNegativeInt,
+  next_payment_attempt: Schema.NullOr(Timestamp),
+  payment: Schema.NullOr(Payment),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  livemode: Schema.Boolean
+}) {}
+
+export const invoiceView = (record: InvoiceRecord, payment: Payment | null): Invoice => {
+  const { payment_id: _, ...fields } = record
+  return new Invoice({ ...fields, object: "invoice", payment })
+}

@@ -1,0 +1,34 @@
+import { Context, Effect, Layer } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { BillingRecords } from "./BillingRecords.js"
+import type { Invoice } from "./Invoice.js"
+import { InvoicesRepository } from "./InvoicesRepository.js"
+import type { InvoiceNotFound } from "./SubscriptionErrors.js"
+
+/** Reading invoices; the schedule writes them (see `Subscriptions`). */
+export class Invoices extends Context.Tag("core/Invoices")<Invoices, {
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Invoice, InvoiceNotFound>
+  readonly list: (
+    tenant: Tenant,
+    filter: { readonly subscription: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<Invoice>, InvalidCursor>
+}>() {
+  static readonly layer = Layer.effect(
+    Invoices,
+    Effect.gen(function*() {
+      const records = yield* BillingRecords
+      const repository = yield* InvoicesRepository
+      return {
+        retrieve: (tenant, id) => Effect.flatMap(records.invoice(tenant, id), (record) => records.invoiceView(tenant, record)),
+        list: (tenant, filter, page) =>
+          Effect.flatMap(repository.list(tenant, filter, page), (found) =>
+            Effect.map(
+              Effect.forEach(found.data, (record) => records.invoiceView(tenant, record)),
+              (data) => ({ ...found, data })
+            ))
+      }
+    })
+  )
+}

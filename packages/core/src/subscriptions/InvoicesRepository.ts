@@ -1,0 +1,43 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { memoryDocuments } from "../memory/MemoryDocuments.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { InvoiceRecord } from "./Invoice.js"
+
+export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, {
+  readonly insert: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
+  readonly update: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
+  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
+  /** The invoice a payment was made for, if any. */
+  readonly findByPayment: (tenant: Tenant, paymentId: string) => Effect.Effect<Option.Option<InvoiceRecord>>
+  readonly list: (
+    tenant: Tenant,
+    filter: { readonly subscription: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<InvoiceRecord>, InvalidCursor>
+}>() {
+  static readonly layerMemory = Layer.effect(
+    InvoicesRepository,
+    Effect.map(MemoryStore, (store) => {
+      const documents = memoryDocuments<InvoiceRecord>(store, "invoices")
+      return {
+        insert: documents.save,
+        update: documents.save,
+        find: documents.find,
+        findForUpdate: documents.find,
+        findByPayment: (tenant, paymentId) =>
+          Effect.sync(() =>
+            Option.fromNullable(
+              documents.everyone().find((row) =>
+                row.tenant.organizationId === tenant.organizationId && row.value.payment_id === paymentId
+              )?.value
+            )
+          ),
+        list: (tenant, filter, page) =>
+          documents.list(tenant, (invoice) => filter.subscription === undefined || invoice.subscription_id === filter.subscription, page)
+      }
+    })
+  )
+}

@@ -1,0 +1,93 @@
+import { Context, DateTime, Effect, Layer, type Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { memoryDocuments } from "../memory/MemoryDocuments.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { SubscriptionListFilter, SubscriptionRecord } from "./Subscription.js"
+import type { TestClock } from "./TestClock.js"
+
+/** A subscription whose schedule has something due, and the time it is due. */
+export interface DueSubscription {
+  readonly tenant: Tenant
+  readonly subscriptionId: string
+  readonly dueAt: DateTime.Utc
+}
+
+export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<SubscriptionsRepository, {
+  readonly insert: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
+  readonly update: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
+  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
+  readonly list: (
+    tenant: Tenant,
+    filter: SubscriptionListFilter,
+    page: PageRequest
+  ) => Effect.Effect<Page<SubscriptionRecord>, InvalidCursor>
+  /**
+   * Leases the subscription due first: on the real clock, due by `lease.now`; on a test clock, due
+   * by that clock's `frozen_time`.
+   */
+  readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
+  /** Leases the subscription of test clock `clockId` due first, by `until`. */
+  readonly claimDueOnClock: (
+    tenant: Tenant,
+    clockId: string,
+    until: DateTime.Utc,
+    lease: LeaseRequest
+  ) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
+  /** Gives a lease back once its work is done, so the next due step can be claimed at once. */
+  readonly release: (subscriptionId: string, token: string) => Effect.Effect<void>
+}>() {
+  static readonly layerMemory = Layer.effect(
+    SubscriptionsRepository,
+    Effect.map(MemoryStore, (store) => {
+      const documents = memoryDocuments<SubscriptionRecord>(store, "subscriptions")
+      const leases = memoryLeases(store, "subscriptions")
+      const clockOf = (tenant: Tenant, id: string) =>
+        store.table<{ readonly organizationId: string; readonly value: TestClock }>("test_clocks").get(id)?.value
+      const claim = (
+        lease: LeaseRequest,
+        dueBy: (row: { readonly tenant: Tenant; readonly value: SubscriptionRecord }) => DateTime.Utc | undefined
+      ) =>
+        Effect.sync(() =>
+          leases.claim(
+            documents.everyone()
+              .filter((row) => {
+                const by = dueBy(row)
+                return row.value.next_run_at !== null && by !== undefined && !DateTime.greaterThan(row.value.next_run_at, by)
+              })
+              .sort((a, b) => a.value.next_run_at!.epochMillis - b.value.next_run_at!.epochMillis)
+              .map((row) => ({
+                id: row.value.id,
+                item: { tenant: row.tenant, subscriptionId: row.value.id, dueAt: row.value.next_run_at! }
+              })),
+            lease
+          )
+        )
+      return {
+        insert: documents.save,
+        update: documents.save,
+        find: documents.find,
+        findForUpdate: documents.find,
+        list: (tenant, filter, page) =>
+          documents.list(
+            tenant,
+            (subscription) =>
+              (filter.status === undefined || subscription.status === filter.status) &&
+              (filter.customer === undefined || subscription.customer_id === filter.customer) &&
+              (filter.plan === undefined || subscription.plan_id === filter.plan),
+            page
+          ),
+        claimDue: (lease) =>
+          claim(lease, ({ tenant, value }) =>
+            value.test_clock === null ? lease.now : clockOf(tenant, value.test_clock)?.frozen_time),
+        claimDueOnClock: (tenant, clockId, until, lease) =>
+          claim(lease, (row) =>
+            row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId ? until : undefined),
+        release: (id, token) => Effect.sync(() => leases.holds(id, token) && leases.release(id))
+      }
+    })
+  )
+}

@@ -1,0 +1,141 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { atTime } from "./BillingTime.js"
+import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./SubscriptionErrors.js"
+import { Subscriptions } from "./Subscriptions.js"
+import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
+import { type AdvanceTestClock, type CreateTestClock, TestClock } from "./TestClock.js"
+import { TestClocksRepository } from "./TestClocksRepository.js"
+
+/** More steps than two years of daily billing need; a schedule that never settles stops here. */
+const MAX_STEPS = 5_000
+
+/** How far one advance may go: a request that bills years of daily periods would hold its caller too long. */
+const MAX_ADVANCE_MILLIS = 2 * 366 * 86_400_000
+
+export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
+  readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
+  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<TestClock>, InvalidCursor>
+  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
+  /**
+   * Moves the clock to `frozen_time`, running every renewal, retry, trial end and expiry due on its
+   * customers' subscriptions in time order, each at the time it was due; answers once all of it has
+   * settled (`ready`). The clock shows `advancing` meanwhile.
+   */
+  readonly advance: (tenant: Tenant, id: string, input: AdvanceTestClock) => Effect.Effect<
+    TestClock,
+    TestClockNotFound | BillingRequestInvalid | TestClockBusy
+  >
+}>() {
+  static readonly layer = Layer.effect(
+    TestClocks,
+    Effect.gen(function*() {
+      const repository = yield* TestClocksRepository
+      const subscriptionsRepository = yield* SubscriptionsRepository
+      const subscriptions = yield* Subscriptions
+      const ids = yield* IdGenerator
+      const busy = new Set<string>()
+
+      const testModeOnly = (tenant: Tenant) =>
+        tenant.livemode
+          ? Effect.fail(new BillingRequestInvalid({
+            param: "livemode",
+            code: "test_clock_livemode",
+            message: "Test clocks exist only in test mode; use a sk_test_ key."
+          }))
+          : Effect.void
+
+      const retrieve = (tenant: Tenant, id: string) =>
+        Effect.flatMap(repository.find(tenant, id), Option.match({
+          onNone: () => Effect.fail(new TestClockNotFound({ id })),
+          onSome: Effect.succeed
+        }))
+
+      /** Claims and runs the clock's earliest due step until none is due by `target`. */
+      const drain = (tenant: Tenant, clockId: string, target: DateTime.Utc) =>
+        Effect.gen(function*() {
+          for (let step = 0; step < MAX_STEPS; step++) {
+            const real = yield* now
+            const claimed = yield* subscriptionsRepository.claimDueOnClock(tenant, clockId, target, {
+              now: real,
+              until: DateTime.add(real, { minutes: 2 }),
+              limit: 1
+            })
+            const next = claimed[0]
+            if (next === undefined) return true
+            yield* Effect.ensuring(
+              atTime(next.item.dueAt.epochMillis)(subscriptions.runDue(tenant, next.item.subscriptionId)),
+              subscriptionsRepository.release(next.item.subscriptionId, next.token)
+            )
+          }
+          return false
+        })
+
+      const advance = Effect.fn("TestClocks.advance")(function*(tenant: Tenant, id: string, input: AdvanceTestClock) {
+        const clock = yield* retrieve(tenant, id)
+        if (!DateTime.greaterThan(input.frozen_time, clock.frozen_time)) {
+          return yield* new BillingRequestInvalid({
+            param: "frozen_time",
+            code: "clock_time_not_forward",
+            message: "A test clock only moves forward: frozen_time must be after the clock's current time."
+          })
+        }
+        // One advance per clock at a time in this process; leases keep two processes from doing a step twice.
+        if (input.frozen_time.epochMillis - clock.frozen_time.epochMillis > MAX_ADVANCE_MILLIS) {
+          return yield* new BillingRequestInvalid({
+            param: "frozen_time",
+            code: "clock_advance_too_far",
+            message: "One advance moves a test clock by at most two years; advance again to go further."
+          })
+        }
+        if (busy.has(id)) return yield* new TestClockBusy({ id })
+        busy.add(id)
+        return yield* Effect.gen(function*() {
+          yield* repository.update(tenant, new TestClock({ ...clock, status: "advancing" }))
+          const settled = yield* drain(tenant, id, input.frozen_time)
+          const done = new TestClock({
+            ...clock,
+            frozen_time: input.frozen_time,
+            status: settled ? "ready" : "internal_failure"
+          })
+          yield* repository.update(tenant, done)
+          return done
+        }).pipe(
+          Effect.onInterrupt(() => repository.update(tenant, clock)),
+          Effect.ensuring(Effect.sync(() => busy.delete(id)))
+        )
+      })
+
+      return {
+        create: (tenant, input) =>
+          Effect.gen(function*() {
+            yield* testModeOnly(tenant)
+            const clock = new TestClock({
+              object: "test_helpers.test_clock",
+              id: yield* ids.make("clock"),
+              name: input.name ?? null,
+              frozen_time: input.frozen_time,
+              status: "ready",
+              created_at: yield* now,
+              livemode: false
+            })
+            yield* repository.insert(tenant, clock)
+            return clock
+          }),
+        retrieve,
+        list: (tenant, page) => repository.list(tenant, page),
+        remove: (tenant, id) =>
+          Effect.gen(function*() {
+            const clock = yield* retrieve(tenant, id)
+            yield* repository.remove(tenant, id)
+            return clock
+          }),
+        advance
+      }
+    })
+  )
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import { Jobs } from "@orchestrator/core/ports/Jobs"
+import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { Customers } from "@orchestrator/core/subscriptions/Customers"
+import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
+import { Plans } from "@orchestrator/core/subscriptions/Plans"
+import { Subscriptions } from "@orchestrator/core/subscriptions/Subscriptions"
+import { Effect, Fiber, TestClock } from "effect"
+import { createTenant, makeTestServices } from "./support/TestServices.js"
+
+const card = { brand: "visa", last4: "4242", country: "US" }
+const approved = AuthorizationOutcome.Authorized({ pspPaymentId: "psp_ok", captured: true, amountCaptured: 1000, card })
+const declined = AuthorizationOutcome.Refused({
+  pspPaymentId: null,
+  code: "insufficient_funds",
+  message: "Your card has insufficient funds.",
+  retryable: false,
+  card
+})
+
+const billDue = Effect.flatMap(Jobs, (jobs) => jobs.find((job) => job.name === "bill-subscriptions")!.run)
+
+const subscribe = (token: string) =>
+  Effect.gen(function*() {
+    const tenant = yield* createTenant
+    const customer = yield* (yield* Customers).create(tenant, { email: "jenny@example.com" })
+    const plan = yield* (yield* Plans).create(tenant, { amount: 1000, currency: "EUR" as Currency, interval: "month" })
+    const subscriptions = yield* Subscriptions
+    const subscription = yield* subscriptions.create(tenant, { customer: customer.id, plan: plan.id, payment_method: token })
+    const invoices = (yield* Invoices).list(tenant, { subscription: subscription.id }, { limit: 100, startingAfter: undefined })
+    return { tenant, subscription, subscriptions, invoices }
+  })
+
+describe("the subscription schedule on the real clock (TestClock)", () => {
+  it.effect("the worker renews a period once it has ended, not before", () => {
+    const services = makeTestServices()
+    return Effect.gen(function*() {
+      const { invoices, subscription, subscriptions, tenant } = yield* subscribe("tok_visa")
+      expect([subscription.status, subscription.current_period_end.epochMillis]).toEqual(["active", Date.UTC(1970, 1, 1)])
+
+      yield* TestClock.adjust("30 days")
+      yield* billDue
+      expect((yield* invoices).data.length).toBe(1)
+
+      yield* TestClock.adjust("1 day")
+      yield* billDue
+      const renewed = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([renewed.status, renewed.current_period_start.epochMillis, renewed.current_period_end.epochMillis])
+        .toEqual(["active", Date.UTC(1970, 1, 1), Date.UTC(1970, 2, 1)])
+      expect((yield* invoices).data.map((invoice) => [invoice.status, invoice.payment?.off_session])).toEqual([
+        ["paid", true],
+        ["paid", false]
+      ])
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a failed renewal is retried on the dunning schedule and recovers when a retry is paid", () => {
+    const services = makeTestServices({ tok_flaky: [approved, declined, declined, approved] })
+    return Effect.gen(function*() {
+      const { invoices, subscription, subscriptions, tenant } = yield* subscribe("tok_flaky")
+      yield* TestClock.adjust("31 days")
+      yield* billDue
+      const pastDue = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([pastDue.status, pastDue.latest_invoice?.next_payment_attempt?.epochMillis])
+        .toEqual(["past_due", Date.UTC(1970, 1, 2)])
+
+      yield* TestClock.adjust("23 hours")
+      yield* billDue
+      expect((yield* subscriptions.retrieve(tenant, subscription.id)).latest_invoice?.attempt_count).toBe(1)
+
+      yield* TestClock.adjust("1 hour")
+      yield* billDue
+      const retried = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([retried.status, retried.latest_invoice?.attempt_count, retried.latest_invoice?.next_payment_attempt?.epochMillis])
+        .toEqual(["past_due", 2, Date.UTC(1970, 1, 4)])
+
+      yield* TestClock.adjust("2 days")
+      yield* billDue
+      const recovered = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([recovered.status, recovered.latest_invoice?.status, recovered.latest_invoice?.attempt_count])
+        .toEqual(["active", "paid", 3])
+      expect((yield* invoices).data.length).toBe(2)
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a renewal whose PSP never answered is finished under the same reference, charged once", () => {
+    const services = makeTestServices({ tok_slow: [approved, "hang", approved] })
+    return Effect.gen(function*() {
+      const { invoices, subscription, subscriptions, tenant } = yield* subscribe("tok_slow")
+      yield* TestClock.adjust("31 days")
+      const renewing = yield* Effect.fork(billDue)
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(renewing)
+      const waiting = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([waiting.status, waiting.latest_invoice?.status, waiting.latest_invoice?.payment?.status])
+        .toEqual(["active", "open", "processing"])
+
+      yield* TestClock.adjust("1 hour")
+      yield* billDue
+      const settled = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([settled.status, settled.latest_invoice?.status, settled.latest_invoice?.attempt_count])
+        .toEqual(["active", "paid", 1])
+      expect(settled.latest_invoice?.payment?.id).toBe(waiting.latest_invoice?.payment?.id)
+      expect(settled.current_period_end.epochMillis).toBe(Date.UTC(1970, 2, 1))
+      // Two sends of the renewal, both under the one attempt's reference: one charge at the PSP.
+      const renewalReference = waiting.latest_invoice!.payment!.attempts[0]!.id
+      expect(services.psp.calls.filter((call) => call.reference === renewalReference).length).toBe(2)
+      expect((yield* invoices).data.length).toBe(2)
+    }).pipe(Effect.provide(services.layer))
+  })
+})

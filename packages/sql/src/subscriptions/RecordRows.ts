@@ -1,0 +1,61 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect, Option, Schema } from "effect"
+import { json, parsed } from "../shared/Rows.js"
+
+interface Stored {
+  readonly id: string
+  readonly created_at: DateTime.Utc
+  readonly livemode: boolean
+}
+
+/**
+ * The billing tables keep each record whole in `record` (jsonb), with the columns queries need
+ * beside it. This writes and reads such rows for one table and one record schema.
+ */
+export const recordRows = <A extends Stored, I>(
+  sql: SqlClient.SqlClient,
+  table: string,
+  schema: Schema.Schema<A, I>,
+  /** The table's own columns, from the record. */
+  columns: (value: A) => ReadonlyArray<readonly [string, Statement.Fragment]>
+) => {
+  const decode = Schema.decodeUnknownSync(schema)
+  const encode = Schema.encodeSync(schema)
+  const decodeRow = (row: any): A => decode(parsed(row.record))
+  const ofTenant = (tenant: Tenant, alias: string) =>
+    sql`${sql(`${alias}.organization_id`)} = ${tenant.organizationId} and ${sql(`${alias}.livemode`)} = ${tenant.livemode}`
+  const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`
+
+  return {
+    decodeRow,
+    ofTenant,
+    insert: (tenant: Tenant, value: A) => {
+      const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
+        ["id", sql`${value.id}`],
+        ["organization_id", sql`${tenant.organizationId}`],
+        ["livemode", sql`${value.livemode}`],
+        ["created_at", sql`${DateTime.formatIso(value.created_at)}::timestamptz`],
+        ["record", recordOf(value)],
+        ...columns(value)
+      ]
+      return sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
+        values (${sql.csv(all.map(([, fragment]) => fragment))})`.pipe(Effect.asVoid, Effect.orDie)
+    },
+    update: (tenant: Tenant, value: A) => {
+      const all = [["record", recordOf(value)] as const, ...columns(value)]
+      return sql`update ${sql(table)} set ${sql.csv(all.map(([name, fragment]) => sql`${sql(name)} = ${fragment}`))}
+        where id = ${value.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
+    },
+    find: (tenant: Tenant, id: string, forUpdate = false) =>
+      sql`select t.record from ${sql(table)} t where t.id = ${id} and ${ofTenant(tenant, "t")}
+        ${forUpdate ? sql`for update` : sql``}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeRow)),
+        Effect.orDie
+      )
+  }
+}
+
+/** A nullable time as a `timestamptz` parameter. */
+export const timeOrNull = (sql: SqlClient.SqlClient, time: DateTime.Utc | null) =>
+  sql`${time === null ? null : DateTime.formatIso(time)}::timestamptz`

@@ -1,0 +1,84 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { LeaseRequest } from "@orchestrator/core/ports/LeasedWork"
+import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
+import { type DueSubscription, SubscriptionsRepository } from "@orchestrator/core/subscriptions/SubscriptionsRepository"
+import { DateTime, Effect, Layer } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { iso } from "../shared/Rows.js"
+import { recordRows, timeOrNull } from "./RecordRows.js"
+
+interface DueRow {
+  readonly id: string
+  readonly organization_id: string
+  readonly livemode: boolean
+  readonly next_run_at: unknown
+}
+
+export const SubscriptionsRepositorySql = Layer.effect(
+  SubscriptionsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = recordRows(sql, "subscriptions", SubscriptionRecord, (subscription) => [
+      ["status", sql`${subscription.status}`],
+      ["customer_id", sql`${subscription.customer_id}`],
+      ["plan_id", sql`${subscription.plan_id}`],
+      ["test_clock", sql`${subscription.test_clock}`],
+      ["next_run_at", timeOrNull(sql, subscription.next_run_at)]
+    ])
+    const claim = (due: Statement.Fragment, lease: LeaseRequest) =>
+      claimLeased<DueRow, DueSubscription>(sql, {
+        table: "subscriptions",
+        due,
+        order: sql`next_run_at, id`,
+        returning: sql`id, organization_id, livemode, next_run_at`,
+        lease,
+        item: (row) => ({
+          tenant: { organizationId: row.organization_id, livemode: row.livemode },
+          subscriptionId: row.id,
+          dueAt: DateTime.unsafeMake(iso(row.next_run_at))
+        })
+      })
+    const at = (time: DateTime.Utc) => sql`${DateTime.formatIso(time)}::timestamptz`
+    return SubscriptionsRepository.of({
+      insert: rows.insert,
+      update: rows.update,
+      find: (tenant, id) => rows.find(tenant, id),
+      findForUpdate: (tenant, id) => rows.find(tenant, id, true),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: sql`s.record`,
+          from: sql`subscriptions s`,
+          alias: "s",
+          scope: rows.ofTenant(tenant, "s"),
+          filters: [
+            ...(filter.status === undefined ? [] : [sql`s.status = ${filter.status}`]),
+            ...(filter.customer === undefined ? [] : [sql`s.customer_id = ${filter.customer}`]),
+            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`])
+          ],
+          page,
+          decode: rows.decodeRow
+        }),
+      // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never due.
+      claimDue: (lease) =>
+        claim(
+          sql`next_run_at is not null and (
+            (test_clock is null and next_run_at <= ${at(lease.now)})
+            or next_run_at <= (select k.frozen_time from test_clocks k where k.id = subscriptions.test_clock))`,
+          lease
+        ),
+      claimDueOnClock: (tenant: Tenant, clockId, until, lease) =>
+        claim(
+          sql`test_clock = ${clockId} and organization_id = ${tenant.organizationId}
+            and next_run_at is not null and next_run_at <= ${at(until)}`,
+          lease
+        ),
+      release: (id, token) =>
+        sql`update subscriptions set lease_until = null, lease_token = null where id = ${id} and lease_token = ${token}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    })
+  })
+)
