@@ -1,5 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
+import { makeDashboardRoutes } from "@orchestrator/dashboard/DashboardRoutes"
 import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
@@ -36,14 +37,19 @@ const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.flatMap(SandboxLedger, (ledger) =>
     router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))))
 
+/** The dashboard at `/dashboard`, bundled from the workspace on first use. */
+const DashboardPagesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.flatMap(makeDashboardRoutes, (routes) => router.concat(routes)))
+
 /**
  * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
- * the rendered docs at `/docs` (bundled, no CDN) and the sandbox pages, all behind the edge middleware.
+ * the rendered docs at `/docs` (bundled, no CDN), the dashboard and the sandbox pages, all behind the edge middleware.
  */
 export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(SandboxPagesLive),
+  Layer.provide(DashboardPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress

@@ -1,0 +1,4 @@
+import type { PageContext } from "../Context.js"
+import { h } from "../Dom.js"
+
+export const routingPage = async (_context: PageContext, ..._rest: Array<unknown>) => h("p", {}, "Coming soon")
