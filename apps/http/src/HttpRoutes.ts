@@ -8,6 +8,7 @@ import { AuthorizationLive } from "./AuthorizationLive.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
+import { InsightsHttpLive } from "./insights/InsightsHttp.js"
 import { OrganizationHttpLive } from "./organization/OrganizationHttp.js"
 import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
 import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
@@ -27,7 +28,8 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RoutingHttpLive,
     OrganizationHttpLive,
     ProviderWebhooksHttpLive,
-    HealthHttpLive
+    HealthHttpLive,
+    InsightsHttpLive
   ]),
   Layer.provide(AuthorizationLive)
 )

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
+import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
 import { ProviderConnectionsRepositorySql } from "./providers/ProviderConnectionsRepositorySql.js"
@@ -26,5 +27,6 @@ export const StorageSql = Layer.mergeAll(
   WebhookEndpointsRepositorySql,
   WebhookDeliveriesRepositorySql,
   RoutingRulesRepositorySql,
-  ProviderEventsRepositorySql
+  ProviderEventsRepositorySql,
+  InsightsRepositorySql
 )

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { EventsRepository } from "../events/EventsRepository.js"
+import { InsightsRepository } from "../insights/InsightsRepository.js"
 import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysRepository.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -27,6 +28,7 @@ export type StoragePorts =
   | WebhookDeliveriesRepository
   | RoutingRulesRepository
   | ProviderEventsRepository
+  | InsightsRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -41,5 +43,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   WebhookEndpointsRepository.layerMemory,
   WebhookDeliveriesRepository.layerMemory,
   RoutingRulesRepository.layerMemory,
-  ProviderEventsRepository.layerMemory
+  ProviderEventsRepository.layerMemory,
+  InsightsRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))
