@@ -67,6 +67,9 @@ describe("the dashboard: sign-in and payments", () => {
     expect(await column(page, "attempts-table", "Provider")).toEqual(["sandbox_a"])
     expect(await column(page, "attempts-table", "Error")).toEqual(["card_declined"])
     expect(await column(page, "attempts-table", "Status")).toEqual(["failed"])
+    // The timeline: the payment's events, oldest first.
+    const events = await page.locator("#timeline > li strong").allTextContents()
+    expect(events.at(-1)).toBe("payment.failed")
     await screenshot(page, "payment-declined")
 
     // The key is in this tab's session only: never in the URL or in local storage.
@@ -111,6 +114,7 @@ describe("the dashboard: sign-in and payments", () => {
     await page.locator("#refunds-table").waitFor()
     expect(await column(page, "refunds-table", "Amount")).toEqual(["5.00 EUR"])
     expect(await column(page, "refunds-table", "Status")).toEqual(["succeeded"])
+    expect(await page.locator("#timeline > li strong").allTextContents()).toContain("refund.succeeded")
     await screenshot(page, "payment-refunded")
     const refunds = await harness.run(shop.client.refunds.list({ urlParams: { payment_id: shop.paid.id } }))
     expect(refunds.data.map((refund) => refund.amount)).toEqual([500])
@@ -122,6 +126,31 @@ describe("the dashboard: sign-in and payments", () => {
     const failure = page.locator("#action-result [role=alert]")
     await failure.waitFor()
     expect(await failure.textContent()).toMatch(/amount|refund/i)
+    await page.context().close()
+  })
+
+  it("captures an authorized payment only once the confirmation is accepted", async () => {
+    const shop = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      const authorized = yield* shop.client.payments.create({
+        headers: { "idempotency-key": newKey() },
+        payload: paymentWith("tok_visa", { capture: false })
+      })
+      return { ...shop, authorized }
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.goto(`${harness.baseUrl}/dashboard#/payments/${shop.authorized.id}`)
+    await page.locator("#capture").click()
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
+    const untouched = await harness.run(shop.client.payments.retrieve({ path: { id: shop.authorized.id } }))
+    expect(untouched.status).toBe("requires_capture")
+
+    await page.locator("#capture").click()
+    await page.getByRole("dialog").locator("[data-confirm]").click()
+    await page.locator("#payment-title >> text=succeeded").waitFor()
+    const captured = await harness.run(shop.client.payments.retrieve({ path: { id: shop.authorized.id } }))
+    expect([captured.status, captured.amount_captured]).toEqual(["succeeded", captured.amount])
     await page.context().close()
   })
 
