@@ -78,6 +78,25 @@ describe("the dashboard: sign-in and payments", () => {
     await page.context().close()
   })
 
+  it("says so when the key is revoked while signed in, and offers the sign-in form again", async () => {
+    const { shop, key, secret } = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      const { key, secret } = yield* Effect.flatMap(Organizations, (organizations) => organizations.createKey(shop.organization.id, false))
+      return { shop, key, secret }
+    }))
+    const page = await harness.open()
+    await signIn(page, secret)
+    await harness.run(Effect.flatMap(Organizations, (organizations) => organizations.revokeKey(key.id)))
+    await page.getByRole("link", { name: "Payments" }).click()
+    const refusal = page.locator("#content [role=alert]")
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/key/i)
+    await page.locator("#sign-in-again").click()
+    await signIn(page, shop.secret)
+    expect(await page.evaluate(() => sessionStorage.getItem("orchestrator.dashboard.keys"))).not.toContain(secret)
+    await page.context().close()
+  })
+
   it("pages through payments with the cursor", async () => {
     const shop = await harness.run(Effect.gen(function*() {
       const shop = yield* merchant()

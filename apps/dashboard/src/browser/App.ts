@@ -1,3 +1,4 @@
+import { ActionFailed } from "./Client.js"
 import { contextFor, type PageContext } from "./Context.js"
 import { h, mount } from "./Dom.js"
 import { errorBox } from "./Feedback.js"
@@ -110,7 +111,20 @@ export const startApp = (root: Element) => {
         if (draw === drawing) content.replaceWith(page)
       },
       (failure) => {
-        if (draw === drawing) content.replaceWith(errorBox(failure))
+        if (draw !== drawing) return
+        // A key revoked since sign-in: say so, and offer the sign-in form for this mode again.
+        const refused = failure instanceof ActionFailed && failure.code?.startsWith("api_key") === true
+        content.replaceWith(h(
+          "div",
+          {},
+          errorBox(failure),
+          refused
+            ? h("button", { type: "button", id: "sign-in-again", onclick: () => {
+              Session.forget(mode)
+              render()
+            } }, "Sign in again")
+            : null
+        ))
       }
     )
   }

@@ -28,6 +28,11 @@ const describe = (failure: unknown): ActionFailed => {
     const status = (failure as { response?: { status?: number } }).response?.status
     return new ActionFailed(`The service answered with an unexpected response (HTTP ${status ?? "?"}).`, undefined, status)
   }
+  if (tag === "ParseError") {
+    // The typed client checks what it sends against the API's schemas before sending it.
+    const detail = String((failure as { message?: unknown }).message ?? "").split("\n").slice(-1)[0]?.trim()
+    return new ActionFailed(`Not valid, nothing was sent: ${detail === "" ? "check the fields" : detail}`, "parameter_invalid", undefined)
+  }
   return new ActionFailed("The service's answer could not be read.", undefined, undefined)
 }
 

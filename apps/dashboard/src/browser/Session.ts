@@ -39,5 +39,10 @@ export const Session = {
   signIn: (mode: Mode, key: string) => write({ ...read(), [mode]: key, mode }),
   /** Shows the other mode; its key is asked for when there is none yet. */
   switchTo: (mode: Mode) => write({ ...read(), mode }),
+  /** Drops one mode's key (the service stopped accepting it); the other mode's stays. */
+  forget: (mode: Mode) => {
+    const { [mode]: _dropped, ...rest } = read()
+    write(rest)
+  },
   signOut: () => sessionStorage.removeItem(STORAGE_KEY)
 }

@@ -1,3 +1,4 @@
+import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { ActionFailed, newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
@@ -99,9 +100,9 @@ const ruleForm = (context: PageContext, providers: ReadonlyArray<string>, rules:
       const key = newIdempotencyKey()
       const id = ruleId.value
       if (id === "") {
-        await context.api((client) => client.routing.create({ headers: { "idempotency-key": key }, payload: payload as never }))
+        await context.api((client) => client.routing.create({ headers: { "idempotency-key": key }, payload }))
       } else {
-        await context.api((client) => client.routing.update({ path: { id }, headers: { "idempotency-key": key }, payload: payload as never }))
+        await context.api((client) => client.routing.update({ path: { id }, headers: { "idempotency-key": key }, payload }))
       }
       reload()
       return undefined
@@ -138,12 +139,13 @@ const dryRun = (context: PageContext) => {
         client.routing.evaluate({
           payload: {
             amount: Number(amount.element.value),
-            currency: currency.element.value.trim().toUpperCase(),
+            // Checked against the API's schema before it is sent; a wrong code is refused in words.
+            currency: currency.element.value.trim().toUpperCase() as Currency,
             payment_method: {
               type: method.element.value.trim(),
               ...(country.element.value.trim() === "" ? {} : { country: country.element.value.trim().toUpperCase() })
             }
-          } as never
+          }
         }))
       outlet.replaceChildren(
         h(

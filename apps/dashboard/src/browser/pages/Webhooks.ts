@@ -109,7 +109,7 @@ const endpointsSection = async (context: PageContext) => {
             url: url.value.trim(),
             ...(enabled.length === 0 ? {} : { enabled_events: enabled }),
             ...(description.value.trim() === "" ? {} : { description: description.value.trim() })
-          } as never
+          }
         }))
       secretOnce(outlet, endpoint)
       // The secret stays on screen; only the list is redrawn.
