@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
-import { column, type DashboardHarness, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
+import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
 
 let harness: DashboardHarness
 
@@ -75,6 +75,7 @@ describe("the dashboard: sign-in and payments", () => {
     // The key is in this tab's session only: never in the URL or in local storage.
     expect(page.url()).not.toContain(shop.secret)
     expect(await page.evaluate(() => localStorage.length)).toBe(0)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -94,6 +95,7 @@ describe("the dashboard: sign-in and payments", () => {
     await page.locator("#sign-in-again").click()
     await signIn(page, shop.secret)
     expect(await page.evaluate(() => sessionStorage.getItem("orchestrator.dashboard.keys"))).not.toContain(secret)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -116,6 +118,7 @@ describe("the dashboard: sign-in and payments", () => {
     const second = await column(page, "payments-table", "Payment")
     expect(second.filter((id) => first.includes(id))).toEqual([])
     expect(await page.locator("#next-page").count()).toBe(0)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -145,6 +148,7 @@ describe("the dashboard: sign-in and payments", () => {
     const failure = page.locator("#action-result [role=alert]")
     await failure.waitFor()
     expect(await failure.textContent()).toMatch(/amount|refund/i)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -170,6 +174,7 @@ describe("the dashboard: sign-in and payments", () => {
     await page.locator("#payment-title >> text=succeeded").waitFor()
     const captured = await harness.run(shop.client.payments.retrieve({ path: { id: shop.authorized.id } }))
     expect([captured.status, captured.amount_captured]).toEqual(["succeeded", captured.amount])
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -202,6 +207,7 @@ describe("the dashboard: sign-in and payments", () => {
     await page.locator("#mode-switch").click()
     expect(await page.locator("#mode-banner").getAttribute("data-mode")).toBe("test")
     expect(await column(page, "payments-table", "Payment")).toContain(shop.paid.id)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 })

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
-import { column, type DashboardHarness, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
+import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
 
 let harness: DashboardHarness
 
@@ -56,6 +56,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     await page.locator("#rule-amount-lte").fill("100")
     await page.locator("#rule-save").click()
     await page.locator("#rule-result [role=alert]").waitFor()
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -97,6 +98,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     expect(statuses[names.indexOf("flaky")]).toBe("error")
     expect((await column(page, "connections-table", "Circuit"))[names.indexOf("flaky")]).toBe("open")
     await screenshot(page, "connections")
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -115,6 +117,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     expect(await page.locator("#mode-banner").isVisible()).toBe(true)
     await screenshot(page, "phone-payments")
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 })

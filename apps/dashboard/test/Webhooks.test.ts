@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { startReceiver } from "../../http/test/support/Receiver.js"
 import { deliverWebhooks, merchant, runJobs } from "../../http/test/support/TestServer.js"
-import { column, type DashboardHarness, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
+import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
 
 let harness: DashboardHarness
 const scope = Effect.runSync(Scope.make())
@@ -64,6 +64,7 @@ describe("the dashboard: webhooks", () => {
     expect(await column(page, "attempts-table", "Response body")).toEqual(["", "thanks"])
     await screenshot(page, "webhook-delivery-resent")
     expect(shop.receiver.received.map((request) => request.headers["service-delivery-id"])).toEqual([shop.exhausted[0]!.id])
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -87,6 +88,7 @@ describe("the dashboard: webhooks", () => {
     // Nothing left to resend: the button says so instead of sending nothing.
     await page.locator("#bulk-resend").click()
     await page.locator("#bulk-result [role=alert] >> text=no exhausted delivery").waitFor()
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 
@@ -118,6 +120,7 @@ describe("the dashboard: webhooks", () => {
     const refusal = page.locator("#endpoint-result [role=alert]")
     await refusal.waitFor()
     expect(await refusal.textContent()).toMatch(/not valid|url|https?/i)
+    expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
 })

@@ -44,6 +44,13 @@ export const startHarness = async (): Promise<DashboardHarness> => {
       )
       const page = await context.newPage()
       page.setDefaultTimeout(15_000)
+      const problems: Array<string> = []
+      pageProblems.set(page, problems)
+      page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`))
+      // A Content-Security-Policy violation is reported on the console as "Refused to …".
+      page.on("console", (message) => {
+        if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text())
+      })
       await page.goto(`${baseUrl}/dashboard`)
       return page
     },
@@ -53,6 +60,11 @@ export const startHarness = async (): Promise<DashboardHarness> => {
     }
   }
 }
+
+const pageProblems = new WeakMap<Page, Array<string>>()
+
+/** Script errors and policy violations the page reported (a refused request's status is not one). */
+export const problemsOf = (page: Page): ReadonlyArray<string> => pageProblems.get(page) ?? []
 
 /** Saves what the page shows now under `artifacts/screenshots/dashboard/`. */
 export const screenshot = (page: Page, name: string) =>
