@@ -124,7 +124,7 @@ const ruleForm = (context: PageContext, providers: ReadonlyArray<string>, rules:
   return { element: h("div", {}, form, outlet), edit }
 }
 
-const dryRun = (context: PageContext) => {
+const dryRun = (context: PageContext, byRules: boolean) => {
   const outlet = h("div", { id: "dry-run-result", "aria-live": "polite" })
   const amount = input("dry-amount", "Amount (minor units)", { type: "number", min: "1", required: "", value: "2500" })
   const currency = input("dry-currency", "Currency", { required: "", value: "EUR", maxlength: "3" })
@@ -179,7 +179,14 @@ const dryRun = (context: PageContext) => {
       return undefined
     })
   })
-  return h("section", { "aria-labelledby": "dry-run-title" }, h("h2", { id: "dry-run-title" }, "Dry run"), form, outlet)
+  return h(
+    "section",
+    { "aria-labelledby": "dry-run-title" },
+    h("h2", { id: "dry-run-title" }, "Dry run"),
+    byRules ? null : h("p", { class: "muted" }, "Payments are not routed by rules now: this shows where they would go if they were."),
+    form,
+    outlet
+  )
 }
 
 /** Routing rules in the order they are evaluated, with create, edit, enable, reorder and a dry run. */
@@ -288,6 +295,6 @@ export const routingPage = async (context: PageContext) => {
     ),
     h("h2", {}, "Add or edit a rule"),
     form.element,
-    dryRun(context)
+    dryRun(context, organization.payments_routing === "rules")
   )
 }
