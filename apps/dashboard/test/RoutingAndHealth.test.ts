@@ -51,6 +51,21 @@ describe("the dashboard: routing, connections and the overview", () => {
     const rules = await harness.run(shop.client.routing.list({ urlParams: {} }))
     expect(rules.data.map((rule) => rule.action.provider)).toEqual(["sandbox_a", "sandbox_b"])
 
+    // Disabling the first rule hands euro payments back to the second.
+    await page.getByRole("button", { name: "Disable" }).first().click()
+    await page.getByRole("button", { name: "Enable" }).waitFor()
+    await page.locator("#dry-run").click()
+    await page.locator("#dry-run-provider >> text=sandbox_b").waitFor()
+
+    // Editing the second rule to dollars leaves euro payments to the default provider.
+    await page.getByRole("button", { name: "Edit" }).nth(1).click()
+    await page.locator("#rule-currency").fill("USD")
+    await page.locator("#rule-save").click()
+    await page.locator("td[data-label=When] >> text=currency USD").waitFor()
+    await page.locator("#dry-run").click()
+    await page.locator("#dry-run-candidates").waitFor()
+    expect(await page.locator("#dry-run-decision").textContent()).toContain("(the default provider)")
+
     // A rule the API refuses (lte below gte) is refused in words.
     await page.locator("#rule-amount-gte").fill("500")
     await page.locator("#rule-amount-lte").fill("100")

@@ -106,9 +106,16 @@ describe("the dashboard: webhooks", () => {
     expect(await column(page, "endpoints-table", "Events")).toEqual(["payment.failed, refund.succeeded"])
     await screenshot(page, "webhooks-endpoint-created")
 
+    const first = (await secret.textContent())!.match(/whsec_\w+/)![0]
+
     await page.reload()
     await page.locator("#endpoints-table").waitFor()
     expect(await page.locator("#endpoint-secret").count()).toBe(0)
+    await page.getByRole("button", { name: "Rotate secret" }).click()
+    await page.getByRole("dialog").locator("[data-confirm]").click()
+    await page.locator("#endpoint-secret").waitFor()
+    const rotated = (await page.locator("#endpoint-secret").textContent())!.match(/whsec_\w+/)![0]
+    expect(rotated).not.toBe(first)
     await page.getByRole("button", { name: "Disable" }).click()
     await page.getByRole("dialog").locator("[data-confirm]").click()
     await page.getByRole("button", { name: "Enable" }).waitFor()
