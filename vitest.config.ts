@@ -21,7 +21,8 @@ export default defineConfig({
       project("api", "packages/api"),
       project("http", "apps/http"),
       project("worker", "apps/worker"),
-      project("cli", "apps/cli")
+      project("cli", "apps/cli"),
+      project("dashboard", "apps/dashboard")
     ]
   }
 })

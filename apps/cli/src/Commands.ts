@@ -44,7 +44,7 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
     Effect.gen(function*() {
       yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)
       yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
-      if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs`)
+      if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs · dashboard: ${settings.baseUrl}/dashboard`)
       // Finalizers run in reverse: this one runs after the server has drained and the database closed.
       yield* Effect.addFinalizer(() => Effect.logInfo("Stopped cleanly."))
     })

@@ -1,5 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
+import { makeDashboardRoutes } from "@orchestrator/dashboard/DashboardRoutes"
 import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
@@ -7,6 +8,7 @@ import { AuthorizationLive } from "./AuthorizationLive.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
+import { InsightsHttpLive } from "./insights/InsightsHttp.js"
 import { OrganizationHttpLive } from "./organization/OrganizationHttp.js"
 import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
 import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
@@ -38,7 +40,8 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     PlansHttpLive,
     SubscriptionsHttpLive,
     InvoicesHttpLive,
-    TestClocksHttpLive
+    TestClocksHttpLive,
+    InsightsHttpLive
   ]),
   Layer.provide(AuthorizationLive)
 )
@@ -48,14 +51,19 @@ const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.flatMap(SandboxLedger, (ledger) =>
     router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))))
 
+/** The dashboard at `/dashboard`, bundled from the workspace on first use. */
+const DashboardPagesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.flatMap(makeDashboardRoutes, (routes) => router.concat(routes)))
+
 /**
  * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
- * the rendered docs at `/docs` (bundled, no CDN) and the sandbox pages, all behind the edge middleware.
+ * the rendered docs at `/docs` (bundled, no CDN), the dashboard and the sandbox pages, all behind the edge middleware.
  */
 export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(SandboxPagesLive),
+  Layer.provide(DashboardPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress

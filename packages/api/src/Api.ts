@@ -3,6 +3,7 @@ import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
+import { InsightsApi } from "./insights/InsightsApi.js"
 import { OrganizationApi } from "./organization/OrganizationApi.js"
 import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
 import { ProvidersApi, ProviderWebhooksApi } from "./providers/ProvidersApi.js"
@@ -57,6 +58,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(InvoicesApi)
   .add(TestClocksApi)
   .add(HealthApi)
+  .add(InsightsApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)
   .addError(PayloadTooLarge)

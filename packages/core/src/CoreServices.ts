@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { EventConsumers, EventDispatch } from "./events/EventDispatch.js"
 import { EventLog } from "./events/EventLog.js"
 import { Events } from "./events/Events.js"
+import { InsightsReader } from "./insights/InsightsReader.js"
 import { IdempotentRequests } from "./idempotency/IdempotentRequests.js"
 import { PaymentAttempts } from "./payments/PaymentAttempts.js"
 import { PaymentRecords } from "./payments/PaymentRecords.js"
@@ -66,7 +67,14 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(EventDispatch.layer),
   Layer.provideMerge(ConsumersLayer),
   Layer.provideMerge(
-    Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer, RateLimits.layer)
+    Layer.mergeAll(
+      IdempotentRequests.layer,
+      Authentication.layer,
+      Organizations.layer,
+      Events.layer,
+      RateLimits.layer,
+      InsightsReader.layer
+    )
   ),
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(Layer.mergeAll(TestClocks.layer, Invoices.layer)),

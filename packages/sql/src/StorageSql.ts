@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
+import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
 import { ProviderConnectionsRepositorySql } from "./providers/ProviderConnectionsRepositorySql.js"
@@ -38,5 +39,6 @@ export const StorageSql = Layer.mergeAll(
   PlansRepositorySql,
   TestClocksRepositorySql,
   SubscriptionsRepositorySql,
-  InvoicesRepositorySql
+  InvoicesRepositorySql,
+  InsightsRepositorySql
 )

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { EventsRepository } from "../events/EventsRepository.js"
+import { InsightsRepository } from "../insights/InsightsRepository.js"
 import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysRepository.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -37,6 +38,7 @@ export type StoragePorts =
   | SubscriptionsRepository
   | InvoicesRepository
   | TestClocksRepository
+  | InsightsRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -56,5 +58,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   PlansRepository.layerMemory,
   SubscriptionsRepository.layerMemory,
   InvoicesRepository.layerMemory,
-  TestClocksRepository.layerMemory
+  TestClocksRepository.layerMemory,
+  InsightsRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

@@ -10,7 +10,8 @@ import { int, iso } from "../shared/Rows.js"
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
 const encodeAttempt = Schema.encodeSync(WebhookAttempt)
 
-const toDelivery = (row: any, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
+/** A `webhook_deliveries` row (and its attempts, when read) as the API shows it. */
+export const toDelivery = (row: any, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
   decode({
     object: "webhook_delivery",
     id: row.id,

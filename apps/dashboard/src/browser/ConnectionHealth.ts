@@ -1,0 +1,35 @@
+import type { ProviderStats } from "@orchestrator/core/insights/Insights"
+import type { ProviderConnectionView } from "@orchestrator/core/providers/ProviderConnection"
+import { DateTime } from "effect"
+import { h } from "./Dom.js"
+import { millis, percent } from "./Format.js"
+import { badge } from "./Table.js"
+
+/** The circuit breaker in words: closed (calls go through), open (none do), or open with a trial call allowed. */
+export const circuitOf = (connection: ProviderConnectionView, now: number) => {
+  if (connection.status === "disabled") return "disabled"
+  if (connection.status !== "error") return "closed"
+  return connection.circuit_retry_at !== null && DateTime.toEpochMillis(connection.circuit_retry_at) <= now ? "half_open" : "open"
+}
+
+/** A connection's health at a glance: status, circuit, last error, and how it did recently. */
+export const healthCard = (connection: ProviderConnectionView, stats: ProviderStats | undefined, hours: number) =>
+  h(
+    "div",
+    { class: "card health", id: `health-${connection.name}`, "data-status": connection.status },
+    h("h3", {}, connection.name, " ", badge(connection.status)),
+    h(
+      "dl",
+      { class: "facts compact" },
+      h("dt", {}, "Circuit"),
+      h("dd", {}, badge(circuitOf(connection, Date.now()))),
+      h("dt", {}, "Failures in a row"),
+      h("dd", {}, String(connection.consecutive_failures)),
+      h("dt", {}, `Success rate (${hours} h)`),
+      h("dd", { "data-metric": "success-rate" }, percent(stats?.success_rate)),
+      h("dt", {}, `Mean latency (${hours} h)`),
+      h("dd", { "data-metric": "latency" }, millis(stats?.latency_ms_avg)),
+      h("dt", {}, "Last error"),
+      h("dd", { "data-metric": "last-error" }, connection.last_error ?? "none")
+    )
+  )

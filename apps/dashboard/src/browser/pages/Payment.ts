@@ -1,0 +1,153 @@
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import { fromDecimalString } from "@orchestrator/core/domain/Money"
+import type { Payment } from "@orchestrator/core/payments/Payment"
+import { ActionFailed, newIdempotencyKey } from "../Client.js"
+import { confirmAction } from "../Confirm.js"
+import { type PageContext, sameMode } from "../Context.js"
+import { h } from "../Dom.js"
+import { runAction } from "../Feedback.js"
+import { millis, money, when } from "../Format.js"
+import { href, navigate } from "../Router.js"
+import { badge, table } from "../Table.js"
+import { paymentTimeline } from "./PaymentTimeline.js"
+
+const field = (label: string, value: Node | string) => [h("dt", {}, label), h("dd", {}, value)]
+
+const reload = (id: string) => navigate(href(`payments/${id}`))
+
+/** Refund, capture and cancel: each asks first and carries one Idempotency-Key for its confirmation. */
+const actions = (context: PageContext, payment: Payment) => {
+  const outlet = h("div", { id: "action-result" })
+  const refundable = payment.amount_captured - payment.amount_refunded
+  const controls: Array<Node> = []
+  if (payment.status === "succeeded" && refundable > 0) {
+    const amount = h("input", {
+      id: "refund-amount",
+      inputmode: "decimal",
+      placeholder: money(refundable, payment.currency),
+      "aria-describedby": "refund-hint"
+    }) as HTMLInputElement
+    const reason = h("input", { id: "refund-reason", maxlength: "500" }) as HTMLInputElement
+    const button = h("button", { type: "submit", id: "refund" }, "Refund…") as HTMLButtonElement
+    const form = h(
+      "form",
+      { class: "action", "aria-label": "Refund" },
+      h("label", { for: "refund-amount" }, "Refund amount"),
+      amount,
+      h("small", { id: "refund-hint" }, `Empty refunds everything left: ${money(refundable, payment.currency)}.`),
+      h("label", { for: "refund-reason" }, "Reason (optional)"),
+      reason,
+      button
+    )
+    form.addEventListener("submit", (event) => {
+      event.preventDefault()
+      void runAction(button, outlet, async () => {
+        const text = amount.value.trim()
+        const minor = text === "" ? refundable : fromDecimalString(text, payment.currency as Currency)
+        if (minor === undefined || minor <= 0) {
+          throw new ActionFailed(`Enter an amount such as ${money(refundable, payment.currency).split(" ")[0]}, or leave it empty to refund everything left.`, undefined, undefined)
+        }
+        const ok = await confirmAction(
+          "Refund this payment?",
+          `${money(minor, payment.currency)} goes back to the customer through ${payment.provider}. This cannot be undone.`,
+          `Refund ${money(minor, payment.currency)}`
+        )
+        if (!ok) return undefined
+        const key = newIdempotencyKey()
+        const refund = await context.api((client) =>
+          client.refunds.create({
+            path: { id: payment.id },
+            headers: { "idempotency-key": key },
+            payload: { ...(text === "" ? {} : { amount: minor }), ...(reason.value.trim() === "" ? {} : { reason: reason.value.trim() }) }
+          })
+        )
+        reload(payment.id)
+        return `Refund ${refund.id} is ${refund.status}.`
+      }).catch(() => undefined)
+    })
+    controls.push(form)
+  }
+  if (payment.status === "requires_capture") {
+    const button = h("button", { type: "button", id: "capture" }, "Capture…") as HTMLButtonElement
+    button.addEventListener("click", () =>
+      runAction(button, outlet, async () => {
+        const ok = await confirmAction("Capture this payment?", `${money(payment.amount, payment.currency)} will be charged.`, "Capture")
+        if (!ok) return undefined
+        const key = newIdempotencyKey()
+        await context.api((client) =>
+          client.payments.capture({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null })
+        )
+        reload(payment.id)
+        return "Captured."
+      }))
+    controls.push(button)
+  }
+  if (["created", "requires_action", "requires_capture", "processing"].includes(payment.status)) {
+    const button = h("button", { type: "button", id: "cancel", class: "danger" }, "Cancel payment…") as HTMLButtonElement
+    button.addEventListener("click", () =>
+      runAction(button, outlet, async () => {
+        const ok = await confirmAction("Cancel this payment?", "The authorization is released and the payment cannot be completed.", "Cancel payment")
+        if (!ok) return undefined
+        const key = newIdempotencyKey()
+        await context.api((client) =>
+          client.payments.cancel({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null })
+        )
+        reload(payment.id)
+        return "Canceled."
+      }))
+    controls.push(button)
+  }
+  return controls.length === 0 ? null : h("section", { class: "actions-panel", "aria-label": "Actions" }, controls, outlet)
+}
+
+/** One payment: what it is, why it failed, each attempt per PSP, its refunds and its timeline. */
+export const paymentPage = async (context: PageContext, id: string) => {
+  const [payment, refunds] = await Promise.all([
+    context.api((client) => client.payments.retrieve({ path: { id } })),
+    context.api((client) => client.refunds.list({ urlParams: { payment_id: id, limit: 100 } }))
+  ])
+  sameMode(context.mode, [payment, ...refunds.data])
+  const attempts = payment.attempts.map((attempt, index) => [
+    String(index + 1),
+    attempt.provider,
+    badge(attempt.status),
+    millis(attempt.latency_ms),
+    attempt.error_code ?? "",
+    when(attempt.created_at)
+  ])
+  const refundRows = refunds.data.map((refund) => [
+    h("span", { class: "mono" }, refund.id),
+    badge(refund.status),
+    money(refund.amount, refund.currency),
+    refund.reason ?? "",
+    refund.failure?.message ?? "",
+    when(refund.created_at)
+  ])
+  return h(
+    "article",
+    { "aria-labelledby": "payment-title" },
+    h("p", {}, h("a", { href: href("payments") }, "← Payments")),
+    h("h1", { id: "payment-title" }, money(payment.amount, payment.currency), " ", badge(payment.status)),
+    payment.failure === null
+      ? null
+      : h("div", { class: "failure", id: "payment-failure", role: "note" }, h("strong", {}, "Why it failed: "), `${payment.failure.message} (${payment.failure.code})`),
+    h(
+      "dl",
+      { class: "facts" },
+      field("Payment", h("span", { class: "mono", id: "payment-id" }, payment.id)),
+      field("Provider", payment.provider),
+      field("Routing", `${payment.routing.strategy}${payment.routing.rule_id === null ? "" : ` (${payment.routing.rule_id})`}`),
+      field("Captured", money(payment.amount_captured, payment.currency)),
+      field("Refunded", money(payment.amount_refunded, payment.currency)),
+      field("Card", `${payment.payment_method.brand ?? payment.payment_method.type} ${payment.payment_method.last4 ?? ""}`),
+      field("Customer", payment.customer_id ?? "—"),
+      field("Created", when(payment.created_at))
+    ),
+    actions(context, payment),
+    h("h2", {}, "Attempts"),
+    table("Attempts per provider", ["#", "Provider", "Status", "Latency", "Error", "At"], attempts, "No attempt yet.", { id: "attempts-table" }),
+    h("h2", {}, "Refunds"),
+    table("Refunds", ["Refund", "Status", "Amount", "Reason", "Failure", "Created"], refundRows, "No refund.", { id: "refunds-table" }),
+    await paymentTimeline(context, payment.id)
+  )
+}

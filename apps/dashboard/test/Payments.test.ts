@@ -1,0 +1,213 @@
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
+import { merchant } from "../../http/test/support/TestServer.js"
+import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
+
+let harness: DashboardHarness
+
+beforeAll(async () => {
+  harness = await startHarness()
+})
+afterAll(() => harness?.close())
+
+/** A merchant with one payment that succeeded and one the card declined. */
+const merchantWithPayments = () =>
+  harness.run(Effect.gen(function*() {
+    const shop = yield* merchant()
+    const paid = yield* shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa", { amount: 2500 }) })
+    const declined = yield* Effect.flip(
+      shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_chargeDeclined") })
+    )
+    const failed = (declined as { error: { payment?: { id: string } } }).error.payment!
+    return { ...shop, paid, failedId: failed.id }
+  }))
+
+describe("the dashboard: sign-in and payments", () => {
+  it("is served with a strict Content-Security-Policy and its own bundled script", async () => {
+    const page = await fetch(`${harness.baseUrl}/dashboard`)
+    expect(page.status).toBe(200)
+    const policy = page.headers.get("content-security-policy") ?? ""
+    expect(policy).toContain("script-src 'self'")
+    expect(policy).toContain("default-src 'none'")
+    expect(policy).not.toContain("unsafe-inline")
+    expect(await page.text()).toContain(`src="/dashboard/app.js"`)
+    const script = await fetch(`${harness.baseUrl}/dashboard/app.js`)
+    expect(script.status).toBe(200)
+    expect(script.headers.get("content-type")).toContain("javascript")
+    // Nothing is loaded from anywhere else: the bundle names no other origin to fetch from.
+    expect(await script.text()).not.toMatch(/https:\/\/(cdn|unpkg|esm\.sh|cdnjs)/)
+  })
+
+  it("refuses a wrong key, then signs in and finds the declined payment by filter with its attempts", async () => {
+    const shop = await merchantWithPayments()
+    const page = await harness.open()
+    await page.locator("#api-key").fill(`sk_test_${"x".repeat(40)}`)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    const refusal = page.getByRole("alert")
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/key/i)
+    expect(await page.locator("#mode-banner").count()).toBe(0)
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    await screenshot(page, "sign-in-refused")
+
+    await signIn(page, shop.secret)
+    expect(await page.locator("#mode-banner").getAttribute("data-mode")).toBe("test")
+    await page.getByRole("link", { name: "Payments" }).click()
+    await page.locator("#filter-status").selectOption("failed")
+    await page.getByRole("button", { name: "Filter" }).click()
+    await page.waitForURL(/status=failed/)
+    expect(await column(page, "payments-table", "Status")).toEqual(["failed"])
+    await screenshot(page, "payments-filtered")
+
+    await page.getByRole("link", { name: shop.failedId }).click()
+    await page.locator("#payment-failure").waitFor()
+    expect(await page.locator("#payment-failure").textContent()).toContain("card_declined")
+    expect(await column(page, "attempts-table", "Provider")).toEqual(["sandbox_a"])
+    expect(await column(page, "attempts-table", "Error")).toEqual(["card_declined"])
+    expect(await column(page, "attempts-table", "Status")).toEqual(["failed"])
+    // The timeline: the payment's events, oldest first.
+    const events = await page.locator("#timeline > li strong").allTextContents()
+    expect(events.at(-1)).toBe("payment.failed")
+    await screenshot(page, "payment-declined")
+
+    // The key is in this tab's session only: never in the URL or in local storage.
+    expect(page.url()).not.toContain(shop.secret)
+    expect(await page.evaluate(() => localStorage.length)).toBe(0)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("says so when the key is revoked while signed in, and offers the sign-in form again", async () => {
+    const { shop, key, secret } = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      const { key, secret } = yield* Effect.flatMap(Organizations, (organizations) => organizations.createKey(shop.organization.id, false))
+      return { shop, key, secret }
+    }))
+    const page = await harness.open()
+    await signIn(page, secret)
+    await harness.run(Effect.flatMap(Organizations, (organizations) => organizations.revokeKey(key.id)))
+    await page.getByRole("link", { name: "Payments" }).click()
+    const refusal = page.locator("#content [role=alert]")
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toMatch(/key/i)
+    await page.locator("#sign-in-again").click()
+    await signIn(page, shop.secret)
+    expect(await page.evaluate(() => sessionStorage.getItem("orchestrator.dashboard.keys"))).not.toContain(secret)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("pages through payments with the cursor", async () => {
+    const shop = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      for (let i = 0; i < 23; i++) {
+        yield* shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa", { amount: 100 + i }) })
+      }
+      return shop
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.getByRole("link", { name: "Payments" }).click()
+    expect(await column(page, "payments-table", "Amount")).toHaveLength(20)
+    const first = await column(page, "payments-table", "Payment")
+    await page.locator("#next-page").click()
+    await page.waitForURL(/starting_after=/)
+    await page.waitForFunction(() => document.querySelectorAll("#payments-table tbody tr").length === 3)
+    const second = await column(page, "payments-table", "Payment")
+    expect(second.filter((id) => first.includes(id))).toEqual([])
+    expect(await page.locator("#next-page").count()).toBe(0)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("refunds part of a payment after confirming, with an Idempotency-Key", async () => {
+    const shop = await merchantWithPayments()
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.goto(`${harness.baseUrl}/dashboard#/payments/${shop.paid.id}`)
+    await page.locator("#refund-amount").fill("5.00")
+    await page.locator("#refund").click()
+    const dialog = page.getByRole("dialog")
+    expect(await dialog.textContent()).toContain("5.00 EUR")
+    await screenshot(page, "refund-confirm")
+    await dialog.locator("[data-confirm]").click()
+    await page.locator("#refunds-table").waitFor()
+    expect(await column(page, "refunds-table", "Amount")).toEqual(["5.00 EUR"])
+    expect(await column(page, "refunds-table", "Status")).toEqual(["succeeded"])
+    expect(await page.locator("#timeline > li strong").allTextContents()).toContain("refund.succeeded")
+    await screenshot(page, "payment-refunded")
+    const refunds = await harness.run(shop.client.refunds.list({ urlParams: { payment_id: shop.paid.id } }))
+    expect(refunds.data.map((refund) => refund.amount)).toEqual([500])
+
+    // Refunding more than is left is refused, and the page says why.
+    await page.locator("#refund-amount").fill("100.00")
+    await page.locator("#refund").click()
+    await page.getByRole("dialog").locator("[data-confirm]").click()
+    const failure = page.locator("#action-result [role=alert]")
+    await failure.waitFor()
+    expect(await failure.textContent()).toMatch(/amount|refund/i)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("captures an authorized payment only once the confirmation is accepted", async () => {
+    const shop = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      const authorized = yield* shop.client.payments.create({
+        headers: { "idempotency-key": newKey() },
+        payload: paymentWith("tok_visa", { capture: false })
+      })
+      return { ...shop, authorized }
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.goto(`${harness.baseUrl}/dashboard#/payments/${shop.authorized.id}`)
+    await page.locator("#capture").click()
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
+    const untouched = await harness.run(shop.client.payments.retrieve({ path: { id: shop.authorized.id } }))
+    expect(untouched.status).toBe("requires_capture")
+
+    await page.locator("#capture").click()
+    await page.getByRole("dialog").locator("[data-confirm]").click()
+    await page.locator("#payment-title >> text=succeeded").waitFor()
+    const captured = await harness.run(shop.client.payments.retrieve({ path: { id: shop.authorized.id } }))
+    expect([captured.status, captured.amount_captured]).toEqual(["succeeded", captured.amount])
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("switches between test and live, and never shows test data as live", async () => {
+    const shop = await merchantWithPayments()
+    const liveKey = await harness.run(Effect.flatMap(Organizations, (organizations) =>
+      Effect.map(organizations.createKey(shop.organization.id, true), ({ secret }) => secret)))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.getByRole("link", { name: "Payments" }).click()
+    expect(await column(page, "payments-table", "Payment")).toContain(shop.paid.id)
+    expect(await page.locator("#mode-banner").textContent()).toContain("TEST MODE")
+
+    await page.locator("#mode-switch").click()
+    // A test key does not open live mode.
+    await page.locator("#api-key").fill(shop.secret)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("alert").waitFor()
+    expect(await page.locator("#mode-banner").count()).toBe(0)
+
+    await signIn(page, liveKey)
+    expect(await page.locator("#mode-banner").getAttribute("data-mode")).toBe("live")
+    expect(await page.locator("#mode-banner").textContent()).toContain("LIVE MODE")
+    await page.getByRole("link", { name: "Payments" }).click()
+    await page.locator("#payments-title").waitFor()
+    await page.locator("text=No payment matches these filters.").waitFor()
+    expect(await page.content()).not.toContain(shop.paid.id)
+    await screenshot(page, "payments-live-empty")
+
+    await page.locator("#mode-switch").click()
+    expect(await page.locator("#mode-banner").getAttribute("data-mode")).toBe("test")
+    expect(await column(page, "payments-table", "Payment")).toContain(shop.paid.id)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+})
