@@ -4,6 +4,9 @@ import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
 import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
 
+/** Pages render after their requests answer: every reading is retried until it holds, or 10 s. */
+const POLL = { timeout: 10_000 }
+
 let harness: DashboardHarness
 
 beforeAll(async () => {
@@ -30,12 +33,12 @@ describe("the dashboard: routing, connections and the overview", () => {
     await page.locator("#rule-provider").selectOption("sandbox_a")
     await page.locator("#rule-save").click()
     await page.waitForFunction(() => document.querySelectorAll("#rules-table tbody tr").length === 2)
-    expect(await column(page, "rules-table", "Provider")).toEqual(["sandbox_b", "sandbox_a"])
-    expect(await column(page, "rules-table", "When")).toEqual(["currency EUR", "every payment"])
+    await expect.poll(() => column(page, "rules-table", "Provider"), POLL).toEqual(["sandbox_b", "sandbox_a"])
+    await expect.poll(() => column(page, "rules-table", "When"), POLL).toEqual(["currency EUR", "every payment"])
 
     await page.locator("#dry-run").click()
     await page.locator("#dry-run-provider").waitFor()
-    expect(await page.locator("#dry-run-provider").textContent()).toBe("sandbox_b")
+    await expect.poll(() => page.locator("#dry-run-provider").textContent(), POLL).toBe("sandbox_b")
     await screenshot(page, "routing-dry-run")
 
     await page.getByRole("button", { name: "Move rule 2 up" }).click()
@@ -44,7 +47,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     )
     await page.locator("#dry-run").click()
     await page.locator("#dry-run-provider >> text=sandbox_a").waitFor()
-    expect(await column(page, "dry-run-candidates", "Result")).toContain("chosen")
+    await expect.poll(() => column(page, "dry-run-candidates", "Result"), POLL).toContain("chosen")
     await screenshot(page, "routing-reordered")
 
     // The API evaluates in the order the dashboard shows.
@@ -64,7 +67,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     await page.locator("td[data-label=When] >> text=currency USD").waitFor()
     await page.locator("#dry-run").click()
     await page.locator("#dry-run-candidates").waitFor()
-    expect(await page.locator("#dry-run-decision").textContent()).toContain("(the default provider)")
+    await expect.poll(() => page.locator("#dry-run-decision").textContent(), POLL).toContain("(the default provider)")
 
     // A rule the API refuses (lte below gte) is refused in words.
     await page.locator("#rule-amount-gte").fill("500")
@@ -85,8 +88,8 @@ describe("the dashboard: routing, connections and the overview", () => {
     const page = await harness.open()
     await signIn(page, shop.secret)
     await page.locator("#health-flaky").waitFor()
-    expect(await page.locator("#health-flaky").getAttribute("data-status")).toBe("active")
-    expect(await page.locator("#health-flaky [data-metric=success-rate]").textContent()).toBe("100.0%")
+    await expect.poll(() => page.locator("#health-flaky").getAttribute("data-status"), POLL).toBe("active")
+    await expect.poll(() => page.locator("#health-flaky [data-metric=success-rate]").textContent(), POLL).toBe("100.0%")
     await page.locator("#chart-volume svg").waitFor()
 
     // The PSP goes down: payments forced to it fail until its circuit opens.
@@ -103,8 +106,8 @@ describe("the dashboard: routing, connections and the overview", () => {
     }))
     await page.reload()
     await page.locator("#health-flaky[data-status=error]").waitFor()
-    expect(await page.locator("#health-flaky [data-metric=last-error]").textContent()).toMatch(/outage/)
-    expect(await page.locator("#health-sandbox_a").getAttribute("data-status")).toBe("active")
+    await expect.poll(() => page.locator("#health-flaky [data-metric=last-error]").textContent(), POLL).toMatch(/outage/)
+    await expect.poll(() => page.locator("#health-sandbox_a").getAttribute("data-status"), POLL).toBe("active")
     await screenshot(page, "overview-outage")
 
     await page.getByRole("link", { name: "Connections" }).click()
@@ -129,8 +132,8 @@ describe("the dashboard: routing, connections and the overview", () => {
     await page.getByRole("link", { name: "Payments" }).click()
     await page.locator("#payments-table").waitFor()
     // Nothing wider than the screen: no sideways scrolling on a phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-    expect(await page.locator("#mode-banner").isVisible()).toBe(true)
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), POLL).toBeLessThanOrEqual(390)
+    await expect.poll(() => page.locator("#mode-banner").isVisible(), POLL).toBe(true)
     await screenshot(page, "phone-payments")
     expect(problemsOf(page)).toEqual([])
     await page.context().close()

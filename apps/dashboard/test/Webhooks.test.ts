@@ -5,6 +5,9 @@ import { startReceiver } from "../../http/test/support/Receiver.js"
 import { deliverWebhooks, merchant, runJobs } from "../../http/test/support/TestServer.js"
 import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
 
+/** Pages render after their requests answer: every reading is retried until it holds, or 10 s. */
+const POLL = { timeout: 10_000 }
+
 let harness: DashboardHarness
 const scope = Effect.runSync(Scope.make())
 
@@ -49,19 +52,19 @@ describe("the dashboard: webhooks", () => {
     await page.locator("#filter-delivery-status").selectOption("exhausted")
     await page.getByRole("button", { name: "Filter" }).click()
     await page.waitForURL(/status=exhausted/)
-    expect(await column(page, "deliveries-table", "Status")).toEqual(["exhausted"])
+    await expect.poll(() => column(page, "deliveries-table", "Status"), POLL).toEqual(["exhausted"])
     await screenshot(page, "webhooks-dead-letters")
 
     await page.getByRole("link", { name: shop.exhausted[0]!.id }).click()
-    expect(await column(page, "attempts-table", "Error")).toEqual([expect.stringContaining("disabled")])
+    await expect.poll(() => column(page, "attempts-table", "Error"), POLL).toEqual([expect.stringContaining("disabled")])
     await page.locator("#resend").click()
     await page.locator("#delivery-status >> text=pending").waitFor()
 
     await harness.run(deliverWebhooks)
     await page.locator("#refresh").click()
     await page.locator("#delivery-status >> text=succeeded").waitFor()
-    expect(await column(page, "attempts-table", "Answer")).toEqual(["no answer", "HTTP 200"])
-    expect(await column(page, "attempts-table", "Response body")).toEqual(["", "thanks"])
+    await expect.poll(() => column(page, "attempts-table", "Answer"), POLL).toEqual(["no answer", "HTTP 200"])
+    await expect.poll(() => column(page, "attempts-table", "Response body"), POLL).toEqual(["", "thanks"])
     await screenshot(page, "webhook-delivery-resent")
     expect(shop.receiver.received.map((request) => request.headers["service-delivery-id"])).toEqual([shop.exhausted[0]!.id])
     expect(problemsOf(page)).toEqual([])
@@ -76,7 +79,7 @@ describe("the dashboard: webhooks", () => {
     await page.locator("#bulk-resend").click()
     const dialog = page.getByRole("dialog")
     await dialog.waitFor()
-    expect(await dialog.textContent()).toContain("3 exhausted deliveries")
+    await expect.poll(() => dialog.textContent(), POLL).toContain("3 exhausted deliveries")
     await screenshot(page, "webhooks-bulk-confirm")
     await dialog.locator("[data-confirm]").click()
     await page.locator("#bulk-result >> text=3 deliveries queued").waitFor()
@@ -102,15 +105,15 @@ describe("the dashboard: webhooks", () => {
     await page.getByRole("button", { name: "Add endpoint" }).click()
     const secret = page.locator("#endpoint-secret")
     await secret.waitFor()
-    expect(await secret.textContent()).toMatch(/whsec_/)
-    expect(await column(page, "endpoints-table", "Events")).toEqual(["payment.failed, refund.succeeded"])
+    await expect.poll(() => secret.textContent(), POLL).toMatch(/whsec_/)
+    await expect.poll(() => column(page, "endpoints-table", "Events"), POLL).toEqual(["payment.failed, refund.succeeded"])
     await screenshot(page, "webhooks-endpoint-created")
 
     const first = (await secret.textContent())!.match(/whsec_\w+/)![0]
 
     await page.reload()
     await page.locator("#endpoints-table").waitFor()
-    expect(await page.locator("#endpoint-secret").count()).toBe(0)
+    await expect.poll(() => page.locator("#endpoint-secret").count(), POLL).toBe(0)
     await page.getByRole("button", { name: "Rotate secret" }).click()
     await page.getByRole("dialog").locator("[data-confirm]").click()
     await page.locator("#endpoint-secret").waitFor()
@@ -119,14 +122,14 @@ describe("the dashboard: webhooks", () => {
     await page.getByRole("button", { name: "Disable" }).click()
     await page.getByRole("dialog").locator("[data-confirm]").click()
     await page.getByRole("button", { name: "Enable" }).waitFor()
-    expect(await column(page, "endpoints-table", "Status")).toEqual(["disabled"])
+    await expect.poll(() => column(page, "endpoints-table", "Status"), POLL).toEqual(["disabled"])
 
     // A URL the API refuses is refused in words.
     await page.locator("#endpoint-url").fill("ftp://nowhere.example")
     await page.getByRole("button", { name: "Add endpoint" }).click()
     const refusal = page.locator("#endpoint-result [role=alert]")
     await refusal.waitFor()
-    expect(await refusal.textContent()).toMatch(/not valid|url|https?/i)
+    await expect.poll(() => refusal.textContent(), POLL).toMatch(/not valid|url|https?/i)
     expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
