@@ -1,4 +1,6 @@
 import { Effect, Layer } from "effect"
+import { CheckoutRecords } from "./checkout/CheckoutRecords.js"
+import { CheckoutSessions } from "./checkout/CheckoutSessions.js"
 import { EventConsumers, EventDispatch } from "./events/EventDispatch.js"
 import { EventLog } from "./events/EventLog.js"
 import { Events } from "./events/Events.js"
@@ -35,7 +37,8 @@ const JobsLayer = Layer.effect(
       Events,
       WebhookDeliveries,
       IdempotentRequests,
-      ProviderWebhooks
+      ProviderWebhooks,
+      CheckoutSessions
     ])
     return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]
   })
@@ -55,13 +58,14 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(
     Layer.mergeAll(IdempotentRequests.layer, Authentication.layer, Organizations.layer, Events.layer, RateLimits.layer)
   ),
+  Layer.provideMerge(CheckoutSessions.layer),
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(ProviderWebhooks.layer),
   Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),
-  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer)),
+  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer, CheckoutRecords.layer)),
   Layer.provideMerge(Layer.mergeAll(ProviderResolution.layer, ProviderConnections.layer)),
   Layer.provideMerge(Layer.mergeAll(ConnectionHealth.layer, RoutingRules.layer)),
   Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)),

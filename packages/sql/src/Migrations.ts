@@ -5,17 +5,19 @@ import leasesAndOutbox from "./migrations/0002_leases_and_outbox.js"
 import webhooks from "./migrations/0003_webhooks.js"
 import routingAndHealth from "./migrations/0004_routing_and_health.js"
 import rateLimits from "./migrations/0005_rate_limits.js"
+import checkoutSessions from "./migrations/0007_checkout_sessions.js"
 
 const migrations = {
   "0001_initial": initial,
   "0002_leases_and_outbox": leasesAndOutbox,
   "0003_webhooks": webhooks,
   "0004_routing_and_health": routingAndHealth,
-  "0005_rate_limits": rateLimits
+  "0005_rate_limits": rateLimits,
+  "0007_checkout_sessions": checkoutSessions
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 5
+export const LATEST_MIGRATION = 7
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CheckoutSessionsRepositorySql } from "./checkout/CheckoutSessionsRepositorySql.js"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
@@ -26,5 +27,6 @@ export const StorageSql = Layer.mergeAll(
   WebhookEndpointsRepositorySql,
   WebhookDeliveriesRepositorySql,
   RoutingRulesRepositorySql,
-  ProviderEventsRepositorySql
+  ProviderEventsRepositorySql,
+  CheckoutSessionsRepositorySql
 )

@@ -1,4 +1,6 @@
 import { Schema } from "effect"
+import { CheckoutSessionEventObject } from "../checkout/CheckoutSession.js"
+import { CheckoutSessionEventTypes } from "../checkout/CheckoutSessionStateMachine.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Payment } from "../payments/Payment.js"
 import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
@@ -29,15 +31,24 @@ export const RefundEvent = envelope(RefundEventTypes, Refund)
 
 export const ProviderConnectionEventTypes = ["provider_connection.error"] as const
 export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, ProviderConnectionView)
+export const CheckoutSessionEvent = envelope(CheckoutSessionEventTypes, CheckoutSessionEventObject)
 
 /**
  * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
  * that emits events adds its member here; webhooks and billing consume this union.
  */
-export const Event = Schema.Union(PaymentEvent, RefundEvent, ProviderConnectionEvent).annotations({ identifier: "Event" })
+export const Event = Schema.Union(
+  PaymentEvent,
+  RefundEvent,
+  ProviderConnectionEvent,
+  CheckoutSessionEvent
+).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 
-export const EVENT_TYPES = [...PaymentEventTypes, ...RefundEventTypes, ...ProviderConnectionEventTypes] as const
+export const EVENT_TYPES = [
+  ...PaymentEventTypes, ...RefundEventTypes, ...ProviderConnectionEventTypes,
+  ...CheckoutSessionEventTypes
+] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
 /** What a state change records: its event type and the resource as it now is. */
@@ -45,3 +56,4 @@ export type EventInput =
   | { readonly type: (typeof PaymentEventTypes)[number]; readonly object: Payment }
   | { readonly type: (typeof RefundEventTypes)[number]; readonly object: Refund }
   | { readonly type: (typeof ProviderConnectionEventTypes)[number]; readonly object: ProviderConnectionView }
+  | { readonly type: (typeof CheckoutSessionEventTypes)[number]; readonly object: CheckoutSessionEventObject }

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CheckoutSessionsRepository } from "../checkout/CheckoutSessionsRepository.js"
 import { EventsRepository } from "../events/EventsRepository.js"
 import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysRepository.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
@@ -27,6 +28,7 @@ export type StoragePorts =
   | WebhookDeliveriesRepository
   | RoutingRulesRepository
   | ProviderEventsRepository
+  | CheckoutSessionsRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -41,5 +43,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   WebhookEndpointsRepository.layerMemory,
   WebhookDeliveriesRepository.layerMemory,
   RoutingRulesRepository.layerMemory,
-  ProviderEventsRepository.layerMemory
+  ProviderEventsRepository.layerMemory,
+  CheckoutSessionsRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))
