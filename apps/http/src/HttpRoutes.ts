@@ -4,6 +4,8 @@ import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/Sandbox
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
+import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
+import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
@@ -26,9 +28,11 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RoutingHttpLive,
     OrganizationHttpLive,
     ProviderWebhooksHttpLive,
-    HealthHttpLive
+    HealthHttpLive,
+    CheckoutSessionsHttpLive,
+    CheckoutSessionHttpLive
   ]),
-  Layer.provide(AuthorizationLive)
+  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive])
 )
 
 /** The sandbox PSP's own pages (its 3D Secure challenge), served beside the API. */

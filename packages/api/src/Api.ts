@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { OrganizationApi } from "./organization/OrganizationApi.js"
@@ -47,6 +48,8 @@ export class Api extends HttpApi.make("orchestrator")
   .add(OrganizationApi)
   .add(ProviderWebhooksApi)
   .add(HealthApi)
+  .add(CheckoutSessionsApi)
+  .add(CheckoutSessionApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)
   .addError(PayloadTooLarge)

@@ -63,10 +63,10 @@ describe("Checkout sessions", () => {
       expect(full.payment?.metadata).toEqual({ checkout_session_id: session.id })
       expect(full.payment_ids).toEqual([confirmed.payment!.id])
 
-      const types = (yield* (yield* Events).list(tenant, { type: undefined }, { limit: 50, startingAfter: undefined }))
+      const types = (yield* (yield* Events).list(tenant, { type: undefined, createdGte: undefined, createdLte: undefined }, { limit: 50, startingAfter: undefined }))
         .data.map((event) => event.type).filter((type) => type.startsWith("checkout."))
       expect(types.reverse()).toEqual(["checkout.session.created", "checkout.session.processing", "checkout.session.completed"])
-      const completed = (yield* (yield* Events).list(tenant, { type: "checkout.session.completed" }, { limit: 1, startingAfter: undefined })).data[0]!
+      const completed = (yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, { limit: 1, startingAfter: undefined })).data[0]!
       expect("client_secret" in (completed.data.object as object)).toBe(false)
     }).pipe(Effect.provide(services.layer))
   })
@@ -146,7 +146,7 @@ describe("Checkout sessions", () => {
       expect((yield* checkout.retrieve(tenant, failed.id)).status).toBe("expired")
       const error = yield* Effect.flip(checkout.confirm(tenant, failed.id, pay("tok_visa")))
       expect(error._tag).toBe("CheckoutSessionStateConflict")
-      const types = (yield* (yield* Events).list(tenant, { type: "checkout.session.expired" }, { limit: 10, startingAfter: undefined })).data
+      const types = (yield* (yield* Events).list(tenant, { type: "checkout.session.expired", createdGte: undefined, createdLte: undefined }, { limit: 10, startingAfter: undefined })).data
       expect(types.length).toBe(2)
     }).pipe(Effect.provide(services.layer))
   })
