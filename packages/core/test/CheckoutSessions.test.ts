@@ -120,9 +120,7 @@ describe("Checkout sessions", () => {
       expect(pending.status).toBe("processing")
       expect(pending.payment?.next_action?.url).toBe("https://psp.test/3ds")
       const payment = yield* (yield* Payments).retrieve(tenant, pending.payment!.id)
-      expect(payment.return_url).toBe(
-        `http://orchestrator.test/checkout/${session.id}?client_secret=${encodeURIComponent(session.client_secret)}`
-      )
+      expect(payment.return_url).toBe(`http://orchestrator.test/checkout/${session.id}`)
       yield* (yield* Payments).cancel(tenant, payment.id, {})
       expect((yield* checkout.retrievePublic(tenant, session.id)).status).toBe("payment_failed")
     }).pipe(Effect.provide(services.layer))

@@ -13,6 +13,7 @@ export type ObjectKind =
   | "webhook_delivery"
   | "provider_connection"
   | "routing_rule"
+  | "checkout_session"
 
 /**
  * The kind of object the path parameter `name` of `path` names, from the collection before it:
@@ -38,6 +39,8 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "provider_connection"
     case "routing-rules":
       return "routing_rule"
+    case "sessions":
+      return "checkout_session"
     default:
       return undefined
   }
@@ -136,6 +139,22 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       201,
       "a refund"
     )
+    const checkout = (token: string | null) =>
+      Effect.gen(function*() {
+        const session = yield* expectStatus(
+          yield* call("/v1/checkout/sessions", {
+            body: { amount: 2500, currency: "EUR", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" }
+          }),
+          201,
+          "a checkout session"
+        )
+        scan.secret("client_secret", session.client_secret)
+        if (token !== null) {
+          yield* call(`/v1/checkout/sessions/${session.id}/confirm`, { body: { payment_method: { type: "card", token } } })
+        }
+        return session.id as string
+      })
+    const sessions = [yield* checkout(null), yield* checkout("tok_chargeDeclined"), yield* checkout("tok_visa")]
     yield* runJobs("dispatch-events")
     const events = yield* expectStatus(yield* call("/v1/events?limit=100"), 200, "the events")
     const deliveries = yield* expectStatus(yield* call("/v1/webhooks/deliveries?limit=100"), 200, "the deliveries")
@@ -147,7 +166,8 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       webhook_endpoint: [endpoint.id],
       webhook_delivery: deliveries.data.map((delivery: { id: string }) => delivery.id),
       provider_connection: [connection.id],
-      routing_rule: [rule.id]
+      routing_rule: [rule.id],
+      checkout_session: sessions
     }
     return { ids, connectionName, pspWebhookSecret } satisfies MerchantObjects
   })

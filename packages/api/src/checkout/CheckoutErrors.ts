@@ -16,7 +16,7 @@ export class CheckoutSessionStateConflict extends ApiError<CheckoutSessionStateC
     status: 409,
     type: "invalid_request_error",
     codes: ["checkout_session_unexpected_state"],
-    description: "The session is not in a status that allows this (decisions §12)"
+    description: "The session is not in a status that allows this"
   }
 ) {
   readonly _tag = "CheckoutSessionStateConflict" as const

@@ -197,9 +197,10 @@ const make = Effect.gen(function*() {
       if (locked.status !== "open") return yield* new CheckoutSessionStateConflict({ session: locked, action: "confirm" })
       return yield* records.move(tenant, locked, "processing")
     }))
-    // The way back from a 3D Secure challenge: the merchant's page with the drop-in, else the hosted page.
-    const returnUrl = session.return_url ??
-      `${baseUrl}/checkout/${session.id}?client_secret=${encodeURIComponent(session.client_secret)}`
+    // The way back from a 3D Secure challenge: the merchant's page with the drop-in, else the hosted
+    // page. Never the client secret: the payment (and its events) would carry it; the drop-in keeps
+    // it in the tab's session storage for the way back instead.
+    const returnUrl = session.return_url ?? `${baseUrl}/checkout/${session.id}`
     const made = yield* payments.create(tenant, {
       amount: session.amount,
       currency: session.currency,
