@@ -1,11 +1,13 @@
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
+import { SandboxCardFormRoutes } from "@orchestrator/connectors/sandbox/SandboxCardForm"
 import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
+import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
@@ -38,7 +40,13 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 /** The sandbox PSP's own pages (its 3D Secure challenge), served beside the API. */
 const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.flatMap(SandboxLedger, (ledger) =>
-    router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))))
+    Effect.zipRight(
+      router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger))),
+      router.concat(SandboxCardFormRoutes)
+    )))
+
+/** The checkout drop-in script and the hosted payment page, served beside the API. */
+const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
 
 /**
  * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
@@ -48,6 +56,7 @@ export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(SandboxPagesLive),
+  Layer.provide(CheckoutPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress
