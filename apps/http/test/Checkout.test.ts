@@ -218,6 +218,48 @@ for (const database of testDatabases()) {
           expect(JSON.stringify(refused.json)).not.toContain("4242424242424242")
           expect((yield* server(`/v1/checkout/sessions/${session.id}`)).json.status).toBe("open")
         }))
+
+      it.effect("the drop-in may call a session's endpoints from the merchant's origin (CORS), and load from anywhere", () =>
+        Effect.gen(function*() {
+          const { baseUrl, browser, session } = yield* checkoutSetup()
+          const preflight = yield* raw(`${baseUrl}/v1/checkout/sessions/${session.id}/confirm`, {
+            method: "OPTIONS",
+            headers: {
+              origin: "https://shop.test",
+              "access-control-request-method": "POST",
+              "access-control-request-headers": "content-type, service-client-secret, idempotency-key"
+            }
+          })
+          expect(preflight.status).toBe(204)
+          expect(preflight.headers.get("access-control-allow-origin")).toBe("*")
+          expect(preflight.headers.get("access-control-allow-headers")).toContain("service-client-secret")
+          const read = yield* browser(`/v1/checkout/sessions/${session.id}`)
+          expect(read.headers.get("access-control-allow-origin")).toBe("*")
+          const refused = yield* browser(`/v1/checkout/sessions/${session.id}`, { clientSecret: "nope" })
+          expect([refused.status, refused.headers.get("access-control-allow-origin")]).toEqual([401, "*"])
+          const script = yield* raw(`${baseUrl}/v1/checkout/dropin.js`)
+          expect([script.status, script.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"])
+          expect(script.text).toContain("Orchestrator")
+          expect(script.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z]/i)
+          // The server-key endpoints stay closed to other origins.
+          expect((yield* raw(`${baseUrl}/v1/payments`, { headers: { origin: "https://shop.test" } })).headers.get("access-control-allow-origin")).toBeNull()
+        }))
+
+      it.effect("the hosted page is served with a strict policy, holds nothing of the session, and 404s a bad id", () =>
+        Effect.gen(function*() {
+          const { baseUrl, session } = yield* checkoutSetup()
+          const page = yield* raw(`${baseUrl}/checkout/${session.id}?client_secret=${encodeURIComponent(session.client_secret)}`)
+          expect(page.status).toBe(200)
+          const policy = page.headers.get("content-security-policy")!
+          for (const directive of ["default-src 'none'", "script-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {
+            expect(policy).toContain(directive)
+          }
+          expect(policy).not.toContain("unsafe")
+          expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+          expect(page.text).not.toContain(session.client_secret)
+          expect(page.text).not.toMatch(/<script>/)
+          expect((yield* raw(`${baseUrl}/checkout/%3Cscript%3E`)).status).toBe(404)
+        }))
     }
   )
 }

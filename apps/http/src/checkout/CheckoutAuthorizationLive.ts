@@ -1,4 +1,4 @@
-import { HttpServerRequest } from "@effect/platform"
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { failWith } from "@orchestrator/api/ApiError"
 import { CheckoutAuthorization } from "@orchestrator/api/checkout/CheckoutAuthorization"
 import { AuthenticationRequired, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
@@ -25,6 +25,10 @@ export const CheckoutAuthorizationLive = Layer.effect(
     const sessions = yield* CheckoutSessions
     const limits = yield* RateLimits
     return Effect.gen(function*() {
+      // The drop-in runs on the merchant's pages: any origin may read these answers (no cookies are used).
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeader(response, "access-control-allow-origin", "*"))
+      )
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers.authorization ?? ""
       if (header !== "") {

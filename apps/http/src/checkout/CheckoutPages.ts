@@ -36,10 +36,27 @@ const notFoundPage = `<!doctype html><html lang="en"><head><meta charset="utf-8"
 <body><h1>No such checkout page</h1></body></html>`
 
 const staticAsset = (body: string, contentType: string) =>
-  Effect.succeed(HttpServerResponse.text(body, { contentType, headers: { "cache-control": "no-cache" } }))
+  Effect.succeed(HttpServerResponse.text(body, {
+    contentType,
+    // Merchants' pages load the drop-in from here.
+    headers: { "cache-control": "no-cache", "access-control-allow-origin": "*" }
+  }))
+
+/** A browser's preflight before the drop-in calls a session's endpoints from the merchant's origin. */
+const preflight = Effect.succeed(HttpServerResponse.empty({
+  status: 204,
+  headers: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, POST",
+    "access-control-allow-headers": "content-type, service-client-secret, idempotency-key",
+    "access-control-max-age": "600"
+  }
+}))
 
 /** The drop-in (`/v1/checkout/dropin.js`, one self-contained script, and its style) and the hosted page. */
 export const CheckoutPageRoutes = HttpRouter.empty.pipe(
+  HttpRouter.options("/v1/checkout/sessions/:id", preflight),
+  HttpRouter.options("/v1/checkout/sessions/:id/:action", preflight),
   HttpRouter.get("/v1/checkout/dropin.js", staticAsset(dropinScript, "text/javascript; charset=utf-8")),
   HttpRouter.get("/v1/checkout/dropin.css", staticAsset(dropinStyle, "text/css; charset=utf-8")),
   HttpRouter.get(
