@@ -3,6 +3,8 @@ import { type Frame, launchBrowser, newPage, type Page, screenshot } from "@orch
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { spawn } from "node:child_process"
+import * as net from "node:net"
 import { sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -44,6 +46,37 @@ const enterCard = (frame: Frame, number: string) =>
 const click = (page: Page, name: RegExp) => Effect.promise(() => page.getByRole("button", { name }).click())
 const waitForUrl = (page: Page, prefix: string) => Effect.promise(() => page.waitForURL((url) => url.toString().startsWith(prefix)))
 const textOf = (page: Page, selector: string) => Effect.promise(() => page.locator(selector).innerText())
+
+const freePort = Effect.promise(() =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+)
+
+/** The README's example shop (`examples/checkout-shop.mjs`) as its own process, on another origin than the service. */
+const startShop = (apiUrl: string, apiKey: string) =>
+  Effect.gen(function*() {
+    const port = yield* freePort
+    const shop = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        spawn(process.execPath, [new URL("../../../examples/checkout-shop.mjs", import.meta.url).pathname], {
+          env: { ...process.env, PORT: String(port), ORCHESTRATOR_URL: apiUrl, ORCHESTRATOR_API_KEY: apiKey },
+          stdio: ["ignore", "pipe", "inherit"]
+        })
+      ),
+      (child) => Effect.sync(() => child.kill())
+    )
+    // It says so once it listens.
+    yield* Effect.async<void>((resume) => {
+      shop.stdout.on("data", (chunk: Buffer) => {
+        if (chunk.toString().includes("Example shop on")) resume(Effect.void)
+      })
+    })
+    return `http://127.0.0.1:${port}`
+  })
 
 for (const database of testDatabases().filter((each) => each.name === "pglite")) {
   // The database layer again beside the server: the same instance (layers are shared by reference),
@@ -207,6 +240,29 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* press("Enter")
           yield* waitForUrl(page, `${SHOP}/thanks?session=${session.id}`)
           yield* screenshot(page, SUITE, "keyboard-2-success")
+        }))
+
+      it.scoped("the README's example shop: the drop-in on the merchant's own page, declined, rerouted, paid", () =>
+        Effect.gen(function*() {
+          const account = yield* merchant()
+          const shop = yield* startShop(account.baseUrl, account.secret)
+          const { page, requests } = yield* open(`${shop}/`)
+          yield* click(page, /Buy now/)
+          yield* waitForUrl(page, `${shop}/pay?session=cs_`)
+          yield* enterCard(yield* cardFrame(page), "4000 0000 0000 0002")
+          yield* screenshot(page, SUITE, "shop-1-merchant-page")
+          yield* click(page, /Pay/)
+          yield* Effect.promise(() => page.locator(".orchestrator-message.orchestrator-warning").waitFor())
+          yield* screenshot(page, SUITE, "shop-2-rerouted")
+          yield* enterCard(yield* cardFrame(page), "4242 4242 4242 4242")
+          yield* click(page, /Pay/)
+          yield* waitForUrl(page, `${shop}/thanks?session=cs_`)
+          const outcome = yield* textOf(page, "#outcome")
+          expect(outcome).toMatch(/is complete: payment pay_\w+ succeeded on sandbox_b/)
+          yield* screenshot(page, SUITE, "shop-3-thanks")
+          noCardNumberLeft(requests)
+          // The secret key stayed on the shop's server.
+          for (const request of requests) expect(request).not.toContain(account.secret)
         }))
     }
   )

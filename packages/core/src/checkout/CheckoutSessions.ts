@@ -200,7 +200,8 @@ const make = Effect.gen(function*() {
     // The way back from a 3D Secure challenge: the merchant's page with the drop-in, else the hosted
     // page. Never the client secret: the payment (and its events) would carry it; the drop-in keeps
     // it in the tab's session storage for the way back instead.
-    const returnUrl = session.return_url ?? `${baseUrl}/checkout/${session.id}`
+    const returnUrl = session.return_url?.split("{CHECKOUT_SESSION_ID}").join(session.id) ??
+      `${baseUrl}/checkout/${session.id}`
     const made = yield* payments.create(tenant, {
       amount: session.amount,
       currency: session.currency,
