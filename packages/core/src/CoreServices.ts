@@ -44,8 +44,11 @@ const JobsLayer = Layer.effect(
   })
 )
 
-/** Who receives every event from the outbox: the webhook fan-out. */
-const ConsumersLayer = Layer.effect(EventConsumers, Effect.map(WebhookDeliveries, (webhooks) => [webhooks.fanOut]))
+/** Who receives every event from the outbox: the webhook fan-out, and checkout following its payments. */
+const ConsumersLayer = Layer.effect(
+  EventConsumers,
+  Effect.map(Effect.all([WebhookDeliveries, CheckoutSessions]), ([webhooks, checkout]) => [webhooks.fanOut, checkout.consumer])
+)
 
 /**
  * The application services of the core over their ports. The composition root provides the ports

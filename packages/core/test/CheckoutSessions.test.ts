@@ -6,8 +6,10 @@ import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
+import { CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
+import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, TestClock } from "effect"
+import { Effect, Either, Option, TestClock } from "effect"
 import * as fc from "fast-check"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
@@ -123,6 +125,28 @@ describe("Checkout sessions", () => {
       expect(payment.return_url).toBe(`http://orchestrator.test/checkout/${session.id}`)
       yield* (yield* Payments).cancel(tenant, payment.id, {})
       expect((yield* checkout.retrievePublic(tenant, session.id)).status).toBe("payment_failed")
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a payment settled out of band (the customer never came back) completes its session from the outbox", () => {
+    const services = makeTestServices(scripts)
+    return Effect.gen(function*() {
+      const { checkout, session, tenant } = yield* setup
+      const pending = yield* checkout.confirm(tenant, session.id, pay("tok_3ds"))
+      const payments = yield* Payments
+      const payment = yield* payments.retrieve(tenant, pending.payment!.id)
+      services.psp.settleLater(
+        payment.attempts.at(-1)!.id,
+        AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 2500, card })
+      )
+      expect((yield* payments.returnFromAction(payment.id)).status).toBe("succeeded")
+      const repository = yield* CheckoutSessionsRepository
+      const stored = () => Effect.map(repository.find(tenant, session.id), Option.getOrThrow)
+      expect((yield* stored()).status).toBe("processing")
+      yield* (yield* EventDispatch).dispatchDue
+      expect((yield* stored()).status).toBe("complete")
+      const completed = yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, { limit: 5, startingAfter: undefined })
+      expect(completed.data.map((event) => (event.data.object as { id: string }).id)).toEqual([session.id])
     }).pipe(Effect.provide(services.layer))
   })
 

@@ -3,6 +3,7 @@ import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
+import type { EventConsumer } from "../events/EventDispatch.js"
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
@@ -74,6 +75,11 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   ) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict | NoProviderAvailable>
   /** Which session a client secret opens, compared in constant time; anything else is rejected alike. */
   readonly authenticate: (clientSecret: string) => Effect.Effect<ClientSecretHolder, ClientSecretRejected>
+  /**
+   * Settles a session from its payment's events (a 3D Secure challenge completed while the customer
+   * never came back), so `checkout.session.completed` is sent without anyone reading the session.
+   */
+  readonly consumer: EventConsumer
   /** Worker: expires one session whose time is up, if it is still open or failed. */
   readonly expire: (ref: CheckoutSessionRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
@@ -312,6 +318,16 @@ const make = Effect.gen(function*() {
     cancel,
     reroute,
     authenticate,
+    consumer: {
+      name: "checkout-sessions",
+      consume: (organizationId, event) => {
+        if (!event.type.startsWith("payment.")) return Effect.void
+        const payment = event.data.object as Payment
+        const sessionId = payment.metadata?.checkout_session_id
+        if (sessionId === undefined) return Effect.void
+        return Effect.ignore(current({ organizationId, livemode: event.livemode }, sessionId))
+      }
+    },
     expire,
     jobs: [{ name: "expire-checkout-sessions", every: "30 seconds", run: expireDue }]
   })
