@@ -6,6 +6,7 @@ import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
+import { CheckoutRecords } from "@orchestrator/core/checkout/CheckoutRecords"
 import { CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
 import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { describe, expect, it } from "@effect/vitest"
@@ -147,6 +148,25 @@ describe("Checkout sessions", () => {
       expect((yield* stored()).status).toBe("complete")
       const completed = yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, { limit: 5, startingAfter: undefined })
       expect(completed.data.map((event) => (event.data.object as { id: string }).id)).toEqual([session.id])
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a confirm cut short after its payment was made: the outbox links the payment and settles the session", () => {
+    const services = makeTestServices(scripts)
+    return Effect.gen(function*() {
+      const { checkout, session, tenant } = yield* setup
+      // What a confirm had done when its process died: the session taken, the payment made, not linked.
+      yield* (yield* CheckoutRecords).moveIfStill(tenant, session.id, "open", "processing", () => ({}))
+      const payment = yield* (yield* Payments).create(tenant, {
+        amount: session.amount,
+        currency: session.currency,
+        payment_method: { type: "card", token: "tok_visa" },
+        provider: "sandbox_a",
+        metadata: { checkout_session_id: session.id }
+      })
+      yield* (yield* EventDispatch).dispatchDue
+      const settled = yield* checkout.retrieve(tenant, session.id)
+      expect([settled.status, settled.payment_id, settled.payment_ids]).toEqual(["complete", payment.id, [payment.id]])
     }).pipe(Effect.provide(services.layer))
   })
 

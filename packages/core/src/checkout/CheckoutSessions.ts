@@ -123,6 +123,29 @@ const make = Effect.gen(function*() {
     }
   }
 
+  /** Records `payment` as the session's latest, once (the confirm and the outbox may both bring it). */
+  const link = (tenant: Tenant, session: CheckoutSession, payment: Payment) =>
+    session.payment_ids.includes(payment.id)
+      ? Effect.succeed(session)
+      : records.save(tenant, session, { payment_id: payment.id, payment_ids: [...session.payment_ids, payment.id] })
+
+  /**
+   * A payment made for a processing session moved: link it if the confirm that made it was cut short
+   * before it could, and settle the session by it. News of an older payment changes nothing.
+   */
+  const follow = (tenant: Tenant, sessionId: string, paymentId: string) =>
+    transactions.run(Effect.gen(function*() {
+      const found = yield* repository.find(tenant, sessionId)
+      if (Option.isNone(found) || found.value.status !== "processing") return
+      const locked = yield* records.lock(tenant, sessionId)
+      if (locked.status !== "processing") return
+      if (locked.payment_id !== null && locked.payment_id !== paymentId) return
+      const payment = yield* Effect.orDie(payments.retrieve(tenant, paymentId))
+      const linked = yield* link(tenant, locked, payment)
+      const to = settledBy(payment)
+      if (to !== null) yield* records.move(tenant, linked, to)
+    }))
+
   /** The session as it stands now: expired once its time is up, settled once its payment is. */
   const current = (tenant: Tenant, id: string) =>
     Effect.gen(function*() {
@@ -228,10 +251,7 @@ const make = Effect.gen(function*() {
     )
     const settled = yield* transactions.run(Effect.gen(function*() {
       const locked = yield* records.lock(tenant, id)
-      const linked = made === null ? locked : yield* records.save(tenant, locked, {
-        payment_id: made.id,
-        payment_ids: [...locked.payment_ids, made.id]
-      })
+      const linked = made === null ? locked : yield* link(tenant, locked, made)
       const to = settledBy(made)
       return to === null || linked.status !== "processing" ? linked : yield* records.move(tenant, linked, to)
     }))
@@ -325,7 +345,7 @@ const make = Effect.gen(function*() {
         const payment = event.data.object as Payment
         const sessionId = payment.metadata?.checkout_session_id
         if (sessionId === undefined) return Effect.void
-        return Effect.ignore(current({ organizationId, livemode: event.livemode }, sessionId))
+        return follow({ organizationId, livemode: event.livemode }, sessionId, payment.id)
       }
     },
     expire,
