@@ -170,6 +170,20 @@ describe("Checkout sessions", () => {
     }).pipe(Effect.provide(services.layer))
   })
 
+  it.effect("a confirm cut short before any payment was made: after two minutes the customer may try elsewhere", () => {
+    const services = makeTestServices(scripts)
+    return Effect.gen(function*() {
+      const { checkout, session, tenant } = yield* setup
+      yield* (yield* CheckoutRecords).moveIfStill(tenant, session.id, "open", "processing", () => ({}))
+      yield* TestClock.adjust("119 seconds")
+      expect((yield* checkout.retrieve(tenant, session.id)).status).toBe("processing")
+      yield* TestClock.adjust("1 second")
+      expect((yield* checkout.retrievePublic(tenant, session.id)).status).toBe("payment_failed")
+      const reopened = yield* checkout.reroute(tenant, session.id, {})
+      expect([reopened.status, reopened.ui.provider]).toEqual(["open", "sandbox_b"])
+    }).pipe(Effect.provide(services.layer))
+  })
+
   it.effect("sessions expire at expires_at: on read, and by the worker's job", () => {
     const services = makeTestServices(scripts)
     return Effect.gen(function*() {

@@ -87,6 +87,9 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make))
 }
 
+/** How long a confirm may run before a session it left `processing` without a payment is given up. */
+const ABANDONED_CONFIRM_MILLIS = 2 * 60 * 1000
+
 const uiOf = (connection: ProviderConnection, methods: ReadonlyArray<string> | null): CheckoutUi => ({
   provider: connection.name,
   type: connection.type,
@@ -159,6 +162,18 @@ const make = Effect.gen(function*() {
       if (session.status === "processing" && session.payment_id !== null) {
         const to = settledBy(yield* paymentOf(tenant, session))
         if (to !== null) return yield* records.moveIfStill(tenant, id, "processing", to, () => ({}))
+      }
+      // A confirm whose process died before it made a payment: after the longest a request may run,
+      // nothing will come, and the customer may try again elsewhere.
+      if (
+        session.status === "processing" && session.payment_id === null &&
+        !DateTime.lessThan(yield* now, plusMillis(session.updated_at, ABANDONED_CONFIRM_MILLIS))
+      ) {
+        return yield* transactions.run(Effect.gen(function*() {
+          const locked = yield* records.lock(tenant, id)
+          const abandoned = locked.status === "processing" && locked.payment_id === null
+          return abandoned ? yield* records.move(tenant, locked, "payment_failed") : locked
+        }))
       }
       return session
     })
