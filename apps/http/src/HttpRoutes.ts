@@ -1,10 +1,14 @@
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { makeDashboardRoutes } from "@orchestrator/dashboard/DashboardRoutes"
+import { SandboxCardFormRoutes } from "@orchestrator/connectors/sandbox/SandboxCardForm"
 import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
+import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
+import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
+import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
@@ -41,15 +45,23 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     SubscriptionsHttpLive,
     InvoicesHttpLive,
     TestClocksHttpLive,
-    InsightsHttpLive
+    InsightsHttpLive,
+    CheckoutSessionsHttpLive,
+    CheckoutSessionHttpLive
   ]),
-  Layer.provide(AuthorizationLive)
+  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive])
 )
 
 /** The sandbox PSP's own pages (its 3D Secure challenge), served beside the API. */
 const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.flatMap(SandboxLedger, (ledger) =>
-    router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))))
+    Effect.zipRight(
+      router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger))),
+      router.concat(SandboxCardFormRoutes)
+    )))
+
+/** The checkout drop-in script and the hosted payment page, served beside the API. */
+const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
 
 /** The dashboard at `/dashboard`, bundled from the workspace on first use. */
 const DashboardPagesLive = HttpApiBuilder.Router.use((router) =>
@@ -64,6 +76,7 @@ export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(SandboxPagesLive),
   Layer.provide(DashboardPagesLive),
+  Layer.provide(CheckoutPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),
   HttpServer.withLogAddress

@@ -21,12 +21,20 @@ const KEYLESS: Record<string, string> = {
   "POST /v1/provider-webhooks/{connection_id}": "a PSP's webhook, verified with the connection's own webhook secret"
 }
 
+/** Bodies for the endpoints whose body has required fields; every other endpoint is sent `{}`. */
+const VALID_BODIES: Record<string, object> = {
+  "POST /v1/checkout/sessions/{id}/confirm": { payment_method: { type: "card", token: "tok_visa" } },
+  "POST /v1/test_helpers/test_clocks/{id}/advance": { frozen_time: "2031-01-01T00:00:00.000Z" }
+}
+
 /** What lists show A's objects to the other keys: none of A's ids, ever. */
 const allIds = (objects: MerchantObjects) => Object.values(objects.ids).flat()
 
 /** A webhook endpoint's signing secret belongs in its creation and rotation answers, and nowhere else. */
 const allowedWhere = (where: string, kind: string) =>
-  kind === "webhook_secret" && /^POST \/v1\/webhooks\/endpoints(\/[^/ ]+\/rotate-secret)? → 20\d\b/.test(where)
+  kind === "webhook_secret" && /^POST \/v1\/webhooks\/endpoints(\/[^/ ]+\/rotate-secret)? → 20\d\b/.test(where) ||
+  // A checkout session's client secret is shown to the server key, in the session's own answers.
+  (kind === "client_secret" && /^(POST|GET) \/v1\/checkout\/sessions(\/cs_[^/ ?]+)?(\?[^ ]*)? → 20\d\b/.test(where))
 
 const logs: Array<string> = []
 
@@ -94,10 +102,6 @@ for (const database of testDatabases()) {
       )
 
       /** Bodies with required fields, for the operations whose body cannot be empty. */
-      const REQUIRED_BODIES: Record<string, object> = {
-        "POST /v1/test_helpers/test_clocks/{id}/advance": { frozen_time: "2031-01-01T00:00:00.000Z" }
-      }
-
       /** The 404 a stranger gets: the error body, nothing of the object, and never a 403. */
       const expectNotFound = (response: RawResponse, what: string, objects: MerchantObjects, id: string) => {
         expect({ what, status: response.status }).toEqual({ what, status: 404 })
@@ -127,8 +131,8 @@ for (const database of testDatabases()) {
             for (const id of objects.ids[kind].slice(0, 5)) {
               const path = operation.path.replace(`{${parameter.name}}`, id)
               const takesBody = operation.spec.requestBody !== undefined
-              // A body the endpoint accepts, so the answer is about the id, not the body.
-              const body = REQUIRED_BODIES[nameOf(operation)] ?? {}
+              // A body the endpoint takes, so that only the id can be what is refused.
+              const body = VALID_BODIES[nameOf(operation)] ?? {}
               for (const [who, stranger] of strangers) {
                 const response = yield* stranger(path, { method: operation.method.toUpperCase(), ...(takesBody ? { body } : {}) })
                 expectNotFound(response, `${nameOf(operation)} with ${who}`, objects, id)

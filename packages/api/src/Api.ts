@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
@@ -59,6 +60,8 @@ export class Api extends HttpApi.make("orchestrator")
   .add(TestClocksApi)
   .add(HealthApi)
   .add(InsightsApi)
+  .add(CheckoutSessionsApi)
+  .add(CheckoutSessionApi)
   .addError(InvalidRequest)
   .addError(RouteNotFound)
   .addError(PayloadTooLarge)

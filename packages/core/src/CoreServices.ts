@@ -1,4 +1,6 @@
 import { Effect, Layer } from "effect"
+import { CheckoutRecords } from "./checkout/CheckoutRecords.js"
+import { CheckoutSessions } from "./checkout/CheckoutSessions.js"
 import { EventConsumers, EventDispatch } from "./events/EventDispatch.js"
 import { EventLog } from "./events/EventLog.js"
 import { Events } from "./events/Events.js"
@@ -43,18 +45,19 @@ const JobsLayer = Layer.effect(
       WebhookDeliveries,
       IdempotentRequests,
       ProviderWebhooks,
-      Subscriptions
+      Subscriptions,
+      CheckoutSessions
     ])
     return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]
   })
 )
 
-/** Who receives every event from the outbox: the webhook fan-out, and billing (payments of invoices). */
+/** Who receives every event from the outbox: the webhook fan-out, billing (payments of invoices), and checkout following its payments. */
 const ConsumersLayer = Layer.effect(
   EventConsumers,
   Effect.map(
-    Effect.all([WebhookDeliveries, Subscriptions]),
-    ([webhooks, subscriptions]) => [webhooks.fanOut, subscriptions.consumer]
+    Effect.all([WebhookDeliveries, Subscriptions, CheckoutSessions]),
+    ([webhooks, subscriptions, checkout]) => [webhooks.fanOut, subscriptions.consumer, checkout.consumer]
   )
 )
 
@@ -76,6 +79,7 @@ export const CoreServices = JobsLayer.pipe(
       InsightsReader.layer
     )
   ),
+  Layer.provideMerge(CheckoutSessions.layer),
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(Layer.mergeAll(TestClocks.layer, Invoices.layer)),
   Layer.provideMerge(Subscriptions.layer),
@@ -85,7 +89,7 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),
-  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer)),
+  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer, CheckoutRecords.layer)),
   Layer.provideMerge(Layer.mergeAll(ProviderResolution.layer, ProviderConnections.layer)),
   Layer.provideMerge(Layer.mergeAll(ConnectionHealth.layer, RoutingRules.layer)),
   Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)),

@@ -6,6 +6,7 @@ import webhooks from "./migrations/0003_webhooks.js"
 import routingAndHealth from "./migrations/0004_routing_and_health.js"
 import rateLimits from "./migrations/0005_rate_limits.js"
 import subscriptions from "./migrations/0006_subscriptions.js"
+import checkoutSessions from "./migrations/0007_checkout_sessions.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -13,11 +14,12 @@ const migrations = {
   "0003_webhooks": webhooks,
   "0004_routing_and_health": routingAndHealth,
   "0005_rate_limits": rateLimits,
-  "0006_subscriptions": subscriptions
+  "0006_subscriptions": subscriptions,
+  "0007_checkout_sessions": checkoutSessions
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 6
+export const LATEST_MIGRATION = 7
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CheckoutSessionsRepositorySql } from "./checkout/CheckoutSessionsRepositorySql.js"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
 import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
@@ -40,5 +41,6 @@ export const StorageSql = Layer.mergeAll(
   TestClocksRepositorySql,
   SubscriptionsRepositorySql,
   InvoicesRepositorySql,
-  InsightsRepositorySql
+  InsightsRepositorySql,
+  CheckoutSessionsRepositorySql
 )

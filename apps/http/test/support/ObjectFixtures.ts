@@ -18,6 +18,7 @@ export type ObjectKind =
   | "subscription"
   | "invoice"
   | "test_clock"
+  | "checkout_session"
 
 /**
  * The kind of object the path parameter `name` of `path` names, from the collection before it:
@@ -53,6 +54,8 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "invoice"
     case "test_clocks":
       return "test_clock"
+    case "sessions":
+      return "checkout_session"
     default:
       return undefined
   }
@@ -171,6 +174,22 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       201,
       "a subscription"
     )
+    const checkout = (token: string | null) =>
+      Effect.gen(function*() {
+        const session = yield* expectStatus(
+          yield* call("/v1/checkout/sessions", {
+            body: { amount: 2500, currency: "EUR", success_url: "https://shop.example/ok", cancel_url: "https://shop.example/no" }
+          }),
+          201,
+          "a checkout session"
+        )
+        scan.secret("client_secret", session.client_secret)
+        if (token !== null) {
+          yield* call(`/v1/checkout/sessions/${session.id}/confirm`, { body: { payment_method: { type: "card", token } } })
+        }
+        return session.id as string
+      })
+    const sessions = [yield* checkout(null), yield* checkout("tok_chargeDeclined"), yield* checkout("tok_visa")]
     yield* runJobs("dispatch-events")
     const events = yield* expectStatus(yield* call("/v1/events?limit=100"), 200, "the events")
     const deliveries = yield* expectStatus(yield* call("/v1/webhooks/deliveries?limit=100"), 200, "the deliveries")
@@ -187,7 +206,8 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       plan: [plan.id],
       subscription: [subscription.id],
       invoice: [subscription.latest_invoice.id],
-      test_clock: [clock.id]
+      test_clock: [clock.id],
+      checkout_session: sessions
     }
     return { ids, connectionName, pspWebhookSecret } satisfies MerchantObjects
   })

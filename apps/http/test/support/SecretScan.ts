@@ -3,7 +3,7 @@
  * knows of, searched at the end: a secret may appear only where it belongs.
  */
 
-export type SecretKind = "api_key" | "psp_credential" | "psp_webhook_secret" | "webhook_secret"
+export type SecretKind = "api_key" | "psp_credential" | "psp_webhook_secret" | "webhook_secret" | "client_secret"
 
 export interface Finding {
   readonly kind: SecretKind | "card_number"

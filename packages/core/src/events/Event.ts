@@ -1,4 +1,6 @@
 import { Schema } from "effect"
+import { CheckoutSessionEventObject } from "../checkout/CheckoutSession.js"
+import { CheckoutSessionEventTypes } from "../checkout/CheckoutSessionStateMachine.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Payment } from "../payments/Payment.js"
 import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
@@ -36,6 +38,7 @@ export const InvoiceEvent = envelope(InvoiceEventTypes, Invoice)
 
 export const ProviderConnectionEventTypes = ["provider_connection.error"] as const
 export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, ProviderConnectionView)
+export const CheckoutSessionEvent = envelope(CheckoutSessionEventTypes, CheckoutSessionEventObject)
 
 /**
  * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
@@ -46,7 +49,8 @@ export const Event = Schema.Union(
   RefundEvent,
   ProviderConnectionEvent,
   SubscriptionEvent,
-  InvoiceEvent
+  InvoiceEvent,
+  CheckoutSessionEvent
 ).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 
@@ -55,7 +59,8 @@ export const EVENT_TYPES = [
   ...RefundEventTypes,
   ...ProviderConnectionEventTypes,
   ...SubscriptionEventTypes,
-  ...InvoiceEventTypes
+  ...InvoiceEventTypes,
+  ...CheckoutSessionEventTypes
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
@@ -66,3 +71,4 @@ export type EventInput =
   | { readonly type: (typeof ProviderConnectionEventTypes)[number]; readonly object: ProviderConnectionView }
   | { readonly type: (typeof SubscriptionEventTypes)[number]; readonly object: Subscription }
   | { readonly type: (typeof InvoiceEventTypes)[number]; readonly object: Invoice }
+  | { readonly type: (typeof CheckoutSessionEventTypes)[number]; readonly object: CheckoutSessionEventObject }

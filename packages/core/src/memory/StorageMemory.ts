@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CheckoutSessionsRepository } from "../checkout/CheckoutSessionsRepository.js"
 import { EventsRepository } from "../events/EventsRepository.js"
 import { InsightsRepository } from "../insights/InsightsRepository.js"
 import { IdempotencyKeysRepository } from "../idempotency/IdempotencyKeysRepository.js"
@@ -39,6 +40,7 @@ export type StoragePorts =
   | InvoicesRepository
   | TestClocksRepository
   | InsightsRepository
+  | CheckoutSessionsRepository
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
@@ -59,5 +61,6 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   SubscriptionsRepository.layerMemory,
   InvoicesRepository.layerMemory,
   TestClocksRepository.layerMemory,
-  InsightsRepository.layerMemory
+  InsightsRepository.layerMemory,
+  CheckoutSessionsRepository.layerMemory
 ).pipe(Layer.provide(layerMemoryStore))

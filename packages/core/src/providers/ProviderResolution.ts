@@ -58,6 +58,17 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
     tenant: Tenant,
     request: RoutingFacts & { readonly provider: string | undefined }
   ) => Effect.Effect<Resolved, ProviderNotUsable | NoProviderAvailable>
+  /**
+   * The connection a checkout session pays on: the routing rules, then the default provider, then
+   * (so that a customer refused by one can still pay) any other active connection for the currency
+   * and method, in the order they were made. `excluded` (the providers that already refused it) are
+   * never chosen. Routing rules apply to checkout whatever `payments_routing` says (decisions §12).
+   */
+  readonly forCheckout: (
+    tenant: Tenant,
+    facts: RoutingFacts,
+    excluded: ReadonlyArray<string>
+  ) => Effect.Effect<ProviderConnection, NoProviderAvailable>
   /** The connection a stored payment was made on, deleted or not. */
   readonly byName: (tenant: Tenant, name: string) => Effect.Effect<ProviderConnection>
 }>() {
@@ -94,11 +105,12 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
         facts: RoutingFacts,
         organization: Option.Option<Organization>,
         all: ReadonlyArray<ProviderConnection>,
-        useRules: boolean
+        useRules: boolean,
+        excluded: ReadonlyArray<string> = []
       ) =>
         Effect.gen(function*() {
           // Read once for the whole resolution; under default routing the rules are not read at all.
-          const evaluation = yield* routing.evaluate(tenant, facts, [], { organization, connections: all, withRules: useRules })
+          const evaluation = yield* routing.evaluate(tenant, facts, excluded, { organization, connections: all, withRules: useRules })
           const eligible = useRules ? evaluation.eligible : evaluation.eligible.filter((candidate) => candidate.rule_id === null)
           const connectionOf = (candidate: Candidate) => all.find((connection) => connection.name === candidate.provider)!
           for (const [index, candidate] of eligible.entries()) {
@@ -131,6 +143,25 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
             )
             const useRules = Option.exists(organization, (found) => paymentsRoutingOf(found, tenant.livemode) === "rules")
             return yield* routed(tenant, facts, organization, all, useRules)
+          }),
+        forCheckout: (tenant, facts, excluded) =>
+          Effect.gen(function*() {
+            const [organization, all] = yield* Effect.all(
+              [organizations.find(tenant.organizationId), connections.list(tenant)],
+              { concurrency: 2 }
+            )
+            const first = yield* Effect.either(routed(tenant, facts, organization, all, true, excluded))
+            if (first._tag === "Right") return first.right.connection
+            const others = all
+              .filter((connection) =>
+                connection.status !== "disabled" && !excluded.includes(connection.name) &&
+                supports(connection, facts.currency, facts.method)
+              )
+              .sort((a, b) => a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1))
+            for (const connection of others) {
+              if (yield* health.admit(connection)) return connection
+            }
+            return yield* first.left
           }),
         byName: (tenant, name) =>
           connections.findByNameEver(tenant, name).pipe(

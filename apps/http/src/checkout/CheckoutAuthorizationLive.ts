@@ -1,0 +1,68 @@
+import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { failWith } from "@orchestrator/api/ApiError"
+import { CheckoutAuthorization } from "@orchestrator/api/checkout/CheckoutAuthorization"
+import { AuthenticationRequired, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
+import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
+import { RateLimits } from "@orchestrator/core/limits/RateLimits"
+import { Authentication } from "@orchestrator/core/tenancy/Authentication"
+import { Effect, Layer } from "effect"
+
+const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const header = request.headers["service-client-secret"]
+  if (header !== undefined) return header.trim()
+  const query = request.url.indexOf("?")
+  return query === -1 ? "" : new URLSearchParams(request.url.slice(query + 1)).get("client_secret") ?? ""
+}
+
+/**
+ * The server key when one is sent (as everywhere else); otherwise the session's client secret. A
+ * secret that opens nothing is refused like an unknown key, whether or not the session exists.
+ */
+export const CheckoutAuthorizationLive = Layer.effect(
+  CheckoutAuthorization,
+  Effect.gen(function*() {
+    const authentication = yield* Authentication
+    const sessions = yield* CheckoutSessions
+    const limits = yield* RateLimits
+    return Effect.gen(function*() {
+      // The drop-in runs on the merchant's pages: any origin may read these answers (no cookies are used).
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(HttpServerResponse.setHeader(response, "access-control-allow-origin", "*"))
+      )
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers.authorization ?? ""
+      if (header !== "") {
+        const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
+        const { keyId, tenant } = yield* authentication.identify(token)
+        yield* limits.check(tenant, keyId)
+        return { tenant, clientSessionId: null }
+      }
+      const secret = clientSecretOf(request)
+      if (secret === "") {
+        return yield* failWith(AuthenticationRequired, {
+          code: "api_key_missing",
+          message: "Send 'Authorization: Bearer sk_test_…', or the session's client secret in 'Service-Client-Secret'."
+        })
+      }
+      const holder = yield* sessions.authenticate(secret).pipe(
+        Effect.catchTag("ClientSecretRejected", () =>
+          failWith(AuthenticationRequired, { code: "api_key_invalid", message: "Invalid client secret provided." }))
+      )
+      // Each session's browser gets the rate limit of a key of its own.
+      yield* limits.check(holder.tenant, holder.sessionId)
+      return { tenant: holder.tenant, clientSessionId: holder.sessionId }
+    }).pipe(Effect.catchTags({
+      AuthenticationFailed: (error) =>
+        failWith(AuthenticationRequired, {
+          code: error.reason === "missing" ? "api_key_missing" : "api_key_invalid",
+          message: error.reason === "missing"
+            ? "No API key provided. Send 'Authorization: Bearer sk_test_…'."
+            : "Invalid API key provided."
+        }),
+      RateLimited: ({ perSecond, retryAfterMs }) =>
+        failWith(RateLimitExceeded, {
+          message: `Too many requests: this key may send ${perSecond} a second. Retry after the time in Retry-After.`
+        }).pipe(Effect.tapError((error) => Effect.sync(() => retryAfterSeconds.set(error, Math.max(1, Math.ceil(retryAfterMs / 1000))))))
+    }))
+  })
+)

@@ -1,0 +1,128 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  CheckoutSession,
+  CheckoutSessionPublic,
+  CheckoutSessionStatus,
+  ConfirmCheckout,
+  CreateCheckoutSession,
+  RerouteCheckout
+} from "@orchestrator/core/checkout/CheckoutSession"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
+import { Schema } from "effect"
+import { Authorization } from "../Authorization.js"
+import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import { CheckoutAuthorization } from "./CheckoutAuthorization.js"
+import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
+
+export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
+
+const SessionId = Schema.Struct({ id: Identifier })
+
+/** The client secret may come in the query; no other parameter is taken there. */
+const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })
+
+export const CheckoutSessionListQuery = Schema.Struct({
+  status: Schema.optional(CheckoutSessionStatus),
+  ...PageQuery
+}).annotations({ parseOptions: { onExcessProperty: "error" } })
+
+/** What the merchant's server does with its secret key: create sessions and list them. */
+export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
+  .add(
+    HttpApiEndpoint.post("create", "/checkout/sessions")
+      .setHeaders(RequiredIdempotencyKey)
+      .setPayload(CreateCheckoutSession)
+      .addSuccess(CheckoutSession, { status: 201 })
+      .addError(ProviderNotUsable)
+      .addError(NoProviderAvailable)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Create a checkout session")
+      .annotate(
+        OpenApi.Description,
+        "The provider comes from the routing rules unless `provider` forces one. Hand `client_secret` to the " +
+          "customer's browser (the drop-in or the hosted page `/checkout/{id}?client_secret=…`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/checkout/sessions")
+      .setUrlParams(CheckoutSessionListQuery)
+      .addSuccess(CheckoutSessionList)
+      .annotate(OpenApi.Summary, "List checkout sessions, newest first")
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Checkout sessions")
+{}
+
+/** One session's endpoints, for the server key or the session's client secret (public view). */
+export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
+  .add(
+    HttpApiEndpoint.get("retrieve", "/checkout/sessions/:id")
+      .setPath(SessionId)
+      .setUrlParams(Schema.Struct({
+        expand: Schema.optional(Schema.Literal("payment")),
+        ...ClientSecretQuery.fields
+      }).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(Schema.Union(CheckoutSession, CheckoutSessionPublic))
+      .addError(CheckoutSessionNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a checkout session")
+      .annotate(
+        OpenApi.Description,
+        "The full view with the secret key (`expand=payment` includes the Payment); the public view with the " +
+          "client secret, in header `Service-Client-Secret` or query `client_secret`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("confirm", "/checkout/sessions/:id/confirm")
+      .setPath(SessionId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(ConfirmCheckout)
+      .addSuccess(CheckoutSessionPublic)
+      .addError(CheckoutSessionNotFound)
+      .addError(CheckoutSessionStateConflict)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Pay an open checkout session with the token of its provider's card form")
+      .annotate(
+        OpenApi.Description,
+        "Creates the Payment on the session's provider. A rejection answers 200 with status `payment_failed` " +
+          "and the failed payment; a 3D Secure challenge leaves it `processing` with `payment.next_action`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("cancel", "/checkout/sessions/:id/cancel")
+      .setPath(SessionId)
+      .setHeaders(OptionalIdempotencyKey)
+      .addSuccess(CheckoutSessionPublic)
+      .addError(CheckoutSessionNotFound)
+      .addError(CheckoutSessionStateConflict)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Cancel an open or failed checkout session")
+  )
+  .add(
+    HttpApiEndpoint.post("reroute", "/checkout/sessions/:id/reroute")
+      .setPath(SessionId)
+      .setHeaders(OptionalIdempotencyKey)
+      .setPayload(Schema.NullOr(RerouteCheckout))
+      .addSuccess(CheckoutSessionPublic)
+      .addError(CheckoutSessionNotFound)
+      .addError(CheckoutSessionStateConflict)
+      .addError(NoProviderAvailable)
+      .addError(IdempotencyKeyInUse)
+      .addError(IdempotencyKeyReused)
+      .annotate(OpenApi.Summary, "Reopen a failed checkout session on another provider")
+      .annotate(
+        OpenApi.Description,
+        "Only after a rejection (`payment_failed`); every provider that refused the session is left out. " +
+          "422 when no other provider can take it."
+      )
+  )
+  .middleware(CheckoutAuthorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Checkout session (browser)")
+{}

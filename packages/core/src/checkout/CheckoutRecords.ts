@@ -1,0 +1,24 @@
+import { Context, Effect, Layer } from "effect"
+import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
+import { CheckoutSession, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
+import { CheckoutSessionNotFound } from "./CheckoutErrors.js"
+import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
+import { CheckoutSessionStateMachine } from "./CheckoutSessionStateMachine.js"
+
+/** Where a checkout session's status changes: its lifecycle over the sessions repository. */
+export class CheckoutRecords extends Context.Tag("core/CheckoutRecords")<
+  CheckoutRecords,
+  Lifecycle<CheckoutSessionStatus, CheckoutSession, CheckoutSessionNotFound>
+>() {
+  static readonly layer = Layer.effect(
+    CheckoutRecords,
+    Effect.flatMap(CheckoutSessionsRepository, (store) =>
+      makeLifecycle({
+        machine: CheckoutSessionStateMachine,
+        store,
+        make: (fields) => new CheckoutSession(fields),
+        event: (type, session) => ({ type, object: toEventObject(session) }),
+        notFound: (id) => new CheckoutSessionNotFound({ id })
+      }))
+  )
+}

@@ -1,0 +1,88 @@
+import { Context, DateTime, Effect, Layer, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { pageOf } from "../memory/MemoryPaging.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
+import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { CheckoutSession, CheckoutSessionListFilter } from "./CheckoutSession.js"
+
+export interface CheckoutSessionRef {
+  readonly tenant: Tenant
+  readonly sessionId: string
+}
+
+export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessionsRepository")<
+  CheckoutSessionsRepository,
+  {
+    readonly insert: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
+    readonly update: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
+    readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
+    readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
+    /** Whose session this is, for a browser that holds only its client secret. */
+    readonly tenantOf: (id: string) => Effect.Effect<Option.Option<Tenant>>
+    readonly list: (
+      tenant: Tenant,
+      filter: CheckoutSessionListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<CheckoutSession>, InvalidCursor>
+    /** Leases sessions still `open` or `payment_failed` whose `expires_at` has passed, oldest first. */
+    readonly claimExpired: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<CheckoutSessionRef>>>
+  }
+>() {
+  static readonly layerMemory = Layer.effect(
+    CheckoutSessionsRepository,
+    Effect.map(MemoryStore, (store) => {
+      type Row = { readonly organizationId: string; readonly session: CheckoutSession }
+      const rows = () => store.table<Row>("checkout_sessions")
+      const leases = memoryLeases(store, "checkout_sessions")
+      const mine = (tenant: Tenant, row: Row | undefined) =>
+        row !== undefined && row.organizationId === tenant.organizationId && row.session.livemode === tenant.livemode
+      const find = (tenant: Tenant, id: string) =>
+        Effect.sync(() => {
+          const row = rows().get(id)
+          return mine(tenant, row) ? Option.some(row!.session) : Option.none()
+        })
+      const save = (tenant: Tenant, session: CheckoutSession) =>
+        Effect.sync(() => void rows().set(session.id, { organizationId: tenant.organizationId, session }))
+      return {
+        insert: save,
+        update: save,
+        find,
+        findForUpdate: find,
+        tenantOf: (id) =>
+          Effect.sync(() =>
+            Option.map(Option.fromNullable(rows().get(id)), (row) => ({
+              organizationId: row.organizationId,
+              livemode: row.session.livemode
+            }))
+          ),
+        list: (tenant, filter, page) =>
+          pageOf(
+            [...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.session),
+            (session) => filter.status === undefined || session.status === filter.status,
+            page
+          ),
+        claimExpired: (lease) =>
+          Effect.sync(() =>
+            leases.claim(
+              [...rows().values()]
+                .filter((row) =>
+                  (row.session.status === "open" || row.session.status === "payment_failed") &&
+                  !DateTime.lessThan(lease.now, row.session.expires_at)
+                )
+                .sort((a, b) => a.session.expires_at.epochMillis - b.session.expires_at.epochMillis)
+                .map((row) => ({
+                  id: row.session.id,
+                  item: {
+                    tenant: { organizationId: row.organizationId, livemode: row.session.livemode },
+                    sessionId: row.session.id
+                  }
+                })),
+              lease
+            )
+          )
+      }
+    })
+  )
+}

@@ -1,0 +1,111 @@
+import { SqlClient } from "@effect/sql"
+import { CheckoutSession } from "@orchestrator/core/checkout/CheckoutSession"
+import { type CheckoutSessionRef, CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { keysetPage } from "../shared/KeysetPage.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { int, iso, json, parsed } from "../shared/Rows.js"
+
+const decode = Schema.decodeUnknownSync(CheckoutSession)
+const encode = Schema.encodeSync(CheckoutSession)
+
+const toSession = (row: any): CheckoutSession =>
+  decode({
+    object: "checkout.session",
+    id: row.id,
+    status: row.status,
+    amount: int(row.amount),
+    currency: row.currency,
+    client_secret: row.client_secret,
+    ui: parsed(row.ui),
+    allowed_methods: parsed(row.allowed_methods),
+    success_url: row.success_url,
+    cancel_url: row.cancel_url,
+    return_url: row.return_url,
+    locale: row.locale,
+    customer_email: row.customer_email,
+    customer_id: row.customer_id,
+    country: row.country,
+    excluded_providers: parsed(row.excluded_providers),
+    metadata: parsed(row.metadata),
+    payment_id: row.payment_id,
+    payment_ids: parsed(row.payment_ids),
+    payment: null,
+    expires_at: iso(row.expires_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    livemode: row.livemode
+  })
+
+export const CheckoutSessionsRepositorySql = Layer.effect(
+  CheckoutSessionsRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ofTenant = (tenant: Tenant) =>
+      sql`s.organization_id = ${tenant.organizationId} and s.livemode = ${tenant.livemode}`
+    const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
+      sql`select s.* from checkout_sessions s where s.id = ${id} and ${ofTenant(tenant)}
+        ${forUpdate ? sql`for update` : sql``}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSession)),
+        Effect.orDie
+      )
+
+    return CheckoutSessionsRepository.of({
+      insert: (tenant, session) => {
+        const row = encode(session)
+        return sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
+            client_secret, ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
+            customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
+            updated_at)
+          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+            ${row.currency}, ${row.client_secret}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
+            ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
+            ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
+            ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
+            ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      update: (tenant, session) => {
+        const row = encode(session)
+        return sql`update checkout_sessions set status = ${row.status}, ui = ${json(row.ui)}::jsonb,
+            excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},
+            payment_ids = ${json(row.payment_ids)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+            updated_at = ${row.updated_at}::timestamptz
+          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
+      },
+      find: (tenant, id) => findOne(tenant, id, false),
+      findForUpdate: (tenant, id) => findOne(tenant, id, true),
+      tenantOf: (id) =>
+        sql<{ organization_id: string; livemode: boolean }>`select organization_id, livemode
+          from checkout_sessions where id = ${id}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => ({
+              organizationId: row.organization_id,
+              livemode: row.livemode
+            }))
+          ),
+          Effect.orDie
+        ),
+      list: (tenant, filter, page) =>
+        keysetPage(sql, {
+          select: sql`s.*`,
+          from: sql`checkout_sessions s`,
+          alias: "s",
+          scope: ofTenant(tenant),
+          filters: filter.status === undefined ? [] : [sql`s.status = ${filter.status}`],
+          page,
+          decode: toSession
+        }),
+      claimExpired: (lease) =>
+        claimLeased<{ id: string; organization_id: string; livemode: boolean }, CheckoutSessionRef>(sql, {
+          table: "checkout_sessions",
+          due: sql`status in ('open', 'payment_failed')
+            and expires_at <= ${DateTime.formatIso(lease.now)}::timestamptz`,
+          order: sql`expires_at`,
+          returning: sql`id, organization_id, livemode, expires_at`,
+          lease,
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, sessionId: row.id })
+        })
+    })
+  })
+)
