@@ -30,7 +30,8 @@ for (const database of testDatabases()) {
           // Every hour of the window has its bucket, and the attempts are in them.
           expect(sandbox.buckets.length).toBeGreaterThanOrEqual(24)
           expect(sandbox.buckets.reduce((sum, bucket) => sum + bucket.attempts, 0)).toBe(3)
-          expect(sandbox.buckets.at(-1)!.attempts).toBe(3)
+          // The last hour holds them, or the last two should the payments straddle an hour's turn.
+          expect(sandbox.buckets.slice(-2).reduce((sum, bucket) => sum + bucket.attempts, 0)).toBe(3)
           expect(insights.deliveries).toEqual({ pending: 2, succeeded: 0, exhausted: 0 })
 
           // Another organization, and the same organization's live mode, see none of it.

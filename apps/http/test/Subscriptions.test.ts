@@ -170,6 +170,42 @@ for (const database of testDatabases()) {
             .toEqual(["active", "paid", "succeeded"])
         }))
 
+      it.effect("canceled while its first charge waits for 3D Secure: the payment is canceled too, so completing it charges nothing", () =>
+        Effect.gen(function*() {
+          const { customerOn, get, newPlan, post, subscribe } = yield* setup
+          const plan = yield* newPlan({ amount: 1999, currency: "EUR", interval: "month" })
+          const created = yield* subscribe({
+            customer: (yield* customerOn(null)).id,
+            plan: plan.id,
+            payment_method: "tok_threeDSecureRequired",
+            return_url: "https://shop.example/welcome"
+          })
+          const nextAction = created.json.latest_invoice.payment.next_action
+          expect((yield* post(`/v1/subscriptions/${created.json.id}/cancel`, {})).json.status).toBe("canceled")
+          const after = (yield* get(`/v1/subscriptions/${created.json.id}`)).json
+          expect([after.latest_invoice.status, after.latest_invoice.payment.status]).toEqual(["void", "canceled"])
+          // The customer finishes the challenge anyway: nothing is captured, nothing is paid.
+          const completed = yield* raw(`${nextAction.url}/complete`, { method: "POST" })
+          const back = completed.headers.get("location")
+          if (back !== null) yield* raw(back)
+          yield* runJobs("dispatch-events")
+          const settled = (yield* get(`/v1/subscriptions/${created.json.id}`)).json
+          expect([settled.status, settled.latest_invoice.status, settled.latest_invoice.payment.status, settled.latest_invoice.payment.amount_captured])
+            .toEqual(["canceled", "void", "canceled", 0])
+        }))
+
+      it.effect("a test clock stays where billing's dates can follow it: years past 9000 are refused, and the clock stays ready", () =>
+        Effect.gen(function*() {
+          const { advance, clock, get, post } = yield* setup
+          const late = yield* post("/v1/test_helpers/test_clocks", { frozen_time: "9999-11-01T00:00:00.000Z" })
+          expect([late.status, late.json.error.code, late.json.error.param]).toEqual([422, "clock_time_out_of_range", "frozen_time"])
+          const near = yield* clock("8999-12-01T00:00:00.000Z")
+          const beyond = yield* advance(near.id, "9001-01-02T00:00:00.000Z")
+          expect([beyond.status, beyond.json.error.code]).toEqual([422, "clock_time_out_of_range"])
+          expect((yield* get(`/v1/test_helpers/test_clocks/${near.id}`)).json)
+            .toMatchObject({ frozen_time: "8999-12-01T00:00:00.000Z", status: "ready" })
+        }))
+
       it.effect("an incomplete subscription expires after 23 hours; its invoice is voided", () =>
         Effect.gen(function*() {
           const { advance, clock, created, get } = yield* monthly("2027-05-01T00:00:00.000Z", {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
+import { Payments } from "@orchestrator/core/payments/Payments"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Customers } from "@orchestrator/core/subscriptions/Customers"
 import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
@@ -106,6 +107,28 @@ describe("the subscription schedule on the real clock (TestClock)", () => {
       // Two sends of the renewal, both under the one attempt's reference: one charge at the PSP.
       const renewalReference = waiting.latest_invoice!.payment!.attempts[0]!.id
       expect(services.psp.calls.filter((call) => call.reference === renewalReference).length).toBe(2)
+      expect((yield* invoices).data.length).toBe(2)
+    }).pipe(Effect.provide(services.layer))
+  })
+  it.effect("a renewal paid before its news was applied is settled, not charged a second time", () => {
+    const services = makeTestServices({ tok_slow: [approved, "hang", approved, approved, approved] })
+    return Effect.gen(function*() {
+      const { invoices, subscription, subscriptions, tenant } = yield* subscribe("tok_slow")
+      yield* TestClock.adjust("31 days")
+      const renewing = yield* Effect.fork(billDue)
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(renewing)
+      const paymentId = (yield* subscriptions.retrieve(tenant, subscription.id)).latest_invoice!.payment!.id
+      // The payment's reconciliation (or the PSP's webhook) settles it before billing hears of it.
+      expect((yield* (yield* Payments).resume(tenant, paymentId)).status).toBe("succeeded")
+
+      yield* TestClock.adjust("1 hour")
+      yield* billDue
+      const settled = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([settled.latest_invoice?.status, settled.latest_invoice?.attempt_count, settled.latest_invoice?.payment?.id])
+        .toEqual(["paid", 1, paymentId])
+      // The first charge, and the renewal's one attempt sent twice under its reference: nothing else.
+      expect(services.psp.calls.length).toBe(3)
       expect((yield* invoices).data.length).toBe(2)
     }).pipe(Effect.provide(services.layer))
   })

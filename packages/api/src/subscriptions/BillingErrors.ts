@@ -42,6 +42,7 @@ export class BillingRequestInvalid extends ApiError<BillingRequestInvalid>()("Bi
     "test_clock_livemode",
     "clock_time_not_forward",
     "clock_advance_too_far",
+    "clock_time_out_of_range",
     "return_url_required"
   ],
   description: "The request cannot apply: an engine no connector offers, a plan in another currency, a test clock " +

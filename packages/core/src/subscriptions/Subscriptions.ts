@@ -98,6 +98,34 @@ const make = Effect.gen(function*() {
   const plus = (time: DateTime.Utc, duration: Duration.Duration) => DateTime.addDuration(time, duration)
   const fromMillis = (millis: number) => DateTime.unsafeMake(millis)
 
+  /** Cancels a payment that can still be completed; one the PSP cannot cancel now is logged and left to expire. */
+  const release = (tenant: Tenant, paymentId: string) =>
+    payments.cancel(tenant, paymentId, {}).pipe(
+      Effect.asVoid,
+      Effect.catchAll((error) => Effect.logWarning(`payment ${paymentId} of an ended invoice could not be canceled now`, error))
+    )
+
+  /** After a subscription ended: its open invoice's payment, if it could still be completed, is canceled. */
+  const releaseLatestPayment = (tenant: Tenant, subscriptionId: string) =>
+    Effect.gen(function*() {
+      const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
+      if (subscription.latest_invoice_id === null) return
+      const invoice = yield* Effect.orDie(records.invoice(tenant, subscription.latest_invoice_id))
+      if (invoice.status !== "void" || invoice.payment_id === null) return
+      const payment = yield* Effect.orDie(payments.retrieve(tenant, invoice.payment_id))
+      if (payment.status === "created" || payment.status === "requires_action" || payment.status === "requires_capture") {
+        yield* release(tenant, payment.id)
+      }
+    })
+
+  /** In the transaction that ends a subscription: its open invoice is void, so nothing charges it any more. */
+  const voidOpenInvoice = (tenant: Tenant, subscription: SubscriptionRecord) =>
+    Effect.gen(function*() {
+      if (subscription.latest_invoice_id === null) return
+      const invoice = yield* records.lockInvoice(tenant, subscription.latest_invoice_id)
+      if (invoice.status === "open") yield* records.moveInvoice(tenant, invoice, "void", { next_payment_attempt: null })
+    })
+
   /**
    * Charges the invoice's amount with the subscription's stored method through the payments service
    * (attempts, routing, failover). The payment is tied to the invoice in the transaction that creates
@@ -119,6 +147,13 @@ const make = Effect.gen(function*() {
             })
           )
         }
+        // Paid already (its news not yet applied), or the customer is still authenticating the first
+        // charge: settling this payment is all there is to do; a new one would charge the period twice.
+        if (current.status === "succeeded" || current.status === "requires_capture") return current
+        if (current.status === "requires_action" && kind === "first") return current
+        // An off-session charge left waiting for an authentication nobody will give: released before
+        // the next try, so it can never be completed beside it.
+        if (current.status === "requires_action") yield* release(tenant, current.id)
       }
       const attempt = invoice.attempt_count + 1
       const tiedToInvoice = {
@@ -412,6 +447,7 @@ const make = Effect.gen(function*() {
       if (input.at_period_end === true) {
         return yield* records.moveSubscription(tenant, locked, locked.status, { cancel_at_period_end: true })
       }
+      yield* voidOpenInvoice(tenant, locked)
       return yield* records.moveSubscription(tenant, locked, "canceled", {
         canceled_at: yield* now,
         cancel_at_period_end: false,
@@ -419,6 +455,7 @@ const make = Effect.gen(function*() {
       })
     })))
     if (updated === null) return yield* refuseFinal(tenant, yield* records.subscription(tenant, id))
+    if (updated.status === "canceled") yield* releaseLatestPayment(tenant, id)
     return yield* view(tenant, updated)
   })
 
@@ -435,8 +472,14 @@ const make = Effect.gen(function*() {
       const anchor = planId === subscription.plan_id ? subscription.billing_cycle_anchor : start
       const end = fromMillis(nextBoundary(anchor.epochMillis, plan, start.epochMillis))
       const invoiceId = yield* ids.make("in")
-      yield* transactions.run(Effect.gen(function*() {
+      const started = yield* transactions.run(Effect.gen(function*() {
         const locked = yield* records.lockSubscription(tenant, subscription.id)
+        // Read before the lock: a cancel, or another run of this renewal, may have come in between.
+        if (
+          final(locked) || locked.cancel_at_period_end !== subscription.cancel_at_period_end ||
+          locked.latest_invoice_id !== subscription.latest_invoice_id ||
+          locked.current_period_end.epochMillis !== subscription.current_period_end.epochMillis
+        ) return false
         yield* records.createInvoice(tenant, new InvoiceRecord({
           id: invoiceId,
           subscription_id: subscription.id,
@@ -461,24 +504,26 @@ const make = Effect.gen(function*() {
           latest_invoice_id: invoiceId,
           next_run_at: plus(time, IN_FLIGHT_RECHECK)
         })
+        return true
       }))
-      yield* chargeAndSettle(tenant, subscription.id, invoiceId, "renewal")
+      if (started) yield* chargeAndSettle(tenant, subscription.id, invoiceId, "renewal")
     })
 
   const endNow = (tenant: Tenant, subscriptionId: string, input: "period_ended_canceling" | "incomplete_expired") =>
-    transactions.run(Effect.gen(function*() {
-      const locked = yield* records.lockSubscription(tenant, subscriptionId)
-      const to = transition(locked.status, input)
-      if (to === null) return
-      if (input === "incomplete_expired" && locked.latest_invoice_id !== null) {
-        const invoice = yield* records.lockInvoice(tenant, locked.latest_invoice_id)
-        if (invoice.status === "open") yield* records.moveInvoice(tenant, invoice, "void", { next_payment_attempt: null })
-      }
-      yield* records.moveSubscription(tenant, locked, to, {
-        next_run_at: null,
-        ...(to === "canceled" ? { canceled_at: yield* now, cancel_at_period_end: false } : {})
-      })
-    }))
+    Effect.zipRight(
+      transactions.run(Effect.gen(function*() {
+        const locked = yield* records.lockSubscription(tenant, subscriptionId)
+        const to = transition(locked.status, input)
+        if (to === null) return
+        if (input === "incomplete_expired") yield* voidOpenInvoice(tenant, locked)
+        yield* records.moveSubscription(tenant, locked, to, {
+          next_run_at: null,
+          ...(to === "canceled" ? { canceled_at: yield* now, cancel_at_period_end: false } : {})
+        })
+      })),
+      // An expired first charge's 3D Secure must not be completed after the subscription ended.
+      releaseLatestPayment(tenant, subscriptionId)
+    )
 
   const runDue = Effect.fn("Subscriptions.runDue")(function*(tenant: Tenant, subscriptionId: string) {
     const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))

@@ -1,4 +1,4 @@
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Effect, Exit, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
@@ -15,6 +15,9 @@ const MAX_STEPS = 5_000
 
 /** How far one advance may go: a request that bills years of daily periods would hold its caller too long. */
 const MAX_ADVANCE_MILLIS = 2 * 366 * 86_400_000
+
+/** The latest year a test clock may show (see `withinRange`). */
+const LATEST_CLOCK_YEAR = 9000
 
 export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
   readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
@@ -75,6 +78,19 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
           return false
         })
 
+      /**
+       * A clock's time leaves room for what billing adds to it (a period of up to three years, a trial
+       * of two): every date it computes stays within what timestamps can hold.
+       */
+      const withinRange = (time: DateTime.Utc) =>
+        DateTime.getPart(time, "year") <= LATEST_CLOCK_YEAR ? Effect.void : Effect.fail(
+          new BillingRequestInvalid({
+            param: "frozen_time",
+            code: "clock_time_out_of_range",
+            message: `A test clock's time must be in ${LATEST_CLOCK_YEAR} or earlier.`
+          })
+        )
+
       const advance = Effect.fn("TestClocks.advance")(function*(tenant: Tenant, id: string, input: AdvanceTestClock) {
         const clock = yield* retrieve(tenant, id)
         if (!DateTime.greaterThan(input.frozen_time, clock.frozen_time)) {
@@ -92,6 +108,7 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
             message: "One advance moves a test clock by at most two years; advance again to go further."
           })
         }
+        yield* withinRange(input.frozen_time)
         if (busy.has(id)) return yield* new TestClockBusy({ id })
         busy.add(id)
         return yield* Effect.gen(function*() {
@@ -105,7 +122,8 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
           yield* repository.update(tenant, done)
           return done
         }).pipe(
-          Effect.onInterrupt(() => repository.update(tenant, clock)),
+          // Cut short by a failure or an interruption: the clock is back where it was, not left `advancing`.
+          Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : repository.update(tenant, clock)),
           Effect.ensuring(Effect.sync(() => busy.delete(id)))
         )
       })
@@ -114,6 +132,7 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
         create: (tenant, input) =>
           Effect.gen(function*() {
             yield* testModeOnly(tenant)
+            yield* withinRange(input.frozen_time)
             const clock = new TestClock({
               object: "test_helpers.test_clock",
               id: yield* ids.make("clock"),
