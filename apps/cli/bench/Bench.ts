@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type Figures, report } from "./BenchReport.js"
-import { cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
 import { measureDatabaseLimit } from "./DatabaseLimit.js"
 import { measureHttpFloor } from "./HttpFloor.js"
 import { closedLoop, openLoop, sequential } from "./LoadGenerator.js"
@@ -50,6 +50,8 @@ const main = async () => {
   let service: RunningService | undefined
   try {
     log(`${Database.describe(database)}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, Node ${process.version}${QUICK ? ", quick" : ""}`)
+    log("building the service (pnpm build)")
+    buildService()
     cli(env, "migrate")
     const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
     const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!

@@ -8,14 +8,21 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
-const BIN = path.join(ROOT, "bin/orchestrator")
+
+/** The built service (`pnpm build`, run first), as production runs it: plain node, no transpiler. */
+const BUILT = path.join(ROOT, "apps/cli/dist/orchestrator.mjs")
+
+/** Builds the service once per bench run, so the figures are always of the code as it stands. */
+export const buildService = () => execFileSync("pnpm", ["-s", "build"], { cwd: ROOT, stdio: "inherit" })
+
+const run = (args: ReadonlyArray<string>) => [process.execPath, [BUILT, ...args]] as const
 
 export { freePort } from "../support/FreePort.js"
 
 export type Env = Readonly<Record<string, string>>
 
 export const cli = (env: Env, ...args: Array<string>) =>
-  execFileSync(BIN, args, { env: { ...process.env, ...env }, encoding: "utf8" })
+  execFileSync(...run(args), { env: { ...process.env, ...env }, encoding: "utf8" })
 
 /** Peak resident memory of a process and its children so far (VmHWM), in MiB. */
 const peakRssMb = (pid: number): number => {
@@ -41,7 +48,7 @@ export class RunningService {
 
   static async start(env: Env, roles: ReadonlyArray<"start" | "http" | "worker">, port: number) {
     const children = roles.map((role) => {
-      const child = spawn(BIN, [role], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
+      const child = spawn(...run([role]), { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
       return child
     })
     const service = new RunningService(children, `http://127.0.0.1:${port}`)

@@ -43,7 +43,11 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {
       yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)
-      yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
+      // The development organization belongs to the embedded default; on PostgreSQL (production)
+      // only when asked for with ORCHESTRATOR_DEV_API_KEY, so no test key is ever made or printed unasked.
+      if (settings.database._tag === "Embedded" || Option.isSome(settings.devApiKey)) {
+        yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
+      }
       if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs · dashboard: ${settings.baseUrl}/dashboard`)
       // Finalizers run in reverse: this one runs after the server has drained and the database closed.
       yield* Effect.addFinalizer(() => Effect.logInfo("Stopped cleanly."))

@@ -26,4 +26,23 @@ export const superviseHttpProcesses = (count: number) =>
     }
     process.once("SIGTERM", stop("SIGTERM"))
     process.once("SIGINT", stop("SIGINT"))
+    // Interrupted (the runtime's own signal handling): the primary outlives its processes, so none
+    // of them loses its channel to it while it drains.
+    return Effect.async<void>((done) => {
+      stop("SIGTERM")()
+      if (Object.keys(cluster.workers ?? {}).length === 0) return done(Effect.void)
+      cluster.on("exit", () => {
+        if (Object.keys(cluster.workers ?? {}).length === 0) done(Effect.void)
+      })
+    })
   })
+
+/**
+ * In a forked HTTP process: a channel to the primary that closed while this process drains (the
+ * primary was killed) is no reason to crash; the process finishes its requests and exits.
+ */
+export const toleratePrimaryGone = () => {
+  cluster.worker?.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_IPC_CHANNEL_CLOSED") console.error(error)
+  })
+}

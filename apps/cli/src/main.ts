@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Console, Effect, Logger } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
-import { superviseHttpProcesses } from "./HttpProcesses.js"
+import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 
@@ -62,6 +62,7 @@ const program = Effect.gen(function*() {
           )
         }
         if (cluster.isPrimary) return yield* superviseHttpProcesses(settings.httpProcesses)
+        toleratePrimaryGone()
       }
       return yield* run(serve(settings, { http: true, worker: false }))
     case "worker":
