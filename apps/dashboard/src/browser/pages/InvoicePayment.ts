@@ -18,4 +18,11 @@ export const paymentCell = (payment: Pick<Payment, "id" | "status" | "failure"> 
 
 /** The same payment as one line of facts, with its amount. */
 export const paymentSummary = (payment: Payment) =>
-  h("span", { class: "row-actions" }, idLink("payments", payment.id), badge(payment.status), money(payment.amount, payment.currency), payment.provider)
+  h(
+    "span",
+    { class: "row-actions" },
+    idLink("payments", payment.id),
+    badge(payment.status),
+    h("span", {}, money(payment.amount, payment.currency)),
+    h("span", {}, payment.provider)
+  )
