@@ -1,7 +1,7 @@
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { checkoutSetup } from "../../http/test/support/CheckoutFixtures.js"
+import { checkoutSetup, sessionBody } from "../../http/test/support/CheckoutFixtures.js"
 import { EUR, newKey } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
 import { column, type DashboardHarness, problemsOf, screenshot, signIn, startHarness } from "./support/DashboardHarness.js"
@@ -178,6 +178,33 @@ describe("the dashboard: subscriptions, invoices and checkout sessions", () => {
     await page.getByRole("link", { name: "Checkout", exact: true }).click()
     await page.locator("text=No checkout session matches these filters.").waitFor()
     await expect.poll(() => page.content(), POLL).not.toContain(sessionId)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("pages through checkout sessions with the cursor", async () => {
+    const shop = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      for (let i = 0; i < 22; i++) {
+        yield* shop.client.checkoutSessions.create({
+          headers: { "idempotency-key": newKey() },
+          payload: { ...sessionBody, currency: EUR, amount: 100 + i }
+        })
+      }
+      return shop
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.getByRole("link", { name: "Checkout", exact: true }).click()
+    await expect.poll(() => column(page, "checkout-table", "Session"), POLL).toHaveLength(20)
+    const first = await column(page, "checkout-table", "Session")
+    await page.locator("#next-page").click()
+    await page.waitForURL(/starting_after=/)
+    await expect.poll(() => column(page, "checkout-table", "Session"), POLL).toHaveLength(2)
+    const second = await column(page, "checkout-table", "Session")
+    expect(second.filter((id) => first.includes(id))).toEqual([])
+    await expect.poll(() => column(page, "checkout-table", "Amount"), POLL).toEqual(["1.01 EUR", "1.00 EUR"])
+    await expect.poll(() => page.locator("#next-page").count(), POLL).toBe(0)
     expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })
