@@ -4,7 +4,7 @@ import { money, when } from "../Format.js"
 import { field, idLink } from "../Listing.js"
 import { href } from "../Router.js"
 import { badge, table } from "../Table.js"
-import { paymentSummary } from "./InvoicePayment.js"
+import { paymentSummary } from "./PaymentCell.js"
 
 /** One invoice: what it bills, whether it is paid, and the payment of each attempt to collect it. */
 export const invoicePage = async (context: PageContext, id: string) => {

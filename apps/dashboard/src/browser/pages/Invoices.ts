@@ -3,7 +3,7 @@ import { h } from "../Dom.js"
 import { filterForm, filtersOf, paging } from "../Listing.js"
 import type { Location } from "../Router.js"
 import { table } from "../Table.js"
-import { INVOICE_HEADERS, invoiceRows } from "./Subscription.js"
+import { INVOICE_HEADERS, invoiceRows } from "./InvoiceRows.js"
 
 const FILTERS = [{ name: "subscription", label: "Subscription" }] as const
 

@@ -1,28 +1,11 @@
-import type { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
 import { field, idLink } from "../Listing.js"
 import { href } from "../Router.js"
 import { badge, table } from "../Table.js"
-import { paymentCell } from "./InvoicePayment.js"
-
-const period = (start: Invoice["period_start"], end: Invoice["period_end"]) => `${when(start)} → ${when(end)}`
-
-/** The rows of an invoices table: each invoice links to its page, its latest payment to the payment's. */
-export const invoiceRows = (invoices: ReadonlyArray<Invoice>) =>
-  invoices.map((invoice) => [
-    idLink("invoices", invoice.id),
-    badge(invoice.status),
-    invoice.billing_reason === "subscription_create" ? "first period" : "renewal",
-    money(invoice.amount_due, invoice.currency),
-    money(invoice.amount_paid, invoice.currency),
-    period(invoice.period_start, invoice.period_end),
-    String(invoice.attempt_count),
-    paymentCell(invoice.payment)
-  ])
-
-export const INVOICE_HEADERS = ["Invoice", "Status", "Reason", "Due", "Paid", "Period", "Attempts", "Payment"]
+import { INVOICE_HEADERS, invoiceRows } from "./InvoiceRows.js"
+import { paymentCell } from "./PaymentCell.js"
 
 /** One subscription: its state and period, a plan change waiting for the next period, and its invoices. */
 export const subscriptionPage = async (context: PageContext, id: string) => {
@@ -51,7 +34,7 @@ export const subscriptionPage = async (context: PageContext, id: string) => {
       field("Subscription", h("span", { class: "mono", id: "subscription-id" }, subscription.id)),
       field("Customer", h("a", { href: href("subscriptions", { customer: subscription.customer_id }), class: "mono" }, subscription.customer_id)),
       field("Plan", h("a", { href: href("subscriptions", { plan: subscription.plan_id }), class: "mono", id: "subscription-plan" }, subscription.plan_id)),
-      field("Current period", h("span", { id: "subscription-period" }, period(subscription.current_period_start, subscription.current_period_end))),
+      field("Current period", h("span", { id: "subscription-period" }, `${when(subscription.current_period_start)} → ${when(subscription.current_period_end)}`)),
       field("Pending update", pending === null ? "none" : `${pending.plan_id} from ${when(pending.effective_at)}`),
       field("Trial ends", when(subscription.trial_end)),
       field(
