@@ -2,13 +2,19 @@ import { ActionFailed } from "./Client.js"
 import { contextFor, type PageContext } from "./Context.js"
 import { h, mount } from "./Dom.js"
 import { errorBox } from "./Feedback.js"
+import { checkoutSessionPage } from "./pages/CheckoutSessionPage.js"
+import { checkoutSessionsPage } from "./pages/CheckoutSessions.js"
 import { connectionsPage } from "./pages/Connections.js"
 import { deliveryPage } from "./pages/Delivery.js"
+import { invoicePage } from "./pages/Invoice.js"
+import { invoicesPage } from "./pages/Invoices.js"
 import { overviewPage } from "./pages/Overview.js"
 import { paymentPage } from "./pages/Payment.js"
 import { paymentsPage } from "./pages/Payments.js"
 import { routingPage } from "./pages/Routing.js"
 import { signInPage } from "./pages/SignIn.js"
+import { subscriptionPage } from "./pages/Subscription.js"
+import { subscriptionsPage } from "./pages/Subscriptions.js"
 import { webhooksPage } from "./pages/Webhooks.js"
 import { currentLocation, href, type Location } from "./Router.js"
 import { type Mode, Session } from "./Session.js"
@@ -20,7 +26,10 @@ const SECTIONS: ReadonlyArray<{ readonly path: string; readonly label: string }>
   { path: "payments", label: "Payments" },
   { path: "webhooks", label: "Webhooks" },
   { path: "routing", label: "Routing" },
-  { path: "connections", label: "Connections" }
+  { path: "connections", label: "Connections" },
+  { path: "subscriptions", label: "Subscriptions" },
+  { path: "invoices", label: "Invoices" },
+  { path: "checkout", label: "Checkout" }
 ]
 
 const pageFor = (location: Location): Page => {
@@ -31,6 +40,12 @@ const pageFor = (location: Location): Page => {
   if (section === "webhooks") return webhooksPage
   if (section === "routing") return routingPage
   if (section === "connections") return connectionsPage
+  if (section === "subscriptions" && id !== undefined) return (context) => subscriptionPage(context, id)
+  if (section === "subscriptions") return subscriptionsPage
+  if (section === "invoices" && id !== undefined) return (context) => invoicePage(context, id)
+  if (section === "invoices") return invoicesPage
+  if (section === "checkout" && id !== undefined) return (context) => checkoutSessionPage(context, id)
+  if (section === "checkout") return checkoutSessionsPage
   return overviewPage
 }
 
