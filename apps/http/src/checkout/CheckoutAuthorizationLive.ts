@@ -1,11 +1,12 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { failWith } from "@orchestrator/api/ApiError"
 import { CheckoutAuthorization } from "@orchestrator/api/checkout/CheckoutAuthorization"
-import { AuthenticationRequired, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
+import { AuthenticationRequired } from "@orchestrator/api/CommonErrors"
 import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
 import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
+import { authorizationFailure } from "../AuthorizationFailures.js"
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const header = request.headers["service-client-secret"]
@@ -51,18 +52,6 @@ export const CheckoutAuthorizationLive = Layer.effect(
       // Each session's browser gets the rate limit of a key of its own.
       yield* limits.check(holder.tenant, holder.sessionId)
       return { tenant: holder.tenant, clientSessionId: holder.sessionId }
-    }).pipe(Effect.catchTags({
-      AuthenticationFailed: (error) =>
-        failWith(AuthenticationRequired, {
-          code: error.reason === "missing" ? "api_key_missing" : "api_key_invalid",
-          message: error.reason === "missing"
-            ? "No API key provided. Send 'Authorization: Bearer sk_test_…'."
-            : "Invalid API key provided."
-        }),
-      RateLimited: ({ perSecond, retryAfterMs }) =>
-        failWith(RateLimitExceeded, {
-          message: `Too many requests: this key may send ${perSecond} a second. Retry after the time in Retry-After.`
-        }).pipe(Effect.tapError((error) => Effect.sync(() => retryAfterSeconds.set(error, Math.max(1, Math.ceil(retryAfterMs / 1000))))))
-    }))
+    }).pipe(Effect.catchTags({ AuthenticationFailed: authorizationFailure, RateLimited: authorizationFailure }))
   })
 )

@@ -10,8 +10,8 @@ export type InvoiceStatus = typeof InvoiceStatus.Type
 /** Why an invoice was made: the first period, or a renewal. */
 export const BillingReason = Schema.Literal("subscription_create", "subscription_cycle")
 
-/** As stored: `payment_id` names the latest payment made for it (one per attempt). */
-export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")({
+/** What an invoice is, stored or shown. */
+const invoiceFields = {
   id: Schema.String,
   subscription_id: Schema.String,
   customer_id: Schema.String,
@@ -24,33 +24,25 @@ export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")(
   period_start: Timestamp,
   period_end: Timestamp,
   attempt_count: Schema.NonNegativeInt,
-  next_payment_attempt: Schema.NullOr(Timestamp),
+  next_payment_attempt: Schema.NullOr(Timestamp)
+}
+
+/** When it was made and changed, and in which mode. */
+const bookkeeping = { created_at: Timestamp, updated_at: Timestamp, livemode: Schema.Boolean }
+
+/** As stored: `payment_id` names the latest payment made for it (one per attempt). */
+export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")({
+  ...invoiceFields,
   payment_id: Schema.NullOr(Schema.String),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  livemode: Schema.Boolean
+  ...bookkeeping
 }) {}
 
 /** The invoice as the API shows it, with its latest payment (a Payment, refundable like any other). */
 export class Invoice extends Schema.Class<Invoice>("Invoice")({
   object: Schema.Literal("invoice"),
-  id: Schema.String,
-  subscription_id: Schema.String,
-  customer_id: Schema.String,
-  plan_id: Schema.String,
-  status: InvoiceStatus,
-  billing_reason: BillingReason,
-  amount_due: Amount,
-  amount_paid: Schema.NonNegativeInt,
-  currency: Currency,
-  period_start: Timestamp,
-  period_end: Timestamp,
-  attempt_count: Schema.NonNegativeInt,
-  next_payment_attempt: Schema.NullOr(Timestamp),
+  ...invoiceFields,
   payment: Schema.NullOr(Payment),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  livemode: Schema.Boolean
+  ...bookkeeping
 }) {}
 
 export const invoiceView = (record: InvoiceRecord, payment: Payment | null): Invoice => {
