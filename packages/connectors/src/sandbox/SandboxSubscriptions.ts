@@ -2,6 +2,7 @@ import { makeId } from "@orchestrator/core/domain/Ids"
 import type { Job } from "@orchestrator/core/ports/Jobs"
 import type { NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
 import { periodBoundary } from "@orchestrator/core/subscriptions/BillingPeriod"
+import { atTime } from "@orchestrator/core/subscriptions/BillingTime"
 import { Clock, Effect, Option, Schema } from "effect"
 import type { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import type { SandboxLedger, SandboxSubscription } from "./SandboxLedger.js"
@@ -154,11 +155,7 @@ export const sandboxSubscriptionsJob = (ledger: Ledger): Job => ({
       const first = due[0]
       if (first === undefined) break
       // Each step sees the time it was due, as if the sandbox had never fallen behind.
-      yield* Effect.withClock(step(ledger, first), {
-        ...(yield* Effect.clock),
-        currentTimeMillis: Effect.succeed(first.nextRunMillis!),
-        unsafeCurrentTimeMillis: () => first.nextRunMillis!
-      })
+      yield* atTime(first.nextRunMillis!)(step(ledger, first))
       steps++
     }
     return steps
