@@ -78,6 +78,18 @@ const make = Effect.gen(function*() {
       const latest = subscription.latest_invoice_id === null
         ? null
         : yield* records.lockInvoice(tenant, subscription.latest_invoice_id)
+      // News of a later period means the PSP got past the first one, which it does only once that is
+      // paid: a first period whose own news is still on the way counts as paid.
+      const firstPeriodStart = (subscription.trial_end ?? subscription.created_at).epochMillis
+      if (report.periodStartMillis > firstPeriodStart) {
+        const input = subscription.status === "incomplete"
+          ? "first_charge_paid"
+          : subscription.status === "trialing"
+          ? "trial_ended_paid"
+          : null
+        const to = input === null ? null : transition(subscription.status, input)
+        if (to !== null) subscription = yield* records.moveSubscription(tenant, subscription, to)
+      }
       const existing = yield* invoiceOfPeriod(tenant, subscriptionId, report.periodStartMillis)
       let invoice = Option.isSome(existing)
         ? yield* records.lockInvoice(tenant, existing.value.id)
@@ -89,7 +101,9 @@ const make = Effect.gen(function*() {
             customer_id: subscription.customer_id,
             plan_id: subscription.plan_id,
             status: "open",
-            billing_reason: latest === null && subscription.status === "incomplete" ? "subscription_create" : "subscription_cycle",
+            billing_reason: subscription.trial_end === null && report.periodStartMillis === firstPeriodStart
+              ? "subscription_create"
+              : "subscription_cycle",
             amount_due: report.amount,
             amount_paid: 0,
             currency: report.currency as Currency,
@@ -120,7 +134,8 @@ const make = Effect.gen(function*() {
           invoice = yield* records.moveInvoice(
             tenant,
             invoice,
-            subscription.status === "incomplete" ? "void" : "uncollectible"
+            // A first charge is not dunned: its subscription never started.
+            invoice.billing_reason === "subscription_create" ? "void" : "uncollectible"
           )
         }
       }
