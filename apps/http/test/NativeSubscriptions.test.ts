@@ -72,8 +72,9 @@ for (const database of testDatabases()) {
           })
           const id: string = created.json.id
           const subscription = Effect.map(get(`/v1/subscriptions/${id}`), (response) => response.json)
+          /** Its invoices by period (ids made in the same millisecond do not order them). */
           const invoices = Effect.map(get(`/v1/invoices?subscription=${id}&limit=100`), (response) =>
-            [...response.json.data].reverse() as Array<any>)
+            [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>)
           /** The types of the events about the subscription or its invoices, oldest first. */
           const events = Effect.map(
             Effect.flatMap(EventsRepository, (repository) => repository.listRecent(account.tenant, 1000)),
@@ -125,8 +126,9 @@ for (const database of testDatabases()) {
             billing_reason: "subscription_create"
           })
 
-          // Three more months on the sandbox's clock: three more periods charged and reported.
-          yield* pspRunsAt(api.periodStart(3) + MINUTE)
+          // Three more months on the sandbox's clock, a period at a time (the worker applies a batch of
+          // webhooks concurrently, so news of one pass may be taken in any order): three more periods.
+          for (const n of [1, 2, 3]) yield* pspRunsAt(api.periodStart(n) + MINUTE)
           const invoices = yield* api.invoices
           expect(invoices.map((invoice) => [invoice.period_start, invoice.period_end, invoice.status, invoice.amount_paid]))
             .toEqual([0, 1, 2, 3].map((n) => [iso(api.periodStart(n)), iso(api.periodStart(n + 1)), "paid", 1999]))
@@ -171,6 +173,7 @@ for (const database of testDatabases()) {
           })
 
           // The sandbox's own policy: 1, 3 and 5 days after the first failure, then unpaid.
+          yield* pspRunsAt(renewal + DAY + MINUTE)
           yield* pspRunsAt(renewal + 3 * DAY + MINUTE)
           expect((yield* api.subscription).latest_invoice).toMatchObject({
             status: "open",
@@ -236,7 +239,7 @@ for (const database of testDatabases()) {
           expect(settled).toMatchObject({ status: "active", current_period_start: iso(api.periodStart(2)) })
           expect(settled.latest_invoice.id).toBe(newest.latest_invoice.id)
           expect((yield* api.invoices).map((invoice) => [invoice.period_start, invoice.status]))
-            .toEqual([[2, "paid"], [1, "paid"], [0, "paid"]].map(([n, status]) => [iso(api.periodStart(n as number)), status]))
+            .toEqual([0, 1, 2].map((n) => [iso(api.periodStart(n)), "paid"]))
 
           // A renewal failing four times: the last news (unpaid) arrives first, the earlier attempts after it.
           yield* api.post(`/v1/subscriptions/${api.id}`, { payment_method: "tok_chargeDeclined" })
@@ -264,6 +267,62 @@ for (const database of testDatabases()) {
           expect(after.current_period_start).toBe(iso(api.periodStart(3)))
           expect((yield* api.invoices).length).toBe(4)
           expect(yield* api.events).toEqual(eventsThen)
+        }))
+
+      it.effect("on a test clock: a year of native billing in one advance, then dunning to unpaid; the webhooks after it change nothing", () =>
+        Effect.gen(function*() {
+          const api = yield* setup("tok_visa")
+          const clock = (yield* api.post("/v1/test_helpers/test_clocks", { frozen_time: "2027-01-31T10:00:00.000Z" })).json
+          const customer = (yield* api.post("/v1/customers", { email: "jenny@example.com", test_clock: clock.id })).json
+          const created = yield* api.post("/v1/subscriptions", {
+            customer: customer.id,
+            plan: api.plan.id,
+            payment_method: "tok_visa",
+            engine: "native"
+          })
+          // The sandbox's clock for this subscription is the test clock's: the first period is charged at once.
+          expect(created.status).toBe(201)
+          expect(created.json).toMatchObject({
+            engine: "native",
+            status: "active",
+            test_clock: clock.id,
+            current_period_start: "2027-01-31T10:00:00.000Z",
+            current_period_end: "2027-02-28T10:00:00.000Z"
+          })
+          expect(created.json.latest_invoice).toMatchObject({ status: "paid", amount_paid: 1999 })
+          const id = created.json.id
+          const invoicesOf = Effect.map(api.get(`/v1/invoices?subscription=${id}&limit=100`), (response) =>
+            [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>)
+
+          const advanced = yield* api.post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: "2028-01-15T00:00:00.000Z" })
+          expect([advanced.status, advanced.json.status]).toEqual([200, "ready"])
+          const year = yield* invoicesOf
+          expect(year.map((invoice) => [invoice.period_start, invoice.status, invoice.amount_paid])).toEqual([
+            "2027-01-31", "2027-02-28", "2027-03-31", "2027-04-30", "2027-05-31", "2027-06-30",
+            "2027-07-31", "2027-08-31", "2027-09-30", "2027-10-31", "2027-11-30", "2027-12-31"
+          ].map((day) => [`${day}T10:00:00.000Z`, "paid", 1999]))
+
+          yield* api.post(`/v1/subscriptions/${id}`, { payment_method: "tok_chargeDeclined" })
+          yield* api.post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: "2028-02-01T00:00:00.000Z" })
+          const pastDue = (yield* api.get(`/v1/subscriptions/${id}`)).json
+          expect(pastDue.status).toBe("past_due")
+          expect(pastDue.latest_invoice).toMatchObject({
+            status: "open",
+            attempt_count: 1,
+            next_payment_attempt: "2028-02-01T10:00:00.000Z"
+          })
+          yield* api.post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: "2028-02-10T00:00:00.000Z" })
+          const unpaid = (yield* api.get(`/v1/subscriptions/${id}`)).json
+          expect(unpaid.status).toBe("unpaid")
+          expect(unpaid.latest_invoice).toMatchObject({ status: "uncollectible", attempt_count: 4 })
+          const invoices = yield* invoicesOf
+          const subscriptionThen = unpaid
+
+          // The sandbox's webhooks about all of it come after: every one is old news.
+          yield* runJobs("sandbox-subscriptions", "sandbox-notifications", "apply-provider-events")
+          expect((yield* sandboxWebhooksOf(id)).length).toBe(12 + 4)
+          expect(yield* invoicesOf).toEqual(invoices)
+          expect((yield* api.get(`/v1/subscriptions/${id}`)).json).toEqual(subscriptionThen)
         }))
 
       it.effect("cancel now and at period end go through the sandbox; a PSP without subscriptions answers 422", () =>

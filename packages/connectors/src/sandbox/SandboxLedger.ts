@@ -79,6 +79,8 @@ export interface SandboxSubscription {
   readonly attempts: number
   readonly firstFailureMillis: number | null
   readonly cancelAtPeriodEnd: boolean
+  /** On a merchant's test clock: only `advance` moves it, never the sandbox's real-time schedule. */
+  readonly onTestClock: boolean
   /** When the sandbox next acts on it (a period's charge, a retry); null: never again. */
   readonly nextRunMillis: number | null
   /** Bumped on every save: a save based on an older read is refused. */
@@ -139,7 +141,7 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
     subscription: SandboxSubscription
   ) => Effect.Effect<{ readonly subscription: SandboxSubscription; readonly created: boolean }>
   readonly findSubscription: (id: string) => Effect.Effect<Option.Option<SandboxSubscription>>
-  /** Subscriptions with something due by `nowMillis`, earliest first. */
+  /** Subscriptions on the real clock with something due by `nowMillis`, earliest first. */
   readonly dueSubscriptions: (nowMillis: number, limit: number) => Effect.Effect<ReadonlyArray<SandboxSubscription>>
   /** Saves `next` (whose `version` is one above the stored one's) unless someone saved in between. */
   readonly saveSubscription: (next: SandboxSubscription) => Effect.Effect<boolean>
@@ -232,7 +234,9 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
       dueSubscriptions: (nowMillis, limit) =>
         Effect.sync(() =>
           [...subscriptions.values()]
-            .filter((subscription) => subscription.nextRunMillis !== null && subscription.nextRunMillis <= nowMillis)
+            .filter((subscription) =>
+              !subscription.onTestClock && subscription.nextRunMillis !== null && subscription.nextRunMillis <= nowMillis
+            )
             .sort((a, b) => a.nextRunMillis! - b.nextRunMillis!)
             .slice(0, limit)
         ),

@@ -109,6 +109,8 @@ const toRefund = (row: any): SandboxRefund => ({
 
 /** A subscription is kept whole as JSON; only what is queried has columns of its own. */
 const toSubscription = (row: any): SandboxSubscription => JSON.parse(row.state)
+/** The column the real-time schedule reads: empty for a subscription on a test clock. */
+const realTimeRun = (subscription: SandboxSubscription) => subscription.onTestClock ? null : subscription.nextRunMillis
 
 const columns: Record<keyof ChargeChanges, string> = {
   status: "status",
@@ -235,7 +237,7 @@ export const SandboxLedgerSql = Layer.effect(
           const inserted = yield* sql`insert into sandbox_subscriptions (id, connection_id, reference, state,
               next_run_at_millis, version)
             values (${subscription.id}, ${subscription.connectionId}, ${subscription.reference},
-              ${JSON.stringify(subscription)}, ${subscription.nextRunMillis}, ${subscription.version})
+              ${JSON.stringify(subscription)}, ${realTimeRun(subscription)}, ${subscription.version})
             on conflict (connection_id, reference) do nothing returning id`
           if (inserted.length > 0) return { subscription, created: true }
           const rows = yield* sql`select * from sandbox_subscriptions
@@ -248,7 +250,7 @@ export const SandboxLedgerSql = Layer.effect(
         sql`select * from sandbox_subscriptions where next_run_at_millis <= ${nowMillis}
           order by next_run_at_millis limit ${limit}`.pipe(Effect.map((rows) => rows.map(toSubscription)), Effect.orDie),
       saveSubscription: (next) =>
-        sql`update sandbox_subscriptions set state = ${JSON.stringify(next)}, next_run_at_millis = ${next.nextRunMillis},
+        sql`update sandbox_subscriptions set state = ${JSON.stringify(next)}, next_run_at_millis = ${realTimeRun(next)},
             version = ${next.version}
           where id = ${next.id} and version = ${next.version - 1} returning id`.pipe(
           Effect.map((rows) => rows.length > 0),

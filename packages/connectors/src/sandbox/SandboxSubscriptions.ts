@@ -8,7 +8,9 @@ import type { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentC
 import type { SandboxLedger, SandboxSubscription } from "./SandboxLedger.js"
 import { cardForToken } from "./SandboxTokens.js"
 import { SandboxWebhook } from "./SandboxWebhooks.js"
-import type { SandboxWebhook as SandboxWebhookBody } from "./SandboxWebhooks.js"
+import { type SandboxWebhook as SandboxWebhookBody, subscriptionEventOf } from "./SandboxWebhooks.js"
+
+type SubscriptionWebhook = Extract<SandboxWebhookBody, { type: "subscription.updated" }>
 
 const DAY = 86_400_000
 
@@ -43,22 +45,21 @@ const offSessionCharge = (token: string): { readonly paid: true } | { readonly p
 const notifySubscription = (
   ledger: Ledger,
   subscription: SandboxSubscription,
-  invoice: Extract<SandboxWebhookBody, { type: "subscription.updated" }>["data"]["invoice"]
+  invoice: SubscriptionWebhook["data"]["invoice"]
 ) =>
   Effect.flatMap(Clock.currentTimeMillis, (millis) => {
     const id = makeId("sbev", millis)
     const status = subscription.status === "incomplete" ? "incomplete_expired" : subscription.status
-    return ledger.notify({
+    const body: SubscriptionWebhook = {
       id,
-      connectionId: subscription.connectionId,
-      createdAtMillis: millis,
-      payload: encode({
-        id,
-        type: "subscription.updated",
-        created: Math.floor(millis / 1000),
-        data: { subscription: { id: subscription.id, reference: subscription.reference, status }, invoice }
-      })
-    })
+      type: "subscription.updated",
+      created: Math.floor(millis / 1000),
+      data: { subscription: { id: subscription.id, reference: subscription.reference, status }, invoice }
+    }
+    return Effect.as(
+      ledger.notify({ id, connectionId: subscription.connectionId, createdAtMillis: millis, payload: encode(body) }),
+      body
+    )
   })
 
 /**
@@ -72,8 +73,8 @@ const step = (ledger: Ledger, subscription: SandboxSubscription) =>
     const next = { version: subscription.version + 1 }
     if (subscription.cancelAtPeriodEnd && subscription.attempts === 0) {
       const ended: SandboxSubscription = { ...subscription, ...next, status: "canceled", nextRunMillis: null }
-      if (yield* ledger.saveSubscription(ended)) yield* notifySubscription(ledger, ended, null)
-      return
+      if (!(yield* ledger.saveSubscription(ended))) return null
+      return { subscription: ended, webhook: yield* notifySubscription(ledger, ended, null) }
     }
     const attempt = subscription.attempts + 1
     const result = offSessionCharge(subscription.token)
@@ -125,8 +126,8 @@ const step = (ledger: Ledger, subscription: SandboxSubscription) =>
         nextRunMillis: nextAttempt
       }
     }
-    if (!(yield* ledger.saveSubscription(moved))) return
-    yield* notifySubscription(ledger, moved, {
+    if (!(yield* ledger.saveSubscription(moved))) return null
+    const webhook = yield* notifySubscription(ledger, moved, {
       id: `${subscription.id}_${subscription.period}`,
       period_start: start,
       period_end: end,
@@ -138,6 +139,7 @@ const step = (ledger: Ledger, subscription: SandboxSubscription) =>
       failure_code: charge.failureCode,
       next_attempt: nextAttempt
     })
+    return { subscription: moved, webhook }
   })
 
 /**
@@ -208,6 +210,7 @@ export const sandboxNativeSubscriptions = (
           attempts: 0,
           firstFailureMillis: null,
           cancelAtPeriodEnd: false,
+          onTestClock: request.testClock,
           nextRunMillis: anchor,
           version: 0,
           createdAtMillis: millis
@@ -223,6 +226,21 @@ export const sandboxNativeSubscriptions = (
             ? { ...subscription, cancelAtPeriodEnd: true }
             : { ...subscription, status: "canceled", nextRunMillis: null })
         if (ended !== null && ended.status === "canceled") yield* notifySubscription(ledger, ended, null)
+      })),
+    advance: ({ pspSubscriptionId, toMillis }) =>
+      respond(Effect.gen(function*() {
+        const reports: Array<ReturnType<typeof subscriptionEventOf>> = []
+        for (let steps = 0; steps < MAX_STEPS_PER_PASS; steps++) {
+          const found = yield* owned(pspSubscriptionId)
+          if (Option.isNone(found)) return { reports, nextRunMillis: null }
+          const subscription = found.value
+          if (subscription.nextRunMillis === null || subscription.nextRunMillis > toMillis) {
+            return { reports, nextRunMillis: subscription.nextRunMillis }
+          }
+          const stepped = yield* atTime(subscription.nextRunMillis)(step(ledger, subscription))
+          if (stepped !== null) reports.push(subscriptionEventOf(stepped.webhook))
+        }
+        return yield* Effect.dieMessage(`sandbox subscription ${pspSubscriptionId} does not settle`)
       })),
     updatePaymentMethod: ({ paymentMethod, pspSubscriptionId }) =>
       respond(Effect.asVoid(modify(pspSubscriptionId, (subscription) =>

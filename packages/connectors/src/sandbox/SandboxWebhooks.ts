@@ -102,6 +102,28 @@ export const refundObject = (refund: SandboxRefund): typeof RefundObject.Type =>
   failure_message: refund.failureMessage
 })
 
+/** A subscription webhook in the connector port's terms. */
+export const subscriptionEventOf = (event: Extract<SandboxWebhook, { type: "subscription.updated" }>) => {
+  const { invoice, subscription } = event.data
+  return ProviderEvent.SubscriptionUpdated({
+    eventId: event.id,
+    reference: subscription.reference,
+    pspSubscriptionId: subscription.id,
+    status: subscription.status,
+    invoice: invoice === null ? null : {
+      pspInvoiceId: invoice.id,
+      periodStartMillis: invoice.period_start,
+      periodEndMillis: invoice.period_end,
+      amount: invoice.amount,
+      currency: invoice.currency,
+      attempt: invoice.attempt,
+      outcome: invoice.status,
+      failureCode: invoice.failure_code,
+      nextAttemptMillis: invoice.next_attempt
+    }
+  }) as Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
+}
+
 const decodeWebhook = Schema.decodeUnknown(Schema.parseJson(SandboxWebhook))
 const encodeWebhook = Schema.encodeSync(Schema.parseJson(SandboxWebhook))
 
@@ -151,28 +173,7 @@ export const readSandboxWebhook = (
         })
       ]
     }
-    if (event.type === "subscription.updated") {
-      const { invoice, subscription } = event.data
-      return [
-        ProviderEvent.SubscriptionUpdated({
-          eventId: event.id,
-          reference: subscription.reference,
-          pspSubscriptionId: subscription.id,
-          status: subscription.status,
-          invoice: invoice === null ? null : {
-            pspInvoiceId: invoice.id,
-            periodStartMillis: invoice.period_start,
-            periodEndMillis: invoice.period_end,
-            amount: invoice.amount,
-            currency: invoice.currency,
-            attempt: invoice.attempt,
-            outcome: invoice.status,
-            failureCode: invoice.failure_code,
-            nextAttemptMillis: invoice.next_attempt
-          }
-        })
-      ]
-    }
+    if (event.type === "subscription.updated") return [subscriptionEventOf(event)]
     const refund = event.data.refund
     return [
       ProviderEvent.RefundUpdated({

@@ -169,7 +169,15 @@ export interface NativeSubscriptionRequest {
   readonly trialEndMillis: number | null
   readonly paymentMethod: { readonly type: string; readonly token: string }
   readonly customer: CustomerDetails | null
+  /**
+   * The customer is on one of our test clocks: the PSP keeps this subscription on a simulated clock of
+   * its own (as Stripe's test clocks), which only `advance` moves; its real-time schedule leaves it alone.
+   */
+  readonly testClock: boolean
 }
+
+/** What a PSP reports about a native subscription: the payload of its webhook. */
+export type NativeSubscriptionReport = Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
 
 /**
  * The optional capability of a PSP that keeps subscriptions on its own schedule and clock, charges
@@ -183,6 +191,18 @@ export interface NativeSubscriptions {
     readonly pspSubscriptionId: string
     readonly atPeriodEnd: boolean
   }) => Effect.Effect<void, ConnectorError>
+  /**
+   * Moves a test-clock subscription's simulated clock to `toMillis`: the PSP does everything due by
+   * then, each at its time, and answers with its reports (the same as its webhooks, which follow) and
+   * when it next has something to do.
+   */
+  readonly advance: (request: {
+    readonly pspSubscriptionId: string
+    readonly toMillis: number
+  }) => Effect.Effect<
+    { readonly reports: ReadonlyArray<NativeSubscriptionReport>; readonly nextRunMillis: number | null },
+    ConnectorError
+  >
   /** The card later periods (and pending retries) are charged with. */
   readonly updatePaymentMethod: (request: {
     readonly pspSubscriptionId: string

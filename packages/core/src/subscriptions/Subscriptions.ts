@@ -20,6 +20,7 @@ import { nextBoundary, periodBoundary } from "./BillingPeriod.js"
 import { CustomersRepository } from "./CustomersRepository.js"
 import { Dunning, nextRetryAt } from "./DunningSchedule.js"
 import { InvoiceRecord } from "./Invoice.js"
+import { NativeBilling } from "./NativeBilling.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
 import type { Plan } from "./Plan.js"
 import { PlansRepository } from "./PlansRepository.js"
@@ -89,6 +90,7 @@ const make = Effect.gen(function*() {
   const payments = yield* Payments
   const resolution = yield* ProviderResolution
   const connectors = yield* Connectors
+  const nativeBilling = yield* NativeBilling
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
 
@@ -332,19 +334,54 @@ const make = Effect.gen(function*() {
         startMillis: subscription.created_at.epochMillis,
         trialEndMillis: subscription.trial_end === null ? null : subscription.trial_end.epochMillis,
         paymentMethod: { type: "card", token: subscription.payment_method },
-        customer: { id: customer.id, email: customer.email, name: customer.name }
+        customer: { id: customer.id, email: customer.email, name: customer.name },
+        testClock: subscription.test_clock !== null
       }).pipe(Effect.mapError((error) =>
         new NoProviderAvailable({ reason: `the PSP could not start the subscription (${error._tag}); repeat the request` })
       ))
       yield* transactions.run(Effect.flatMap(
         records.lockSubscription(tenant, subscriptionId),
-        (locked) => records.saveSubscription(tenant, locked, { provider_subscription_id: started.pspSubscriptionId })
+        (locked) =>
+          records.saveSubscription(tenant, locked, {
+            provider_subscription_id: started.pspSubscriptionId,
+            // On a test clock the PSP's simulated time moves with the clock's advances (`runNative`),
+            // starting with the first charge, due at once (or at the trial's end).
+            next_run_at: locked.test_clock === null ? null : locked.trial_end ?? locked.created_at
+          })
       ))
     })
 
   /**
-   * \`engine: native\`: the PSP keeps the schedule. The subscription is written \`incomplete\` (or
-   * \`trialing\`) with no invoice; every later move comes from the PSP's webhooks (\`NativeBilling\`).
+   * A native subscription on a test clock, at the clock's time: the PSP's simulated clock is moved
+   * to it, and what the PSP reports is taken through the same normalizer as its webhooks (which
+   * follow, and then change nothing). Off a test clock the PSP's own clock runs it: nothing to do.
+   */
+  const runNative = (tenant: Tenant, subscriptionId: string) =>
+    Effect.gen(function*() {
+      const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
+      const pspSubscriptionId = subscription.provider_subscription_id
+      const keep = (next_run_at: DateTime.Utc | null) =>
+        transactions.run(Effect.flatMap(
+          records.lockSubscription(tenant, subscriptionId),
+          (locked) => records.saveSubscription(tenant, locked, { next_run_at: final(locked) ? null : next_run_at })
+        ))
+      if (subscription.test_clock === null || pspSubscriptionId === null || final(subscription)) return yield* keep(null)
+      const capability = yield* nativeConnector(tenant, subscription.provider)
+      if (capability === undefined) return yield* keep(null)
+      const time = yield* now
+      const advanced = yield* Effect.either(capability.advance({ pspSubscriptionId, toMillis: time.epochMillis }))
+      if (advanced._tag === "Left") {
+        yield* Effect.logWarning(`the PSP could not advance native subscription ${subscriptionId}`, advanced.left)
+        return yield* keep(plus(time, IN_FLIGHT_RECHECK))
+      }
+      for (const report of advanced.right.reports) yield* nativeBilling.apply(tenant, subscription.provider, report)
+      yield* keep(advanced.right.nextRunMillis === null ? null : fromMillis(advanced.right.nextRunMillis))
+    })
+
+  /**
+   * `engine: native`: the PSP keeps the schedule. The subscription is written `incomplete` (or
+   * `trialing`) with no invoice; every later move comes from the PSP's reports (`NativeBilling`): its
+   * webhooks, or, on a test clock, its answers to the clock's advances (the webhooks then repeat them).
    */
   const createNative = (
     tenant: Tenant,
@@ -353,11 +390,6 @@ const make = Effect.gen(function*() {
     plan: Plan
   ) =>
     Effect.gen(function*() {
-      if (customer.test_clock !== null) {
-        return yield* notNative(
-          "Native subscriptions run on the PSP's own clock, which test clocks do not drive; use engine 'orchestrator' for a customer on a test clock."
-        )
-      }
       const { connection } = yield* resolution.forPayment(tenant, {
         provider: input.provider,
         amount: plan.amount,
@@ -371,40 +403,43 @@ const make = Effect.gen(function*() {
         )
       }
       const scope = yield* IdempotencyScope
-      const createdAt = yield* now
-      const id = yield* ids.make("sub")
-      const trialDays = input.trial_days ?? plan.trial_days ?? 0
-      const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
-      const record = new SubscriptionRecord({
-        id,
-        status: trialEnd === null ? "incomplete" : "trialing",
-        customer_id: customer.id,
-        plan_id: plan.id,
-        provider: connection.name,
-        provider_forced: input.provider !== undefined,
-        engine: "native",
-        payment_method: input.payment_method,
-        return_url: input.return_url ?? null,
-        current_period_start: createdAt,
-        current_period_end: trialEnd ?? fromMillis(periodBoundary(createdAt.epochMillis, plan, 1)),
-        billing_cycle_anchor: trialEnd ?? createdAt,
-        cancel_at_period_end: false,
-        canceled_at: null,
-        trial_end: trialEnd,
-        pending_update: null,
-        provider_subscription_id: null,
-        test_clock: null,
-        metadata: input.metadata ?? {},
-        latest_invoice_id: null,
-        // The PSP runs the schedule: the worker never bills it.
-        next_run_at: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-        livemode: tenant.livemode
-      })
-      yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), scope.attach(id)))
-      yield* startAtPsp(tenant, id)
-      return yield* view(tenant, yield* Effect.orDie(records.subscription(tenant, id)))
+      return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
+        const createdAt = yield* now
+        const id = yield* ids.make("sub")
+        const trialDays = input.trial_days ?? plan.trial_days ?? 0
+        const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
+        const record = new SubscriptionRecord({
+          id,
+          status: trialEnd === null ? "incomplete" : "trialing",
+          customer_id: customer.id,
+          plan_id: plan.id,
+          provider: connection.name,
+          provider_forced: input.provider !== undefined,
+          engine: "native",
+          payment_method: input.payment_method,
+          return_url: input.return_url ?? null,
+          current_period_start: createdAt,
+          current_period_end: trialEnd ?? fromMillis(periodBoundary(createdAt.epochMillis, plan, 1)),
+          billing_cycle_anchor: trialEnd ?? createdAt,
+          cancel_at_period_end: false,
+          canceled_at: null,
+          trial_end: trialEnd,
+          pending_update: null,
+          provider_subscription_id: null,
+          test_clock: customer.test_clock,
+          metadata: input.metadata ?? {},
+          latest_invoice_id: null,
+          // The PSP runs the schedule: the worker never bills it (on a test clock, it moves the PSP's clock).
+          next_run_at: null,
+          created_at: createdAt,
+          updated_at: createdAt,
+          livemode: tenant.livemode
+        })
+        yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), scope.attach(id)))
+        yield* startAtPsp(tenant, id)
+        if (customer.test_clock !== null) yield* runDue(tenant, id)
+        return yield* view(tenant, yield* Effect.orDie(records.subscription(tenant, id)))
+      }))
     })
 
   /**
@@ -672,6 +707,7 @@ const make = Effect.gen(function*() {
     const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
     const time = yield* now
     if (subscription.next_run_at === null || DateTime.lessThan(time, subscription.next_run_at)) return
+    if (subscription.engine === "native") return yield* runNative(tenant, subscriptionId)
     const invoice = subscription.latest_invoice_id === null
       ? null
       : yield* Effect.orDie(records.invoice(tenant, subscription.latest_invoice_id))
