@@ -13,6 +13,7 @@ import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
 import { NodeWebhookSenderLive, NodeWebhookSenderPublicOnly } from "@orchestrator/webhook-sender/NodeWebhookSender"
 import { sandboxNotifierJob } from "@orchestrator/connectors/sandbox/SandboxNotifications"
+import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/SandboxSubscriptions"
 import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
@@ -47,7 +48,7 @@ const SandboxNotifierLive = Layer.effect(
     const connections = yield* ProviderConnectionsRepository
     const secrets = yield* ConnectionSecrets
     const baseUrl = yield* PublicBaseUrl
-    return [sandboxNotifierJob({
+    return [sandboxSubscriptionsJob(ledger), sandboxNotifierJob({
       ledger,
       baseUrl,
       post,

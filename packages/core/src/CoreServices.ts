@@ -24,6 +24,7 @@ import { RoutingRules } from "./routing/RoutingRules.js"
 import { BillingRecords } from "./subscriptions/BillingRecords.js"
 import { Customers } from "./subscriptions/Customers.js"
 import { Invoices } from "./subscriptions/Invoices.js"
+import { NativeBilling } from "./subscriptions/NativeBilling.js"
 import { Plans } from "./subscriptions/Plans.js"
 import { Subscriptions } from "./subscriptions/Subscriptions.js"
 import { TestClocks } from "./subscriptions/TestClocks.js"
@@ -83,9 +84,12 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(WebhookDeliveries.layer),
   Layer.provideMerge(Layer.mergeAll(TestClocks.layer, Invoices.layer)),
   Layer.provideMerge(Subscriptions.layer),
-  Layer.provideMerge(Layer.mergeAll(BillingRecords.layer, Customers.layer, Plans.layer)),
+  Layer.provideMerge(Layer.mergeAll(Customers.layer, Plans.layer)),
   Layer.provideMerge(WebhookEndpoints.layer),
   Layer.provideMerge(ProviderWebhooks.layer),
+  // Below the PSP webhooks, which hand it the news of native subscriptions.
+  Layer.provideMerge(NativeBilling.layer),
+  Layer.provideMerge(BillingRecords.layer),
   Layer.provideMerge(Refunds.layer),
   Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
   Layer.provideMerge(PaymentAttempts.layer),

@@ -15,6 +15,7 @@ import { Clock, Duration, Effect, Option } from "effect"
 import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "./SandboxLedger.js"
 import { SandboxSettings } from "./SandboxSettings.js"
 import { cardForToken } from "./SandboxTokens.js"
+import { sandboxNativeSubscriptions } from "./SandboxSubscriptions.js"
 import { readSandboxWebhook } from "./SandboxWebhooks.js"
 
 const unknownCard: CardDetails = { brand: null, last4: null, country: null }
@@ -243,7 +244,9 @@ export const makeSandboxConnector = (
         onSome: refundOutcome
       }))),
 
-    verifyWebhook: (webhook) => readSandboxWebhook(webhook, context.webhookSecret, baseUrl)
+    verifyWebhook: (webhook) => readSandboxWebhook(webhook, context.webhookSecret, baseUrl),
+
+    subscriptions: sandboxNativeSubscriptions(ledger, connection.id, respond)
   }
 }
 

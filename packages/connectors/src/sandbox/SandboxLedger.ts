@@ -49,6 +49,45 @@ export interface SandboxNotification {
   readonly createdAtMillis: number
 }
 
+/** A subscription's status in the sandbox's books; `incomplete` until its first period is paid. */
+export type SandboxSubscriptionStatus =
+  | "incomplete"
+  | "trialing"
+  | "active"
+  | "past_due"
+  | "unpaid"
+  | "canceled"
+  | "incomplete_expired"
+
+/** A subscription the sandbox runs itself (`engine: native`): its schedule, on its own clock. */
+export interface SandboxSubscription {
+  readonly id: string
+  readonly connectionId: string
+  /** The merchant's subscription id: one subscription per reference, ever. */
+  readonly reference: string
+  readonly amount: number
+  readonly currency: string
+  readonly interval: "day" | "week" | "month" | "year"
+  readonly intervalCount: number
+  /** Period `n` starts `n` intervals after the anchor (the trial's end, or the creation). */
+  readonly anchorMillis: number
+  readonly token: string
+  readonly status: SandboxSubscriptionStatus
+  /** The period being collected, 0 for the first. */
+  readonly period: number
+  /** Charge attempts made on that period's invoice. */
+  readonly attempts: number
+  readonly firstFailureMillis: number | null
+  readonly cancelAtPeriodEnd: boolean
+  /** On a merchant's test clock: only `advance` moves it, never the sandbox's real-time schedule. */
+  readonly onTestClock: boolean
+  /** When the sandbox next acts on it (a period's charge, a retry); null: never again. */
+  readonly nextRunMillis: number | null
+  /** Bumped on every save: a save based on an older read is refused. */
+  readonly version: number
+  readonly createdAtMillis: number
+}
+
 /** What a status change may also set. */
 export type ChargeChanges = Partial<
   Pick<SandboxCharge, "status" | "amountCaptured" | "captureReference" | "failureCode" | "failureMessage">
@@ -97,11 +136,21 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
     limit: number
   ) => Effect.Effect<ReadonlyArray<SandboxNotification>>
   readonly markNotified: (id: string, nowMillis: number) => Effect.Effect<void>
+  /** Stores the subscription unless one exists under its reference; returns the stored one either way. */
+  readonly recordSubscription: (
+    subscription: SandboxSubscription
+  ) => Effect.Effect<{ readonly subscription: SandboxSubscription; readonly created: boolean }>
+  readonly findSubscription: (id: string) => Effect.Effect<Option.Option<SandboxSubscription>>
+  /** Subscriptions on the real clock with something due by `nowMillis`, earliest first. */
+  readonly dueSubscriptions: (nowMillis: number, limit: number) => Effect.Effect<ReadonlyArray<SandboxSubscription>>
+  /** Saves `next` (whose `version` is one above the stored one's) unless someone saved in between. */
+  readonly saveSubscription: (next: SandboxSubscription) => Effect.Effect<boolean>
 }>() {
   static readonly layerMemory = Layer.sync(SandboxLedger, () => {
     const charges = new Map<string, SandboxCharge>()
     const refunds = new Map<string, SandboxRefund>()
     const notifications = new Map<string, SandboxNotification & { sentAt: number | null; leaseUntil: number }>()
+    const subscriptions = new Map<string, SandboxSubscription>()
     /** Takes a refund's amount off its charge, if it covers it; the refund as it ends up. */
     const cover = (refund: SandboxRefund): SandboxRefund => {
       const charge = charges.get(refund.chargeId)
@@ -173,6 +222,30 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
         Effect.sync(() => {
           const notification = notifications.get(id)
           if (notification !== undefined) notifications.set(id, { ...notification, sentAt: nowMillis })
+        }),
+      recordSubscription: (subscription) =>
+        Effect.sync(() => {
+          const existing = byReference(subscriptions, subscription.connectionId, subscription.reference)
+          if (Option.isSome(existing)) return { subscription: existing.value, created: false }
+          subscriptions.set(subscription.id, subscription)
+          return { subscription, created: true }
+        }),
+      findSubscription: (id) => Effect.sync(() => Option.fromNullable(subscriptions.get(id))),
+      dueSubscriptions: (nowMillis, limit) =>
+        Effect.sync(() =>
+          [...subscriptions.values()]
+            .filter((subscription) =>
+              !subscription.onTestClock && subscription.nextRunMillis !== null && subscription.nextRunMillis <= nowMillis
+            )
+            .sort((a, b) => a.nextRunMillis! - b.nextRunMillis!)
+            .slice(0, limit)
+        ),
+      saveSubscription: (next) =>
+        Effect.sync(() => {
+          const stored = subscriptions.get(next.id)
+          if (stored === undefined || stored.version + 1 !== next.version) return false
+          subscriptions.set(next.id, next)
+          return true
         })
     }
   })

@@ -4,7 +4,8 @@ import {
   OVER_REFUND,
   type SandboxCharge,
   SandboxLedger,
-  type SandboxRefund
+  type SandboxRefund,
+  type SandboxSubscription
 } from "./SandboxLedger.js"
 import { Effect, Layer, Option } from "effect"
 
@@ -58,7 +59,18 @@ create table if not exists sandbox_notifications (
   lease_until_millis bigint not null default 0
 );
 create index if not exists sandbox_notifications_unsent on sandbox_notifications (created_at_millis)
-  where sent_at_millis is null;`
+  where sent_at_millis is null;
+create table if not exists sandbox_subscriptions (
+  id text primary key,
+  connection_id text not null,
+  reference text not null,
+  state text not null,
+  next_run_at_millis bigint,
+  version integer not null,
+  unique (connection_id, reference)
+);
+create index if not exists sandbox_subscriptions_due on sandbox_subscriptions (next_run_at_millis)
+  where next_run_at_millis is not null;`
 
 /** An arbitrary, fixed key for `pg_advisory_xact_lock`: "sandbox" in ASCII. */
 const SCHEMA_LOCK = 0x73616e64626f78
@@ -94,6 +106,11 @@ const toRefund = (row: any): SandboxRefund => ({
   createdAtMillis: int(row.created_at_millis),
   settleAtMillis: row.settle_at_millis === null || row.settle_at_millis === undefined ? null : int(row.settle_at_millis)
 })
+
+/** A subscription is kept whole as JSON; only what is queried has columns of its own. */
+const toSubscription = (row: any): SandboxSubscription => JSON.parse(row.state)
+/** The column the real-time schedule reads: empty for a subscription on a test clock. */
+const realTimeRun = (subscription: SandboxSubscription) => subscription.onTestClock ? null : subscription.nextRunMillis
 
 const columns: Record<keyof ChargeChanges, string> = {
   status: "status",
@@ -215,6 +232,30 @@ export const SandboxLedgerSql = Layer.effect(
         ),
       markNotified: (id, nowMillis) =>
         sql`update sandbox_notifications set sent_at_millis = ${nowMillis} where id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      recordSubscription: (subscription) =>
+        Effect.gen(function*() {
+          const inserted = yield* sql`insert into sandbox_subscriptions (id, connection_id, reference, state,
+              next_run_at_millis, version)
+            values (${subscription.id}, ${subscription.connectionId}, ${subscription.reference},
+              ${JSON.stringify(subscription)}, ${realTimeRun(subscription)}, ${subscription.version})
+            on conflict (connection_id, reference) do nothing returning id`
+          if (inserted.length > 0) return { subscription, created: true }
+          const rows = yield* sql`select * from sandbox_subscriptions
+            where connection_id = ${subscription.connectionId} and reference = ${subscription.reference}`
+          return { subscription: toSubscription(rows[0]), created: false }
+        }).pipe(Effect.orDie),
+      findSubscription: (id) =>
+        sql`select * from sandbox_subscriptions where id = ${id}`.pipe(Effect.map(one(toSubscription)), Effect.orDie),
+      dueSubscriptions: (nowMillis, limit) =>
+        sql`select * from sandbox_subscriptions where next_run_at_millis <= ${nowMillis}
+          order by next_run_at_millis limit ${limit}`.pipe(Effect.map((rows) => rows.map(toSubscription)), Effect.orDie),
+      saveSubscription: (next) =>
+        sql`update sandbox_subscriptions set state = ${JSON.stringify(next)}, next_run_at_millis = ${realTimeRun(next)},
+            version = ${next.version}
+          where id = ${next.id} and version = ${next.version - 1} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       countCharges: (merchantReference) =>
         sql<{ count: unknown }>`select count(*) as count from sandbox_charges
           where merchant_reference = ${merchantReference} and status <> 'failed'`.pipe(

@@ -35,7 +35,27 @@ const RefundObject = Schema.Struct({
   failure_message: Schema.NullOr(Schema.String)
 })
 
-/** The body of a sandbox webhook: one event about one charge or refund. */
+/** A subscription the sandbox runs, with the invoice its last charge attempt was for (if any). */
+const SubscriptionObject = Schema.Struct({
+  id: Schema.String,
+  reference: Schema.String,
+  status: Schema.Literal("trialing", "active", "past_due", "unpaid", "canceled", "incomplete_expired")
+})
+
+const SubscriptionInvoiceObject = Schema.Struct({
+  id: Schema.String,
+  period_start: Schema.Int,
+  period_end: Schema.Int,
+  amount: Schema.Int,
+  currency: Schema.String,
+  attempt: Schema.Int,
+  status: Schema.Literal("paid", "failed"),
+  charge: Schema.String,
+  failure_code: Schema.NullOr(Schema.String),
+  next_attempt: Schema.NullOr(Schema.Int)
+})
+
+/** The body of a sandbox webhook: one event about one charge, refund or subscription. */
 export const SandboxWebhook = Schema.Union(
   Schema.Struct({
     id: Schema.String,
@@ -48,6 +68,12 @@ export const SandboxWebhook = Schema.Union(
     type: Schema.Literal("refund.updated"),
     created: Schema.Int,
     data: Schema.Struct({ refund: RefundObject })
+  }),
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("subscription.updated"),
+    created: Schema.Int,
+    data: Schema.Struct({ subscription: SubscriptionObject, invoice: Schema.NullOr(SubscriptionInvoiceObject) })
   })
 )
 export type SandboxWebhook = typeof SandboxWebhook.Type
@@ -75,6 +101,28 @@ export const refundObject = (refund: SandboxRefund): typeof RefundObject.Type =>
   failure_code: refund.failureCode,
   failure_message: refund.failureMessage
 })
+
+/** A subscription webhook in the connector port's terms. */
+export const subscriptionEventOf = (event: Extract<SandboxWebhook, { type: "subscription.updated" }>) => {
+  const { invoice, subscription } = event.data
+  return ProviderEvent.SubscriptionUpdated({
+    eventId: event.id,
+    reference: subscription.reference,
+    pspSubscriptionId: subscription.id,
+    status: subscription.status,
+    invoice: invoice === null ? null : {
+      pspInvoiceId: invoice.id,
+      periodStartMillis: invoice.period_start,
+      periodEndMillis: invoice.period_end,
+      amount: invoice.amount,
+      currency: invoice.currency,
+      attempt: invoice.attempt,
+      outcome: invoice.status,
+      failureCode: invoice.failure_code,
+      nextAttemptMillis: invoice.next_attempt
+    }
+  }) as Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
+}
 
 const decodeWebhook = Schema.decodeUnknown(Schema.parseJson(SandboxWebhook))
 const encodeWebhook = Schema.encodeSync(Schema.parseJson(SandboxWebhook))
@@ -125,6 +173,7 @@ export const readSandboxWebhook = (
         })
       ]
     }
+    if (event.type === "subscription.updated") return [subscriptionEventOf(event)]
     const refund = event.data.refund
     return [
       ProviderEvent.RefundUpdated({

@@ -2,7 +2,7 @@
 export type IdPrefix =
   | "pay" | "att" | "ref" | "evt" | "org" | "pcn" | "key" | "req" | "whsec"
   | "sub" | "plan" | "cus" | "rule" | "whe" | "whev" | "cs" | "in" | "psev"
-  | "ch" | "re" | "sbev" | "clock"
+  | "ch" | "re" | "sbev" | "clock" | "sbsub"
 
 // Crockford base32 keeps ids URL-safe and, because it is ordered like the alphabet, sortable.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

@@ -122,8 +122,93 @@ export type ProviderEvent = Data.TaggedEnum<{
     readonly pspRefundId: string | null
     readonly outcome: RefundOutcome
   }
+  /**
+   * A subscription the PSP runs (`engine: native`) moved: one of its period invoices was charged
+   * (`invoice` says how), or the PSP ended it. `reference` is our subscription id.
+   */
+  SubscriptionUpdated: {
+    readonly eventId: string
+    readonly reference: string
+    readonly pspSubscriptionId: string
+    readonly status: NativeSubscriptionStatus
+    readonly invoice: NativeInvoice | null
+  }
 }>
 export const ProviderEvent = Data.taggedEnum<ProviderEvent>()
+
+/** A subscription's status as the PSP running it reports it. */
+export type NativeSubscriptionStatus = "trialing" | "active" | "past_due" | "unpaid" | "canceled" | "incomplete_expired"
+
+/**
+ * One period's invoice as the PSP reports it after a charge attempt. `periodStartMillis` and
+ * `attempt` order the PSP's news: a report of an older period, or of an earlier attempt, is stale.
+ */
+export interface NativeInvoice {
+  readonly pspInvoiceId: string
+  readonly periodStartMillis: number
+  readonly periodEndMillis: number
+  readonly amount: number
+  readonly currency: string
+  readonly attempt: number
+  readonly outcome: "paid" | "failed"
+  readonly failureCode: string | null
+  /** When the PSP tries again; null after a failure: it will not (retries exhausted). */
+  readonly nextAttemptMillis: number | null
+}
+
+/** What a PSP that runs subscriptions itself is asked to run (`engine: native`). */
+export interface NativeSubscriptionRequest {
+  /** Our subscription id: the PSP's idempotency key, and how its webhooks name the subscription. */
+  readonly reference: string
+  readonly amount: number
+  readonly currency: Currency
+  readonly interval: "day" | "week" | "month" | "year"
+  readonly intervalCount: number
+  /** The start of the first period; with a trial, the trial's end is the anchor and the first charge. */
+  readonly startMillis: number
+  readonly trialEndMillis: number | null
+  readonly paymentMethod: { readonly type: string; readonly token: string }
+  readonly customer: CustomerDetails | null
+  /**
+   * The customer is on one of our test clocks: the PSP keeps this subscription on a simulated clock of
+   * its own (as Stripe's test clocks), which only `advance` moves; its real-time schedule leaves it alone.
+   */
+  readonly testClock: boolean
+}
+
+/** What a PSP reports about a native subscription: the payload of its webhook. */
+export type NativeSubscriptionReport = Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
+
+/**
+ * The optional capability of a PSP that keeps subscriptions on its own schedule and clock, charges
+ * each period, retries on its own policy and reports by webhook (`SubscriptionUpdated`).
+ */
+export interface NativeSubscriptions {
+  /** Creating again under the same reference answers the first subscription. */
+  readonly create: (request: NativeSubscriptionRequest) => Effect.Effect<{ readonly pspSubscriptionId: string }, ConnectorError>
+  /** Ends it now, or (`atPeriodEnd`) instead of the next renewal. */
+  readonly cancel: (request: {
+    readonly pspSubscriptionId: string
+    readonly atPeriodEnd: boolean
+  }) => Effect.Effect<void, ConnectorError>
+  /**
+   * Moves a test-clock subscription's simulated clock to `toMillis`: the PSP does everything due by
+   * then, each at its time, and answers with its reports (the same as its webhooks, which follow) and
+   * when it next has something to do.
+   */
+  readonly advance: (request: {
+    readonly pspSubscriptionId: string
+    readonly toMillis: number
+  }) => Effect.Effect<
+    { readonly reports: ReadonlyArray<NativeSubscriptionReport>; readonly nextRunMillis: number | null },
+    ConnectorError
+  >
+  /** The card later periods (and pending retries) are charged with. */
+  readonly updatePaymentMethod: (request: {
+    readonly pspSubscriptionId: string
+    readonly paymentMethod: { readonly type: string; readonly token: string }
+  }) => Effect.Effect<void, ConnectorError>
+}
 
 /** The PSP could not be reached and processed nothing (connect error, 5xx before processing). */
 export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable")<{ readonly reason: string }> {}
@@ -181,6 +266,8 @@ export interface PaymentConnector {
    * the return asks `syncPayment`.
    */
   readonly completeAction?: (request: ActionCompletion) => Effect.Effect<AuthorizationOutcome, ConnectorError>
+  /** Present when the PSP can run subscriptions itself (`engine: native`). */
+  readonly subscriptions?: NativeSubscriptions
   /** The body a PSP expects in answer to a webhook it sent (Adyen: `[accepted]`); a JSON receipt otherwise. */
   readonly webhookAcknowledgement?: string
 }

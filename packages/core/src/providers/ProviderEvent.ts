@@ -39,6 +39,23 @@ export const StoredProviderEvent = Schema.Union(
     reference: Schema.NullOr(Schema.String),
     pspRefundId: Schema.NullOr(Schema.String),
     outcome: StoredRefundOutcome
+  }),
+  Schema.TaggedStruct("SubscriptionUpdated", {
+    eventId: Schema.String,
+    reference: Schema.String,
+    pspSubscriptionId: Schema.String,
+    status: Schema.Literal("trialing", "active", "past_due", "unpaid", "canceled", "incomplete_expired"),
+    invoice: Schema.NullOr(Schema.Struct({
+      pspInvoiceId: Schema.String,
+      periodStartMillis: Schema.Number,
+      periodEndMillis: Schema.Number,
+      amount: Schema.Int,
+      currency: Schema.String,
+      attempt: Schema.Int,
+      outcome: Schema.Literal("paid", "failed"),
+      failureCode: Schema.NullOr(Schema.String),
+      nextAttemptMillis: Schema.NullOr(Schema.Number)
+    }))
   })
 )
 export type StoredProviderEvent = typeof StoredProviderEvent.Type

@@ -6,6 +6,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { Refunds } from "../refunds/Refunds.js"
+import { NativeBilling } from "../subscriptions/NativeBilling.js"
 import { Connectors } from "./Connectors.js"
 import type { IncomingWebhook } from "./PaymentConnector.js"
 import { StoredProviderEvent } from "./ProviderEvent.js"
@@ -46,6 +47,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
       const payments = yield* PaymentsRepository
       const attempts = yield* PaymentAttempts
       const refunds = yield* Refunds
+      const nativeBilling = yield* NativeBilling
       const ids = yield* IdGenerator
 
       const receive = Effect.fn("ProviderWebhooks.receive")(function*(connectionId: string, webhook: IncomingWebhook) {
@@ -74,7 +76,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
 
       /**
        * Whether the event found its object, and applied it where it was news. A connection speaks
-       * only for the payments and refunds made on it: a webhook verified with one connection's
+       * only for the payments, refunds and native subscriptions made on it: a webhook verified with one connection's
        * secret that names another's object is refused, whoever holds that secret.
        */
       const apply = ({ connectionId, event, tenant }: ReceivedEvent) =>
@@ -82,6 +84,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
           const owned = yield* connections.findOwned(connectionId)
           if (Option.isNone(owned)) return "foreign" as const
           const provider = owned.value.connection.name
+          if (event._tag === "SubscriptionUpdated") return yield* nativeBilling.apply(tenant, provider, event)
           if (event._tag === "PaymentUpdated") {
             const payment = yield* payments.findByReference(tenant, { attemptId: event.reference, pspPaymentId: event.pspPaymentId })
             if (Option.isNone(payment)) return "unknown" as const

@@ -10,7 +10,9 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { Connectors } from "../providers/Connectors.js"
+import type { PaymentConnector } from "../providers/PaymentConnector.js"
+import { NoProviderAvailable, ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { dueAt, expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
@@ -18,7 +20,9 @@ import { nextBoundary, periodBoundary } from "./BillingPeriod.js"
 import { CustomersRepository } from "./CustomersRepository.js"
 import { Dunning, nextRetryAt } from "./DunningSchedule.js"
 import { InvoiceRecord } from "./Invoice.js"
+import { NativeBilling } from "./NativeBilling.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
+import type { Plan } from "./Plan.js"
 import { PlansRepository } from "./PlansRepository.js"
 import {
   type CancelSubscription,
@@ -54,11 +58,11 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptio
   >
   readonly update: (tenant: Tenant, id: string, input: UpdateSubscription) => Effect.Effect<
     Subscription,
-    SubscriptionNotFound | SubscriptionFinal | ReferenceNotFound | BillingRequestInvalid
+    SubscriptionNotFound | SubscriptionFinal | ReferenceNotFound | BillingRequestInvalid | ProviderNotUsable
   >
   readonly cancel: (tenant: Tenant, id: string, input: CancelSubscription) => Effect.Effect<
     Subscription,
-    SubscriptionNotFound | SubscriptionFinal
+    SubscriptionNotFound | SubscriptionFinal | ProviderNotUsable
   >
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Subscription, SubscriptionNotFound>
   readonly list: (tenant: Tenant, filter: SubscriptionListFilter, page: PageRequest) => Effect.Effect<
@@ -85,6 +89,8 @@ const make = Effect.gen(function*() {
   const clocks = yield* TestClocksRepository
   const payments = yield* Payments
   const resolution = yield* ProviderResolution
+  const connectors = yield* Connectors
+  const nativeBilling = yield* NativeBilling
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
 
@@ -297,10 +303,177 @@ const make = Effect.gen(function*() {
       })
     })
 
+  const notNative = (message: string) => new BillingRequestInvalid({ param: "engine", code: "engine_not_supported", message })
+
+  /** The connector of a subscription's connection, with its subscriptions capability. */
+  const nativeConnector = (tenant: Tenant, provider: string) =>
+    Effect.gen(function*() {
+      const connection = yield* resolution.byName(tenant, provider)
+      const connector: PaymentConnector = yield* Effect.orDie(connectors.forConnection(connection))
+      return connector.subscriptions
+    })
+
+  /**
+   * Asks the PSP to run a native subscription (idempotent on our id), and keeps the PSP's id. Done
+   * again when the same request is repeated after the PSP could not be reached.
+   */
+  const startAtPsp = (tenant: Tenant, subscriptionId: string) =>
+    Effect.gen(function*() {
+      const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
+      if (subscription.provider_subscription_id !== null || final(subscription)) return
+      const plan = yield* Effect.orDie(Effect.flatMap(plans.find(tenant, subscription.plan_id), (option) => option))
+      const customer = yield* Effect.orDie(Effect.flatMap(customers.find(tenant, subscription.customer_id), (option) => option))
+      const capability = yield* nativeConnector(tenant, subscription.provider)
+      if (capability === undefined) return yield* Effect.dieMessage(`provider ${subscription.provider} lost its subscriptions`)
+      const started = yield* capability.create({
+        reference: subscription.id,
+        amount: plan.amount,
+        currency: plan.currency,
+        interval: plan.interval,
+        intervalCount: plan.interval_count,
+        startMillis: subscription.created_at.epochMillis,
+        trialEndMillis: subscription.trial_end === null ? null : subscription.trial_end.epochMillis,
+        paymentMethod: { type: "card", token: subscription.payment_method },
+        customer: { id: customer.id, email: customer.email, name: customer.name },
+        testClock: subscription.test_clock !== null
+      }).pipe(Effect.mapError((error) =>
+        new NoProviderAvailable({ reason: `the PSP could not start the subscription (${error._tag}); repeat the request` })
+      ))
+      yield* transactions.run(Effect.flatMap(
+        records.lockSubscription(tenant, subscriptionId),
+        (locked) =>
+          records.saveSubscription(tenant, locked, {
+            provider_subscription_id: started.pspSubscriptionId,
+            // On a test clock the PSP's simulated time moves with the clock's advances (`runNative`),
+            // starting with the first charge, due at once (or at the trial's end).
+            next_run_at: locked.test_clock === null ? null : locked.trial_end ?? locked.created_at
+          })
+      ))
+    })
+
+  /**
+   * A native subscription on a test clock, at the clock's time: the PSP's simulated clock is moved
+   * to it, and what the PSP reports is taken through the same normalizer as its webhooks (which
+   * follow, and then change nothing). Off a test clock the PSP's own clock runs it: nothing to do.
+   */
+  const runNative = (tenant: Tenant, subscriptionId: string) =>
+    Effect.gen(function*() {
+      const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
+      const pspSubscriptionId = subscription.provider_subscription_id
+      const keep = (next_run_at: DateTime.Utc | null) =>
+        transactions.run(Effect.flatMap(
+          records.lockSubscription(tenant, subscriptionId),
+          (locked) => records.saveSubscription(tenant, locked, { next_run_at: final(locked) ? null : next_run_at })
+        ))
+      if (subscription.test_clock === null || pspSubscriptionId === null || final(subscription)) return yield* keep(null)
+      const capability = yield* nativeConnector(tenant, subscription.provider)
+      if (capability === undefined) return yield* keep(null)
+      const time = yield* now
+      const advanced = yield* Effect.either(capability.advance({ pspSubscriptionId, toMillis: time.epochMillis }))
+      if (advanced._tag === "Left") {
+        yield* Effect.logWarning(`the PSP could not advance native subscription ${subscriptionId}`, advanced.left)
+        return yield* keep(plus(time, IN_FLIGHT_RECHECK))
+      }
+      for (const report of advanced.right.reports) yield* nativeBilling.apply(tenant, subscription.provider, report)
+      yield* keep(advanced.right.nextRunMillis === null ? null : fromMillis(advanced.right.nextRunMillis))
+    })
+
+  /**
+   * `engine: native`: the PSP keeps the schedule. The subscription is written `incomplete` (or
+   * `trialing`) with no invoice; every later move comes from the PSP's reports (`NativeBilling`): its
+   * webhooks, or, on a test clock, its answers to the clock's advances (the webhooks then repeat them).
+   */
+  const createNative = (
+    tenant: Tenant,
+    input: CreateSubscription,
+    customer: { readonly id: string; readonly test_clock: string | null },
+    plan: Plan
+  ) =>
+    Effect.gen(function*() {
+      const { connection } = yield* resolution.forPayment(tenant, {
+        provider: input.provider,
+        amount: plan.amount,
+        currency: plan.currency,
+        method: "card",
+        country: null
+      })
+      if ((yield* nativeConnector(tenant, connection.name)) === undefined) {
+        return yield* notNative(
+          `Provider '${connection.name}' (${connection.type}) does not run subscriptions itself; use engine 'orchestrator'.`
+        )
+      }
+      const scope = yield* IdempotencyScope
+      return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
+        const createdAt = yield* now
+        const id = yield* ids.make("sub")
+        const trialDays = input.trial_days ?? plan.trial_days ?? 0
+        const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
+        const record = new SubscriptionRecord({
+          id,
+          status: trialEnd === null ? "incomplete" : "trialing",
+          customer_id: customer.id,
+          plan_id: plan.id,
+          provider: connection.name,
+          provider_forced: input.provider !== undefined,
+          engine: "native",
+          payment_method: input.payment_method,
+          return_url: input.return_url ?? null,
+          current_period_start: createdAt,
+          current_period_end: trialEnd ?? fromMillis(periodBoundary(createdAt.epochMillis, plan, 1)),
+          billing_cycle_anchor: trialEnd ?? createdAt,
+          cancel_at_period_end: false,
+          canceled_at: null,
+          trial_end: trialEnd,
+          pending_update: null,
+          provider_subscription_id: null,
+          test_clock: customer.test_clock,
+          metadata: input.metadata ?? {},
+          latest_invoice_id: null,
+          // The PSP runs the schedule: the worker never bills it (on a test clock, it moves the PSP's clock).
+          next_run_at: null,
+          created_at: createdAt,
+          updated_at: createdAt,
+          livemode: tenant.livemode
+        })
+        yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), scope.attach(id)))
+        yield* startAtPsp(tenant, id)
+        if (customer.test_clock !== null) yield* runDue(tenant, id)
+        return yield* view(tenant, yield* Effect.orDie(records.subscription(tenant, id)))
+      }))
+    })
+
+  /**
+   * A merchant's change to a native subscription goes to the PSP first, which runs it; what the PSP
+   * took is then recorded here as for the other engine. A plan change is not offered natively yet.
+   */
+  const tellPsp = (
+    tenant: Tenant,
+    subscription: SubscriptionRecord,
+    change: { readonly update: UpdateSubscription } | { readonly cancel: CancelSubscription }
+  ) =>
+    Effect.gen(function*() {
+      const pspSubscriptionId = subscription.provider_subscription_id
+      if (pspSubscriptionId === null) return
+      const capability = yield* nativeConnector(tenant, subscription.provider)
+      if (capability === undefined) return yield* Effect.dieMessage(`provider ${subscription.provider} lost its subscriptions`)
+      const told = "cancel" in change
+        ? capability.cancel({ pspSubscriptionId, atPeriodEnd: change.cancel.at_period_end === true })
+        : change.update.payment_method === undefined
+        ? Effect.void
+        : capability.updatePaymentMethod({ pspSubscriptionId, paymentMethod: { type: "card", token: change.update.payment_method } })
+      yield* told.pipe(Effect.mapError((error) =>
+        new ProviderNotUsable({ provider: subscription.provider, reason: `the PSP could not be reached (${error._tag}); repeat the request` })
+      ))
+    })
+
   const create = Effect.fn("Subscriptions.create")(function*(tenant: Tenant, input: CreateSubscription) {
     const scope = yield* IdempotencyScope
     if (Option.isSome(scope.recovered)) {
       const recovered = yield* Effect.orDie(records.subscription(tenant, scope.recovered.value))
+      if (recovered.engine === "native") {
+        yield* startAtPsp(tenant, recovered.id)
+        return yield* view(tenant, yield* Effect.orDie(records.subscription(tenant, recovered.id)))
+      }
       if (recovered.status === "incomplete" && recovered.latest_invoice_id !== null) {
         yield* onClock(tenant, recovered.test_clock)(chargeAndSettle(tenant, recovered.id, recovered.latest_invoice_id, "first"))
       }
@@ -314,13 +487,7 @@ const make = Effect.gen(function*() {
       onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan })),
       onSome: Effect.succeed
     }))
-    if (input.engine === "native") {
-      return yield* new BillingRequestInvalid({
-        param: "engine",
-        code: "engine_not_supported",
-        message: "No connector of this organization runs subscriptions natively yet; use engine 'orchestrator'."
-      })
-    }
+    if (input.engine === "native") return yield* createNative(tenant, input, customer, plan)
     const { connection } = yield* resolution.forPayment(tenant, {
       provider: input.provider,
       amount: plan.amount,
@@ -405,6 +572,16 @@ const make = Effect.gen(function*() {
   const update = Effect.fn("Subscriptions.update")(function*(tenant: Tenant, id: string, input: UpdateSubscription) {
     const found = yield* records.subscription(tenant, id)
     if (final(found)) return yield* refuseFinal(tenant, found)
+    if (found.engine === "native" && (input.plan !== undefined || input.cancel_at_period_end !== undefined)) {
+      return yield* new BillingRequestInvalid({
+        param: input.plan !== undefined ? "plan" : "cancel_at_period_end",
+        code: "engine_not_supported",
+        message: input.plan !== undefined
+          ? "A plan change of an engine 'native' subscription is not supported yet."
+          : "Cancel an engine 'native' subscription with POST /v1/subscriptions/{id}/cancel (at_period_end)."
+      })
+    }
+    if (found.engine === "native") yield* tellPsp(tenant, found, { update: input })
     const plan = input.plan === undefined ? undefined : yield* Effect.flatMap(plans.find(tenant, input.plan), Option.match({
       onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan! })),
       onSome: Effect.succeed
@@ -441,6 +618,7 @@ const make = Effect.gen(function*() {
   const cancel = Effect.fn("Subscriptions.cancel")(function*(tenant: Tenant, id: string, input: CancelSubscription) {
     const found = yield* records.subscription(tenant, id)
     if (final(found)) return yield* refuseFinal(tenant, found)
+    if (found.engine === "native") yield* tellPsp(tenant, found, { cancel: input })
     const updated = yield* onClock(tenant, found.test_clock)(transactions.run(Effect.gen(function*() {
       const locked = yield* records.lockSubscription(tenant, id)
       if (final(locked)) return null
@@ -529,6 +707,7 @@ const make = Effect.gen(function*() {
     const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
     const time = yield* now
     if (subscription.next_run_at === null || DateTime.lessThan(time, subscription.next_run_at)) return
+    if (subscription.engine === "native") return yield* runNative(tenant, subscriptionId)
     const invoice = subscription.latest_invoice_id === null
       ? null
       : yield* Effect.orDie(records.invoice(tenant, subscription.latest_invoice_id))
