@@ -383,6 +383,56 @@ const make = Effect.gen(function*() {
    * `trialing`) with no invoice; every later move comes from the PSP's reports (`NativeBilling`): its
    * webhooks, or, on a test clock, its answers to the clock's advances (the webhooks then repeat them).
    */
+  /** Where a new subscription's charges go: its forced provider, or routing's choice for the plan's amount. */
+  const providerFor = (tenant: Tenant, input: CreateSubscription, plan: Plan) =>
+    resolution.forPayment(tenant, { provider: input.provider, amount: plan.amount, currency: plan.currency, method: "card", country: null })
+
+  /**
+   * A new subscription as it starts: in its trial, or awaiting its first charge for a first period
+   * anchored now. The worker's schedule (`next_run_at`) and the first invoice are each engine's to add.
+   */
+  const startingRecord = (
+    tenant: Tenant,
+    input: CreateSubscription,
+    customer: { readonly id: string; readonly test_clock: string | null },
+    plan: Plan,
+    connection: { readonly name: string },
+    engine: SubscriptionRecord["engine"]
+  ) =>
+    Effect.gen(function*() {
+      const createdAt = yield* now
+      const trialDays = input.trial_days ?? plan.trial_days ?? 0
+      const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
+      const anchor = trialEnd ?? createdAt
+      return new SubscriptionRecord({
+        id: yield* ids.make("sub"),
+        status: trialEnd === null ? "incomplete" : "trialing",
+        customer_id: customer.id,
+        plan_id: plan.id,
+        provider: connection.name,
+        provider_forced: input.provider !== undefined,
+        engine,
+        payment_method: input.payment_method,
+        return_url: input.return_url ?? null,
+        current_period_start: createdAt,
+        current_period_end: trialEnd ?? fromMillis(periodBoundary(anchor.epochMillis, plan, 1)),
+        billing_cycle_anchor: anchor,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        trial_end: trialEnd,
+        pending_update: null,
+        provider_subscription_id: null,
+        test_clock: customer.test_clock,
+        metadata: input.metadata ?? {},
+        latest_invoice_id: null,
+        // The PSP runs a native schedule: the worker never bills it (on a test clock, it moves the PSP's clock).
+        next_run_at: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+        livemode: tenant.livemode
+      })
+    })
+
   const createNative = (
     tenant: Tenant,
     input: CreateSubscription,
@@ -390,13 +440,7 @@ const make = Effect.gen(function*() {
     plan: Plan
   ) =>
     Effect.gen(function*() {
-      const { connection } = yield* resolution.forPayment(tenant, {
-        provider: input.provider,
-        amount: plan.amount,
-        currency: plan.currency,
-        method: "card",
-        country: null
-      })
+      const { connection } = yield* providerFor(tenant, input, plan)
       if ((yield* nativeConnector(tenant, connection.name)) === undefined) {
         return yield* notNative(
           `Provider '${connection.name}' (${connection.type}) does not run subscriptions itself; use engine 'orchestrator'.`
@@ -404,37 +448,8 @@ const make = Effect.gen(function*() {
       }
       const scope = yield* IdempotencyScope
       return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
-        const createdAt = yield* now
-        const id = yield* ids.make("sub")
-        const trialDays = input.trial_days ?? plan.trial_days ?? 0
-        const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
-        const record = new SubscriptionRecord({
-          id,
-          status: trialEnd === null ? "incomplete" : "trialing",
-          customer_id: customer.id,
-          plan_id: plan.id,
-          provider: connection.name,
-          provider_forced: input.provider !== undefined,
-          engine: "native",
-          payment_method: input.payment_method,
-          return_url: input.return_url ?? null,
-          current_period_start: createdAt,
-          current_period_end: trialEnd ?? fromMillis(periodBoundary(createdAt.epochMillis, plan, 1)),
-          billing_cycle_anchor: trialEnd ?? createdAt,
-          cancel_at_period_end: false,
-          canceled_at: null,
-          trial_end: trialEnd,
-          pending_update: null,
-          provider_subscription_id: null,
-          test_clock: customer.test_clock,
-          metadata: input.metadata ?? {},
-          latest_invoice_id: null,
-          // The PSP runs the schedule: the worker never bills it (on a test clock, it moves the PSP's clock).
-          next_run_at: null,
-          created_at: createdAt,
-          updated_at: createdAt,
-          livemode: tenant.livemode
-        })
+        const record = yield* startingRecord(tenant, input, customer, plan, connection, "native")
+        const id = record.id
         yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), scope.attach(id)))
         yield* startAtPsp(tenant, id)
         if (customer.test_clock !== null) yield* runDue(tenant, id)
@@ -488,47 +503,11 @@ const make = Effect.gen(function*() {
       onSome: Effect.succeed
     }))
     if (input.engine === "native") return yield* createNative(tenant, input, customer, plan)
-    const { connection } = yield* resolution.forPayment(tenant, {
-      provider: input.provider,
-      amount: plan.amount,
-      currency: plan.currency,
-      method: "card",
-      country: null
-    })
+    const { connection } = yield* providerFor(tenant, input, plan)
     return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
-      const createdAt = yield* now
-      const id = yield* ids.make("sub")
-      const trialDays = input.trial_days ?? plan.trial_days ?? 0
-      const trialEnd = trialDays > 0 ? plus(createdAt, Duration.days(trialDays)) : null
-      const anchor = trialEnd ?? createdAt
-      const invoiceId = trialEnd === null ? yield* ids.make("in") : null
-      const periodEnd = trialEnd ?? fromMillis(periodBoundary(anchor.epochMillis, plan, 1))
-      const base = new SubscriptionRecord({
-        id,
-        status: trialEnd === null ? "incomplete" : "trialing",
-        customer_id: customer.id,
-        plan_id: plan.id,
-        provider: connection.name,
-        provider_forced: input.provider !== undefined,
-        engine: "orchestrator",
-        payment_method: input.payment_method,
-        return_url: input.return_url ?? null,
-        current_period_start: createdAt,
-        current_period_end: periodEnd,
-        billing_cycle_anchor: anchor,
-        cancel_at_period_end: false,
-        canceled_at: null,
-        trial_end: trialEnd,
-        pending_update: null,
-        provider_subscription_id: null,
-        test_clock: customer.test_clock,
-        metadata: input.metadata ?? {},
-        latest_invoice_id: invoiceId,
-        next_run_at: null,
-        created_at: createdAt,
-        updated_at: createdAt,
-        livemode: tenant.livemode
-      })
+      const base = yield* startingRecord(tenant, input, customer, plan, connection, "orchestrator")
+      const { created_at: createdAt, current_period_end: periodEnd, id } = base
+      const invoiceId = base.trial_end === null ? yield* ids.make("in") : null
       yield* transactions.run(Effect.gen(function*() {
         // The subscription first (its event shows no invoice yet), then its first invoice.
         const created = yield* records.createSubscription(
