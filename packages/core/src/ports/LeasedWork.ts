@@ -14,9 +14,10 @@ export interface LeaseRequest {
 }
 
 /**
- * Works through due items with `concurrency` workers, each claiming one item at a time right before
- * handling it. A lease only has to outlast one item, never a batch, so no second worker takes an
- * item that is still being handled; and one slow item holds up only its own worker. An item whose
+ * Works through due items with `concurrency` workers, each claiming one item (or a `batch`, handled
+ * side by side) right before handling it. A lease only has to outlast one item, never a queue of
+ * them, so no second worker takes an item that is still being handled; and one slow item holds up
+ * only its own worker. An item whose
  * handling leaves it due is retried once its lease runs out, by whichever worker claims it then; a
  * pass stops claiming once a lease's length has gone by, so it never takes up again an item it
  * handled itself. An item whose handling fails is logged and left to its lease, without ending the pass.
@@ -27,6 +28,11 @@ export const drainLeased = <A, R>(options: {
   readonly leaseFor: Duration.DurationInput
   readonly concurrency: number
   readonly maxPerPass: number
+  /**
+   * How many items a worker claims at once, then handles side by side: fewer claims for short items
+   * (webhook attempts). The lease must outlast the slowest item, as every item of a batch runs at once.
+   */
+  readonly batch?: number
 }): Effect.Effect<number, never, R> =>
   Effect.gen(function*() {
     const leaseMillis = Duration.toMillis(options.leaseFor)
@@ -37,17 +43,17 @@ export const drainLeased = <A, R>(options: {
       while (handled < options.maxPerPass) {
         const now = yield* DateTime.now
         if (!DateTime.lessThan(now, stopAt)) return
-        handled++
-        const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit: 1 })
-        if (claimed.length === 0) {
-          handled--
-          return
-        }
+        const limit = Math.min(options.batch ?? 1, options.maxPerPass - handled)
+        handled += limit
+        const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit })
+        handled -= limit - claimed.length
+        if (claimed.length === 0) return
         // One item that breaks (a bug, a row the database refuses) must not stop the others: it is
         // logged and stays leased, so it is tried again once its lease runs out.
-        yield* options.handle(claimed[0]!).pipe(
-          Effect.catchAllCause((cause) => Effect.logError("A leased item failed; it is retried after its lease", cause))
-        )
+        yield* Effect.forEach(claimed, (leased) =>
+          options.handle(leased).pipe(
+            Effect.catchAllCause((cause) => Effect.logError("A leased item failed; it is retried after its lease", cause))
+          ), { concurrency: "unbounded", discard: true })
       }
     })
     yield* Effect.all(Array.from({ length: options.concurrency }, () => worker), {
