@@ -11,7 +11,7 @@ import { InvoiceRecord } from "./Invoice.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
 import type { SubscriptionRecord } from "./Subscription.js"
 import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
-import { type BillingInput, transition } from "./SubscriptionTransitions.js"
+import { type BillingInput, isFinal, transition } from "./SubscriptionTransitions.js"
 
 type SubscriptionUpdated = Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
 
@@ -31,7 +31,7 @@ export class NativeBilling extends Context.Tag("core/NativeBilling")<NativeBilli
   static readonly layer = Layer.effect(NativeBilling, Effect.suspend(() => make))
 }
 
-const final = (record: SubscriptionRecord) => record.status === "canceled" || record.status === "incomplete_expired"
+const final = (record: SubscriptionRecord) => isFinal(record.status)
 
 const make = Effect.gen(function*() {
   const records = yield* BillingRecords

@@ -16,13 +16,15 @@ export type BillingInput =
   | "period_ended_canceling"
   | "schedule_change"
 
+/** A status nothing moves on from: a canceled or expired subscription takes no more input. */
+export const isFinal = (status: SubscriptionStatus): boolean => status === "canceled" || status === "incomplete_expired"
+
 /**
  * The status an input leads to from `from`, or null where it does not apply (the caller then
  * changes nothing). The one place billing decides statuses; every answer is a row of the table.
  */
 export const transition = (from: SubscriptionStatus, input: BillingInput): SubscriptionStatus | null => {
-  const final = from === "canceled" || from === "incomplete_expired"
-  if (final) return null
+  if (isFinal(from)) return null
   switch (input) {
     case "first_charge_paid":
       return from === "incomplete" ? "active" : null

@@ -41,7 +41,7 @@ import {
 } from "./SubscriptionErrors.js"
 import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 import { TestClocksRepository } from "./TestClocksRepository.js"
-import { transition } from "./SubscriptionTransitions.js"
+import { isFinal, transition } from "./SubscriptionTransitions.js"
 
 /** Which charge of an invoice: the first of a subscription (customer present), a period's, a dunning retry. */
 type ChargeKind = "first" | "renewal" | "retry"
@@ -543,7 +543,7 @@ const make = Effect.gen(function*() {
     }))
   })
 
-  const final = (record: SubscriptionRecord) => record.status === "canceled" || record.status === "incomplete_expired"
+  const final = (record: SubscriptionRecord) => isFinal(record.status)
 
   const refuseFinal = (tenant: Tenant, record: SubscriptionRecord) =>
     Effect.flatMap(view(tenant, record), (subscription) => Effect.fail(new SubscriptionFinal({ subscription })))
