@@ -119,6 +119,8 @@ const describeFailure = (error: unknown): string => {
 }
 
 program.pipe(
+  // Nothing collects traces, and a span per request, operation and SQL statement costs CPU on every payment.
+  Effect.withTracerEnabled(false),
   Effect.catchAll((error) =>
     Effect.zipRight(
       Console.error(describeFailure(error)),

@@ -1,6 +1,7 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
 import { type ApiErrorShape, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
 import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
+import type { IdPrefix } from "@orchestrator/core/domain/Ids"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
@@ -34,6 +35,8 @@ export const idempotent = <A, R>(
     readonly payload: unknown
     /** The answer holds a secret shown once: stored encrypted for replays. */
     readonly sealResponse?: boolean
+    /** The operation creates an object of this kind, whose id the key holds from the start. */
+    readonly reserveId?: IdPrefix
   },
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
@@ -55,7 +58,8 @@ export const idempotent = <A, R>(
         tenant: yield* CurrentTenant,
         key: request.key,
         fingerprint: yield* fingerprint(endpoint.method, path, body),
-        sealResponse: request.sealResponse ?? false
+        sealResponse: request.sealResponse ?? false,
+        ...(request.reserveId === undefined ? {} : { reserveId: request.reserveId })
       },
       rendered
     )

@@ -1,4 +1,5 @@
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import type { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
@@ -18,19 +19,23 @@ const databaseAway = () =>
     _tag: "SqlError",
     cause: Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })
   })
+const failOnce = (payment: Payment) => {
+  if (!fault.armed || payment.status !== "succeeded") return null
+  fault.armed = false
+  return Effect.die(
+    fault.kind === "crash" ? new Error("injected crash: the PSP charged, the answer was never recorded") : databaseAway()
+  )
+}
+/** Whichever way the store writes the answer (under the lock, or in one write when nothing changed). */
 const CrashAfterCharge = Layer.effect(
   PaymentsRepository,
   Effect.map(PaymentsRepository, (real) => ({
     ...real,
-    update: (tenant, payment) => {
-      if (fault.armed && payment.status === "succeeded") {
-        fault.armed = false
-        return Effect.die(
-          fault.kind === "crash" ? new Error("injected crash: the PSP charged, the answer was never recorded") : databaseAway()
-        )
-      }
-      return real.update(tenant, payment)
-    }
+    update: (tenant, payment) => failOnce(payment) ?? real.update(tenant, payment),
+    ...(real.updateIfUnchanged === undefined ? {} : {
+      updateIfUnchanged: (tenant, seen, payment, events) =>
+        failOnce(payment) ?? real.updateIfUnchanged!(tenant, seen, payment, events)
+    })
   }))
 )
 

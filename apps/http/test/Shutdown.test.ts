@@ -1,3 +1,4 @@
+import type { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { describe, expect, it } from "@effect/vitest"
@@ -24,18 +25,22 @@ describe("shutdown", () => {
       const gate = yield* Deferred.make<void>()
       const events: Array<string> = []
       // Holds the request inside its first transaction until the test opens the gate.
+      const held = <A>(write: Effect.Effect<A>) =>
+        Deferred.succeed(reached, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(write))
+      const settled = (payment: Payment) =>
+        payment.status === "succeeded" ? Effect.sync(() => events.push("settled")) : Effect.void
+      // Whichever way the store writes (one statement with the events, or a write per table).
       const Held = Layer.effect(
         PaymentsRepository,
         Effect.map(PaymentsRepository, (real) => ({
           ...real,
-          insert: (tenant, payment) =>
-            Deferred.succeed(reached, undefined).pipe(
-              Effect.zipRight(Deferred.await(gate)),
-              Effect.zipRight(real.insert(tenant, payment))
-            ),
-          update: (tenant, payment) =>
-            Effect.tap(real.update(tenant, payment), () =>
-              payment.status === "succeeded" ? Effect.sync(() => events.push("settled")) : Effect.void)
+          insert: (tenant, payment) => held(real.insert(tenant, payment)),
+          update: (tenant, payment) => Effect.tap(real.update(tenant, payment), () => settled(payment)),
+          ...(real.insertWithEvents === undefined || real.updateIfUnchanged === undefined ? {} : {
+            insertWithEvents: (tenant, payment, written) => held(real.insertWithEvents!(tenant, payment, written)),
+            updateIfUnchanged: (tenant, seen, payment, written) =>
+              Effect.tap(real.updateIfUnchanged!(tenant, seen, payment, written), (done) => done ? settled(payment) : Effect.void)
+          })
         }))
       )
       const scope = yield* Scope.make()

@@ -17,12 +17,21 @@ import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/Sandbo
 import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
+import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
+import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
 import { Effect, Layer, Option } from "effect"
 import { PspHttpNode } from "./PspHttpNode.js"
 
+/** What every request reads first (its key, organization and connections), kept a moment in memory. */
+const RecentReads = Layer.mergeAll(
+  ApiKeysRepository.withRecentReads,
+  OrganizationsRepository.withRecentReads,
+  ProviderConnectionsRepository.withRecentReads
+)
+
 /** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
 export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  Layer.mergeAll(StorageSql, SandboxLedgerSql).pipe(Layer.provideMerge(database))
+  RecentReads.pipe(Layer.provideMerge(Layer.mergeAll(StorageSql, SandboxLedgerSql)), Layer.provideMerge(database))
 
 /** The same ports in memory, for tests that need no database. */
 export const memoryStorage = Layer.mergeAll(

@@ -2,13 +2,14 @@ import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, Fiber, TestClock } from "effect"
+import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 import type { Script } from "./support/ScriptedConnector.js"
 
@@ -326,6 +327,49 @@ describe("Payments", () => {
         expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
         const resumed = yield* payments.resume(tenant, payment.id)
         expect(resumed.status).toBe("processing")
+      })
+    ))
+
+  it.effect("a payment's key reserves its id: a run cut short before writing it, or stalled past its lock, never makes a second", () =>
+    run(({ psp }) =>
+      Effect.gen(function*() {
+        const tenant = yield* createTenant
+        const payments = yield* Payments
+        const idempotent = yield* IdempotentRequests
+        const asResponse = Effect.map(Effect.orDie(payments.create(tenant, request("tok_visa"))), (payment) => ({
+          status: 201,
+          body: payment.id
+        }))
+        const key = { tenant, key: "create-1", fingerprint: "create", reserveId: "pay" as const }
+        // The first run dies before it writes anything: the retry creates the payment, under the reserved id.
+        const died = yield* Effect.exit(idempotent.execute(key, Effect.die("crash before the write")))
+        expect(died._tag).toBe("Failure")
+        const reserved = Option.getOrThrow(yield* (yield* IdempotencyKeysRepository).start(tenant, {
+          key: "create-1",
+          fingerprint: "create",
+          resourceId: null,
+          response: null,
+          lockedUntil: null,
+          lockToken: null,
+          createdAt: yield* DateTime.now
+        })).resourceId
+        expect(reserved).toMatch(/^pay_/)
+        const retried = yield* idempotent.execute(key, asResponse)
+        expect(retried.response.body).toBe(reserved)
+        expect((yield* payments.retrieve(tenant, reserved!)).status).toBe("succeeded")
+
+        // A run that stalls past its lock, while a retry takes the key over and creates the payment:
+        // when the stalled run writes at last, the id is taken, and nothing more is made or charged.
+        const gate = yield* Deferred.make<void>()
+        const stalledKey = { ...key, key: "create-2" }
+        const stalled = yield* Effect.fork(idempotent.execute(stalledKey, Effect.zipRight(Deferred.await(gate), asResponse)))
+        yield* TestClock.adjust("3 minutes")
+        const takenOver = yield* idempotent.execute(stalledKey, asResponse)
+        yield* Deferred.succeed(gate, undefined)
+        expect((yield* Fiber.await(stalled))._tag).toBe("Failure")
+        const all = yield* payments.list(tenant, {}, { limit: 100, startingAfter: undefined })
+        expect(all.data.map((payment) => payment.id).sort()).toEqual([reserved, takenOver.response.body].sort())
+        expect(psp.calls).toHaveLength(2)
       })
     ))
 

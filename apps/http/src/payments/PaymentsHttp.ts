@@ -24,7 +24,7 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
           Effect.flatMap(CurrentTenant, (tenant) =>
             idempotent(
               endpoints.create,
-              { key: headers["idempotency-key"], payload },
+              { key: headers["idempotency-key"], payload, reserveId: "pay" },
               answering(payments.create(tenant, payload))
             )),
         // A client hanging up must not stop a payment half way.

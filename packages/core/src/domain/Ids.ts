@@ -17,9 +17,24 @@ const encodeTime = (millis: number): string => {
   return out
 }
 
+// Random bytes drawn from the system's CSPRNG a page at a time: one call per hundreds of ids, not one each.
+const pool = new Uint8Array(4096)
+let poolUsed = pool.length
+const randomBytes = (length: number): Uint8Array => {
+  if (poolUsed + length > pool.length) {
+    crypto.getRandomValues(pool)
+    poolUsed = 0
+  }
+  const bytes = pool.slice(poolUsed, poolUsed + length)
+  // Each byte is handed out once.
+  pool.fill(0, poolUsed, poolUsed + length)
+  poolUsed += length
+  return bytes
+}
+
 /** 20 base32 characters: 100 random bits, above the 96 ids must have to be unguessable. */
 export const randomBase32 = (length: number): string => {
-  const bytes = crypto.getRandomValues(new Uint8Array(length))
+  const bytes = randomBytes(length)
   let out = ""
   for (const byte of bytes) out += ALPHABET[byte & 31]
   return out
@@ -32,7 +47,7 @@ export const makeId = (prefix: IdPrefix, millis: number): string =>
 const RANDOM_BITS = 100n
 const randomPart = (): bigint => {
   let value = 0n
-  for (const byte of crypto.getRandomValues(new Uint8Array(13))) value = (value << 8n) | BigInt(byte)
+  for (const byte of randomBytes(13)) value = (value << 8n) | BigInt(byte)
   return value & ((1n << RANDOM_BITS) - 1n)
 }
 const encodeRandom = (value: bigint): string => {

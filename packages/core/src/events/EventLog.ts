@@ -10,6 +10,8 @@ export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
   readonly record: (tenant: Tenant, input: EventInput) => Effect.Effect<Event>
   /** The events of several moves made at once, in order, in one write. */
   readonly recordAll: (tenant: Tenant, inputs: ReadonlyArray<EventInput>) => Effect.Effect<ReadonlyArray<Event>>
+  /** The events of `inputs`, made but not written: for a store that writes them with its record. */
+  readonly prepare: (tenant: Tenant, inputs: ReadonlyArray<EventInput>) => Effect.Effect<ReadonlyArray<Event>>
 }>() {
   static readonly layer = Layer.effect(
     EventLog,
@@ -28,15 +30,18 @@ export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
             data: { object }
           } as Event
         })
+      const prepare = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) =>
+        Effect.forEach(inputs, (input) => eventOf(tenant, input))
       const recordAll = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) =>
         Effect.gen(function*() {
-          const recorded = yield* Effect.forEach(inputs, (input) => eventOf(tenant, input))
+          const recorded = yield* prepare(tenant, inputs)
           yield* events.insertAll(tenant.organizationId, recorded)
           return recorded
         })
       return {
         record: (tenant, input) => Effect.map(recordAll(tenant, [input]), (recorded) => recorded[0]!),
-        recordAll
+        recordAll,
+        prepare
       }
     })
   )

@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
-import { randomBase32 } from "../domain/Ids.js"
+import { type IdPrefix, randomBase32 } from "../domain/Ids.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
@@ -23,6 +24,8 @@ export interface IdempotentRequest {
    * retry still gets it and a reader of the database does not.
    */
   readonly sealResponse?: boolean
+  /** The operation creates an object of this kind: its id is chosen now and kept with the key. */
+  readonly reserveId?: IdPrefix
 }
 
 const SEALED = "sealed:"
@@ -56,6 +59,7 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
     IdempotentRequests,
     Effect.gen(function*() {
       const keys = yield* IdempotencyKeysRepository
+      const ids = yield* IdGenerator
       const { credentialEncryption } = yield* KeyMaterial
       const ownerOf = ({ key, tenant }: IdempotentRequest) =>
         `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
@@ -76,22 +80,25 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           )
           : Effect.succeed(response)
 
-      const begin = ({ fingerprint, key, tenant }: IdempotentRequest) =>
+      const begin = ({ fingerprint, key, reserveId, tenant }: IdempotentRequest) =>
         Effect.gen(function*() {
           const startedAt = yield* now
           const lockedUntil = plusMillis(startedAt, Duration.toMillis(KEY_LOCK))
           const lockToken = randomBase32(24)
+          const reserved = reserveId === undefined ? null : yield* ids.make(reserveId)
           const fresh: IdempotencyRecord = {
             key,
             fingerprint,
-            resourceId: null,
+            resourceId: reserved,
             response: null,
             lockedUntil,
             lockToken,
             createdAt: startedAt
           }
           const existing = yield* keys.start(tenant, fresh)
-          if (Option.isNone(existing)) return { _tag: "Run" as const, lockToken, recovered: Option.none<string>() }
+          if (Option.isNone(existing)) {
+            return { _tag: "Run" as const, lockToken, recovered: Option.none<string>(), reserved: Option.fromNullable(reserved) }
+          }
           if (existing.value.fingerprint !== fingerprint) return yield* new IdempotencyKeyReused({ key })
           if (existing.value.response !== null) return { _tag: "Replay" as const, response: existing.value.response }
           const taken = yield* keys.acquire(tenant, key, { now: startedAt, lockedUntil, lockToken })
@@ -103,7 +110,8 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
             }
             return yield* new IdempotencyKeyInUse({ key })
           }
-          return { _tag: "Run" as const, lockToken, recovered: Option.fromNullable(taken.value.resourceId) }
+          const recovered = Option.fromNullable(taken.value.resourceId)
+          return { _tag: "Run" as const, lockToken, recovered, reserved: reserveId === undefined ? Option.none<string>() : recovered }
         })
 
       const purge = Effect.gen(function*() {
@@ -121,6 +129,7 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
             const response = yield* operation.pipe(
               Effect.provideService(IdempotencyScope, {
                 recovered: start.recovered,
+                reserved: start.reserved,
                 // A request that stalled past its lock has lost the key to a retry, which creates
                 // the object itself: this one must not commit a second, so it ends here.
                 attach: (resourceId) =>

@@ -2,7 +2,7 @@ import { type DateTime, Effect, Either, Option } from "effect"
 import type { StateMachine } from "../domain/StateMachine.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
-import type { EventInput } from "../events/Event.js"
+import type { Event, EventInput } from "../events/Event.js"
 import { EventLog } from "../events/EventLog.js"
 import { Transactions } from "../ports/Transactions.js"
 
@@ -13,6 +13,16 @@ export interface RecordStore<A> {
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
   /** Like `find`, and holds the record against concurrent writers until the transaction ends. */
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+  /**
+   * Optional, for stores that can: the record inserted with its events in one statement, which is
+   * atomic on its own and saves the database round trips of a write per table.
+   */
+  readonly insertWithEvents?: (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => Effect.Effect<void>
+  /**
+   * Optional, for stores that can: `record` and its events written in one statement if the stored
+   * record is still as `seen` (same status, same `updated_at`); false, and nothing written, otherwise.
+   */
+  readonly updateIfUnchanged?: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => Effect.Effect<boolean>
 }
 
 interface Stateful<S extends string> {
@@ -33,6 +43,18 @@ export interface Lifecycle<S extends string, A, NotFound> {
   readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]) => Effect.Effect<A>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
+  /**
+   * Without a lock, on its own (no transaction needed): applies `steps` (each move checked against the
+   * machine, with its event) and then `changes` to the record as last `seen`, in one write, if nobody
+   * has changed it since. `None` when someone has: the caller judges again on the locked record.
+   * The fast path of the common case, where the process that sent a payment also learns how it ended.
+   */
+  readonly advanceIfUnchanged: (
+    tenant: Tenant,
+    seen: A,
+    steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
+    changes?: Partial<A>
+  ) => Effect.Effect<Option.Option<A>>
   readonly moveIfStill: (
     tenant: Tenant,
     id: string,
@@ -89,8 +111,13 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
-        yield* store.insert(tenant, last)
-        yield* events.recordAll(tenant, states.map((state, index) => options.event(steps[index]!.event, state)))
+        const inputs = states.map((state, index) => options.event(steps[index]!.event, state))
+        if (store.insertWithEvents === undefined) {
+          yield* store.insert(tenant, last)
+          yield* events.recordAll(tenant, inputs)
+        } else {
+          yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
+        }
         return last
       })
 
@@ -112,6 +139,37 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return updated
       })
 
+    const advanceIfUnchanged = (
+      tenant: Tenant,
+      seen: A,
+      steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
+      changes: Partial<A> = {}
+    ): Effect.Effect<Option.Option<A>> =>
+      Effect.gen(function*() {
+        const at = yield* now
+        let record = seen
+        const inputs: Array<EventInput> = []
+        for (const step of steps) {
+          const checked = yield* stepOf(record.status, step.to)
+          record = options.make({ ...record, ...step.changes, status: step.to, updated_at: at })
+          inputs.push(options.event(checked.event, record))
+        }
+        record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
+        if (store.updateIfUnchanged !== undefined) {
+          const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
+          return written ? Option.some(record) : Option.none()
+        }
+        return yield* transactions.run(Effect.gen(function*() {
+          const current = yield* lock(tenant, seen.id)
+          if (current.status !== seen.status || current.updated_at.epochMillis !== seen.updated_at.epochMillis) {
+            return Option.none()
+          }
+          yield* store.update(tenant, record)
+          yield* events.recordAll(tenant, inputs)
+          return Option.some(record)
+        }))
+      })
+
     /**
      * In its own transaction: moves the record if, once locked, it is still in one of `from`;
      * otherwise someone else moved it first and it is returned as it is.
@@ -129,5 +187,5 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return expected.includes(current.status) ? yield* move(tenant, current, to, changes(current)) : current
       }))
 
-    return { load, lock, create, createThrough, move, save, moveIfStill }
+    return { load, lock, create, createThrough, move, save, advanceIfUnchanged, moveIfStill }
   })

@@ -171,6 +171,25 @@ const make = Effect.gen(function*() {
       }
     }))
 
+  /**
+   * `settle` for the payment as this process last wrote it: in one write when nobody has touched it
+   * since (the request that sent it is almost always first to learn the answer), else under the lock.
+   */
+  const settleSeen = (tenant: Tenant, seen: Payment, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number) =>
+    Effect.gen(function*() {
+      const settlement = settlementOf(seen, attemptId, outcome, latencyMs)
+      if (settlement._tag !== "Nothing") {
+        const written = yield* records.advanceIfUnchanged(
+          tenant,
+          seen,
+          settlement._tag === "Move" ? settlement.steps : [],
+          settlement._tag === "Record" ? settlement.changes : {}
+        )
+        if (Option.isSome(written)) return written.value
+      }
+      return yield* settle(tenant, seen.id, attemptId, outcome, latencyMs)
+    })
+
   /** Closes a failed attempt and opens the next, on `provider`, in one transaction. */
   const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
     transactions.run(Effect.gen(function*() {
@@ -217,7 +236,7 @@ const make = Effect.gen(function*() {
           payment = retried.value
           continue
         }
-        return yield* settle(tenant, payment.id, attempt.id, outcome, latencyMs)
+        return yield* settleSeen(tenant, payment, attempt.id, outcome, latencyMs)
       }
     })
 

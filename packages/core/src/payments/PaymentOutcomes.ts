@@ -5,7 +5,8 @@ import type { RetryDecision } from "./PaymentPolicy.js"
 
 /**
  * What the PSP's answers make of a payment, as pure functions: no I/O, no clock. The services apply
- * the result to the locked payment through its lifecycle.
+ * the result to the locked payment through its lifecycle. (Parts are built unvalidated: the payment
+ * they end up in is validated in full when it is written.)
  */
 
 /** One move of the payment, with the fields that change with it. */
@@ -23,7 +24,7 @@ export type Settlement =
 const nothing: Settlement = { _tag: "Nothing" }
 
 export const replaceAttempt = (payment: Payment, id: string, changes: Partial<PaymentAttempt>) =>
-  payment.attempts.map((attempt) => attempt.id === id ? new PaymentAttempt({ ...attempt, ...changes }) : attempt)
+  payment.attempts.map((attempt) => attempt.id === id ? new PaymentAttempt({ ...attempt, ...changes }, true) : attempt)
 
 /** The card as the PSP described it, where it said anything. */
 export const withCard = (method: PaymentMethod, card: CardDetails) =>
@@ -32,7 +33,7 @@ export const withCard = (method: PaymentMethod, card: CardDetails) =>
     brand: card.brand ?? method.brand,
     last4: card.last4 ?? method.last4,
     country: card.country ?? method.country
-  })
+  }, true)
 
 /**
  * The PSP's answer to attempt `attemptId`, if the payment is still waiting for it: only the first

@@ -16,7 +16,9 @@ export class PaymentRecords extends Context.Tag("core/PaymentRecords")<
       makeLifecycle({
         machine: PaymentStateMachine,
         store,
-        make: (fields) => new Payment(fields),
+        // Not validated again here: made of a validated payment and checked changes, and validated
+        // in full when the store encodes it to write it.
+        make: (fields) => new Payment(fields, true),
         event: (type, payment) => ({ type, object: payment }),
         notFound: (id) => new PaymentNotFound({ id })
       }))

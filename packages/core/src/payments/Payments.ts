@@ -99,17 +99,25 @@ const make = Effect.gen(function*() {
   const ids = yield* IdGenerator
   const resolution = yield* ProviderResolution
 
+  /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
+  const finish = (tenant: Tenant, payment: Payment) =>
+    Effect.gen(function*() {
+      const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
+      return yield* attempts.conclude(tenant, open ? yield* attempts.send(tenant, payment, { resend: true }) : payment)
+    })
+
   const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string) {
-    const payment = yield* records.load(tenant, id)
-    const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
-    return yield* attempts.conclude(tenant, open ? yield* attempts.send(tenant, payment, { resend: true }) : payment)
+    return yield* finish(tenant, yield* records.load(tenant, id))
   })
 
   const create = Effect.fn("Payments.create")(function*(tenant: Tenant, input: CreatePayment, context?: PaymentContext) {
     const scope = yield* IdempotencyScope
     if (Option.isSome(scope.recovered)) {
-      // Attached in the transaction that created it: it exists.
-      return yield* resume(tenant, scope.recovered.value).pipe(Effect.catchTag("PaymentNotFound", Effect.die))
+      const earlier = yield* Effect.option(records.load(tenant, scope.recovered.value))
+      if (Option.isSome(earlier)) return yield* finish(tenant, earlier.value)
+      // Attached in the transaction that created it, it would exist; reserved, the run before may
+      // have stopped short of creating it, and this run creates it under that id.
+      if (Option.isNone(scope.reserved)) return yield* Effect.dieMessage(`payment ${scope.recovered.value} vanished`)
     }
     const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {
       provider: input.provider,
@@ -118,9 +126,9 @@ const make = Effect.gen(function*() {
       method: input.payment_method.type,
       country: input.payment_method.country ?? null
     })
-    const id = yield* ids.make("pay")
+    const id = Option.isSome(scope.reserved) ? scope.reserved.value : yield* ids.make("pay")
     const createdAt = yield* now
-    const sent = yield* transactions.run(Effect.gen(function*() {
+    const write = Effect.gen(function*() {
       const created = new Payment({
         object: "payment",
         id,
@@ -153,13 +161,16 @@ const make = Effect.gen(function*() {
         livemode: tenant.livemode
       })
       // Created and sent in one write: the row starts as `processing`, with both events.
-      const processing = yield* records.createThrough(tenant, [
+      return yield* records.createThrough(tenant, [
         created,
-        new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] })
+        new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] }, true)
       ])
-      yield* scope.attach(id)
-      return processing
-    }))
+    })
+    // Under a key that named this payment from the start, the write is all there is to commit (one
+    // statement, where the store can); otherwise the key learns of it in the same transaction.
+    const sent = Option.isSome(scope.reserved)
+      ? yield* write
+      : yield* transactions.run(Effect.tap(write, () => scope.attach(id)))
     const sendContext = context === undefined
       ? undefined
       : { browser: context.browser ?? null, storedCredential: context.storedCredential ?? "none" }

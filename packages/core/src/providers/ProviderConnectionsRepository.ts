@@ -2,6 +2,7 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "../memory/MemoryPaging.js"
+import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { SecretKind } from "./ConnectionSecrets.js"
 import { ProviderConnection } from "./ProviderConnection.js"
@@ -60,6 +61,32 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
     readonly claimTrial: (connectionId: string, now: DateTime.Utc, until: DateTime.Utc) => Effect.Effect<boolean>
   }
 >() {
+  /**
+   * The tenant's connections as read within the last second, for resolving every payment without a
+   * round trip; this process's own writes (health included) are seen at once, another's within a second.
+   */
+  static readonly withRecentReads = Layer.effect(
+    ProviderConnectionsRepository,
+    Effect.map(ProviderConnectionsRepository, (stored) => {
+      const lists = makeRecentReads<ReadonlyArray<ProviderConnection>>(1_000)
+      const write = <Args extends ReadonlyArray<unknown>, B>(f: (...args: Args) => Effect.Effect<B>) => forgetting([lists], f)
+      return ProviderConnectionsRepository.of({
+        ...stored,
+        list: (tenant) =>
+          Effect.map(
+            lists.through(`${tenant.organizationId}/${tenant.livemode}`, Effect.map(stored.list(tenant), Option.some)),
+            Option.getOrElse(() => [])
+          ),
+        insert: write(stored.insert),
+        update: write(stored.update),
+        markDeleted: write(stored.markDeleted),
+        recordFailure: write(stored.recordFailure),
+        recordSuccess: write(stored.recordSuccess),
+        claimTrial: write(stored.claimTrial)
+      })
+    })
+  )
+
   static readonly layerMemory = Layer.effect(
     ProviderConnectionsRepository,
     Effect.map(MemoryStore, (store) => {

@@ -164,6 +164,7 @@ const make = Effect.gen(function*() {
       const attempt = invoice.attempt_count + 1
       const tiedToInvoice = {
         recovered: Option.none<string>(),
+        reserved: Option.none<string>(),
         attach: (paymentId: string) =>
           Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
             records.saveInvoice(tenant, locked, { payment_id: paymentId, attempt_count: attempt })).pipe(Effect.asVoid)

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { ApiKey } from "./ApiKey.js"
 
@@ -9,6 +10,24 @@ export class ApiKeysRepository extends Context.Tag("core/ApiKeysRepository")<Api
   readonly find: (id: string) => Effect.Effect<Option.Option<ApiKey>>
   readonly listForOrganization: (organizationId: string) => Effect.Effect<ReadonlyArray<ApiKey>>
 }>() {
+  /**
+   * Keys as found by their hash within the last five seconds (see `RecentReads`): every request is
+   * authenticated, few keys change. A key revoked by this process stops at once, by another within
+   * five seconds. Unknown hashes are never kept.
+   */
+  static readonly withRecentReads = Layer.effect(
+    ApiKeysRepository,
+    Effect.map(ApiKeysRepository, (stored) => {
+      const byHash = makeRecentReads<ApiKey>(5_000)
+      return ApiKeysRepository.of({
+        ...stored,
+        findByHash: (hash) => byHash.through(hash, stored.findByHash(hash)),
+        insert: forgetting([byHash], stored.insert),
+        update: forgetting([byHash], stored.update)
+      })
+    })
+  )
+
   static readonly layerMemory = Layer.effect(
     ApiKeysRepository,
     Effect.map(MemoryStore, (store) => {

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
+import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Organization } from "./Organization.js"
 
@@ -13,6 +14,20 @@ export class OrganizationsRepository extends Context.Tag("core/OrganizationsRepo
   readonly lock: (id: string) => Effect.Effect<Option.Option<Organization>>
   readonly findByName: (name: string) => Effect.Effect<Option.Option<Organization>>
 }>() {
+  /** Organizations as read within the last second (see `RecentReads`): settings are read by every payment. */
+  static readonly withRecentReads = Layer.effect(
+    OrganizationsRepository,
+    Effect.map(OrganizationsRepository, (stored) => {
+      const found = makeRecentReads<Organization>(1_000)
+      return OrganizationsRepository.of({
+        ...stored,
+        find: (id) => found.through(id, stored.find(id)),
+        insert: forgetting([found], stored.insert),
+        update: forgetting([found], stored.update)
+      })
+    })
+  )
+
   static readonly layerMemory = Layer.effect(
     OrganizationsRepository,
     Effect.map(MemoryStore, (store) => {

@@ -21,6 +21,19 @@ export const toEvent = (row: any): Event =>
     data: parsed(row.data)
   })
 
+/**
+ * Rows of `events`, each value cast to its column's type: usable after `values` in an insert, and in
+ * a `select … from (values …)` that another statement's CTE guards.
+ */
+export const eventRows = (sql: SqlClient.SqlClient, organizationId: string, events: ReadonlyArray<Event>) =>
+  sql.csv(events.map((event) => {
+    const row = encode(event)
+    return sql`(${row.id}, ${organizationId}, ${row.livemode}::boolean, ${row.type}, ${row.api_version},
+        ${json(row.data)}::jsonb, ${row.created_at}::timestamptz)`
+  }))
+
+export const EVENT_COLUMNS = "id, organization_id, livemode, type, api_version, data, created_at"
+
 export const EventsRepositorySql = Layer.effect(
   EventsRepository,
   Effect.gen(function*() {
@@ -29,12 +42,8 @@ export const EventsRepositorySql = Layer.effect(
       sql`e.organization_id = ${tenant.organizationId} and e.livemode = ${tenant.livemode}`
     const at = (time: DateTime.Utc) => DateTime.formatIso(time)
     const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
-      events.length === 0 ? Effect.void : sql`insert into events (id, organization_id, livemode, type, api_version, data, created_at)
-          values ${sql.csv(events.map((event) => {
-        const row = encode(event)
-        return sql`(${row.id}, ${organizationId}, ${row.livemode}, ${row.type}, ${row.api_version},
-            ${json(row.data)}::jsonb, ${row.created_at}::timestamptz)`
-      }))}`.pipe(Effect.asVoid, Effect.orDie)
+      events.length === 0 ? Effect.void : sql`insert into events (${sql.literal(EVENT_COLUMNS)})
+          values ${eventRows(sql, organizationId, events)}`.pipe(Effect.asVoid, Effect.orDie)
     return EventsRepository.of({
       insert: (organizationId, event) => insertAll(organizationId, [event]),
       insertAll,

@@ -25,8 +25,8 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
       sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
     const insert = (tenant: Tenant, record: IdempotencyRecord) =>
       sql`insert into idempotency_keys
-          (organization_id, livemode, key, fingerprint, locked_until, lock_token, created_at)
-        values (${tenant.organizationId}, ${tenant.livemode}, ${record.key}, ${record.fingerprint},
+          (organization_id, livemode, key, fingerprint, resource_id, locked_until, lock_token, created_at)
+        values (${tenant.organizationId}, ${tenant.livemode}, ${record.key}, ${record.fingerprint}, ${record.resourceId},
           ${record.lockedUntil === null ? null : at(record.lockedUntil)}::timestamptz, ${record.lockToken},
           ${at(record.createdAt)}::timestamptz)
         on conflict do nothing returning key`
