@@ -41,12 +41,22 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
   readonly claimUndispatched: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<StoredEvent>>>
   /** Marks the event dispatched, if this lease still holds it; false when someone else took over. */
   readonly markDispatched: (leased: Leased<StoredEvent>) => Effect.Effect<boolean>
+  /** `markDispatched` for a claimed batch in one write: the ids this lease still held. */
+  readonly markDispatchedAll: (claimed: ReadonlyArray<Leased<StoredEvent>>) => Effect.Effect<ReadonlySet<string>>
 }>() {
   static readonly layerMemory = Layer.effect(
     EventsRepository,
     Effect.map(MemoryStore, (store) => {
       const rows = () => store.table<StoredEvent & { readonly dispatched: boolean }>("events")
       const leases = memoryLeases(store, "events")
+      const markDispatched = ({ item, token }: Leased<StoredEvent>) =>
+        Effect.sync(() => {
+          const row = rows().get(item.event.id)
+          if (row === undefined || !leases.holds(item.event.id, token)) return false
+          rows().set(item.event.id, { ...row, dispatched: true })
+          leases.release(item.event.id)
+          return true
+        })
       const mine = (tenant: Tenant) =>
         [...rows().values()]
           .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
@@ -97,14 +107,12 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
               lease
             )
           ),
-        markDispatched: ({ item, token }) =>
-          Effect.sync(() => {
-            const row = rows().get(item.event.id)
-            if (row === undefined || !leases.holds(item.event.id, token)) return false
-            rows().set(item.event.id, { ...row, dispatched: true })
-            leases.release(item.event.id)
-            return true
-          })
+        markDispatched,
+        markDispatchedAll: (claimed) =>
+          Effect.map(
+            Effect.forEach(claimed, (leased) => Effect.map(markDispatched(leased), (held) => held ? [leased.item.event.id] : [])),
+            (held) => new Set(held.flat())
+          )
       }
     })
   )

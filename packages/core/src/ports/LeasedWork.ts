@@ -33,6 +33,11 @@ export const drainLeased = <A, R>(options: {
    * (webhook attempts). The lease must outlast the slowest item, as every item of a batch runs at once.
    */
   readonly batch?: number
+  /**
+   * Handles a claimed batch as a whole (one transaction for all of it, say) instead of item by item
+   * with `handle`; a failure is logged and leaves the batch to its lease.
+   */
+  readonly handleBatch?: (claimed: ReadonlyArray<Leased<A>>) => Effect.Effect<void, never, R>
 }): Effect.Effect<number, never, R> =>
   Effect.gen(function*() {
     const leaseMillis = Duration.toMillis(options.leaseFor)
@@ -50,6 +55,12 @@ export const drainLeased = <A, R>(options: {
         if (claimed.length === 0) return
         // One item that breaks (a bug, a row the database refuses) must not stop the others: it is
         // logged and stays leased, so it is tried again once its lease runs out.
+        if (options.handleBatch !== undefined) {
+          yield* options.handleBatch(claimed).pipe(
+            Effect.catchAllCause((cause) => Effect.logError("A leased batch failed; it is retried after its lease", cause))
+          )
+          continue
+        }
         yield* Effect.forEach(claimed, (leased) =>
           options.handle(leased).pipe(
             Effect.catchAllCause((cause) => Effect.logError("A leased item failed; it is retried after its lease", cause))

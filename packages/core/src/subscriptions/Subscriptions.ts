@@ -737,7 +737,9 @@ const make = Effect.gen(function*() {
   const consumer: EventConsumer = {
     name: "subscriptions",
     consume: (organizationId, event) =>
-      event.type !== "payment.succeeded"
+      // Only an invoice's payment carries its invoice in its metadata (see the charge above):
+      // every other payment passes without a read.
+      event.type !== "payment.succeeded" || (event.data.object as Payment).metadata?.invoice === undefined
         ? Effect.void
         : Effect.gen(function*() {
           const payment = event.data.object as Payment

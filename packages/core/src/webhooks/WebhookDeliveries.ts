@@ -4,13 +4,14 @@ import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { storableText } from "../domain/Text.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import type { StoredEvent } from "../events/EventsRepository.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
 import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
-import { type DueDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
+import { type DueDelivery, type NewDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
 import { subscribesTo, type WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
@@ -73,20 +74,28 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
       const sender = yield* WebhookSender
       const ids = yield* IdGenerator
 
-      const fanOut: EventConsumer = {
-        name: "webhooks",
-        consume: (organizationId, event) =>
-          Effect.gen(function*() {
+      /**
+       * One delivery per active endpoint subscribed to each event's type: the endpoints of each tenant
+       * read once for the whole batch, the deliveries written in one statement.
+       */
+      const fanOutAll = (batch: ReadonlyArray<StoredEvent>) =>
+        Effect.gen(function*() {
+          const activeOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
+          const made: Array<NewDelivery> = []
+          const at = yield* now
+          for (const { event, organizationId } of batch) {
             const tenant = { organizationId, livemode: event.livemode }
-            const subscribed = (yield* endpointsRepository.active(tenant)).filter((endpoint) => subscribesTo(endpoint, event.type))
-            if (subscribed.length === 0) return
+            const tenantKey = `${organizationId}/${event.livemode}`
+            if (!activeOf.has(tenantKey)) activeOf.set(tenantKey, yield* endpointsRepository.active(tenant))
+            const subscribed = activeOf.get(tenantKey)!.filter((endpoint) => subscribesTo(endpoint, event.type))
+            if (subscribed.length === 0) continue
             const payload = encodeEvent(event)
             const body = JSON.stringify(payload)
-            const at = yield* now
             for (const endpoint of subscribed) {
-              yield* deliveries.insert(
+              made.push({
                 tenant,
-                new WebhookDelivery({
+                payload: body,
+                delivery: new WebhookDelivery({
                   object: "webhook_delivery",
                   id: yield* ids.make("whev"),
                   event_id: event.id,
@@ -102,11 +111,17 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
                   livemode: event.livemode,
                   payload,
                   attempts: null
-                }),
-                body
-              )
+                })
+              })
             }
-          })
+          }
+          yield* deliveries.insertAll(made)
+        })
+
+      const fanOut: EventConsumer = {
+        name: "webhooks",
+        consume: (organizationId, event) => fanOutAll([{ organizationId, event }]),
+        consumeAll: fanOutAll
       }
 
       /** An endpoint as an attempt needs it: where it is, whether it is active, what signs for it. */

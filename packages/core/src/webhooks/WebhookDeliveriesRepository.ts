@@ -30,11 +30,18 @@ export interface AttemptRecord {
   readonly nextAttemptAt: DateTime.Utc | null
 }
 
+/** A delivery to store, with its tenant and the exact bytes it will send. */
+export interface NewDelivery {
+  readonly tenant: Tenant
+  readonly delivery: WebhookDelivery
+  readonly payload: string
+}
+
 export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDeliveriesRepository")<
   WebhookDeliveriesRepository,
   {
-    /** Stores a new delivery; a second one for the same event and endpoint is ignored. */
-    readonly insert: (tenant: Tenant, delivery: WebhookDelivery, payload: string) => Effect.Effect<void>
+    /** Stores new deliveries at once; a second one for the same event and endpoint is ignored. */
+    readonly insertAll: (deliveries: ReadonlyArray<NewDelivery>) => Effect.Effect<void>
     /** With its attempts, oldest first. */
     readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<WebhookDelivery>>
     readonly list: (tenant: Tenant, filter: DeliveryListFilter, page: PageRequest) => Effect.Effect<
@@ -75,12 +82,14 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
           delivery: new WebhookDelivery({ ...row.delivery, status: "pending", next_attempt_at: at })
         })
       return {
-        insert: (tenant, delivery, payload) =>
+        insertAll: (made) =>
           Effect.sync(() => {
-            const duplicate = [...rows().values()].some((row) =>
-              row.delivery.event_id === delivery.event_id && row.delivery.endpoint_id === delivery.endpoint_id
-            )
-            if (!duplicate) rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, attempts: [] })
+            for (const { delivery, payload, tenant } of made) {
+              const duplicate = [...rows().values()].some((row) =>
+                row.delivery.event_id === delivery.event_id && row.delivery.endpoint_id === delivery.endpoint_id
+              )
+              if (!duplicate) rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, attempts: [] })
+            }
           }),
         find: (tenant, id) =>
           Effect.sync(() =>

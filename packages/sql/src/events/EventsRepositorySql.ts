@@ -82,7 +82,12 @@ export const EventsRepositorySql = Layer.effect(
           item: (row) => ({ organizationId: row.organization_id, event: toEvent(row) })
         }),
       markDispatched: ({ item, token }) =>
-        completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` })
+        completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` }),
+      markDispatchedAll: (claimed) =>
+        claimed.length === 0 ? Effect.succeed(new Set<string>()) : sql<{ id: string }>`update events
+            set dispatched_at = now(), lease_until = null, lease_token = null
+          where (id, lease_token) in (${sql.csv(claimed.map(({ item, token }) => sql`(${item.event.id}, ${token})`))})
+          returning id`.pipe(Effect.map((rows) => new Set(rows.map((row) => row.id))), Effect.orDie)
     })
   })
 )

@@ -53,13 +53,14 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
         lease_until = null, lease_token = null`
 
     return WebhookDeliveriesRepository.of({
-      insert: (tenant, delivery, payload) =>
-        sql`insert into webhook_deliveries (id, organization_id, livemode, event_id, endpoint_id, type, status,
-            attempt_count, next_attempt_at, payload, created_at, updated_at)
-          values (${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
+      insertAll: (made) =>
+        made.length === 0 ? Effect.void : sql`insert into webhook_deliveries (id, organization_id, livemode, event_id,
+            endpoint_id, type, status, attempt_count, next_attempt_at, payload, created_at, updated_at)
+          values ${sql.csv(made.map(({ delivery, payload, tenant }) =>
+          sql`(${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
             ${delivery.endpoint_id}, ${delivery.type}, ${delivery.status}, ${delivery.attempt_count},
             ${delivery.next_attempt_at === null ? null : at(delivery.next_attempt_at)}::timestamptz, ${payload},
-            ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz)
+            ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz)`))}
           on conflict (event_id, endpoint_id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenant, id) =>
         Effect.gen(function*() {
