@@ -183,6 +183,34 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
         same(Payment, Option.getOrThrow(yield* repository.find(tenant, first.id)), updated)
       }))
 
+    it.effect("writes a payment with its events at once, and a change only while the payment is as last seen", () =>
+      Effect.gen(function*() {
+        const repository = yield* PaymentsRepository
+        const events = yield* EventsRepository
+        // Optional for a store: one that cannot is written to record by record instead.
+        if (repository.insertWithEvents === undefined || repository.updateIfUnchanged === undefined) return
+        const tenant = yield* newTenant
+        const created = payment(tenant, { status: "processing", created_at: at(1), updated_at: at(1) })
+        yield* repository.insertWithEvents(tenant, created, [paymentEvent(created, 1), paymentEvent(created, 2, "payment.processing")])
+        same(Payment, Option.getOrThrow(yield* repository.find(tenant, created.id)), created)
+        const succeeded = new Payment({
+          ...created,
+          status: "succeeded",
+          amount_captured: 1050,
+          attempts: [new PaymentAttempt({ ...created.attempts[0]!, status: "succeeded" })],
+          updated_at: at(3)
+        })
+        const settled = paymentEvent(succeeded, 3, "payment.succeeded")
+        expect(yield* repository.updateIfUnchanged(tenant, created, succeeded, [settled])).toBe(true)
+        same(Payment, Option.getOrThrow(yield* repository.find(tenant, created.id)), succeeded)
+        // Seen before that change: nothing is written, no event either.
+        const late = new Payment({ ...created, status: "failed", updated_at: at(4) })
+        expect(yield* repository.updateIfUnchanged(tenant, created, late, [paymentEvent(late, 4, "payment.failed")])).toBe(false)
+        same(Payment, Option.getOrThrow(yield* repository.find(tenant, created.id)), succeeded)
+        const types = (yield* events.listRecent(tenant, 10)).map((event) => event.type).reverse()
+        expect(types).toEqual(["payment.created", "payment.processing", "payment.succeeded"])
+      }))
+
     it.effect("keeps organizations and modes apart", () =>
       Effect.gen(function*() {
         const repository = yield* PaymentsRepository
@@ -558,6 +586,18 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
         expect(yield* events.markDispatched(claimed[1]!)).toBe(false)
         expect(yield* events.markDispatched(retaken[0]!)).toBe(true)
         expect(mine(yield* claim(400_000))).toEqual([])
+
+        // A batch is marked in one go, with the same fencing: only what this lease still holds.
+        const third = paymentEvent(payment(tenant), 3)
+        const fourth = paymentEvent(payment(tenant), 4)
+        yield* events.insertAll(tenant.organizationId, [third, fourth])
+        const batch = mine(yield* claim(500_000))
+        expect(batch.map(({ item }) => item.event.id)).toEqual([third.id, fourth.id])
+        // Its lease lapses and another dispatcher takes both: the first holder marks nothing.
+        const retakenBatch = mine(yield* claim(700_000))
+        expect([...(yield* events.markDispatchedAll(batch))]).toEqual([])
+        expect([...(yield* events.markDispatchedAll(retakenBatch))].sort()).toEqual([third.id, fourth.id].sort())
+        expect(mine(yield* claim(900_000))).toEqual([])
       }))
 
     it.effect("keeps a connection's secrets sealed, per connection and kind", () =>

@@ -11,7 +11,7 @@ import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
 import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
-import { type DueDelivery, type NewDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
+import { type AttemptRecord, type DueDelivery, type NewDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
 import { subscribesTo, type WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
@@ -139,7 +139,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
        */
       const receiversOfPass = Cache.make({ capacity: 10_000, timeToLive: Duration.seconds(1), lookup: receiverOf })
 
-      /** One signed attempt of a leased delivery, recorded with what it makes of the delivery. */
+      /** One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the caller). */
       const attempt = (leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
         Effect.gen(function*() {
           const due = leased.item
@@ -175,7 +175,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
           // A failure is tried again on schedule; one to an endpoint that is disabled waits for a resend.
           const active = Option.exists(endpoint, (found) => found.status === "active")
           const delay = error === null || !active ? undefined : nextDelayMillis(attemptsMade, yield* Random.next)
-          yield* deliveries.recordAttempt(leased, {
+          const record: AttemptRecord = {
             attempt: new WebhookAttempt({
               object: "webhook_delivery_attempt",
               id: yield* ids.make("whev"),
@@ -187,13 +187,26 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
             }),
             status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
             nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
-          })
-        }).pipe(Effect.withSpan("WebhookDeliveries.attempt"))
+          }
+          return { leased, record }
+        })
 
       const deliverDue = Effect.flatMap(receiversOfPass, (receivers) =>
         drainLeased({
           claim: deliveries.claimDue,
-          handle: (leased) => attempt(leased, receivers),
+          handle: (leased) => Effect.flatMap(attempt(leased, receivers), ({ record }) => deliveries.recordAttempt(leased, record)),
+          // A batch's attempts go out side by side and are recorded together, in one write; one that
+          // breaks is left to its lease and tried again.
+          handleBatch: (claimed) =>
+            Effect.forEach(claimed, (leased) =>
+              attempt(leased, receivers).pipe(
+                Effect.map(Option.some),
+                Effect.catchAllCause((cause) =>
+                  Effect.as(Effect.logError("A webhook attempt failed; it is retried after its lease", cause), Option.none())
+                )
+              ), { concurrency: "unbounded" }).pipe(
+              Effect.flatMap((made) => deliveries.recordAttempts(made.flatMap(Option.toArray)))
+            ),
           leaseFor: DELIVERY_LEASE,
           // 32 attempts in flight, claimed eight at a time: each attempt ends within its 10 s timeout.
           concurrency: 4,

@@ -55,6 +55,10 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
      * a worker whose lease lapsed (someone else took the delivery over) records nothing.
      */
     readonly recordAttempt: (leased: Leased<DueDelivery>, record: AttemptRecord) => Effect.Effect<boolean>
+    /** `recordAttempt` for several deliveries at once, in one write. */
+    readonly recordAttempts: (
+      attempts: ReadonlyArray<{ readonly leased: Leased<DueDelivery>; readonly record: AttemptRecord }>
+    ) => Effect.Effect<void>
     /** Back to `pending`, due at `at`, whatever its status; `None` when there is no such delivery. */
     readonly resend: (tenant: Tenant, id: string, at: DateTime.Utc) => Effect.Effect<Option.Option<WebhookDelivery>>
     /** `resend` for every delivery matching `filter` that is not pending already; how many. */
@@ -72,6 +76,27 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
       }
       const rows = () => store.table<Row>("webhook_deliveries")
       const leases = memoryLeases(store, "webhook_deliveries")
+      const recordAttempt = ({ item, token }: Leased<DueDelivery>, record: AttemptRecord) =>
+        Effect.sync(() => {
+          const row = rows().get(item.deliveryId)
+          if (row === undefined || !leases.holds(item.deliveryId, token)) return false
+          const { attempt } = record
+          rows().set(item.deliveryId, {
+            ...row,
+            attempts: [...row.attempts, attempt],
+            delivery: new WebhookDelivery({
+              ...row.delivery,
+              status: record.status,
+              attempt_count: row.delivery.attempt_count + 1,
+              last_response_status: attempt.response_status,
+              last_error: attempt.error,
+              next_attempt_at: record.nextAttemptAt,
+              delivered_at: record.status === "succeeded" ? attempt.attempted_at : row.delivery.delivered_at
+            })
+          })
+          leases.release(item.deliveryId)
+          return true
+        })
       const mine = (tenant: Tenant) =>
         [...rows().values()].filter((row) =>
           row.organizationId === tenant.organizationId && row.delivery.livemode === tenant.livemode
@@ -130,27 +155,8 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
               lease
             )
           ),
-        recordAttempt: ({ item, token }, record) =>
-          Effect.sync(() => {
-            const row = rows().get(item.deliveryId)
-            if (row === undefined || !leases.holds(item.deliveryId, token)) return false
-            const { attempt } = record
-            rows().set(item.deliveryId, {
-              ...row,
-              attempts: [...row.attempts, attempt],
-              delivery: new WebhookDelivery({
-                ...row.delivery,
-                status: record.status,
-                attempt_count: row.delivery.attempt_count + 1,
-                last_response_status: attempt.response_status,
-                last_error: attempt.error,
-                next_attempt_at: record.nextAttemptAt,
-                delivered_at: record.status === "succeeded" ? attempt.attempted_at : row.delivery.delivered_at
-              })
-            })
-            leases.release(item.deliveryId)
-            return true
-          }),
+        recordAttempt,
+        recordAttempts: (attempts) => Effect.forEach(attempts, ({ leased, record }) => recordAttempt(leased, record), { discard: true }),
         resend: (tenant, id, at) =>
           Effect.sync(() => {
             const row = mine(tenant).find((candidate) => candidate.delivery.id === id)

@@ -124,6 +124,29 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           Effect.orDie
         )
       },
+      recordAttempts: (attempts) => {
+        if (attempts.length === 0) return Effect.void
+        const values = sql.csv(attempts.map(({ leased: { item, token }, record }) => {
+          const row = encodeAttempt(record.attempt)
+          return sql`(${item.deliveryId}, ${token}, ${record.status}, ${row.response_status}::integer, ${row.error},
+            ${record.nextAttemptAt === null ? null : at(record.nextAttemptAt)}::timestamptz,
+            ${record.status === "succeeded" ? row.attempted_at : null}::timestamptz, ${row.attempted_at}::timestamptz,
+            ${row.id}, ${row.duration_ms}::integer, ${row.response_body})`
+        }))
+        // As `recordAttempt`, for all of them in one statement: deliveries whose lease this worker
+        // no longer holds are neither updated nor given an attempt.
+        return sql`with v (id, token, status, response_status, error, next_attempt_at, delivered_at, attempted_at,
+              attempt_id, duration_ms, response_body) as (values ${values}),
+            updated as (
+              update webhook_deliveries d set status = v.status, attempt_count = d.attempt_count + 1,
+                last_response_status = v.response_status, last_error = v.error, next_attempt_at = v.next_attempt_at,
+                delivered_at = v.delivered_at, updated_at = v.attempted_at, lease_until = null, lease_token = null
+              from v where d.id = v.id and d.lease_token = v.token returning d.id)
+          insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error, duration_ms,
+              response_body)
+            select v.attempt_id, v.id, v.attempted_at, v.response_status, v.error, v.duration_ms, v.response_body
+            from v join updated on updated.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
+      },
       resend: (tenant, id, time) =>
         sql`update webhook_deliveries d set ${requeue(time)} where d.id = ${id} and ${ofTenant(tenant)}
           returning d.*`.pipe(
