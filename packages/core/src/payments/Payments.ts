@@ -146,7 +146,7 @@ const make = Effect.gen(function*() {
           brand: input.payment_method.brand ?? null,
           last4: input.payment_method.last4 ?? null,
           country: input.payment_method.country?.toUpperCase() ?? null
-        }),
+        }, true),
         customer_id: input.customer_id ?? null,
         description: input.description ?? null,
         metadata: input.metadata ?? {},
@@ -159,7 +159,9 @@ const make = Effect.gen(function*() {
         created_at: createdAt,
         updated_at: createdAt,
         livemode: tenant.livemode
-      })
+        // Made of the request the API validated; validated in full when the store encodes it (a
+        // constructor that validates again costs a tenth of a millisecond per payment).
+      }, true)
       // Created and sent in one write: the row starts as `processing`, with both events.
       return yield* records.createThrough(tenant, [
         created,

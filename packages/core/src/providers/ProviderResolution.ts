@@ -80,6 +80,16 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
       const routing = yield* RoutingRules
       const health = yield* ConnectionHealth
 
+      /**
+       * The organization's settings and connections. One after the other: both are kept a moment in
+       * memory (see `withRecentReads`), so side by side would mostly cost two fibers and win nothing.
+       */
+      const settingsOf = (tenant: Tenant) =>
+        Effect.gen(function*() {
+          const organization = yield* organizations.find(tenant.organizationId)
+          return { organization, all: yield* connections.list(tenant) }
+        })
+
       const forced = (tenant: Tenant, provider: string, facts: RoutingFacts) =>
         Effect.gen(function*() {
           const found = yield* connections.findByName(tenant, provider)
@@ -136,20 +146,13 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
         forPayment: (tenant, { provider, ...facts }) =>
           Effect.gen(function*() {
             if (provider !== undefined) return yield* forced(tenant, provider, facts)
-            // Two independent reads, side by side: one round trip's wait instead of two.
-            const [organization, all] = yield* Effect.all(
-              [organizations.find(tenant.organizationId), connections.list(tenant)],
-              { concurrency: 2 }
-            )
+            const { all, organization } = yield* settingsOf(tenant)
             const useRules = Option.exists(organization, (found) => paymentsRoutingOf(found, tenant.livemode) === "rules")
             return yield* routed(tenant, facts, organization, all, useRules)
           }),
         forCheckout: (tenant, facts, excluded) =>
           Effect.gen(function*() {
-            const [organization, all] = yield* Effect.all(
-              [organizations.find(tenant.organizationId), connections.list(tenant)],
-              { concurrency: 2 }
-            )
+            const { all, organization } = yield* settingsOf(tenant)
             const first = yield* Effect.either(routed(tenant, facts, organization, all, true, excluded))
             if (first._tag === "Right") return first.right.connection
             const others = all
