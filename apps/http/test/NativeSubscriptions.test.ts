@@ -345,19 +345,19 @@ for (const database of testDatabases()) {
           const planChange = yield* atEnd.post(`/v1/subscriptions/${atEnd.id}`, { plan: atEnd.plan.id })
           expect(planChange.status).toBe(409)
 
-          const stripe = yield* now.post("/v1/provider-connections", {
-            name: "stripe_eu",
-            type: "stripe",
-            credentials: { secret_key: "sk_test_unused" },
+          const adyen = yield* now.post("/v1/provider-connections", {
+            name: "adyen_eu",
+            type: "adyen",
+            credentials: { api_key: "AQE_unused", merchant_account: "ShopECOM" },
             base_url: "http://127.0.0.1:9"
           })
-          expect(stripe.status).toBe(201)
+          expect(adyen.status).toBe(201)
           const refused = yield* now.post("/v1/subscriptions", {
             customer: now.customer.id,
             plan: now.plan.id,
             payment_method: "tok_visa",
             engine: "native",
-            provider: "stripe_eu"
+            provider: "adyen_eu"
           })
           expect([refused.status, refused.json.error.code, refused.json.error.param])
             .toEqual([422, "engine_not_supported", "engine"])

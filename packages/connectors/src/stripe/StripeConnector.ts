@@ -25,6 +25,7 @@ import {
   Refund,
   RefundList
 } from "./StripeObjects.js"
+import { makeStripeBilling } from "./StripeBilling.js"
 import { StripeSettings } from "./StripeSettings.js"
 import { readStripeWebhook } from "./StripeWebhooks.js"
 
@@ -43,9 +44,18 @@ const REFUND_REASONS = new Set(["duplicate", "fraudulent", "requested_by_custome
 const noCard: CardDetails = { brand: null, last4: null, country: null }
 
 /** Stripe's answer to one call: the object, or its error with the HTTP status. */
-type Answer =
+export type Answer =
   | { readonly _tag: "Ok"; readonly json: unknown }
   | { readonly _tag: "Failed"; readonly status: number; readonly error: StripeError }
+
+/** One call to Stripe's API; POSTs carry `idempotencyKey`. */
+export type StripeCall = (what: string, request: {
+  readonly method: "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly form?: FormObject
+  readonly query?: Readonly<Record<string, string>>
+  readonly idempotencyKey?: string
+}) => Effect.Effect<Answer, ConnectorError>
 
 const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
 
@@ -79,13 +89,7 @@ export const makeStripeConnector = (
     }
   )
 
-  const call = (what: string, request: {
-    readonly method: "GET" | "POST"
-    readonly path: string
-    readonly form?: FormObject
-    readonly query?: Readonly<Record<string, string>>
-    readonly idempotencyKey?: string
-  }): Effect.Effect<Answer, ConnectorError> =>
+  const call: StripeCall = (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
       const query = request.query === undefined ? "" : `?${new URLSearchParams(request.query).toString()}`
@@ -282,7 +286,9 @@ export const makeStripeConnector = (
         return found === undefined ? RefundOutcome.Unknown() : outcomeOfRefund(found)
       }),
 
-    verifyWebhook: (webhook) => readStripeWebhook(webhook, context.webhookSecret)
+    verifyWebhook: (webhook) => readStripeWebhook(webhook, context.webhookSecret),
+
+    subscriptions: makeStripeBilling(call)
   }
 }
 

@@ -6,6 +6,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
 import { Clock, Effect, Redacted, Schema } from "effect"
+import { reportOfInvoice, reportOfSubscription, StripeInvoice, StripeSubscription } from "./StripeBillingObjects.js"
 import { outcomeOfIntent, outcomeOfRefund, PaymentIntent, REFERENCE_KEY, Refund, StripeEvent } from "./StripeObjects.js"
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature"
@@ -23,7 +24,13 @@ const PAYMENT_EVENTS = new Set([
 /** The events that move a refund: `charge.refund.updated` before 2024-10-28, `refund.*` since, for all refunds. */
 const REFUND_EVENTS = new Set(["charge.refund.updated", "refund.created", "refund.updated", "refund.failed"])
 
+/** Stripe Billing's news of a native subscription: a period's charge, or the subscription's end. */
+const INVOICE_EVENTS: ReadonlyMap<string, boolean> = new Map([["invoice.paid", true], ["invoice.payment_failed", false]])
+const SUBSCRIPTION_EVENTS = new Set(["customer.subscription.updated", "customer.subscription.deleted"])
+
 const decodeEvent = Schema.decodeUnknown(Schema.parseJson(StripeEvent))
+const decodeInvoice = Schema.decodeUnknown(StripeInvoice)
+const decodeSubscription = Schema.decodeUnknown(StripeSubscription)
 const decodeIntent = Schema.decodeUnknown(PaymentIntent)
 const decodeRefund = Schema.decodeUnknown(Refund)
 
@@ -66,6 +73,15 @@ export const readStripeWebhook = (
         pspRefundId: refund.id,
         outcome: outcomeOfRefund(refund)
       })]
+    }
+    const paid = INVOICE_EVENTS.get(event.type)
+    if (paid !== undefined) {
+      const report = reportOfInvoice(event.id, yield* Effect.mapError(decodeInvoice(event.data.object), unreadable), paid)
+      return report === null ? [] : [report]
+    }
+    if (SUBSCRIPTION_EVENTS.has(event.type)) {
+      const report = reportOfSubscription(event.id, yield* Effect.mapError(decodeSubscription(event.data.object), unreadable))
+      return report === null ? [] : [report]
     }
     return []
   })

@@ -18,7 +18,7 @@ export class PspHttp extends Context.Tag("connectors/PspHttp")<PspHttp, {
 }
 
 export interface PspRequest {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "DELETE"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   /** Already encoded (form or JSON), with its content type among `headers`. */
@@ -98,7 +98,7 @@ export const exchange = (
   timeouts: PspTimeouts,
   what: string
 ): Effect.Effect<PspResponse, ConnectorUnavailable | ConnectorOutcomeUnknown> => {
-  const base = request.method === "GET" ? HttpClientRequest.get(request.url) : HttpClientRequest.post(request.url)
+  const base = HttpClientRequest.make(request.method)(request.url)
   const withHeaders = HttpClientRequest.setHeaders(base, request.headers)
   const built = request.body === undefined
     ? withHeaders

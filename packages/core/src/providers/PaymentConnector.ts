@@ -154,6 +154,12 @@ export interface NativeInvoice {
   readonly failureCode: string | null
   /** When the PSP tries again; null after a failure: it will not (retries exhausted). */
   readonly nextAttemptMillis: number | null
+  /**
+   * The PSP says whether this is the subscription's first charge (Stripe's `billing_reason`). Without
+   * it, the first charge is the one whose period starts where ours does: true of a PSP that takes our
+   * start time, not of one that starts the subscription on its own clock when asked.
+   */
+  readonly firstCharge?: boolean
 }
 
 /** What a PSP that runs subscriptions itself is asked to run (`engine: native`). */

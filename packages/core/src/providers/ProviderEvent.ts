@@ -54,7 +54,8 @@ export const StoredProviderEvent = Schema.Union(
       attempt: Schema.Int,
       outcome: Schema.Literal("paid", "failed"),
       failureCode: Schema.NullOr(Schema.String),
-      nextAttemptMillis: Schema.NullOr(Schema.Number)
+      nextAttemptMillis: Schema.NullOr(Schema.Number),
+      firstCharge: Schema.optionalWith(Schema.Boolean, { exact: true })
     }))
   })
 )

@@ -81,7 +81,9 @@ const make = Effect.gen(function*() {
       // News of a later period means the PSP got past the first one, which it does only once that is
       // paid: a first period whose own news is still on the way counts as paid.
       const firstPeriodStart = (subscription.trial_end ?? subscription.created_at).epochMillis
-      if (report.periodStartMillis > firstPeriodStart) {
+      const firstCharge = report.firstCharge ??
+        (subscription.trial_end === null && report.periodStartMillis === firstPeriodStart)
+      if (!firstCharge && report.periodStartMillis > firstPeriodStart) {
         const input = subscription.status === "incomplete"
           ? "first_charge_paid"
           : subscription.status === "trialing"
@@ -101,9 +103,7 @@ const make = Effect.gen(function*() {
             customer_id: subscription.customer_id,
             plan_id: subscription.plan_id,
             status: "open",
-            billing_reason: subscription.trial_end === null && report.periodStartMillis === firstPeriodStart
-              ? "subscription_create"
-              : "subscription_cycle",
+            billing_reason: firstCharge ? "subscription_create" : "subscription_cycle",
             amount_due: report.amount,
             amount_paid: 0,
             currency: report.currency as Currency,

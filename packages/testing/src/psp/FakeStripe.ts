@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import qs from "qs"
+import { type FakeStripeBilling, makeFakeStripeBilling } from "./FakeStripeBilling.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
 
 /**
@@ -77,6 +78,13 @@ export interface FakeStripe {
   /** The objects as Stripe shows them, e.g. inside a webhook event. */
   readonly intentObject: (id: string) => unknown
   readonly refundObject: (id: string) => unknown
+  /** Stripe Billing: test clocks, customers, prices, subscriptions and their invoices, and the events they made. */
+  readonly billing: FakeStripeBilling
+  /**
+   * Sends Stripe's webhooks of the Billing events not sent yet, in order, each signed with `secret`
+   * now, to `url`; answers the HTTP statuses received.
+   */
+  readonly sendBillingEvents: (url: string, secret: string, max?: number) => Promise<ReadonlyArray<number>>
 }
 
 let sequence = 0
@@ -146,6 +154,13 @@ const refundObject = (refund: RefundRecord) => ({
   reason: null
 })
 
+/** An event's body as Stripe sends it, and its `Stripe-Signature` at `timestamp`. */
+const signed = (secret: string, id: string, type: string, object: unknown, created: number, timestamp: number) => {
+  const body = JSON.stringify({ id, object: "event", type, created, livemode: false, data: { object } })
+  const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")
+  return { body, signature: `t=${timestamp},v1=${signature}` }
+}
+
 const stripeError = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
   error: { type, message, ...extra }
 })
@@ -171,6 +186,19 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
   }
 
   const now = () => Math.floor(Date.now() / 1000)
+
+  const billing = makeFakeStripeBilling({
+    newId,
+    now,
+    knows: (token) => APPROVED.has(token) || DECLINES[token] !== undefined,
+    // Off-session, nobody can answer 3D Secure: Stripe declines with authentication_required.
+    chargeOffSession: (token) => {
+      const decline = DECLINES[token]
+      if (decline !== undefined) return { paid: false, code: decline.decline_code ?? decline.code }
+      return token === "pm_card_threeDSecure2Required" ? { paid: false, code: "authentication_required" } : { paid: true }
+    }
+  })
+  let billingEventsSent = 0
 
   /** Handles one request; returns the status and JSON body Stripe would answer. */
   const handle = (method: string, url: URL, form: Record<string, any>, idempotencyKey: string | undefined): [number, unknown] => {
@@ -280,6 +308,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
         ? [404, stripeError("invalid_request_error", `No such refund: '${parts[2]}'`, { code: "resource_missing", param: "id" })]
         : [200, refundObject(refund)]
     }
+    const billed = billing.handle(method, parts, form, url.searchParams.getAll("expand[]"))
+    if (billed !== undefined) return billed
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${method}: ${url.pathname}).`)]
   }
 
@@ -374,11 +404,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
       fault = next
     },
     hungRequests: () => hung,
-    signedEvent: (secret: string, type: string, object: unknown, timestamp: number) => {
-      const body = JSON.stringify({ id: newId("evt"), object: "event", type, created: timestamp, livemode: false, data: { object } })
-      const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")
-      return { body, signature: `t=${timestamp},v1=${signature}` }
-    },
+    signedEvent: (secret: string, type: string, object: unknown, timestamp: number) =>
+      signed(secret, newId("evt"), type, object, timestamp, timestamp),
     settleRefund: (id: string, status: "succeeded" | "failed") => {
       const refund = refunds.get(id)!
       refund.status = status
@@ -386,6 +413,22 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     },
     intentObject: (id: string) => intentObject(intents.get(id)!, baseUrl),
     refundObject: (id: string) => refundObject(refunds.get(id)!),
+    billing,
+    sendBillingEvents: async (target: string, secret: string, max = Infinity) => {
+      const statuses: Array<number> = []
+      while (billingEventsSent < billing.events.length && statuses.length < max) {
+        const event = billing.events[billingEventsSent++]!
+        const { body, signature } = signed(secret, event.id, event.type, event.object, event.created, now())
+        const response = await fetch(target, {
+          method: "POST",
+          headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": signature },
+          body
+        })
+        await response.text()
+        statuses.push(response.status)
+      }
+      return statuses
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy()
