@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
+import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Customers } from "@orchestrator/core/subscriptions/Customers"
 import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
@@ -20,7 +22,8 @@ const declined = AuthorizationOutcome.Refused({
   card
 })
 
-const billDue = Effect.flatMap(Jobs, (jobs) => jobs.find((job) => job.name === "bill-subscriptions")!.run)
+const runJob = (name: string) => Effect.flatMap(Jobs, (jobs) => jobs.find((job) => job.name === name)!.run)
+const billDue = runJob("bill-subscriptions")
 
 const subscribe = (token: string) =>
   Effect.gen(function*() {
@@ -130,6 +133,39 @@ describe("the subscription schedule on the real clock (TestClock)", () => {
       // The first charge, and the renewal's one attempt sent twice under its reference: nothing else.
       expect(services.psp.calls.length).toBe(3)
       expect((yield* invoices).data.length).toBe(2)
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("a renewal that succeeds after its subscription was canceled is refunded in full, once", () => {
+    const services = makeTestServices({ tok_slow: [approved, "hang", approved] })
+    return Effect.gen(function*() {
+      const { subscription, subscriptions, tenant } = yield* subscribe("tok_slow")
+      yield* TestClock.adjust("31 days")
+      const renewing = yield* Effect.fork(billDue)
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(renewing)
+      // Canceled while the renewal's answer is still unknown: its invoice is void, the payment processing.
+      const canceled = yield* subscriptions.cancel(tenant, subscription.id, {})
+      expect([canceled.status, canceled.latest_invoice?.status, canceled.latest_invoice?.payment?.status])
+        .toEqual(["canceled", "void", "processing"])
+      const paymentId = canceled.latest_invoice!.payment!.id
+
+      // The PSP did charge it: reconciliation finds out, and billing hears of it.
+      expect((yield* (yield* Payments).resume(tenant, paymentId)).status).toBe("succeeded")
+      yield* runJob("dispatch-events")
+      const refunded = yield* (yield* Refunds).list(tenant, { paymentId }, { limit: 10, startingAfter: undefined })
+      expect(refunded.data.map((refund) => [refund.amount, refund.status, refund.reason, refund.metadata.invoice]))
+        .toEqual([[1000, "succeeded", "invoice_void", canceled.latest_invoice!.id]])
+      expect((yield* (yield* Payments).retrieve(tenant, paymentId)).amount_refunded).toBe(1000)
+      const after = yield* subscriptions.retrieve(tenant, subscription.id)
+      expect([after.status, after.latest_invoice?.status]).toEqual(["canceled", "void"])
+
+      // The same news handed over again (the outbox delivers at least once) refunds nothing more.
+      const succeeded = (yield* (yield* Events).list(tenant, { type: "payment.succeeded", createdGte: undefined, createdLte: undefined }, { limit: 10, startingAfter: undefined }))
+        .data.find((event) => (event.data.object as { id: string }).id === paymentId)!
+      yield* subscriptions.consumer.consume(tenant.organizationId, succeeded)
+      expect((yield* (yield* Refunds).list(tenant, { paymentId }, { limit: 10, startingAfter: undefined })).data.length)
+        .toBe(1)
     }).pipe(Effect.provide(services.layer))
   })
 })

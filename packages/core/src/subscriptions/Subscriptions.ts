@@ -13,6 +13,7 @@ import { Transactions } from "../ports/Transactions.js"
 import { Connectors } from "../providers/Connectors.js"
 import type { PaymentConnector } from "../providers/PaymentConnector.js"
 import { NoProviderAvailable, ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { Refunds } from "../refunds/Refunds.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { dueAt, expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
@@ -88,6 +89,7 @@ const make = Effect.gen(function*() {
   const plans = yield* PlansRepository
   const clocks = yield* TestClocksRepository
   const payments = yield* Payments
+  const refunds = yield* Refunds
   const resolution = yield* ProviderResolution
   const connectors = yield* Connectors
   const nativeBilling = yield* NativeBilling
@@ -123,6 +125,28 @@ const make = Effect.gen(function*() {
         yield* release(tenant, payment.id)
       }
     })
+
+  /**
+   * A charge still in flight when its subscription ended (its invoice voided meanwhile) that succeeds
+   * anyway is refunded: the customer owes nothing on a void invoice. Refunding what is left of the
+   * payment is safe to repeat, since the amount is reserved with the refund: a second run finds none.
+   */
+  const refundChargeOfVoidInvoice = (tenant: Tenant, invoiceId: string, payment: Payment) =>
+    Effect.gen(function*() {
+      const invoice = yield* Effect.orDie(records.invoice(tenant, invoiceId))
+      if (invoice.status !== "void" || invoice.payment_id !== payment.id || payment.status !== "succeeded") return
+      const refund = yield* refunds.create(tenant, payment.id, {
+        reason: "invoice_void",
+        metadata: { invoice: invoice.id, subscription: invoice.subscription_id }
+      })
+      yield* Effect.logInfo(`payment ${payment.id} of void invoice ${invoice.id} refunded by ${refund.id}`)
+    }).pipe(Effect.catchTags({
+      PaymentNotFound: Effect.die,
+      PaymentNotRefundable: () => Effect.void,
+      AmountTooLarge: () => Effect.void,
+      RefundRefused: ({ refund }) =>
+        Effect.logWarning(`the refund of payment ${payment.id} of void invoice ${invoiceId} was refused`, refund.failure)
+    }))
 
   /** In the transaction that ends a subscription: its open invoice is void, so nothing charges it any more. */
   const voidOpenInvoice = (tenant: Tenant, subscription: SubscriptionRecord) =>
@@ -748,7 +772,11 @@ const make = Effect.gen(function*() {
           if (Option.isNone(invoice)) return
           const subscription = yield* Effect.orDie(records.subscription(tenant, invoice.value.subscription_id))
           const current = yield* Effect.orDie(payments.retrieve(tenant, payment.id))
-          yield* onClock(tenant, subscription.test_clock)(settle(tenant, invoice.value.id, current))
+          yield* onClock(tenant, subscription.test_clock)(Effect.zipRight(
+            settle(tenant, invoice.value.id, current),
+            // Read after settling: a void invoice stays void, so none slips between the two.
+            refundChargeOfVoidInvoice(tenant, invoice.value.id, current)
+          ))
         })
   }
 
