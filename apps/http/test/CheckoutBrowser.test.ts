@@ -104,10 +104,12 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           return { ...account, session, server, hostedUrl }
         })
 
-      const open = (url: string, locale?: string) =>
+      const open = (url: string, locale?: string, options: { readonly fakeTimers?: boolean } = {}) =>
         Effect.gen(function*() {
           const browser = yield* launchBrowser
           const page = yield* newPage(browser, locale === undefined ? {} : { locale })
+          // The page's timers then move only when the test moves them (as TestClock does for the service).
+          if (options.fakeTimers === true) yield* Effect.promise(() => page.clock.install())
           yield* fakeShop(page)
           const requests = recordRequests(page)
           const response = yield* Effect.promise(() => page.goto(url))
@@ -183,6 +185,52 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* waitForUrl(page, `${SHOP}/thanks?session=${session.id}`)
           yield* screenshot(page, SUITE, "3ds-2-success")
           expect((yield* server(`/v1/checkout/sessions/${session.id}`)).json.status).toBe("complete")
+        }))
+
+      it.scoped("a payment the provider confirms late: the drop-in says so after ten seconds, keeps looking, then finishes", () =>
+        Effect.gen(function*() {
+          const { hostedUrl, session } = yield* setup()
+          const { page } = yield* open(hostedUrl, undefined, { fakeTimers: true })
+          // Until `confirmed`, the session's endpoints tell the browser its payment is still processing,
+          // as they do while a provider's answer is late (a webhook or reconciliation settles it later).
+          let confirmed = false
+          let looks = 0
+          yield* Effect.promise(() =>
+            page.route(`**/v1/checkout/sessions/${session.id}**`, async (route) => {
+              const response = await route.fetch()
+              const body = await response.json()
+              if (route.request().method() === "GET") looks++
+              await route.fulfill({ response, json: confirmed ? body : { ...body, status: "processing" } })
+            })
+          )
+          yield* enterCard(yield* cardFrame(page), "4242 4242 4242 4242")
+          yield* click(page, /Pay/)
+          const said = () => page.locator(".orchestrator-message").innerText()
+          yield* Effect.promise(() => expect.poll(said).toContain("Waiting for your bank"))
+          // Moves the page's clock a quarter second at a time until the drop-in has looked `count`
+          // times; answers how much page time that took (at least the drop-in's interval).
+          const lookNumber = (count: number) =>
+            Effect.promise(async () => {
+              let moved = 0
+              while (looks < count) {
+                if (moved > 60_000) throw new Error(`look ${count} never came`)
+                await page.clock.runFor(250)
+                moved += 250
+              }
+              return moved
+            })
+          for (let look = 1; look <= 9; look++) expect(yield* lookNumber(look)).toBeGreaterThanOrEqual(1_000)
+          expect(yield* Effect.promise(said)).toContain("Waiting for your bank")
+          // The tenth look still finds it processing: the customer is told why it takes long.
+          yield* lookNumber(10)
+          yield* Effect.promise(() => expect.poll(said).toContain("still being confirmed"))
+          yield* screenshot(page, SUITE, "late-1-still-confirming")
+          // It keeps looking, every five seconds now, and finishes once the payment is confirmed.
+          expect(yield* lookNumber(11)).toBeGreaterThanOrEqual(5_000)
+          expect(yield* lookNumber(12)).toBeGreaterThanOrEqual(5_000)
+          confirmed = true
+          yield* lookNumber(13)
+          yield* waitForUrl(page, `${SHOP}/thanks?session=${session.id}`)
         }))
 
       it.scoped("cancel goes to the cancel URL; the session is cancelled; the form speaks the session's locale", () =>

@@ -29,6 +29,7 @@
       complete: "Payment received. Redirecting you back to the shop…",
       authenticating: "Redirecting you to your bank to confirm the payment…",
       waiting: "Waiting for your bank's answer…",
+      stillWaiting: "Your payment is still being confirmed. This page updates by itself once it is; you will not be charged twice.",
       notAuthenticated: "The payment still needs your bank's confirmation.",
       continueAuthentication: "Continue with your bank",
       declined: "Your payment was declined: {reason}",
@@ -54,6 +55,7 @@
       complete: "Paiement reçu. Retour à la boutique…",
       authenticating: "Redirection vers votre banque pour confirmer le paiement…",
       waiting: "En attente de la réponse de votre banque…",
+      stillWaiting: "Votre paiement est toujours en cours de confirmation. Cette page se mettra à jour d'elle-même ; vous ne serez pas débité deux fois.",
       notAuthenticated: "Le paiement attend encore la confirmation de votre banque.",
       continueAuthentication: "Continuer avec votre banque",
       declined: "Votre paiement a été refusé : {reason}",
@@ -79,6 +81,7 @@
       complete: "Zahlung erhalten. Sie werden zum Shop zurückgeleitet…",
       authenticating: "Sie werden zur Bestätigung der Zahlung zu Ihrer Bank weitergeleitet…",
       waiting: "Warten auf die Antwort Ihrer Bank…",
+      stillWaiting: "Ihre Zahlung wird noch bestätigt. Diese Seite aktualisiert sich von selbst; Sie werden nicht doppelt belastet.",
       notAuthenticated: "Die Zahlung wartet noch auf die Bestätigung Ihrer Bank.",
       continueAuthentication: "Weiter zu Ihrer Bank",
       declined: "Ihre Zahlung wurde abgelehnt: {reason}",
@@ -316,15 +319,21 @@
         .catch(fail)
     }
 
+    // A look a second for `tries` seconds, then one every five for as long as the page is open: a
+    // payment the provider settles later (by webhook or reconciliation) still ends the page, and the
+    // customer is told why it takes long. Only a payment waiting for the customer stops the looking.
     var waitForBank = function (tries) {
-      show(t("waiting"), "info", false)
       setTimeout(function () {
         api("GET", "/v1/checkout/sessions/" + sessionId).then(function (answer) {
           if (answer.status !== 200) return fail(new Error("session " + answer.status))
-          if (answer.json.status === "processing" && tries > 1) return waitForBank(tries - 1)
-          render(answer.json, { patient: false })
+          var next = answer.json
+          if (next.status !== "processing") return render(next, { patient: false })
+          if (tries > 1) return waitForBank(tries - 1)
+          if (next.payment && next.payment.status === "requires_action") return render(next, { patient: false })
+          if (tries === 1) show(t("stillWaiting"), "info", true)
+          waitForBank(0)
         }).catch(fail)
-      }, 1000)
+      }, tries > 0 ? 1000 : 5000)
     }
 
     var render = function (next, context) {
@@ -348,7 +357,10 @@
             window.location.assign(action.url)
             return
           }
-          if (context.patient !== false) return waitForBank(10)
+          if (context.patient !== false) {
+            show(t("waiting"), "info", false)
+            return waitForBank(10)
+          }
           if (action) {
             show(t("notAuthenticated"), "warning", true)
             links.appendChild(element("a", { href: action.url, class: "orchestrator-continue", text: t("continueAuthentication") }))
