@@ -37,7 +37,7 @@ const seedOf = (operation: Operation) => {
 const allowedWhere = (where: string, kind: string) =>
   kind === "webhook_secret" && /^POST \/v1\/webhooks\/endpoints(\/[^/ ]+\/rotate-secret)? → 20\d\b/.test(where) ||
   // A checkout session's client secret is shown to the server key, in the session's own answers.
-  (kind === "client_secret" && /^(POST|GET) \/v1\/checkout\/sessions(\/cs_[^/ ?]+)?(\?[^ ]*)? → 20\d\b/.test(where))
+  (kind === "client_secret" && /^(POST|GET) \/v1\/checkout\/sessions(\/cs_[^/ ?]+|\/\{id\})?(\?[^ ]*)? → 20\d\b/.test(where))
 
 const logs: Array<string> = []
 

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
+import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
@@ -73,5 +74,5 @@ export class Api extends HttpApi.make("orchestrator")
     "Create and process payments and refunds through external PSPs, and receive what happens to them as " +
       "signed webhooks. Amounts are integers in minor units."
   )
-  .annotate(OpenApi.Transform, withoutFrameworkDecodeError)
+  .annotate(OpenApi.Transform, (spec) => withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))
 {}

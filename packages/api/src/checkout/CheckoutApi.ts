@@ -14,7 +14,7 @@ import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
-import { CheckoutAuthorization } from "./CheckoutAuthorization.js"
+import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
@@ -123,6 +123,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       )
   )
   .middleware(CheckoutAuthorization)
+  .annotateEndpoints(OpenApi.Override, { security: checkoutSecurityRequirements })
   .prefix("/v1")
   .annotate(OpenApi.Title, "Checkout session (browser)")
 {}

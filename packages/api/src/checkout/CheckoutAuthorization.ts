@@ -21,3 +21,23 @@ export class CheckoutAuthorization extends HttpApiMiddleware.Tag<CheckoutAuthori
   failure: Schema.Union(AuthenticationRequired, RateLimitExceeded),
   provides: CheckoutCaller
 }) {}
+
+/**
+ * How the OpenAPI document declares these endpoints' credentials: any one of the server key or the
+ * client secret, in its header or in the query. The middleware reads them itself (the server key wins
+ * when both are sent), so they are declared here rather than through the framework's security schemes,
+ * which would try each in turn and answer with the last one's refusal.
+ */
+export const checkoutSecurityRequirements = [{ bearer: [] }, { checkoutClientSecret: [] }, { checkoutClientSecretQuery: [] }]
+
+const clientSecretDescription = "A checkout session's `client_secret`: it opens that session only, with its public view"
+
+/** Adds the client secret's schemes to the document's components (the bearer key is the framework's). */
+export const withCheckoutSecuritySchemes = (spec: Record<string, any>) => {
+  spec.components.securitySchemes = {
+    ...spec.components.securitySchemes,
+    checkoutClientSecret: { type: "apiKey", in: "header", name: "Service-Client-Secret", description: clientSecretDescription },
+    checkoutClientSecretQuery: { type: "apiKey", in: "query", name: "client_secret", description: clientSecretDescription }
+  }
+  return spec
+}
