@@ -14,6 +14,7 @@ export default defineConfig({
     projects: [
       project("core", "packages/core"),
       project("connectors", "packages/connectors"),
+      project("egress", "packages/egress"),
       project("webhook-sender", "packages/webhook-sender"),
       project("rate-limit-redis", "packages/rate-limit-redis"),
       project("webhook-verify", "packages/webhook-verify"),

@@ -43,6 +43,8 @@ const main = async () => {
     ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
     LOG_LEVEL: "warn",
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
+    // The webhook receiver of the delivery phase listens on this machine (PostgreSQL denies that by default).
+    ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
     ...(benchUrl === undefined ? {} : { DATABASE_URL: benchUrl })
   }
   const roles = benchUrl === undefined ? ["start" as const] : ["http" as const, "worker" as const]

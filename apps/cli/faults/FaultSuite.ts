@@ -31,6 +31,8 @@ const main = async () => {
     ORCHESTRATOR_DATA_DIR: `/tmp/${name}`,
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${ports[0]}`,
     LOG_LEVEL: "warn",
+    // The webhook receiver counting deliveries listens on this machine (PostgreSQL denies that by default).
+    ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
     ...(process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL })
   }
   const processes: Array<ServiceProcess> = []

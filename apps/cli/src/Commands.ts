@@ -24,7 +24,7 @@ const application = (settings: Settings) =>
         keys: KeyMaterial.fromMasterSecret(secret),
         publicUrl: settings.baseUrl,
         rateLimits: settings.rateLimits,
-        webhooksPublicOnly: settings.webhooksPublicOnly,
+        privateAddresses: settings.privateAddresses,
         ...Option.match(settings.redisUrl, {
           onNone: () => ({}),
           onSome: (url) => ({ rateLimiter: RedisRateLimiterLive(Redacted.value(url)) })

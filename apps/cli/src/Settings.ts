@@ -1,4 +1,5 @@
 import { isHttpUrl } from "@orchestrator/core/domain/Text"
+import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import { parseSecretKey } from "@orchestrator/core/tenancy/ApiKey"
 import type { DatabaseConfig } from "@orchestrator/sql/Database"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
@@ -19,8 +20,11 @@ export interface Settings {
   readonly rateLimits: { readonly live: number; readonly test: number }
   /** How many processes `http` runs on this machine, sharing its port (Node uses one core each). */
   readonly httpProcesses: number
-  /** Test-mode webhooks kept off private, loopback and link-local addresses, as live ones always are. */
-  readonly webhooksPublicOnly: boolean
+  /**
+   * Whether test-mode calls (webhook deliveries, PSP `base_url`s) may reach private, loopback and
+   * link-local addresses; live ones never do.
+   */
+  readonly privateAddresses: PrivateAddresses
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -64,7 +68,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   rateLimitTest: rateLimit("ORCHESTRATOR_RATE_LIMIT_TEST", 25),
   httpProcesses: check(Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)), (count) =>
     count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined),
-  webhooksPublicOnly: Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY").pipe(Config.withDefault(false))
+  privateAddresses: Config.option(Config.literal("allow", "deny")("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES")),
+  /** Deprecated: `true` is `ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny`, `false` is `allow`. */
+  webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY"))
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -80,7 +86,12 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     redisUrl: raw.redisUrl,
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,
-    webhooksPublicOnly: raw.webhooksPublicOnly
+    // Closed by default on PostgreSQL (a deployment others may hold test keys of), open for the
+    // embedded start (a developer's own machine, with local fakes and receivers).
+    privateAddresses: Option.getOrElse(
+      Option.orElse(raw.privateAddresses, () => Option.map(raw.webhooksPublicOnly, (publicOnly) => publicOnly ? "deny" as const : "allow" as const)),
+      () => Option.isSome(raw.databaseUrl) ? "deny" as const : "allow" as const
+    )
   }))
 )
 

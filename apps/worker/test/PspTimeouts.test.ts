@@ -17,7 +17,9 @@ const testLayer = () =>
   applicationLayer({
     storage: memoryStorage,
     keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(5)),
-    publicUrl: "http://orchestrator.test"
+    publicUrl: "http://orchestrator.test",
+    // The fake PSPs listen on this machine.
+    privateAddresses: "allow"
   })
 
 const reconcilePayments = Effect.flatMap(Jobs, (jobs) => jobs.find((job) => job.name === "reconcile-payments")!.run)

@@ -46,7 +46,9 @@ const workerProcess = (config: Database.DatabaseConfig) =>
     applicationLayer({
       storage: sqlStorage(Database.layer(config)),
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(8)),
-      publicUrl: "http://orchestrator.test"
+      publicUrl: "http://orchestrator.test",
+      // The receiver listens on this machine.
+      privateAddresses: "allow"
     }).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning)))
   )
 

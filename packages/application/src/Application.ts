@@ -3,6 +3,8 @@ import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
+import { EgressSettings, ownOriginAccess, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
+import { makeEgressClient } from "@orchestrator/egress/EgressClient"
 import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
@@ -11,7 +13,7 @@ import { Readiness } from "@orchestrator/core/ports/Readiness"
 import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { NodeWebhookSenderLive, NodeWebhookSenderPublicOnly } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
 import { sandboxNotifierJob } from "@orchestrator/connectors/sandbox/SandboxNotifications"
 import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/SandboxSubscriptions"
 import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
@@ -43,20 +45,35 @@ export const memoryStorage = Layer.mergeAll(
 /** What a storage provides: the core's ports, the sandbox's books, and whether it is ready. */
 export type Storage = StoragePorts | SandboxLedger | Readiness
 
-/** A POST that gives up after 10 seconds and never follows a redirect: the status, if any came. */
-const post = (url: string, body: Uint8Array, headers: Record<string, string>) =>
-  Effect.tryPromise(() =>
-    fetch(url, { method: "POST", body: Buffer.from(body), headers, redirect: "manual", signal: AbortSignal.timeout(10_000) })
-  ).pipe(Effect.map((response) => Option.some(response.status)), Effect.orElseSucceed(() => Option.none<number>()))
+/**
+ * The sandbox PSP's webhooks go back to this service at its public address, which is usually
+ * private (localhost in development, an internal name behind a proxy): that one origin is reached
+ * through the egress client like any call (no redirect, 10 s, the answer's first KiB), whatever
+ * the operator's setting for merchants' URLs, since the operator chose it. The status, if any came.
+ */
+const postToOwnOrigin = (baseUrl: string) => {
+  const egress = makeEgressClient()
+  const access = ownOriginAccess(baseUrl)
+  return {
+    close: egress.close,
+    post: (url: string, body: Uint8Array, headers: Record<string, string>) =>
+      egress.send({ method: "POST", url, headers, body, access, deadlineMs: 10_000, answerLimit: { bytes: 1024, beyond: "truncate" } }).pipe(
+        Effect.map((answer) => Option.some(answer.status)),
+        Effect.orElseSucceed(() => Option.none<number>())
+      )
+  }
+}
 
 /** The sandbox PSP's own background work (settling refunds, sending its webhooks), given what it needs. */
-const SandboxNotifierLive = Layer.effect(
+const SandboxNotifierLive = Layer.scoped(
   ExtraJobs,
   Effect.gen(function*() {
     const ledger = yield* SandboxLedger
     const connections = yield* ProviderConnectionsRepository
     const secrets = yield* ConnectionSecrets
     const baseUrl = yield* PublicBaseUrl
+    const { post, close } = postToOwnOrigin(baseUrl)
+    yield* Effect.addFinalizer(() => Effect.sync(close))
     return [sandboxSubscriptionsJob(ledger), sandboxNotifierJob({
       ledger,
       baseUrl,
@@ -81,22 +98,29 @@ export const applicationLayer = <E1, E2>(options: {
   readonly publicUrl: string
   /** How webhooks leave: Node's HTTP client unless a test says otherwise. */
   readonly webhookSender?: Layer.Layer<WebhookSender>
-  /** Test-mode webhooks kept off private addresses too (`ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY`). */
-  readonly webhooksPublicOnly?: boolean
+  /**
+   * Whether test-mode calls (webhook deliveries, PSP `base_url`s) may reach private, loopback and
+   * link-local addresses (`ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES`); live ones never do. Denied unless
+   * said: the command line passes the operator's choice, test servers with local fakes `allow`.
+   */
+  readonly privateAddresses?: PrivateAddresses
   /** Where request rates are counted: in this process unless shared (Redis). */
   readonly rateLimiter?: Layer.Layer<RateLimiter>
   /** Requests per second per key where an organization sets none. */
   readonly rateLimits?: { readonly live: number; readonly test: number }
-}) =>
-  CoreServices.pipe(
-    Layer.provideMerge(Layer.merge(ConnectorsLive.pipe(Layer.provide(PspHttpNode)), SandboxNotifierLive)),
+}) => {
+  const privateAddresses = options.privateAddresses ?? "deny"
+  return CoreServices.pipe(
+    Layer.provideMerge(Layer.merge(ConnectorsLive.pipe(Layer.provide(PspHttpNode({ privateAddresses }))), SandboxNotifierLive)),
     Layer.provideMerge(CoreSecrets),
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(
       options.keys,
       Layer.succeed(PublicBaseUrl, options.publicUrl),
-      options.webhookSender ?? (options.webhooksPublicOnly === true ? NodeWebhookSenderPublicOnly : NodeWebhookSenderLive),
+      Layer.succeed(EgressSettings, { privateAddresses }),
+      options.webhookSender ?? NodeWebhookSenderLive(privateAddresses),
       options.rateLimiter ?? RateLimiter.layerLocal,
       options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits)
     ))
   )
+}

@@ -3,6 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
+import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
@@ -33,6 +34,8 @@ export const serverLayer = <E>(
   options: {
     readonly payments?: Layer.Layer<PaymentsRepository, never, PaymentsRepository>
     readonly webhookSender?: Layer.Layer<WebhookSender>
+    /** The operator's egress setting for test mode: `allow` unless a suite says otherwise. */
+    readonly privateAddresses?: PrivateAddresses
     /** Collects every log line, at every level, instead of printing warnings. */
     readonly logs?: Array<string>
     /**
@@ -49,6 +52,8 @@ export const serverLayer = <E>(
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
       publicUrl: `http://127.0.0.1:${port}`,
       rateLimits: options.rateLimits ?? { live: 1_000_000, test: 1_000_000 },
+      // Fake PSPs and webhook receivers listen on this machine; suites of the policy itself say `deny`.
+      privateAddresses: options.privateAddresses ?? "allow",
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))

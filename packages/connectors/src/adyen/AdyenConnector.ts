@@ -18,7 +18,7 @@ import { exchange, type PspHttp } from "../transport/PspHttp.js"
 import { toAdyenValue } from "./AdyenAmounts.js"
 import { isStoredPaymentMethod, paymentMethodOf } from "./AdyenPaymentMethod.js"
 import { ModificationReceived, outcomeOfResult, PaymentResult, type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"
-import { AdyenSettings } from "./AdyenSettings.js"
+import { ADYEN_LIVE_HOSTS, AdyenSettings } from "./AdyenSettings.js"
 import { ADYEN_ACKNOWLEDGEMENT, CAPTURE_METADATA_KEY, readAdyenWebhook } from "./AdyenWebhooks.js"
 
 /** Adyen's test endpoint. Live accounts have their own prefix: `https://{prefix}-checkout-live.adyenpayments.com/checkout`. */
@@ -65,7 +65,12 @@ export const makeAdyenConnector = (
   settings: AdyenSettings
 ): PaymentConnector => {
   const { connection } = context
-  const client = http.client(settings.connect_timeout_ms)
+  const client = http.client({
+    connectTimeoutMs: settings.connect_timeout_ms,
+    timeoutMs: settings.timeout_ms,
+    livemode: connection.livemode,
+    liveHosts: ADYEN_LIVE_HOSTS
+  })
   const baseUrl = `${(connection.base_url ?? ADYEN_TEST_BASE_URL).replace(/\/+$/, "")}/${ADYEN_API_VERSION}`
   const timeouts = { connectTimeoutMs: settings.connect_timeout_ms, timeoutMs: settings.timeout_ms }
 
@@ -297,6 +302,7 @@ export const makeAdyenConnector = (
  */
 export const adyenDefinition = (http: PspHttp["Type"]): ConnectorDefinition<AdyenSettings> => ({
   settings: AdyenSettings,
+  liveHosts: ADYEN_LIVE_HOSTS,
   credentialKeys: [{ key: "api_key", required: true }, { key: "merchant_account", required: true }],
   make: (context, settings) => makeAdyenConnector(http, context, settings)
 })

@@ -6,3 +6,9 @@ export const AdyenSettings = Schema.Struct({
   ...timeoutSettingsFields
 }).annotations({ identifier: "AdyenSettings", parseOptions: { onExcessProperty: "error" } })
 export type AdyenSettings = typeof AdyenSettings.Type
+
+/**
+ * Where a live Adyen connection may send its calls: Adyen's own domains, and the live Checkout
+ * endpoints under the merchant's prefix (`{prefix}-checkout-live.adyenpayments.com`).
+ */
+export const ADYEN_LIVE_HOSTS: ReadonlyArray<string> = ["*.adyen.com", "*-checkout-live.adyenpayments.com"]

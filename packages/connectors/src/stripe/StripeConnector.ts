@@ -26,7 +26,7 @@ import {
   RefundList
 } from "./StripeObjects.js"
 import { makeStripeBilling } from "./StripeBilling.js"
-import { StripeSettings } from "./StripeSettings.js"
+import { STRIPE_LIVE_HOSTS, StripeSettings } from "./StripeSettings.js"
 import { readStripeWebhook } from "./StripeWebhooks.js"
 
 export const STRIPE_BASE_URL = "https://api.stripe.com"
@@ -70,7 +70,12 @@ export const makeStripeConnector = (
   settings: StripeSettings
 ): PaymentConnector => {
   const { connection } = context
-  const client = http.client(settings.connect_timeout_ms)
+  const client = http.client({
+    connectTimeoutMs: settings.connect_timeout_ms,
+    timeoutMs: settings.timeout_ms,
+    livemode: connection.livemode,
+    liveHosts: STRIPE_LIVE_HOSTS
+  })
   const baseUrl = (connection.base_url ?? STRIPE_BASE_URL).replace(/\/+$/, "")
   const timeouts = { connectTimeoutMs: settings.connect_timeout_ms, timeoutMs: settings.timeout_ms }
 
@@ -295,6 +300,7 @@ export const makeStripeConnector = (
 /** The Stripe connection type: `credentials.secret_key` (`sk_…` or a restricted `rk_…`), timeouts in `settings`. */
 export const stripeDefinition = (http: PspHttp["Type"]): ConnectorDefinition<StripeSettings> => ({
   settings: StripeSettings,
+  liveHosts: STRIPE_LIVE_HOSTS,
   credentialKeys: [{ key: "secret_key", required: true }],
   make: (context, settings) => makeStripeConnector(http, context, settings)
 })

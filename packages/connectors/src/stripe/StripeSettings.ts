@@ -6,3 +6,6 @@ export const StripeSettings = Schema.Struct({
   ...timeoutSettingsFields
 }).annotations({ identifier: "StripeSettings", parseOptions: { onExcessProperty: "error" } })
 export type StripeSettings = typeof StripeSettings.Type
+
+/** Where a live Stripe connection may send its calls: Stripe's documented API host, nothing else. */
+export const STRIPE_LIVE_HOSTS: ReadonlyArray<string> = ["api.stripe.com"]

@@ -1,21 +1,36 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
 import { ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Context, Duration, Effect, Layer } from "effect"
 
+/** Where and under which bounds one connection's calls go. */
+export interface PspDestination {
+  readonly connectTimeoutMs: number
+  /** The whole call, connecting included: past it the connection is dropped. */
+  readonly timeoutMs: number
+  readonly livemode: boolean
+  /** The PSP's documented hosts, the only ones a live connection may call. */
+  readonly liveHosts: ReadonlyArray<string>
+}
+
 /**
- * How connectors reach their PSPs: an HTTP client whose connection attempts give up after the
- * connection's connect timeout. The runtime provides it (Node: undici with a connect timeout); a
- * plain `HttpClient` serves where connecting cannot hang (tests against local fakes).
+ * How connectors reach their PSPs: an HTTP client for one connection. The runtime provides it
+ * (Node: the egress client, which applies the service's egress policy to `destination`, never
+ * follows a redirect, bounds the call and the answer's size); a plain `HttpClient` serves tests
+ * against local fakes.
  */
 export class PspHttp extends Context.Tag("connectors/PspHttp")<PspHttp, {
-  readonly client: (connectTimeoutMs: number) => HttpClient.HttpClient
+  readonly client: (destination: PspDestination) => HttpClient.HttpClient
 }>() {
-  /** One client for every connect timeout: only the read timeout of each call applies. */
+  /** One client for every destination: only the read timeout of each call applies. */
   static readonly fromHttpClient = Layer.effect(
     PspHttp,
     Effect.map(HttpClient.HttpClient, (client) => PspHttp.of({ client: () => client }))
   )
 }
+
+/** The most of a PSP's answer read: its API answers are far smaller; more is refused, not buffered. */
+export const PSP_ANSWER_LIMIT = 1024 * 1024
 
 export interface PspRequest {
   readonly method: "GET" | "POST" | "DELETE"
@@ -71,6 +86,12 @@ const codesOf = (error: unknown): ReadonlyArray<string> => {
 
 /** What a transport failure means for the request: never reached the PSP, or may have. */
 export const classifyTransportError = (error: unknown, what: string): ConnectorUnavailable | ConnectorOutcomeUnknown => {
+  // The egress client knows whether the request left: its word is final.
+  if (error instanceof EgressFailure) {
+    return error.sent
+      ? new ConnectorOutcomeUnknown({ reason: `${what}: ${error.message}` })
+      : new ConnectorUnavailable({ reason: `${what}: ${error.message}` })
+  }
   const codes = codesOf(error)
   const notSent = codes.find((code) => NOT_SENT.has(code))
   return notSent !== undefined

@@ -309,5 +309,10 @@ export interface ConnectorDefinition<Settings = unknown> {
   readonly credentialKeys: ReadonlyArray<{ readonly key: string; readonly required: boolean }>
   /** A simulated PSP that moves no money: live mode refuses it, so nothing "succeeds" for real there. */
   readonly testModeOnly?: boolean
+  /**
+   * The hosts a live connection's `base_url` may name: the PSP's documented API hosts (`*` stands
+   * for part of one label). Without it, any public https host.
+   */
+  readonly liveHosts?: ReadonlyArray<string>
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

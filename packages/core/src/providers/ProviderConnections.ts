@@ -1,5 +1,6 @@
 import { Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
+import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
@@ -61,6 +62,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
       const transactions = yield* Transactions
       const ids = yield* IdGenerator
       const { view } = yield* ProviderConnectionViews
+      const { privateAddresses } = yield* EgressSettings
 
       const found = (id: string) =>
         Option.match({
@@ -88,6 +90,21 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
           onNone: () => Effect.void,
           onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
         })
+
+      /** The egress policy of the connection's calls, applied when the URL is saved (and again at each call). */
+      const checkBaseUrl = (definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
+        const problem = baseUrl === null
+          ? undefined
+          : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
+        return problem === undefined ? Effect.void : Effect.fail(
+          new ConnectionInvalid({
+            param: "base_url",
+            reason: `${problem}${
+              livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"
+            }`
+          })
+        )
+      }
 
       const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
         const missing = definition.credentialKeys.find(({ key, required }) => required && !(key in credentials))
@@ -169,6 +186,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
           }
           yield* checkSettings(definition, input.settings ?? {})
           yield* checkCredentials(definition, input.credentials ?? {})
+          yield* checkBaseUrl(definition, tenant.livemode, input.base_url ?? null)
           const connection = yield* newConnection(tenant, {
             name: input.name,
             type: input.type,
@@ -195,6 +213,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             const definition = yield* definitionOf(connection.type)
             if (input.settings !== undefined) yield* checkSettings(definition, input.settings)
             if (input.credentials !== undefined) yield* checkCredentials(definition, input.credentials)
+            if (input.base_url !== undefined) yield* checkBaseUrl(definition, connection.livemode, input.base_url)
             if (input.status === "disabled" && (yield* isDefault(tenant, connection.name))) {
               return yield* new DefaultProviderInUse({ name: connection.name })
             }

@@ -4,10 +4,11 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { EgressSettings } from "../egress/EgressPolicy.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
-import { liveUrlProblem } from "./EndpointAddresses.js"
+import { endpointUrlProblem } from "./EndpointAddresses.js"
 import { type CreateWebhookEndpoint, type UpdateWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./WebhookErrors.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
@@ -45,6 +46,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
       const transactions = yield* Transactions
       const ids = yield* IdGenerator
       const { credentialEncryption: key } = yield* KeyMaterial
+      const { privateAddresses } = yield* EgressSettings
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
@@ -53,7 +55,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
         )
 
       const allowed = (tenant: Tenant, url: string) => {
-        const problem = tenant.livemode ? liveUrlProblem(url) : undefined
+        const problem = endpointUrlProblem(url, tenant.livemode, privateAddresses)
         return problem === undefined ? Effect.void : Effect.fail(new WebhookUrlNotAllowed({ reason: problem }))
       }
 
