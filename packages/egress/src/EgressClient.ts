@@ -66,9 +66,9 @@ const describe = (code: string, connected: boolean): string => {
     case "SELF_SIGNED_CERT_IN_CHAIN":
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
     case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return `The TLS certificate was not accepted (${code}).`
+      return "The TLS certificate was not accepted."
     default:
-      return `The connection failed (${code}).`
+      return "The connection failed."
   }
 }
 

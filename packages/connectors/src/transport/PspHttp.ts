@@ -88,9 +88,9 @@ const codesOf = (error: unknown): ReadonlyArray<string> => {
 export const classifyTransportError = (error: unknown, what: string): ConnectorUnavailable | ConnectorOutcomeUnknown => {
   // The egress client knows whether the request left: its word is final.
   if (error instanceof EgressFailure) {
-    return error.sent
-      ? new ConnectorOutcomeUnknown({ reason: `${what}: ${error.message}` })
-      : new ConnectorUnavailable({ reason: `${what}: ${error.message}` })
+    // The socket's own code beside our words, for the attempt record and the logs.
+    const reason = `${what}: ${error.code.startsWith("EGRESS_") ? error.message : `${error.message.replace(/\.$/, "")} (${error.code}).`}`
+    return error.sent ? new ConnectorOutcomeUnknown({ reason }) : new ConnectorUnavailable({ reason })
   }
   const codes = codesOf(error)
   const notSent = codes.find((code) => NOT_SENT.has(code))
