@@ -30,6 +30,12 @@ export interface EgressRequest {
    * (`fail`) or keeps what it read so far (`truncate`).
    */
   readonly answerLimit: { readonly bytes: number; readonly beyond: "fail" | "truncate" }
+  /**
+   * Sent once more on a new connection when a kept-alive one turns out closed by the peer. Only
+   * for calls whose repetition is harmless (webhooks: at-least-once anyway): the reset may also
+   * come after the peer acted on the request, which a PSP call must report as an unknown outcome.
+   */
+  readonly retryOnStaleConnection?: boolean
 }
 
 export interface EgressAnswer {
@@ -84,7 +90,7 @@ const describe = (code: string, connected: boolean): string => {
  *
  * Connections are kept alive between calls, in pools per protocol and per address rule: a socket
  * opened where private addresses were allowed never carries a call that may only reach public
- * ones. A call on a kept-alive socket the peer had closed meanwhile is sent once more on a new one.
+ * ones. A call on a kept-alive socket the peer had closed meanwhile may be sent once more on a new one.
  */
 export const makeEgressClient = (options: { readonly resolve?: Resolve } = {}) => {
   const resolve = options.resolve ?? systemResolve
@@ -212,7 +218,7 @@ export const makeEgressClient = (options: { readonly resolve?: Resolve } = {}) =
         sent.on("error", (error: NodeJS.ErrnoException) => {
           if (settled) return
           // A kept-alive socket the peer had closed before this request: once more on a new one.
-          if (mayRetry && sent.reusedSocket && error.code === "ECONNRESET") return sendOnce(false)
+          if (mayRetry && request.retryOnStaleConnection === true && sent.reusedSocket && error.code === "ECONNRESET") return sendOnce(false)
           abort(failureOf(error, connected))
         })
         sent.end(request.body === undefined ? undefined : Buffer.from(request.body))

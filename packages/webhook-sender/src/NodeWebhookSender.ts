@@ -37,7 +37,9 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
         body: request.body,
         access: webhookAccess({ livemode: request.livemode, privateAddresses }),
         deadlineMs: options.deadlineMs ?? 15_000,
-        answerLimit: { bytes: RESPONSE_BODY_LIMIT, beyond: "truncate" }
+        answerLimit: { bytes: RESPONSE_BODY_LIMIT, beyond: "truncate" },
+        // A kept-alive socket the receiver had closed: once more on a new one (delivery is at-least-once anyway).
+        retryOnStaleConnection: true
       }).pipe(
         Effect.match({
           onSuccess: (answer): WebhookResponse => ({ _tag: "Answered", status: answer.status, body: new TextDecoder().decode(answer.body) }),
