@@ -37,7 +37,7 @@ const expectRefused = (response: { status: number; json: any }, reason: RegExp) 
 for (const database of testDatabases()) {
   // A PostgreSQL deployment's default: test mode kept off private addresses too.
   layer(serverLayer(database.layer, { privateAddresses: "deny" }), { excludeTestServices: true, timeout: "120 seconds" })(
-    `provider connection base_url under the egress policy, private addresses denied, on ${database.name}`,
+    `PSP base_url and webhook URLs under the egress policy, private addresses denied, on ${database.name}`,
     (it) => {
       it.effect("live mode: only the PSP's documented hosts over https, on create and on update", () =>
         Effect.gen(function*() {
@@ -110,14 +110,26 @@ for (const database of testDatabases()) {
           expect(payment.text).not.toContain("succeeded")
           expect(fake.exchanges).toHaveLength(0)
         }))
+
+      it.effect("test-mode webhook endpoints: an address on the operator's network is refused when saved", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const create = (url: string) =>
+            raw(`${baseUrl}/v1/webhooks/endpoints`, { method: "POST", headers: json(secret), body: JSON.stringify({ url }) })
+          for (const url of ["http://127.0.0.1:4811/secret", "http://2130706433:4811/", "http://[::ffff:a9fe:a9fe]/latest", "http://localhost:6379/"]) {
+            const refused = yield* create(url)
+            expect([refused.status, refused.json.error.code, refused.json.error.param], url).toEqual([400, "url_not_allowed", "url"])
+          }
+          expect((yield* create("http://hooks.merchant.example/x")).status).toBe(201)
+        }))
     }
   )
 
   // The embedded start's default: a developer's fakes on this machine, test mode only.
   layer(serverLayer(database.layer, { privateAddresses: "allow" }), { excludeTestServices: true, timeout: "120 seconds" })(
-    `provider connection base_url under the egress policy, private addresses allowed, on ${database.name}`,
+    `PSP base_url and webhook URLs under the egress policy, private addresses allowed, on ${database.name}`,
     (it) => {
-      it.effect("test mode takes a local fake over http; live mode still only the PSP's hosts", () =>
+      it.effect("test mode takes a local fake PSP and a local receiver over http; live mode still only the PSP's hosts", () =>
         Effect.gen(function*() {
           const test = yield* merchant()
           const local = yield* connections(test.baseUrl, test.secret).create(stripe("http://127.0.0.1:12111"))
@@ -125,6 +137,12 @@ for (const database of testDatabases()) {
           const live = yield* merchant(true)
           expectRefused(yield* connections(live.baseUrl, live.secret).create(stripe("https://127.0.0.1:12111")), /not among the hosts/)
           expectRefused(yield* connections(live.baseUrl, live.secret).create(stripe("http://api.stripe.com")), /must use https/)
+          const endpoint = yield* raw(`${test.baseUrl}/v1/webhooks/endpoints`, {
+            method: "POST",
+            headers: json(test.secret),
+            body: JSON.stringify({ url: "http://127.0.0.1:4811/hooks" })
+          })
+          expect(endpoint.status).toBe(201)
         }))
     }
   )
