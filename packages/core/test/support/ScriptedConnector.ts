@@ -86,7 +86,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     },
     /** The token of the return URL the PSP was last sent for payment `id`, as the customer brings it back. */
     returnTokenOf: (id: string) => {
-      const sent = calls.findLast((call) => call.paymentId === id)
+      const sent = calls.filter((call) => call.paymentId === id).at(-1)
       return sent === undefined ? undefined : new URL(sent.returnUrl).searchParams.get("token") ?? undefined
     },
     layer: Layer.succeed(Connectors, {
