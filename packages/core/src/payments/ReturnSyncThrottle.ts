@@ -31,24 +31,27 @@ export const makeReturnSyncThrottle = Effect.sync(() => {
 
   /** Runs `sync` unless one ran for `key` within the interval (then `None`, once that one ended). */
   const run = <A, E, R>(key: string, sync: Effect.Effect<A, E, R>): Effect.Effect<Option.Option<A>, E, R> =>
-    Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const done = yield* Deferred.make<void>()
-      // Checked and taken in one synchronous step: no other fiber runs in between.
-      const earlier = yield* Effect.sync(() => {
-        const slot = slots.get(key)
-        if (slot !== undefined && now - slot.at < intervalMillis && now >= slot.at) return slot
-        slots.delete(key)
-        prune(now)
-        slots.set(key, { at: now, done })
-        return undefined
+    // Taking the slot and promising to release its waiters happen together, whatever interrupts.
+    Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const done = yield* Deferred.make<void>()
+        // Checked and taken in one synchronous step: no other fiber runs in between.
+        const earlier = yield* Effect.sync(() => {
+          const slot = slots.get(key)
+          if (slot !== undefined && now - slot.at < intervalMillis && now >= slot.at) return slot
+          slots.delete(key)
+          prune(now)
+          slots.set(key, { at: now, done })
+          return undefined
+        })
+        if (earlier !== undefined) {
+          yield* restore(Deferred.await(earlier.done))
+          return Option.none()
+        }
+        return yield* restore(Effect.map(sync, Option.some)).pipe(Effect.ensuring(Deferred.succeed(done, undefined)))
       })
-      if (earlier !== undefined) {
-        yield* Deferred.await(earlier.done)
-        return Option.none()
-      }
-      return yield* Effect.map(sync, Option.some).pipe(Effect.ensuring(Deferred.succeed(done, undefined)))
-    })
+    )
 
   return { run }
 })
