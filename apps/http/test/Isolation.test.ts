@@ -17,7 +17,8 @@ const nameOf = (operation: Operation) => `${operation.method.toUpperCase()} ${op
  * operation with an id in its path must be mapped to a fixture by `objectKindOf`.
  */
 const KEYLESS: Record<string, string> = {
-  "GET /v1/payments/{id}/return": "the customer's browser coming back from 3D Secure; it only syncs and redirects",
+  "GET /v1/payments/{id}/return":
+    "the customer's browser coming back from 3D Secure, with the token signed into the URL given to the PSP (404 without it)",
   "POST /v1/provider-webhooks/{connection_id}": "a PSP's webhook, verified with the connection's own webhook secret"
 }
 

@@ -108,7 +108,9 @@ for (const database of testDatabases()) {
           const completed = yield* raw(`${created.next_action!.url}/complete`, { method: "POST" })
           expect(completed.status).toBe(303)
           const returnUrl = completed.headers.get("location")!
-          expect(returnUrl).toMatch(new RegExp(`/v1/payments/${created.id}/return$`))
+          // Our return URL, with the signed token that alone opens it.
+          expect(returnUrl).toMatch(new RegExp(`/v1/payments/${created.id}/return\\?token=\\d+\\.[\\w-]{43}$`))
+          expect((yield* raw(returnUrl.replace(/\?.*/, ""))).status).toBe(404)
 
           const back = yield* raw(returnUrl)
           expect(back.status).toBe(303)

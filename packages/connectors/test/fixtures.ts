@@ -8,7 +8,8 @@ import { testConnection } from "@orchestrator/testing/Connections"
 import { Effect, Redacted, Schema } from "effect"
 
 export const BASE_URL = "https://orchestrator.test"
-export const RETURN_URL = "https://shop.example/v1/payments/pay_1/return"
+/** Our return URL as the core builds it: its query (the signed token) must reach the PSP and come back intact. */
+export const RETURN_URL = "https://shop.example/v1/payments/pay_1/return?token=4102444800.q0mXoZt1b8Qf6-_YvHhR3lT2cN5dE7aJ9wKpLsUiGzA"
 export const EUR = "EUR" as Currency
 export const WEBHOOK_SECRET = "whsec_sandbox_test_secret"
 

@@ -8,7 +8,8 @@ import { PspHttp } from "@orchestrator/connectors/transport/PspHttp"
 /** Fetch for every connect timeout: the fakes are local, connecting never hangs. */
 export const fetchHttp = Effect.provide(PspHttp, PspHttp.fromHttpClient.pipe(Layer.provide(FetchHttpClient.layer)))
 
-export const RETURN_URL = "https://orchestrator.test/v1/payments/pay_1/return"
+/** Our return URL as the core builds it: its query (the signed token) must reach the PSP and come back intact. */
+export const RETURN_URL = "https://orchestrator.test/v1/payments/pay_1/return?token=4102444800.q0mXoZt1b8Qf6-_YvHhR3lT2cN5dE7aJ9wKpLsUiGzA"
 
 export const pspContext = (options: {
   readonly type: string

@@ -140,7 +140,7 @@ describe("Checkout sessions", () => {
         payment.attempts.at(-1)!.id,
         AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 2500, card })
       )
-      expect((yield* payments.returnFromAction(payment.id)).status).toBe("succeeded")
+      expect((yield* payments.returnFromAction(payment.id, services.psp.returnTokenOf(payment.id))).status).toBe("succeeded")
       const repository = yield* CheckoutSessionsRepository
       const stored = () => Effect.map(repository.find(tenant, session.id), Option.getOrThrow)
       expect((yield* stored()).status).toBe("processing")

@@ -5,6 +5,7 @@ import { Payments } from "@orchestrator/core/payments/Payments"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
@@ -155,18 +156,21 @@ describe("Payments", () => {
         expect(pending.status).toBe("requires_action")
         expect(pending.next_action).toEqual({ type: "redirect", url: "https://psp/3ds" })
 
+        const token = psp.returnTokenOf(pending.id)
         // Back before finishing the challenge: nothing changes.
-        expect((yield* payments.returnFromAction(pending.id)).status).toBe("requires_action")
+        expect((yield* payments.returnFromAction(pending.id, token)).status).toBe("requires_action")
 
         psp.settleLater(
           pending.attempts[0]!.id,
           AuthorizationOutcome.Authorized({ pspPaymentId: "psp_3ds", captured: true, amountCaptured: 1050, card })
         )
-        const done = yield* payments.returnFromAction(pending.id)
+        // The PSP is asked again once the interval since the last return has passed.
+        yield* TestClock.adjust(RETURN_SYNC_INTERVAL)
+        const done = yield* payments.returnFromAction(pending.id, token)
         expect(done.status).toBe("succeeded")
         expect(done.next_action).toBeNull()
         // A second return (reload) changes nothing.
-        expect((yield* payments.returnFromAction(pending.id)).status).toBe("succeeded")
+        expect((yield* payments.returnFromAction(pending.id, token)).status).toBe("succeeded")
         expect(yield* eventTypes(tenant, pending.id)).toEqual([
           "payment.created",
           "payment.processing",

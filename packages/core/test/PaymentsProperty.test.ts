@@ -104,7 +104,7 @@ const runCommands = (commands: ReadonlyArray<Command>) => {
           if (target) yield* quietly(payments.cancel(tenant, target.id, {}))
           break
         case "Return":
-          if (target) yield* quietly(payments.returnFromAction(target.id))
+          if (target) yield* quietly(payments.returnFromAction(target.id, services.psp.returnTokenOf(target.id)))
           break
         case "PspSettles": {
           if (!target) break

@@ -2,27 +2,39 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { answeringWith } from "@orchestrator/api/ApiError"
 import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
-import type { Payment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
 import { Effect } from "effect"
 
-const closingPage = (payment: Payment) =>
-  HttpServerResponse.text(
-    `<!doctype html><meta charset="utf-8"><title>Payment ${payment.status}</title>` +
-      `<p>Payment ${payment.id} is ${payment.status}. You can close this window.</p>`,
-    { contentType: "text/html; charset=utf-8" }
-  )
+/**
+ * Neither answer is kept by a cache, and neither sends its address (which holds the token) on as a
+ * referrer.
+ */
+const PRIVATE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" }
+
+/**
+ * Where the merchant gave no return_url. Anyone holding the link sees it, so it says nothing of the
+ * payment (status, amount, provider): the merchant learns the outcome from the API and its webhooks.
+ */
+const closingPage = HttpServerResponse.text(
+  `<!doctype html><meta charset="utf-8"><title>You can close this window</title>` +
+    `<p>You can close this window.</p>`,
+  { contentType: "text/html; charset=utf-8", headers: PRIVATE_HEADERS }
+)
 
 /** Back from 3D Secure: settle with the PSP, then send the customer on to the merchant. */
 export const PaymentReturnHttpLive = HttpApiBuilder.group(Api, "paymentReturn", (handlers) =>
   Effect.map(Payments, (payments) =>
-    handlers.handle("return", ({ path, urlParams }) =>
-      payments.returnFromAction(path.id, urlParams).pipe(
+    handlers.handle("return", ({ path, urlParams }) => {
+      // The token is ours; everything else is what the PSP appended for its connector.
+      const { [RETURN_TOKEN_PARAM]: token, ...details } = urlParams
+      return payments.returnFromAction(path.id, token, details).pipe(
         Effect.map((payment) => {
-          if (payment.return_url === null) return closingPage(payment)
+          if (payment.return_url === null) return closingPage
           const target = new URL(payment.return_url)
           target.searchParams.set("payment_id", payment.id)
-          return HttpServerResponse.empty({ status: 303, headers: { location: target.toString() } })
+          return HttpServerResponse.empty({ status: 303, headers: { location: target.toString(), ...PRIVATE_HEADERS } })
         }),
         answeringWith(paymentFailures)
-      ), { uninterruptible: true })))
+      )
+    }, { uninterruptible: true })))

@@ -8,7 +8,9 @@ import {
   Payment,
   PaymentStatus
 } from "@orchestrator/core/payments/Payment"
-import { Schema } from "effect"
+import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
+import { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
+import { Duration, Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
@@ -103,23 +105,29 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   .annotate(OpenApi.Title, "Payments")
 {}
 
-/** Where the PSP sends the customer back after 3D Secure; no API key, the customer's browser calls it. */
+/**
+ * Where the PSP sends the customer back after 3D Secure; no API key, the customer's browser calls it
+ * with the signed token of the URL we gave the PSP.
+ */
 export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   .add(
     HttpApiEndpoint.get("return", "/payments/:id/return")
       .setPath(PaymentId)
-      // What the PSP appends for the way back (Adyen's `redirectResult`): handed to its connector.
+      // Our `token`, and what the PSP appends for the way back (Adyen's `redirectResult`) for its connector.
       .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
       .addSuccess(HttpApiSchema.Empty(303))
-      // Without a return_url there is nowhere to send the customer: a page says the outcome.
+      // Without a return_url there is nowhere to send the customer: a page says they may close it.
       .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
       .addError(PaymentNotFound)
       .annotate(OpenApi.Summary, "Customer return from the provider's authentication page")
       .annotate(
         OpenApi.Description,
-        "Synchronizes the payment with the provider (handing it the query parameters it appended, such as Adyen's " +
-          "redirectResult) and redirects (303) to the merchant's return_url with payment_id; a payment without " +
-          "return_url answers 200 with a page saying its outcome."
+        `The URL given to the provider, \`${RETURN_TOKEN_PARAM}\` included (signed for this payment, valid ` +
+          `${RETURN_TOKEN_LIFETIME_SECONDS / 3600} hours from its creation): without a valid token it answers 404 ` +
+          `and does nothing. Synchronizes the payment with the provider (at most once per payment every ` +
+          `${Duration.toSeconds(RETURN_SYNC_INTERVAL)} seconds; handing it the query parameters it appended, such ` +
+          "as Adyen's redirectResult) and redirects (303) to the merchant's return_url with payment_id; a payment " +
+          "without return_url answers 200 with a page that only says the window can be closed."
       )
   )
   .prefix("/v1")

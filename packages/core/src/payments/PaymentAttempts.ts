@@ -18,6 +18,7 @@ import { ConnectionHealth } from "../providers/ConnectionHealth.js"
 import { type CallResult, callProvider } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { Failure, type Payment, PaymentAttempt } from "./Payment.js"
 import { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
 import {
@@ -30,6 +31,7 @@ import {
 } from "./PaymentOutcomes.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
+import { RETURN_TOKEN_PARAM, returnTokenFor } from "./ReturnToken.js"
 
 /** What only the request that creates a payment knows, for the first send. */
 export interface SendContext {
@@ -112,6 +114,7 @@ const make = Effect.gen(function*() {
   const resolution = yield* ProviderResolution
   const health = yield* ConnectionHealth
   const baseUrl = yield* PublicBaseUrl
+  const { returnSigning } = yield* KeyMaterial
 
   const call = <A>(
     tenant: Tenant,
@@ -141,14 +144,26 @@ const make = Effect.gen(function*() {
       })
     })
 
-  const authorizeRequest = (payment: Payment, attempt: PaymentAttempt, context: SendContext | undefined): AuthorizeRequest => ({
+  /** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
+  const returnUrlOf = (tenant: Tenant, payment: Payment) =>
+    Effect.map(
+      returnTokenFor(returnSigning, payment.id, tenant, payment.created_at.epochMillis),
+      (token) => `${baseUrl}/v1/payments/${payment.id}/return?${RETURN_TOKEN_PARAM}=${token}`
+    )
+
+  const authorizeRequest = (
+    payment: Payment,
+    attempt: PaymentAttempt,
+    context: SendContext | undefined,
+    returnUrl: string
+  ): AuthorizeRequest => ({
     reference: attempt.id,
     paymentId: payment.id,
     amount: payment.amount,
     currency: payment.currency,
     paymentMethod: { type: payment.payment_method.type, token: payment.payment_method.token },
     capture: payment.capture,
-    returnUrl: `${baseUrl}/v1/payments/${payment.id}/return`,
+    returnUrl,
     description: payment.description,
     customer: payment.customer_id === null ? null : { id: payment.customer_id, email: null, name: null },
     browser: context?.browser ?? null,
@@ -222,7 +237,10 @@ const make = Effect.gen(function*() {
           (connector) =>
             acknowledged
               ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
-              : connector.authorize(authorizeRequest(payment, attempt, options.context))
+              // Signed inside the call, under its deadline: WebCrypto answers asynchronously, and
+              // nothing before the PSP call should wait on anything but the clock.
+              : Effect.flatMap(returnUrlOf(tenant, payment), (returnUrl) =>
+                connector.authorize(authorizeRequest(payment, attempt, options.context, returnUrl)))
         )
         connection = undefined
         // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.

@@ -6,6 +6,7 @@ import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
   type CancelPayment,
   type CapturePayment,
@@ -28,6 +29,8 @@ import {
 import { capturedStep } from "./PaymentOutcomes.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 import { PaymentsRepository } from "./PaymentsRepository.js"
+import { makeReturnSyncThrottle } from "./ReturnSyncThrottle.js"
+import { claimSignedFor, unexpiredClaim } from "./ReturnToken.js"
 
 /** How a payment is made beyond its API fields: by whom and for what (a renewal, a drop-in). */
 export interface PaymentContext extends Partial<SendContext> {
@@ -71,10 +74,13 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
   >
   /**
    * The customer is back from the PSP's 3DS page: ask the PSP how it ended, handing it the return's
-   * query parameters (`details`) when its connector finishes actions with them. Needs no tenant.
+   * query parameters (`details`) when its connector finishes actions with them. Needs no tenant,
+   * but the token of the payment's return URL: without a valid one, the payment is not found and
+   * nothing is called. The PSP is asked at most once per payment in `RETURN_SYNC_INTERVAL`.
    */
   readonly returnFromAction: (
     id: string,
+    token: string | undefined,
     details?: Readonly<Record<string, string>>
   ) => Effect.Effect<Payment, PaymentNotFound>
   /**
@@ -98,6 +104,8 @@ const make = Effect.gen(function*() {
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
   const resolution = yield* ProviderResolution
+  const { returnSigning } = yield* KeyMaterial
+  const returnSyncs = yield* makeReturnSyncThrottle
 
   /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
   const finish = (tenant: Tenant, payment: Payment) =>
@@ -251,34 +259,52 @@ const make = Effect.gen(function*() {
     return yield* attempts.cancelNow(tenant, payment, null)
   })
 
+  /** The tenant of the payment, when the token is ours for it and unexpired; read nothing for a token that cannot be. */
+  const tenantByToken = (id: string, token: string | undefined) =>
+    Effect.gen(function*() {
+      const claim = yield* unexpiredClaim(token)
+      if (claim === null) return Option.none<Tenant>()
+      const tenant = yield* repository.tenantOf(id)
+      if (Option.isNone(tenant)) return tenant
+      return (yield* claimSignedFor(returnSigning, claim, id, tenant.value)) ? tenant : Option.none<Tenant>()
+    })
+
   const returnFromAction = Effect.fn("Payments.returnFromAction")(function*(
     id: string,
+    token: string | undefined,
     details: Readonly<Record<string, string>> = {}
   ) {
-    const tenant = yield* repository.tenantOf(id).pipe(
+    const tenant = yield* tenantByToken(id, token).pipe(
       Effect.flatMap(Option.match({ onNone: () => new PaymentNotFound({ id }), onSome: Effect.succeed }))
     )
-    const payment = yield* records.load(tenant, id)
-    const attempt = payment.attempts.at(-1)
-    if (payment.status !== "requires_action" || attempt === undefined || Object.keys(details).length === 0) {
-      return yield* attempts.refresh(tenant, payment)
-    }
-    // A PSP that finishes the action with the customer's return parameters (Adyen) gets them; any
-    // other is asked how it ended, as without them.
-    const { result } = yield* attempts.call(tenant, attempt.provider, (connector) =>
-      connector.completeAction === undefined
-        ? connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id })
-        : connector.completeAction({
-          reference: attempt.id,
-          pspPaymentId: payment.provider_payment_id ?? attempt.id,
-          amount: payment.amount,
-          currency: payment.currency,
-          capture: payment.capture,
-          details
-        }))
-    if (result._tag !== "Answered") return payment
-    return yield* attempts.applyReport(tenant, payment, attempt.id, result.value)
+    const synced = yield* returnSyncs.run(id, syncOnReturn(tenant, id, details))
+    return Option.isSome(synced) ? synced.value : yield* records.load(tenant, id)
   })
+
+  /** What the PSP says about the payment the customer came back for, recorded if it moved on. */
+  const syncOnReturn = (tenant: Tenant, id: string, details: Readonly<Record<string, string>>) =>
+    Effect.gen(function*() {
+      const payment = yield* records.load(tenant, id)
+      const attempt = payment.attempts.at(-1)
+      if (payment.status !== "requires_action" || attempt === undefined || Object.keys(details).length === 0) {
+        return yield* attempts.refresh(tenant, payment)
+      }
+      // A PSP that finishes the action with the customer's return parameters (Adyen) gets them; any
+      // other is asked how it ended, as without them.
+      const { result } = yield* attempts.call(tenant, attempt.provider, (connector) =>
+        connector.completeAction === undefined
+          ? connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id })
+          : connector.completeAction({
+            reference: attempt.id,
+            pspPaymentId: payment.provider_payment_id ?? attempt.id,
+            amount: payment.amount,
+            currency: payment.currency,
+            capture: payment.capture,
+            details
+          }))
+      if (result._tag !== "Answered") return payment
+      return yield* attempts.applyReport(tenant, payment, attempt.id, result.value)
+    })
 
   const reserveRefund = (tenant: Tenant, paymentId: string, requested: number | undefined) =>
     Effect.gen(function*() {

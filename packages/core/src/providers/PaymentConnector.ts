@@ -44,7 +44,10 @@ export interface AuthorizeRequest {
   readonly paymentMethod: { readonly type: string; readonly token: string }
   /** `false` authorizes only; the money moves on capture. */
   readonly capture: boolean
-  /** Where the PSP sends the customer after a redirect: our `/v1/payments/{id}/return`. */
+  /**
+   * Where the PSP sends the customer after a redirect: our `/v1/payments/{id}/return?token=…`. The
+   * query string is part of it: without the token the way back answers 404.
+   */
   readonly returnUrl: string
   readonly description: string | null
   readonly customer: CustomerDetails | null

@@ -26,6 +26,8 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
   const calls: Array<AuthorizeRequest> = []
   /** When each authorize call started, by reference, on the (test) clock. */
   const sends: Array<{ readonly reference: string; readonly at: number }> = []
+  /** Every reference the PSP was asked about (`syncPayment`), in order. */
+  const syncs: Array<string> = []
   const refunds = new Map<string, RefundOutcome>()
   let refundScript: RefundOutcome | "unavailable" = RefundOutcome.Succeeded({ pspRefundId: "re_1" })
   let captureHangs = false
@@ -52,7 +54,10 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
         return Effect.succeed(step)
       }),
     syncPayment: ({ reference }) =>
-      Effect.sync(() => answers.get(reference) ?? AuthorizationOutcome.Unknown()),
+      Effect.sync(() => {
+        syncs.push(reference)
+        return answers.get(reference) ?? AuthorizationOutcome.Unknown()
+      }),
     capture: ({ amount }) => captureHangs ? Effect.never : Effect.succeed(CaptureOutcome.Captured({ amount })),
     cancel: () => Effect.succeed(ModificationOutcome.Done()),
     refund: ({ reference }) =>
@@ -70,6 +75,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     connector,
     calls,
     sends,
+    syncs,
     /** Settles what a `hang` left open, as if the PSP had finished the charge meanwhile. */
     settleLater: (reference: string, outcome: AuthorizationOutcome) => answers.set(reference, outcome),
     setRefundOutcome: (outcome: RefundOutcome | "unavailable") => {
@@ -77,6 +83,11 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     },
     setCaptureHangs: (hangs: boolean) => {
       captureHangs = hangs
+    },
+    /** The token of the return URL the PSP was last sent for payment `id`, as the customer brings it back. */
+    returnTokenOf: (id: string) => {
+      const sent = calls.filter((call) => call.paymentId === id).at(-1)
+      return sent === undefined ? undefined : new URL(sent.returnUrl).searchParams.get("token") ?? undefined
     },
     layer: Layer.succeed(Connectors, {
       types: ["sandbox"],
