@@ -1,12 +1,12 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
-import { type ApiErrorShape, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
+import { type ApiErrorShape, CurrentRequestId, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
 import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
 import type { IdPrefix } from "@orchestrator/core/domain/Ids"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { Effect, Option, Schema, type SchemaAST as AST } from "effect"
+import { Effect, FiberRef, Option, Schema, type SchemaAST as AST } from "effect"
 
 /** What of an endpoint's definition makes up its answers and its idempotency fingerprint. */
 interface EndpointDefinition {
@@ -18,6 +18,27 @@ interface EndpointDefinition {
 
 const toHttpResponse = (response: StoredResponse, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(response.body, { status: response.status, contentType: "application/json", headers })
+
+/** The `request_id` of a stored error body, which names the request that first got it. */
+const requestIdIn = (body: string): string | undefined => {
+  try {
+    const id = JSON.parse(body)?.error?.request_id
+    return typeof id === "string" ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A stored answer replayed to the request being served: its error body names this request (as its
+ * `Request-Id` header does), and `Original-Request-Id` the one that first got it.
+ */
+const replay = (response: StoredResponse, requestId: string) => {
+  const original = response.status >= 400 ? requestIdIn(response.body) : undefined
+  if (original === undefined) return toHttpResponse(response, { "idempotent-replayed": "true" })
+  const body = response.body.replace(`"request_id":${JSON.stringify(original)}`, `"request_id":${JSON.stringify(requestId)}`)
+  return toHttpResponse({ ...response, body }, { "idempotent-replayed": "true", "original-request-id": original })
+}
 
 /**
  * Runs a mutating endpoint under its `Idempotency-Key`: the first run's answer (success or
@@ -63,7 +84,7 @@ export const idempotent = <A, R>(
       },
       rendered
     )
-    return toHttpResponse(response, replayed ? { "idempotent-replayed": "true" } : {})
+    return replayed ? replay(response, yield* FiberRef.get(CurrentRequestId)) : toHttpResponse(response)
   }).pipe(
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
     Effect.catchTags(idempotencyFailures)
