@@ -31,13 +31,19 @@ const requestIdIn = (body: string): string | undefined => {
 
 /**
  * A stored answer replayed to the request being served: its error body names this request (as its
- * `Request-Id` header does), and `Original-Request-Id` the one that first got it.
+ * `Request-Id` header does), and `Original-Request-Id` the one that first got it (kept with the
+ * answer; for answers stored before it was, the id in their error body).
  */
-const replay = (response: StoredResponse, requestId: string) => {
-  const original = response.status >= 400 ? requestIdIn(response.body) : undefined
-  if (original === undefined) return toHttpResponse(response, { "idempotent-replayed": "true" })
-  const body = response.body.replace(`"request_id":${JSON.stringify(original)}`, `"request_id":${JSON.stringify(requestId)}`)
-  return toHttpResponse({ ...response, body }, { "idempotent-replayed": "true", "original-request-id": original })
+const replay = (response: StoredResponse, requestId: string, kept: string | undefined) => {
+  const inBody = response.status >= 400 ? requestIdIn(response.body) : undefined
+  const original = kept ?? inBody
+  const body = inBody === undefined
+    ? response.body
+    : response.body.replace(`"request_id":${JSON.stringify(inBody)}`, `"request_id":${JSON.stringify(requestId)}`)
+  return toHttpResponse({ ...response, body }, {
+    "idempotent-replayed": "true",
+    ...(original === undefined ? {} : { "original-request-id": original })
+  })
 }
 
 /**
@@ -74,9 +80,11 @@ export const idempotent = <A, R>(
       onNone: () => null,
       onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))(request.payload)
     })
-    const { replayed, response } = yield* (yield* IdempotentRequests).execute(
+    const requestId = yield* FiberRef.get(CurrentRequestId)
+    const { originalRequestId, replayed, response } = yield* (yield* IdempotentRequests).execute(
       {
         tenant: yield* CurrentTenant,
+        requestId,
         key: request.key,
         fingerprint: yield* fingerprint(endpoint.method, path, body),
         sealResponse: request.sealResponse ?? false,
@@ -84,7 +92,7 @@ export const idempotent = <A, R>(
       },
       rendered
     )
-    return replayed ? replay(response, yield* FiberRef.get(CurrentRequestId)) : toHttpResponse(response)
+    return replayed ? replay(response, requestId, originalRequestId) : toHttpResponse(response)
   }).pipe(
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
     Effect.catchTags(idempotencyFailures)
