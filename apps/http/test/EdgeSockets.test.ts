@@ -122,6 +122,11 @@ for (const database of testDatabases()) {
             `Content-Type: application/json\r\nAuthorization: Bearer ${secret}\r\nIdempotency-Key: chunked-413\r\n\r\n`
           const answer = yield* exchange(port, [head, ...chunked(3 * 1024 * 1024)])
           expectRefusal(answer, 413, "payload_too_large", { close: false })
+          // A client that asked to close after this request gets the answer before the close.
+          for (let round = 0; round < 3; round++) {
+            const closing = yield* exchange(port, [head.replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n"), ...chunked(3 * 1024 * 1024)])
+            expectRefusal(closing, 413, "payload_too_large")
+          }
           // The same for the PSP webhooks, whose body is read as bytes.
           const webhook = yield* exchange(port, [
             "POST /v1/provider-webhooks/pcn_x HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n",
@@ -135,6 +140,22 @@ for (const database of testDatabases()) {
             get("/v1/payments", `Host: localhost\r\nAuthorization: Bearer ${secret}\r\n`)
           ], 2)
           expect([refused!.status, next!.status, next!.json.object]).toEqual([413, 200, "list"])
+        }))
+
+      it.effect("a chunked body that breaks off into garbage answers 400, and the server goes on serving", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const port = Number(new URL(baseUrl).port)
+          const answer = yield* exchange(port, [
+            "POST /v1/payments HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n" +
+            `Authorization: Bearer ${secret}\r\nIdempotency-Key: chunked-garbage\r\n\r\n`,
+            "5\r\n{\"amo\r\n",
+            "zz\r\nnot a chunk\r\n\r\n"
+          ])
+          expectRefusal(answer, 400, "request_malformed")
+          expect(answer.json.error.message).toContain("chunked")
+          const after = yield* exchange(port, get("/v1/payments", `Host: localhost\r\nAuthorization: Bearer ${secret}\r\n`))
+          expect([after.status, after.json.data]).toEqual([200, []])
         }))
 
       it.effect("a chunked body within 1 MiB is taken as any other", () =>
