@@ -228,7 +228,8 @@ const refuseUnstorableJson = (text: string) => {
   }
   const place = findUnstorable(document)
   if (place === undefined) return Effect.void
-  const param = placeName(place.path)
+  // Named as error bodies name members, at most 100 characters of it: a key may be long.
+  const param = placeName(place.path)?.slice(0, 100) ?? null
   return failWith(InvalidRequest, {
     code: "parameter_invalid",
     message: place.inKey

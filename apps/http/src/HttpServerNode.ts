@@ -55,7 +55,7 @@ class DrainingIncomingMessage extends http.IncomingMessage {
   }
 }
 
-const STATUS_LINE_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S/
+const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S/
 
 /** What Node's parser (or its timeouts) refused, as the error the client is told. */
 const refusalOf = (error: NodeJS.ErrnoException & { readonly rawPacket?: Buffer }): Effect.Effect<never, ApiErrorShape> => {
@@ -71,9 +71,9 @@ const refusalOf = (error: NodeJS.ErrnoException & { readonly rawPacket?: Buffer 
       return failWith(PayloadTooLarge, { message: "The chunked body's chunk extensions are too large." })
     case "HPE_INVALID_METHOD":
       // A token where the method goes is a method we do not know (501); anything else is not HTTP.
-      return STATUS_LINE_TOKEN.test(error.rawPacket?.subarray(0, 64).toString("latin1") ?? "")
+      return METHOD_TOKEN.test(error.rawPacket?.subarray(0, 64).toString("latin1") ?? "")
         ? failWith(MethodNotImplemented, {
-          message: "The request method is not one this service implements (it uses GET, POST, PATCH and DELETE)."
+          message: "The request method is not one this service implements."
         })
         : malformed("The request is not HTTP: it does not start with a method.")
     case "HPE_INVALID_CONTENT_LENGTH":
