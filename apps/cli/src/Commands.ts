@@ -1,15 +1,14 @@
-import { NodeHttpServer } from "@effect/platform-node"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
+import { HttpServerNodeLive } from "@orchestrator/http/HttpServerNode"
 import * as Database from "@orchestrator/sql/Database"
 import { runMigrations } from "@orchestrator/sql/Migrations"
 import { WorkerLive } from "@orchestrator/worker/Worker"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis/RedisRateLimiter"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
-import { createServer } from "node:http"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
 import type { Settings } from "./Settings.js"
@@ -38,7 +37,7 @@ const application = (settings: Settings) =>
  * run one role each, for deployments that scale them apart on PostgreSQL.
  */
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
-  const http = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port })))
+  const http = HttpRoutesLive.pipe(Layer.provide(HttpServerNodeLive({ port: settings.port })))
   const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerLive] : [])]
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {

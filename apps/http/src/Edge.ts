@@ -1,5 +1,7 @@
-import { HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Api } from "@orchestrator/api/Api"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
 import {
   InternalError,
@@ -10,6 +12,7 @@ import {
   ServiceUnavailable
 } from "@orchestrator/api/CommonErrors"
 import { makeId } from "@orchestrator/core/domain/Ids"
+import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"
 
@@ -205,7 +208,89 @@ const checkedBody = (request: HttpServerRequest.HttpServerRequest) =>
         param: "__proto__"
       })
     }
+    yield* refuseUnstorableJson(text)
     return json
+  })
+
+const UNSTORABLE = "a NUL character (U+0000), half a UTF-16 surrogate pair, or bytes that are not UTF-8"
+
+/**
+ * JSON can carry NUL and half surrogate pairs only as `\u` escapes, so only bodies holding one are
+ * parsed for them: refused here, naming the member, whatever the endpoint's schema says of it.
+ */
+const refuseUnstorableJson = (text: string) => {
+  if (!text.includes("\\u")) return Effect.void
+  let document: unknown
+  try {
+    document = JSON.parse(text)
+  } catch {
+    return Effect.void // not JSON: the parser downstream says so
+  }
+  const place = findUnstorable(document)
+  if (place === undefined) return Effect.void
+  // Named as error bodies name members, at most 100 characters of it: a key may be long.
+  const param = placeName(place.path)?.slice(0, 100) ?? null
+  return failWith(InvalidRequest, {
+    code: "parameter_invalid",
+    message: place.inKey
+      ? `A key of ${param ?? "the request body"} holds ${UNSTORABLE}.`
+      : `${param ?? "The request body"} holds ${UNSTORABLE}.`,
+    param
+  })
+}
+
+/** The API's paths as segments (`["", "v1", "payments", ":id"]`), to name the parameter a path segment stands for. */
+let apiPaths: ReadonlyArray<ReadonlyArray<string>> | undefined = undefined
+const pathParameterAt = (segments: ReadonlyArray<string>, index: number): string | null => {
+  if (apiPaths === undefined) {
+    const paths: Array<ReadonlyArray<string>> = []
+    HttpApi.reflect(Api, { onGroup: () => {}, onEndpoint: ({ endpoint }) => paths.push(endpoint.path.split("/")) })
+    apiPaths = paths
+  }
+  const match = apiPaths.find((path) =>
+    path.length === segments.length && path[index]!.startsWith(":") &&
+    path.every((part, at) => at === index || part.startsWith(":") || part === segments[at])
+  )
+  return match === undefined ? null : match[index]!.slice(1)
+}
+
+/**
+ * What must hold of a request before any route reads it: HTTP/1.1 names its Host, and no path
+ * segment, query name or query value decodes to text the service could not store (NUL, half a
+ * surrogate pair, bytes that are not UTF-8). Each is a 400 naming where, never a 500 further in.
+ */
+const checkedTarget = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (request.headers.host === undefined && NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1") {
+      return yield* failWith(InvalidRequest, {
+        code: "request_malformed",
+        message: "HTTP/1.1 requests must send a Host header.",
+        param: "Host"
+      })
+    }
+    const [path, query] = [pathOf(request), request.url.slice(pathOf(request).length + 1)]
+    const segments = path.split("/")
+    const bad = segments.findIndex((segment) => decodeUrlPart(segment, false) === undefined)
+    if (bad !== -1) {
+      const param = pathParameterAt(segments, bad)
+      return yield* failWith(InvalidRequest, {
+        code: "parameter_invalid",
+        message: `${param === null ? "The URL path" : `The path parameter ${param}`} holds ${UNSTORABLE}.`,
+        param
+      })
+    }
+    for (const pair of query === "" ? [] : query.split("&")) {
+      const [name, value = ""] = pair.split(/=(.*)/s) as [string, string?]
+      const named = decodeUrlPart(name, true)
+      if (named === undefined || decodeUrlPart(value, true) === undefined) {
+        const param = named === undefined ? null : named.slice(0, 100)
+        return yield* failWith(InvalidRequest, {
+          code: "parameter_invalid",
+          message: `${param === null ? "A query parameter's name" : `The query parameter ${param}`} holds ${UNSTORABLE}.`,
+          param
+        })
+      }
+    }
   })
 
 /**
@@ -219,6 +304,7 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     const started = yield* Clock.currentTimeMillis
     const requestId = makeId("req", started)
     const response = yield* Effect.gen(function*() {
+      yield* checkedTarget(request)
       const version = request.headers["service-version"]
       if (version !== undefined && version !== API_VERSION) {
         return yield* failWith(InvalidRequest, {

@@ -1,12 +1,12 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
-import { type ApiErrorShape, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
+import { type ApiErrorShape, CurrentRequestId, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
 import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
 import type { IdPrefix } from "@orchestrator/core/domain/Ids"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { Effect, Option, Schema, type SchemaAST as AST } from "effect"
+import { Effect, FiberRef, Option, Schema, type SchemaAST as AST } from "effect"
 
 /** What of an endpoint's definition makes up its answers and its idempotency fingerprint. */
 interface EndpointDefinition {
@@ -18,6 +18,33 @@ interface EndpointDefinition {
 
 const toHttpResponse = (response: StoredResponse, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(response.body, { status: response.status, contentType: "application/json", headers })
+
+/** The `request_id` of a stored error body, which names the request that first got it. */
+const requestIdIn = (body: string): string | undefined => {
+  try {
+    const id = JSON.parse(body)?.error?.request_id
+    return typeof id === "string" ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A stored answer replayed to the request being served: its error body names this request (as its
+ * `Request-Id` header does), and `Original-Request-Id` the one that first got it (kept with the
+ * answer; for answers stored before it was, the id in their error body).
+ */
+const replay = (response: StoredResponse, requestId: string, kept: string | undefined) => {
+  const inBody = response.status >= 400 ? requestIdIn(response.body) : undefined
+  const original = kept ?? inBody
+  const body = inBody === undefined
+    ? response.body
+    : response.body.replace(`"request_id":${JSON.stringify(inBody)}`, `"request_id":${JSON.stringify(requestId)}`)
+  return toHttpResponse({ ...response, body }, {
+    "idempotent-replayed": "true",
+    ...(original === undefined ? {} : { "original-request-id": original })
+  })
+}
 
 /**
  * Runs a mutating endpoint under its `Idempotency-Key`: the first run's answer (success or
@@ -53,9 +80,11 @@ export const idempotent = <A, R>(
       onNone: () => null,
       onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))(request.payload)
     })
-    const { replayed, response } = yield* (yield* IdempotentRequests).execute(
+    const requestId = yield* FiberRef.get(CurrentRequestId)
+    const { originalRequestId, replayed, response } = yield* (yield* IdempotentRequests).execute(
       {
         tenant: yield* CurrentTenant,
+        requestId,
         key: request.key,
         fingerprint: yield* fingerprint(endpoint.method, path, body),
         sealResponse: request.sealResponse ?? false,
@@ -63,7 +92,7 @@ export const idempotent = <A, R>(
       },
       rendered
     )
-    return toHttpResponse(response, replayed ? { "idempotent-replayed": "true" } : {})
+    return replayed ? replay(response, requestId, originalRequestId) : toHttpResponse(response)
   }).pipe(
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
     Effect.catchTags(idempotencyFailures)

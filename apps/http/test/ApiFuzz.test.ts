@@ -126,7 +126,12 @@ for (const database of testDatabases()) {
                   } catch {
                     // Not JSON: the contract says whether it should have been.
                   }
-                  const problems = contract(operation, response)
+                  const problems = [
+                    ...contract(operation, response),
+                    ...(request.expectStatus === undefined || request.expectStatus === response.status
+                      ? []
+                      : [`expected ${request.expectStatus} for this request, got ${response.status}`])
+                  ]
                   if (problems.length > 0) {
                     throw new Error(
                       `${request.label}: ${request.method} ${request.target.slice(0, 300)}\n` +

@@ -55,8 +55,14 @@ for (const database of testDatabases()) {
             expect([first.status, second.status]).toEqual([status, status])
             expect(first.headers.get("idempotent-replayed")).toBeNull()
             expect(second.headers.get("idempotent-replayed")).toBe("true")
-            expect(second.text).toBe(first.text)
             expect(second.headers.get("request-id")).not.toBe(first.headers.get("request-id"))
+            expect(second.headers.get("original-request-id")).toBe(first.headers.get("request-id"))
+            if (status === 201) {
+              expect(second.text).toBe(first.text)
+            } else {
+              // The same decline, told to this request: its body names it, and the header the first.
+              expect(second.json).toEqual({ error: { ...first.json.error, request_id: second.headers.get("request-id") } })
+            }
           }
           const listed = yield* raw(`${baseUrl}/v1/payments`, { headers: json(secret) })
           expect(listed.json.data).toHaveLength(2)

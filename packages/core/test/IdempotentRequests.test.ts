@@ -23,6 +23,22 @@ describe("IdempotentRequests", () => {
       expect(runs).toBe(1)
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("a replay names the request that first got the answer, sealed or not", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      for (const sealResponse of [false, true]) {
+        const key = `named-${sealResponse}`
+        const first = yield* idempotent.execute({ ...request, key, sealResponse, requestId: "req_first" }, ok("{\"secret\":\"s\"}"))
+        const second = yield* idempotent.execute({ ...request, key, sealResponse, requestId: "req_second" }, ok("{}"))
+        expect(first).toEqual({ response: { status: 201, body: "{\"secret\":\"s\"}" }, replayed: false })
+        expect(second).toEqual({ response: { status: 201, body: "{\"secret\":\"s\"}" }, replayed: true, originalRequestId: "req_first" })
+      }
+      // Answers kept before their request was: replayed as they are, naming no one.
+      const unnamed = yield* idempotent.execute({ ...request, key: "unnamed" }, ok("{}"))
+      const again = yield* idempotent.execute({ ...request, key: "unnamed", requestId: "req_later" }, ok("{}"))
+      expect([unnamed.replayed, again]).toEqual([false, { response: { status: 201, body: "{}" }, replayed: true }])
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("refuses the key for a different request, and keeps modes and organizations apart", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests

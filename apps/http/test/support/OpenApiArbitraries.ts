@@ -334,3 +334,30 @@ export const unknownId = (otherIds: ReadonlyArray<string>): fc.Arbitrary<string>
       }
     })
   )
+
+/** Text with a NUL or half a surrogate pair somewhere in it: what no store can hold. */
+export const unstorableText: fc.Arbitrary<string> = fc.tuple(
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff"),
+  fc.string({ maxLength: 8 })
+).map(([before, bad, after]) => `${before}${bad}${after}`)
+
+/**
+ * Percent-encodes every UTF-16 unit, a lone surrogate included (as the three bytes a lenient
+ * encoder writes, `%ED%A0%80`, which are not UTF-8), where `encodeURIComponent` would throw.
+ */
+export const encodeLoosely = (text: string): string =>
+  [...text].map((char) => {
+    const unit = char.charCodeAt(0)
+    if (char.length > 1 || unit < 0xd800 || unit > 0xdfff) return encodeURIComponent(char)
+    return [0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]
+      .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+      .join("")
+  }).join("")
+
+/** A URL part that decodes to unstorable text or to bytes that are not UTF-8 (an overlong NUL, a lone byte). */
+export const unstorableUrlPart: fc.Arbitrary<string> = fc.oneof(
+  unstorableText.map(encodeLoosely),
+  fc.tuple(fc.string({ maxLength: 8 }).map(encodeURIComponent), fc.constantFrom("%C0%80", "%FF", "%E2%82", "%F4%90%80%80"))
+    .map(([text, bytes]) => `${text}${bytes}`)
+)

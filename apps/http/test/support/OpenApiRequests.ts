@@ -11,7 +11,9 @@ import {
   type Operation,
   parametersOf,
   requestSchemaOf,
-  unknownId
+  unknownId,
+  unstorableText,
+  unstorableUrlPart
 } from "./OpenApiArbitraries.js"
 
 /** One HTTP request, ready to send, with what it is meant to try. */
@@ -22,6 +24,8 @@ export interface FuzzRequest {
   readonly target: string
   readonly headers: Readonly<Record<string, string>>
   readonly body?: string | Uint8Array
+  /** The status it must get, when the request is one only a single answer fits. */
+  readonly expectStatus?: number
 }
 
 /** What the requests can use: the merchant's keys and objects. */
@@ -299,6 +303,65 @@ export const requestsFor = (operation: Operation, context: FuzzContext): fc.Arbi
       arbitrary: fc.tuple(valid, strangeIds).map(([parts, ids]) => {
         const search = parts.target.includes("?") ? parts.target.slice(parts.target.indexOf("?")) : ""
         return request(`path: ${ids.join(",").slice(0, 40)}`, { ...parts, target: `${pathWith(ids, false)}${search}` })
+      }),
+      weight: 2
+    })
+  }
+  // NUL, half surrogate pairs and bytes that are not UTF-8 are refused (400) wherever they are, before anything stores them.
+  if (pathParameters.length > 0) {
+    const parameterSegments = operation.path.split("/").flatMap((segment, index) => /^\{.+\}$/.test(segment) ? [index] : [])
+    variants.push({
+      arbitrary: fc.tuple(valid, fc.constantFrom(...parameterSegments), fc.nat(), unstorableUrlPart).map(([parts, position, at, bad]) => {
+        const real = parts.target.split("?")[0]!.split("/")
+        const id = real[position]!
+        const cut = at % (id.length + 1)
+        real[position] = `${id.slice(0, cut)}${bad}${id.slice(cut)}`
+        const search = parts.target.includes("?") ? parts.target.slice(parts.target.indexOf("?")) : ""
+        return { ...request(`unstorable path: ${bad.slice(0, 40)}`, { ...parts, target: `${real.join("/")}${search}` }), expectStatus: 400 }
+      }),
+      weight: 1
+    })
+  }
+  const queryNames = [...queryParameters.map((parameter: any) => String(parameter.name)), "x_unknown"]
+  variants.push({
+    arbitrary: fc.tuple(valid, fc.constantFrom(...queryNames), unstorableUrlPart, fc.boolean()).map(([parts, name, bad, inName]) => {
+      const pair = inName ? `${encodeURIComponent(name)}${bad}=1` : `${encodeURIComponent(name)}=${bad}`
+      return { ...request(`unstorable query: ${pair.slice(0, 40)}`, { ...parts, target: withQuery(parts.target, pair) }), expectStatus: 400 }
+    }),
+    weight: 1
+  })
+  if (rawBody) {
+    // Signed with the connection's secret: the signature holds, the content cannot be stored.
+    const fields: ReadonlyArray<(webhook: any, text: string) => void> = [
+      (webhook, text) => {
+        webhook.id = text
+      },
+      (webhook, text) => {
+        webhook.type = text
+      },
+      (webhook, text) => {
+        if (webhook.data?.charge !== undefined) webhook.data.charge.reference = text
+        else webhook.id = text
+      },
+      (webhook, text) => {
+        if (webhook.data?.charge !== undefined) webhook.data.charge.failure_message = text
+        else webhook.data = { [text]: 1 }
+      }
+    ]
+    variants.push({
+      arbitrary: fc.tuple(valid, sandboxWebhook, fc.constantFrom(...fields), unstorableText).map(([parts, webhook, put, text]) => {
+        const changed = structuredClone(webhook)
+        put(changed, text)
+        const body = JSON.stringify(changed)
+        return {
+          ...request(`unstorable signed webhook: ${JSON.stringify(text)}`, {
+            ...parts,
+            headers: { ...parts.headers, "service-signature": sign(context.objects.pspWebhookSecret, body) },
+            body,
+            contentType: "application/json"
+          }),
+          expectStatus: 400
+        }
       }),
       weight: 2
     })

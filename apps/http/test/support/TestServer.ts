@@ -1,5 +1,4 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
@@ -11,8 +10,8 @@ import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
+import { HttpServerNodeLive, type HttpServerOptions } from "@orchestrator/http/HttpServerNode"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { createServer } from "node:http"
 import * as net from "node:net"
 
 const freePort = Effect.promise(() =>
@@ -43,6 +42,8 @@ export const serverLayer = <E>(
      * here is far above the service's; the rate-limit suite passes the service's own.
      */
     readonly rateLimits?: { readonly live: number; readonly test: number }
+    /** The server's timeouts, shortened by the suites that wait for them. */
+    readonly server?: Omit<HttpServerOptions, "port">
   } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
@@ -56,7 +57,7 @@ export const serverLayer = <E>(
       privateAddresses: options.privateAddresses ?? "allow",
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
-    const server = HttpRoutesLive.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port })))
+    const server = HttpRoutesLive.pipe(Layer.provide(HttpServerNodeLive({ ...options.server, port })))
     return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
       Layer.provideMerge(application),
       // Request lines are noise in test output; warnings and errors still show.

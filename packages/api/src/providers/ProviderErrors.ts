@@ -88,5 +88,5 @@ export const connectionFailures = {
 
 export const providerWebhookFailures = {
   ProviderWebhookRejected: (error: Webhooks.ProviderWebhookRejected) =>
-    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.` })
+    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
 }

@@ -1,7 +1,8 @@
 import { toDecimalString } from "@orchestrator/core/domain/Money"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { isStorable } from "@orchestrator/core/domain/UnstorableText"
+import { type Context, Effect, Option } from "effect"
 import { SandboxLedger } from "./SandboxLedger.js"
 import { notifyCharge } from "./SandboxNotifications.js"
 
@@ -17,6 +18,12 @@ button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;cursor:point
 #complete{background:#2e7d32;color:#fff}#fail{background:#c62828;color:#fff}
 small{color:#666}</style></head><body><div class="card">${body}</div></body></html>`
 
+/** The charge a challenge URL names; an id the ledger could not even hold (NUL) names none. */
+const chargeNamed = (ledger: Context.Tag.Service<SandboxLedger>, chargeId: string | undefined) =>
+  chargeId === undefined || !isStorable(chargeId)
+    ? Effect.succeed(undefined)
+    : Effect.map(ledger.findCharge(chargeId), Option.getOrUndefined)
+
 const htmlResponse = (html: string, status = 200) =>
   HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8" })
 
@@ -30,7 +37,7 @@ export const SandboxChallengeRoutes = HttpRouter.empty.pipe(
     Effect.gen(function*() {
       const { chargeId } = yield* HttpRouter.params
       const ledger = yield* SandboxLedger
-      const charge = Option.getOrUndefined(yield* ledger.findCharge(chargeId ?? ""))
+      const charge = yield* chargeNamed(ledger, chargeId)
       if (charge === undefined) {
         return htmlResponse(page("Not found", "<h1>Unknown challenge</h1>"), 404)
       }
@@ -50,7 +57,7 @@ export const SandboxChallengeRoutes = HttpRouter.empty.pipe(
     Effect.gen(function*() {
       const { chargeId, result } = yield* HttpRouter.params
       const ledger = yield* SandboxLedger
-      const charge = Option.getOrUndefined(yield* ledger.findCharge(chargeId ?? ""))
+      const charge = yield* chargeNamed(ledger, chargeId)
       if (charge === undefined || (result !== "complete" && result !== "fail")) {
         return htmlResponse(page("Not found", "<h1>Unknown challenge</h1>"), 404)
       }

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /** A UTF-16 surrogate without its other half: not a character, and not storable as UTF-8 or JSON. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Any string a request may carry. PostgreSQL cannot store NUL or half a surrogate pair, so they are

@@ -26,9 +26,17 @@ export interface IdempotentRequest {
   readonly sealResponse?: boolean
   /** The operation creates an object of this kind: its id is chosen now and kept with the key. */
   readonly reserveId?: IdPrefix
+  /** The request being served (`req_…`): kept with its answer, so a replay can name the request that first got it. */
+  readonly requestId?: string
 }
 
 const SEALED = "sealed:"
+
+/**
+ * A stored body may start with the request that first got it, `request:<id>` and a newline, before
+ * the body itself (sealed or not); bodies stored before ids were kept have none.
+ */
+const FIRST_REQUEST = /^request:([^\n]*)\n/
 
 /** Keys are kept this long at least, then purged. */
 export const KEY_RETENTION = Duration.hours(24)
@@ -48,7 +56,12 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
     request: IdempotentRequest,
     operation: Effect.Effect<StoredResponse, never, R>
   ) => Effect.Effect<
-    { readonly response: StoredResponse; readonly replayed: boolean },
+    {
+      readonly response: StoredResponse
+      readonly replayed: boolean
+      /** On a replay, the request that first got the answer, when it was kept. */
+      readonly originalRequestId?: string
+    },
     IdempotencyKeyInUse | IdempotencyKeyReused,
     R
   >
@@ -65,20 +78,24 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
         `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
 
       const stored = (request: IdempotentRequest, response: StoredResponse) =>
-        request.sealResponse === true
-          ? Effect.map(sealSecret(credentialEncryption, ownerOf(request), response.body), (sealed) => ({
-            status: response.status,
-            body: SEALED + sealed
-          }))
-          : Effect.succeed(response)
+        Effect.map(
+          request.sealResponse === true
+            ? Effect.map(sealSecret(credentialEncryption, ownerOf(request), response.body), (sealed) => SEALED + sealed)
+            : Effect.succeed(response.body),
+          (body) => ({ status: response.status, body: request.requestId === undefined ? body : `request:${request.requestId}\n${body}` })
+        )
 
-      const replayed = (request: IdempotentRequest, response: StoredResponse) =>
-        response.body.startsWith(SEALED)
-          ? openSecret(credentialEncryption, ownerOf(request), response.body.slice(SEALED.length)).pipe(
-            Effect.map((body) => ({ status: response.status, body })),
+      const replayed = (request: IdempotentRequest, response: StoredResponse) => {
+        const first = FIRST_REQUEST.exec(response.body)
+        const body = first === null ? response.body : response.body.slice(first[0].length)
+        const originalRequestId = first === null ? {} : { originalRequestId: first[1]! }
+        return body.startsWith(SEALED)
+          ? openSecret(credentialEncryption, ownerOf(request), body.slice(SEALED.length)).pipe(
+            Effect.map((opened) => ({ response: { status: response.status, body: opened }, replayed: true, ...originalRequestId })),
             Effect.orDieWith(() => new Error("a stored idempotent response does not open with this key material"))
           )
-          : Effect.succeed(response)
+          : Effect.succeed({ response: { status: response.status, body }, replayed: true, ...originalRequestId })
+      }
 
       const begin = ({ fingerprint, key, reserveId, tenant }: IdempotentRequest) =>
         Effect.gen(function*() {
@@ -124,7 +141,7 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
         execute: (request, operation) =>
           Effect.gen(function*() {
             const start = yield* begin(request)
-            if (start._tag === "Replay") return { response: yield* replayed(request, start.response), replayed: true }
+            if (start._tag === "Replay") return yield* replayed(request, start.response)
             const { lockToken } = start
             const response = yield* operation.pipe(
               Effect.provideService(IdempotencyScope, {

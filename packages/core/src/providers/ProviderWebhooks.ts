@@ -1,5 +1,6 @@
 import { Context, Data, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { now } from "../domain/Timestamp.js"
+import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
 import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -13,8 +14,26 @@ import { StoredProviderEvent } from "./ProviderEvent.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 import { type ReceivedEvent, ProviderEventsRepository } from "./ProviderEventsRepository.js"
 
-/** A PSP webhook that is not provably from the PSP of a connection: nothing of it is stored. */
-export class ProviderWebhookRejected extends Data.TaggedError("ProviderWebhookRejected")<{ readonly reason: string }> {}
+/**
+ * A PSP webhook that is not provably from the PSP of a connection, or that holds what cannot be
+ * stored (`field` names where): nothing of it is stored.
+ */
+export class ProviderWebhookRejected extends Data.TaggedError("ProviderWebhookRejected")<{
+  readonly reason: string
+  readonly field?: string | null
+}> {}
+
+/** Where a verified JSON body holds text the database cannot store (NUL, half a surrogate pair), if it does. */
+const unstorableField = (body: Uint8Array): UnstorablePlace | undefined => {
+  const text = new TextDecoder().decode(body)
+  // JSON carries either only as a `\u` escape.
+  if (!text.includes("\\u")) return undefined
+  try {
+    return findUnstorable(JSON.parse(text))
+  } catch {
+    return undefined
+  }
+}
 
 /** An event whose payment or refund has not turned up within this long is set aside as unmatched. */
 export const UNMATCHED_AFTER = Duration.days(1)
@@ -57,6 +76,15 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         const verified = yield* connector.verifyWebhook(webhook).pipe(
           Effect.mapError((error) => new ProviderWebhookRejected({ reason: error.reason }))
         )
+        // Signed by the PSP and still refused: a 400 the PSP sees, where storing it would fail with a 500.
+        const unstorable = unstorableField(webhook.body)
+        if (unstorable !== undefined) {
+          const field = placeName(unstorable.path)
+          return yield* new ProviderWebhookRejected({
+            reason: `${unstorable.inKey ? "a key of " : ""}${field ?? "the body"} holds a NUL character or half a surrogate pair`,
+            field
+          })
+        }
         let received = 0
         for (const event of verified) {
           const isNew = yield* events.insert({
