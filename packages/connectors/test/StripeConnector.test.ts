@@ -221,7 +221,8 @@ describe("StripeConnector against a wire-level fake of Stripe", () => {
         )
       expect(yield* Effect.flip(withKey("sk_test_wrong-format!").authorize(authorizeWith("pm_card_visa")))).toMatchObject({
         _tag: "ConnectorUnavailable",
-        reason: "Stripe rejected the credentials (HTTP 401 invalid_request_error)"
+        reason: "Stripe rejected the credentials (HTTP 401)",
+        providerMessage: "Invalid API Key provided."
       })
       const live = yield* Effect.flip(withKey("sk_live_51RealKey").authorize(authorizeWith("pm_card_visa")))
       expect(live).toMatchObject({ _tag: "ConnectorUnavailable", reason: "a live Stripe key on a test connection" })

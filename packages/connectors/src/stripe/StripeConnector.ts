@@ -11,6 +11,7 @@ import {
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { exchange, type PspHttp } from "../transport/PspHttp.js"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
@@ -108,12 +109,19 @@ export const makeStripeConnector = (
       }, timeouts, `Stripe ${what}`)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       const body = decodeErrorBody(response.json)
+      // Reasons are ours (they reach operators); what Stripe said goes to the attempt record only.
       if (response.status >= 500 || body._tag === "None") {
-        return yield* new ConnectorUnavailable({ reason: `Stripe ${what} answered HTTP ${response.status}` })
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe ${what} answered HTTP ${response.status}`,
+          providerMessage: response.text
+        })
       }
       const error = body.value.error
       if (response.status === 401 || response.status === 403) {
-        return yield* new ConnectorUnavailable({ reason: `Stripe rejected the credentials (HTTP ${response.status} ${error.type ?? ""})`.trim() })
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe rejected the credentials (HTTP ${response.status})`,
+          providerMessage: error.message ?? undefined
+        })
       }
       // Another request under the same key is still running at Stripe: its outcome is not known yet.
       if (response.status === 409 || error.code === "idempotency_key_in_use") {
@@ -140,6 +148,8 @@ export const makeStripeConnector = (
         : new ConnectorOutcomeUnknown({ reason: `Stripe retrieve payment intent: ${answer.error.code ?? answer.status}` }))
 
   return {
+    deadlineMs: settings.timeout_ms,
+
     authorize: (request) =>
       Effect.gen(function*() {
         const amount = toStripeAmount(request.amount, request.currency)
@@ -213,7 +223,8 @@ export const makeStripeConnector = (
           const failure = answer._tag === "Failed" ? failureOf(answer.error, answer.status) : undefined
           return CaptureOutcome.Refused({
             code: failure?.code ?? "capture_failed",
-            message: failure?.message ?? "The capture failed."
+            message: failure?.message ?? failureMessage("capture_failed"),
+            providerMessage: failure?.providerMessage
           })
         }
         switch (intent.status) {
@@ -222,7 +233,11 @@ export const makeStripeConnector = (
           case "processing":
             return CaptureOutcome.Pending()
           default:
-            return CaptureOutcome.Refused({ code: "payment_intent_unexpected_state", message: `The payment intent is ${intent.status}.` })
+            return CaptureOutcome.Refused({
+              code: "payment_intent_unexpected_state",
+              message: failureMessage("payment_intent_unexpected_state"),
+              providerMessage: `the payment intent is ${intent.status}`
+            })
         }
       }),
 
@@ -236,8 +251,8 @@ export const makeStripeConnector = (
         }),
         (answer) => {
           if (answer._tag === "Ok") return ModificationOutcome.Done()
-          const { code, message } = failureOf(answer.error, answer.status)
-          return ModificationOutcome.Refused({ code, message })
+          const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+          return ModificationOutcome.Refused({ code, message, providerMessage })
         }
       ),
 
@@ -257,8 +272,8 @@ export const makeStripeConnector = (
           }
         })
         if (answer._tag === "Ok") return outcomeOfRefund(yield* read(Refund, "create refund")(answer.json))
-        const { code, message } = failureOf(answer.error, answer.status)
-        return RefundOutcome.Failed({ pspRefundId: null, code, message })
+        const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+        return RefundOutcome.Failed({ pspRefundId: null, code, message, providerMessage })
       }),
 
     syncRefund: ({ pspPaymentId, pspRefundId, reference }) =>

@@ -1,5 +1,5 @@
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -15,21 +15,25 @@ import type {
   StoredCredential
 } from "../providers/PaymentConnector.js"
 import { ConnectionHealth } from "../providers/ConnectionHealth.js"
+import { providerText } from "../providers/FailureMessages.js"
 import { type CallResult, callProvider } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { Failure, type Payment, PaymentAttempt } from "./Payment.js"
+import { awaitsOutcome, Failure, type Payment, PaymentAttempt } from "./Payment.js"
 import { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
 import {
   canceledStep,
   captureReportOf,
   nextProvider,
   replaceAttempt,
+  type Settlement,
   settlementOf,
+  unansweredOf,
   unavailable
 } from "./PaymentOutcomes.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
+import { PaymentsRepository } from "./PaymentsRepository.js"
 
 /** What only the request that creates a payment knows, for the first send. */
 export interface SendContext {
@@ -104,6 +108,18 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
   static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make))
 }
 
+/** What the PSP (or the transport, in our words) said about a send, for the attempt record only. */
+const providerTextOf = (result: CallResult<AuthorizationOutcome>): string | undefined => {
+  switch (result._tag) {
+    case "Unavailable":
+      return result.providerMessage === undefined ? result.reason : `${result.reason}\n${result.providerMessage}`
+    case "NoAnswer":
+      return result.reason
+    case "Answered":
+      return result.value._tag === "Refused" ? result.value.providerMessage : undefined
+  }
+}
+
 const make = Effect.gen(function*() {
   const records = yield* PaymentRecords
   const transactions = yield* Transactions
@@ -112,6 +128,7 @@ const make = Effect.gen(function*() {
   const resolution = yield* ProviderResolution
   const health = yield* ConnectionHealth
   const baseUrl = yield* PublicBaseUrl
+  const repository = yield* PaymentsRepository
 
   const call = <A>(
     tenant: Tenant,
@@ -122,7 +139,10 @@ const make = Effect.gen(function*() {
       const policy = yield* PaymentPolicy
       const connection = typeof provider === "string" ? yield* resolution.byName(tenant, provider) : provider
       const connector = yield* Effect.orDie(connectors.forConnection(connection))
-      const outcome = yield* callProvider(use(connector), policy.callTimeout)
+      const deadline = connector.deadlineMs === undefined
+        ? policy.callTimeout
+        : Duration.min(policy.callTimeout, Duration.millis(connector.deadlineMs))
+      const outcome = yield* callProvider(use(connector), deadline)
       yield* health.observe(tenant, connection, outcome.result)
       return outcome
     })
@@ -156,10 +176,11 @@ const make = Effect.gen(function*() {
     storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
   })
 
-  const settle = (tenant: Tenant, paymentId: string, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number | null) =>
+  /** Applies what `decide` makes of the payment, judged on the locked row. */
+  const applyLocked = (tenant: Tenant, paymentId: string, decide: (payment: Payment) => Settlement) =>
     transactions.run(Effect.gen(function*() {
       let payment = yield* records.lock(tenant, paymentId)
-      const settlement = settlementOf(payment, attemptId, outcome, latencyMs)
+      const settlement = decide(payment)
       switch (settlement._tag) {
         case "Move":
           for (const step of settlement.steps) payment = yield* records.move(tenant, payment, step.to, step.changes)
@@ -171,13 +192,16 @@ const make = Effect.gen(function*() {
       }
     }))
 
+  const settle = (tenant: Tenant, paymentId: string, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number | null) =>
+    applyLocked(tenant, paymentId, (payment) => settlementOf(payment, attemptId, outcome, latencyMs))
+
   /**
-   * `settle` for the payment as this process last wrote it: in one write when nobody has touched it
-   * since (the request that sent it is almost always first to learn the answer), else under the lock.
+   * `applyLocked` for the payment as this process last wrote it: in one write when nobody has touched
+   * it since (the request that sent it is almost always first to learn the answer), else under the lock.
    */
-  const settleSeen = (tenant: Tenant, seen: Payment, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number) =>
+  const applySeen = (tenant: Tenant, seen: Payment, decide: (payment: Payment) => Settlement) =>
     Effect.gen(function*() {
-      const settlement = settlementOf(seen, attemptId, outcome, latencyMs)
+      const settlement = decide(seen)
       if (settlement._tag !== "Nothing") {
         const written = yield* records.advanceIfUnchanged(
           tenant,
@@ -187,15 +211,18 @@ const make = Effect.gen(function*() {
         )
         if (Option.isSome(written)) return written.value
       }
-      return yield* settle(tenant, seen.id, attemptId, outcome, latencyMs)
+      return yield* applyLocked(tenant, seen.id, decide)
     })
+
+  const settleSeen = (tenant: Tenant, seen: Payment, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number) =>
+    applySeen(tenant, seen, (payment) => settlementOf(payment, attemptId, outcome, latencyMs))
 
   /** Closes a failed attempt and opens the next, on `provider`, in one transaction. */
   const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
     transactions.run(Effect.gen(function*() {
       const payment = yield* records.lock(tenant, paymentId)
       const current = payment.attempts.at(-1)
-      if (payment.status !== "processing" || current?.id !== attemptId || current.status !== "pending") {
+      if (payment.status !== "processing" || current?.id !== attemptId || !awaitsOutcome(current)) {
         return Option.none<Payment>()
       }
       const next = yield* newAttempt(provider)
@@ -225,8 +252,17 @@ const make = Effect.gen(function*() {
               : connector.authorize(authorizeRequest(payment, attempt, options.context))
         )
         connection = undefined
-        // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
-        if (result._tag === "NoAnswer" || (resend && result._tag === "Unavailable")) return payment
+        const said = providerTextOf(result)
+        if (said !== undefined) yield* repository.recordProviderMessage(tenant, attempt.id, providerText(said))
+        // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
+        // `processing`, and reconciliation asks the PSP under the same reference. Whatever the PSP
+        // answers to this call later is never applied: the call was abandoned at the deadline.
+        if (result._tag === "NoAnswer") {
+          if (acknowledged) return payment
+          const code = result.timedOut ? "timeout" : "outcome_unknown"
+          return yield* applySeen(tenant, payment, (current) => unansweredOf(current, attempt.id, code, latencyMs))
+        }
+        if (resend && result._tag === "Unavailable") return payment
         resend = false
         const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
         const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])

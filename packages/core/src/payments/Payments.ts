@@ -7,6 +7,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import {
+  awaitsOutcome,
   type CancelPayment,
   type CapturePayment,
   type CreatePayment,
@@ -102,7 +103,7 @@ const make = Effect.gen(function*() {
   /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
   const finish = (tenant: Tenant, payment: Payment) =>
     Effect.gen(function*() {
-      const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
+      const open = payment.status === "processing" && awaitsOutcome(payment.attempts.at(-1))
       return yield* attempts.conclude(tenant, open ? yield* attempts.send(tenant, payment, { resend: true }) : payment)
     })
 
