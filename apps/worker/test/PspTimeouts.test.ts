@@ -70,6 +70,32 @@ describe("a PSP that does not answer in time (TestClock)", () => {
       expect(failed.payment.attempts.map((attempt) => attempt.error_code)).toEqual(["provider_unavailable", "provider_unavailable"])
     }).pipe(Effect.provide(testLayer())))
 
+  it.scoped("the default 30 s deadline holds for a caller that cannot be interrupted, as an API request runs (finding: 71 s)", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeStripe
+      const tenant = yield* tenantWith({
+        name: "stripe_default",
+        type: "stripe",
+        base_url: fake.url,
+        credentials: { secret_key: "sk_test_defaulttimeout" }
+      })
+      fake.injectFault("hang")
+      const pending = yield* Effect.fork(Effect.uninterruptible((yield* Payments).create(tenant, {
+        amount: 2000,
+        currency: "EUR" as Currency,
+        payment_method: { type: "card", token: "pm_card_visa" },
+        provider: "stripe_default"
+      })))
+      yield* untilHung(fake.hungRequests)
+      yield* TestClock.adjust("29 seconds")
+      expect(pending.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 second")
+      // Before the fix, the timeout waited for the PSP that never answers: this join never returned.
+      const stuck = yield* Fiber.join(pending)
+      expect([stuck.status, stuck.attempts.map((attempt) => [attempt.status, attempt.error_code])])
+        .toEqual(["processing", [["unknown", "timeout"]]])
+    }).pipe(Effect.provide(testLayer())))
+
   for (const psp of ["stripe", "adyen"] as const) {
     it.scoped(`${psp}: the payment stays processing, and reconciliation settles it by the same idempotency key, charged once`, () =>
       Effect.gen(function*() {
