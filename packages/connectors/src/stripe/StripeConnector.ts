@@ -147,6 +147,26 @@ export const makeStripeConnector = (
         ? Effect.succeedNone
         : new ConnectorOutcomeUnknown({ reason: `Stripe retrieve payment intent: ${answer.error.code ?? answer.status}` }))
 
+  /**
+   * The intent created under our reference, found by Stripe's search (its metadata): `None` when
+   * Stripe refused the search (not every account has it), else what it found.
+   */
+  const searchByReference = (reference: string) =>
+    Effect.flatMap(
+      call("search payment intents", {
+        method: "GET",
+        path: "/v1/payment_intents/search",
+        query: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/'/g, "")}'`, limit: "1" }
+      }),
+      (answer) =>
+        answer._tag === "Failed"
+          ? Effect.succeed(Option.none<Option.Option<PaymentIntent>>())
+          : Effect.map(
+            read(PaymentIntentSearch, "search payment intents")(answer.json),
+            (found) => Option.some(Option.fromNullable(found.data[0]))
+          )
+    )
+
   return {
     deadlineMs: settings.timeout_ms,
 
@@ -155,6 +175,13 @@ export const makeStripeConnector = (
         const amount = toStripeAmount(request.amount, request.currency)
         if (Either.isLeft(amount)) {
           return AuthorizationOutcome.Refused({ pspPaymentId: null, ...amount.left, retryable: false, card: noCard })
+        }
+        // Stripe forgets idempotency keys after 24 hours: an attempt sent before is looked for first,
+        // so a resend after that never creates a second intent. (Searchable within about a minute;
+        // reconciliation waits longer than that.)
+        if (request.resend === true) {
+          const found = Option.flatten(yield* searchByReference(request.reference))
+          if (Option.isSome(found)) return outcomeOfIntent(found.value)
         }
         const answer = yield* call("create payment intent", {
           method: "POST",
@@ -191,16 +218,11 @@ export const makeStripeConnector = (
           return intent._tag === "Some" ? outcomeOfIntent(intent.value) : AuthorizationOutcome.Unknown()
         }
         // No id: the answer to the create was lost. Search finds the intent by our reference.
-        const answer = yield* call("search payment intents", {
-          method: "GET",
-          path: "/v1/payment_intents/search",
-          query: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/'/g, "")}'`, limit: "1" }
-        })
-        if (answer._tag === "Failed") {
-          return yield* new ConnectorOutcomeUnknown({ reason: `Stripe search payment intents: ${answer.error.code ?? answer.status}` })
+        const searched = yield* searchByReference(reference)
+        if (Option.isNone(searched)) {
+          return yield* new ConnectorOutcomeUnknown({ reason: "Stripe search payment intents: refused" })
         }
-        const found = (yield* read(PaymentIntentSearch, "search payment intents")(answer.json)).data[0]
-        return found === undefined ? AuthorizationOutcome.Unknown() : outcomeOfIntent(found)
+        return Option.isNone(searched.value) ? AuthorizationOutcome.Unknown() : outcomeOfIntent(searched.value.value)
       }),
 
     capture: ({ amount, currency, pspPaymentId, reference }) =>

@@ -249,7 +249,7 @@ const make = Effect.gen(function*() {
           (connector) =>
             acknowledged
               ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
-              : connector.authorize(authorizeRequest(payment, attempt, options.context))
+              : connector.authorize({ ...authorizeRequest(payment, attempt, options.context), resend })
         )
         connection = undefined
         const said = providerTextOf(result)

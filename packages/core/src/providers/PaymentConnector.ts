@@ -52,6 +52,12 @@ export interface AuthorizeRequest {
   /** The customer is not there (a renewal): the PSP should not challenge unless the issuer insists. */
   readonly offSession: boolean
   readonly storedCredential: StoredCredential
+  /**
+   * This very attempt was sent before and its answer never came (reconciliation, a client's retry).
+   * The same reference still never charges twice; a PSP whose memory of idempotency keys is short
+   * (Stripe's: 24 hours) looks for the payment by reference before sending again.
+   */
+  readonly resend?: boolean
 }
 
 export type AuthorizationOutcome = Data.TaggedEnum<{
