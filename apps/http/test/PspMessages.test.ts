@@ -76,6 +76,7 @@ for (const database of testDatabases()) {
           const capture = yield* call(`/v1/payments/${authorized.json.id}/capture`, {})
           expect(capture.status).toBe(402)
           expect(capture.json.error).toMatchObject({ code: "authorization_expired", message: failureMessage("authorization_expired") })
+          expect(Option.getOrThrow(yield* providerMessageOf(tenant, authorized.json.attempts[0].id))).toBe(SECRET)
 
           // A cancel Stripe refuses.
           stripe.injectFault({ status: 400, type: "invalid_request_error", code: "payment_intent_unexpected_state", message: SECRET })

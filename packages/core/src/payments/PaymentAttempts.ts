@@ -93,6 +93,11 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
     attemptId: string,
     outcome: AuthorizationOutcome
   ) => Effect.Effect<Payment>
+  /**
+   * Keeps what the PSP said about attempt `attemptId` (a refusal's own words, first KiB) on the
+   * attempt record, for operators: never shown by the API.
+   */
+  readonly keepProviderMessage: (tenant: Tenant, attemptId: string, message: string | undefined) => Effect.Effect<void>
   /** Cancels (the PSP first, when it holds money); the caller checked the status allows it. */
   readonly cancelNow: (
     tenant: Tenant,
@@ -129,6 +134,11 @@ const make = Effect.gen(function*() {
   const health = yield* ConnectionHealth
   const baseUrl = yield* PublicBaseUrl
   const repository = yield* PaymentsRepository
+
+  const keepProviderMessage = (tenant: Tenant, attemptId: string, message: string | undefined) =>
+    message === undefined || message === ""
+      ? Effect.void
+      : repository.recordProviderMessage(tenant, attemptId, providerText(message))
 
   const call = <A>(
     tenant: Tenant,
@@ -252,8 +262,7 @@ const make = Effect.gen(function*() {
               : connector.authorize({ ...authorizeRequest(payment, attempt, options.context), resend })
         )
         connection = undefined
-        const said = providerTextOf(result)
-        if (said !== undefined) yield* repository.recordProviderMessage(tenant, attempt.id, providerText(said))
+        yield* keepProviderMessage(tenant, attempt.id, providerTextOf(result))
         // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
         // `processing`, and reconciliation asks the PSP under the same reference. Whatever the PSP
         // answers to this call later is never applied: the call was abandoned at the deadline.
@@ -278,6 +287,7 @@ const make = Effect.gen(function*() {
 
   const applyReport = (tenant: Tenant, payment: Payment, attemptId: string, outcome: AuthorizationOutcome) =>
     Effect.gen(function*() {
+      if (outcome._tag === "Refused") yield* keepProviderMessage(tenant, attemptId, outcome.providerMessage)
       if (payment.status !== "requires_capture") return yield* settle(tenant, payment.id, attemptId, outcome, null)
       if (Option.isNone(captureReportOf(payment, attemptId, outcome))) return payment
       // Judged again on the locked row: another process may have moved it since it was read.
@@ -311,6 +321,7 @@ const make = Effect.gen(function*() {
           return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
         }
         if (result.value._tag === "Refused") {
+          yield* keepProviderMessage(tenant, attempt.id, result.value.providerMessage)
           return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
         }
         // Accepted, settled later: the payment says so when the PSP does.
@@ -351,5 +362,5 @@ const make = Effect.gen(function*() {
       return payment
     })
 
-  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, applyReport, cancelNow, conclude })
+  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, applyReport, keepProviderMessage, cancelNow, conclude })
 })

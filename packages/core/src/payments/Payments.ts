@@ -219,6 +219,7 @@ const make = Effect.gen(function*() {
     }
     switch (result.value._tag) {
       case "Refused":
+        yield* attempts.keepProviderMessage(tenant, attempt.id, result.value.providerMessage)
         return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
       case "Pending":
         // Accepted, confirmed later by the PSP: the payment waits for the news in `requires_capture`.
