@@ -128,7 +128,8 @@ for (const database of testDatabases()) {
           // Stripe charges, then the connection drops before the answer: the payment stays processing.
           stripe.injectFault("reset")
           const lost = yield* call("/v1/payments", { body: card("pm_card_visa", { provider: "stripe_eu" }) })
-          expect([lost.status, lost.json.status, lost.json.attempts[0].status]).toEqual([201, "processing", "pending"])
+          expect([lost.status, lost.json.status, lost.json.attempts[0].status, lost.json.attempts[0].error_code])
+            .toEqual([201, "processing", "unknown", "outcome_unknown"])
           yield* reconcileNow
           const settled = (yield* call(`/v1/payments/${lost.json.id}`)).json
           expect([settled.status, settled.amount_captured, settled.attempts.length]).toEqual(["succeeded", 1050, 1])

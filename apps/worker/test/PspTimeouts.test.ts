@@ -3,13 +3,14 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, TestClock } from "effect"
+import { Effect, Fiber, Option, TestClock } from "effect"
 import * as net from "node:net"
 
 /** The application on in-memory storage with the real connectors, as the worker runs it. */
@@ -63,8 +64,38 @@ describe("a PSP that does not answer in time (TestClock)", () => {
       }))
       if (failed._tag !== "PaymentRefused") return expect.fail(failed._tag)
       expect(failed.code).toBe("provider_unavailable")
-      expect(failed.message).toContain("ECONNREFUSED")
+      // Our message only: what did or did not answer behind a base_url is for the attempt record.
+      expect(failed.message).toBe("The payment provider could not be reached.")
+      const repository = yield* PaymentsRepository
+      const said = yield* repository.providerMessageOf(tenant, failed.payment.attempts[1]!.id)
+      expect(Option.getOrThrow(said)).toContain("ECONNREFUSED")
       expect(failed.payment.attempts.map((attempt) => attempt.error_code)).toEqual(["provider_unavailable", "provider_unavailable"])
+    }).pipe(Effect.provide(testLayer())))
+
+  it.scoped("the default 30 s deadline holds for a caller that cannot be interrupted, as an API request runs (finding: 71 s)", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeStripe
+      const tenant = yield* tenantWith({
+        name: "stripe_default",
+        type: "stripe",
+        base_url: fake.url,
+        credentials: { secret_key: "sk_test_defaulttimeout" }
+      })
+      fake.injectFault("hang")
+      const pending = yield* Effect.fork(Effect.uninterruptible((yield* Payments).create(tenant, {
+        amount: 2000,
+        currency: "EUR" as Currency,
+        payment_method: { type: "card", token: "pm_card_visa" },
+        provider: "stripe_default"
+      })))
+      yield* untilHung(fake.hungRequests)
+      yield* TestClock.adjust("29 seconds")
+      expect(pending.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 second")
+      // Before the fix, the timeout waited for the PSP that never answers: this join never returned.
+      const stuck = yield* Fiber.join(pending)
+      expect([stuck.status, stuck.attempts.map((attempt) => [attempt.status, attempt.error_code])])
+        .toEqual(["processing", [["unknown", "timeout"]]])
     }).pipe(Effect.provide(testLayer())))
 
   for (const psp of ["stripe", "adyen"] as const) {
@@ -87,7 +118,8 @@ describe("a PSP that does not answer in time (TestClock)", () => {
         yield* untilHung(fake.hungRequests)
         yield* TestClock.adjust("30 seconds")
         const stuck = yield* Fiber.join(pending)
-        expect([stuck.status, stuck.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
+        expect([stuck.status, stuck.attempts.map((attempt) => [attempt.status, attempt.error_code])])
+          .toEqual(["processing", [["unknown", "timeout"]]])
 
         // Too recent for the worker; two minutes later it sends the same request again.
         expect(yield* reconcilePayments).toBe(0)

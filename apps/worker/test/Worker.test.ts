@@ -70,7 +70,7 @@ describe("worker jobs", () => {
       const tenant = yield* tenantWithSandbox
       const payments = yield* Payments
       const stuck = yield* createUnanswered(tenant, "tok_visa")
-      expect([stuck.status, stuck.attempts[0]!.status]).toEqual(["processing", "pending"])
+      expect([stuck.status, stuck.attempts[0]!.status]).toEqual(["processing", "unknown"])
 
       // Too recent: the request that sent it could still be waiting.
       expect(yield* reconcilePayments).toBe(0)

@@ -97,7 +97,13 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
         expect([card, yield* connector.authorize(stored(card))]).toMatchObject([card, { _tag: "Refused", code, retryable }])
       }
       expect(yield* connector.authorize(stored("visa_pending"))).toMatchObject({ _tag: "Pending" })
-      expect(yield* connector.authorize(stored("visa_unknown"))).toMatchObject({ _tag: "Refused", code: "invalid_request", message: expect.stringContaining("803") })
+      // Our message for the code; Adyen's own words are kept for the attempt record only.
+      expect(yield* connector.authorize(stored("visa_unknown"))).toMatchObject({
+        _tag: "Refused",
+        code: "invalid_request",
+        message: "The payment provider refused the request.",
+        providerMessage: expect.stringContaining("803")
+      })
       fake.injectFault({ status: 500, errorCode: "000" })
       expect((yield* Effect.flip(connector.authorize(stored("visa_ok"))))._tag).toBe("ConnectorUnavailable")
       fake.injectFault({ status: 401, errorCode: "000" })

@@ -180,6 +180,26 @@ describe("StripeConnector against a wire-level fake of Stripe", () => {
       expectContract(fake)
     }))
 
+  it.scoped("a resend looks for the intent by our reference first (Stripe forgets keys after 24 h), and sends under the same key only when none exists", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeStripe
+      const connector = yield* stripe(fake)
+      const lost = authorizeWith("pm_card_visa")
+      fake.injectFault("reset")
+      expect((yield* Effect.flip(connector.authorize(lost)))._tag).toBe("ConnectorOutcomeUnknown")
+      // Stripe has the intent: the resend reads it, and creates nothing.
+      const before = fake.exchanges.length
+      expect(yield* connector.authorize({ ...lost, resend: true })).toMatchObject({ _tag: "Authorized", captured: true })
+      expect(fake.exchanges.slice(before).map((exchange) => exchange.method)).toEqual(["GET"])
+      expect([fake.chargesFor(lost.reference), fake.intents.size]).toEqual([1, 1])
+      // Nothing under this reference at Stripe: the resend sends it, under the same key, once.
+      const neverArrived = authorizeWith("pm_card_visa")
+      expect(yield* connector.authorize({ ...neverArrived, resend: true })).toMatchObject({ _tag: "Authorized", captured: true })
+      expect(fake.exchanges.at(-1)).toMatchObject({ method: "POST", headers: { "idempotency-key": neverArrived.reference } })
+      expect([fake.chargesFor(neverArrived.reference), fake.intents.size]).toEqual([1, 2])
+      expectContract(fake)
+    }))
+
   it.scoped("a connection that cannot be made is unavailable; no answer in time is an unknown outcome, and the retry charges once", () =>
     Effect.gen(function*() {
       const fake = yield* fakeStripe
@@ -221,7 +241,8 @@ describe("StripeConnector against a wire-level fake of Stripe", () => {
         )
       expect(yield* Effect.flip(withKey("sk_test_wrong-format!").authorize(authorizeWith("pm_card_visa")))).toMatchObject({
         _tag: "ConnectorUnavailable",
-        reason: "Stripe rejected the credentials (HTTP 401 invalid_request_error)"
+        reason: "Stripe rejected the credentials (HTTP 401)",
+        providerMessage: "Invalid API Key provided."
       })
       const live = yield* Effect.flip(withKey("sk_live_51RealKey").authorize(authorizeWith("pm_card_visa")))
       expect(live).toMatchObject({ _tag: "ConnectorUnavailable", reason: "a live Stripe key on a test connection" })

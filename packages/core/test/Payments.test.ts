@@ -280,7 +280,8 @@ describe("Payments", () => {
         const payments = yield* Payments
         const payment = yield* createUnanswered(tenant, "tok_slow")
         expect(payment.status).toBe("processing")
-        expect(payment.attempts[0]!.status).toBe("pending")
+        // No answer by the deadline: the outcome is unknown, for reconciliation to find out.
+        expect([payment.attempts[0]!.status, payment.attempts[0]!.error_code]).toEqual(["unknown", "timeout"])
 
         const repository = yield* PaymentsRepository
         const claim = (minutes: number) =>
@@ -302,6 +303,7 @@ describe("Payments", () => {
         const settled = yield* payments.retrieve(tenant, payment.id)
         expect(settled.status).toBe("succeeded")
         expect(settled.provider_payment_id).toBe("psp_late")
+        expect([settled.attempts[0]!.status, settled.attempts[0]!.error_code]).toEqual(["succeeded", null])
       })
     ))
 
@@ -328,7 +330,7 @@ describe("Payments", () => {
         const payment = yield* createUnanswered(tenant, "tok_lostThenDown")
         yield* (yield* PaymentRecovery).reconcile({ tenant, paymentId: payment.id })
         const after = yield* payments.retrieve(tenant, payment.id)
-        expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["pending"]])
+        expect([after.status, after.attempts.map((attempt) => attempt.status)]).toEqual(["processing", ["unknown"]])
         const resumed = yield* payments.resume(tenant, payment.id)
         expect(resumed.status).toBe("processing")
       })

@@ -13,6 +13,7 @@ import {
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { exchange, type PspHttp } from "../transport/PspHttp.js"
 import { toAdyenValue } from "./AdyenAmounts.js"
@@ -105,9 +106,11 @@ export const makeAdyenConnector = (
         body: JSON.stringify(body(merchantAccount))
       }, timeouts, `Adyen ${what}`)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as Answer
+      // Reasons are ours (they reach operators); what Adyen said goes to the attempt record only.
       if (response.status >= 500 || response.status === 401 || response.status === 403) {
         return yield* new ConnectorUnavailable({
-          reason: response.status >= 500 ? `Adyen ${what} answered HTTP ${response.status}` : `Adyen rejected the credentials (HTTP ${response.status})`
+          reason: response.status >= 500 ? `Adyen ${what} answered HTTP ${response.status}` : `Adyen rejected the credentials (HTTP ${response.status})`,
+          providerMessage: response.text
         })
       }
       const error = Option.getOrElse(decodeServiceError(response.json), (): ServiceError => ({ status: response.status }))
@@ -121,10 +124,15 @@ export const makeAdyenConnector = (
   const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
     Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `Adyen ${what}: unreadable answer` }))
 
-  const refusal = (error: ServiceError) => ({
-    code: error.status === 429 ? "rate_limited" : "invalid_request",
-    message: `Adyen refused the request${error.errorCode ? ` (${error.errorCode})` : ""}: ${error.message ?? "no message"}`
-  })
+  /** Adyen turned the request away: our code and message; its own words for the attempt record. */
+  const refusal = (error: ServiceError) => {
+    const code = error.status === 429 ? "rate_limited" : "invalid_request"
+    return {
+      code,
+      message: failureMessage(code),
+      providerMessage: `${error.errorCode ?? ""} ${error.message ?? ""}`.trim() || undefined
+    }
+  }
 
   const paymentBody = (request: AuthorizeRequest, value: number, paymentMethod: Record<string, unknown>) => (merchantAccount: string) => {
     const stored = isStoredPaymentMethod(paymentMethod)
@@ -186,6 +194,8 @@ export const makeAdyenConnector = (
     })
 
   return {
+    deadlineMs: settings.timeout_ms,
+
     authorize: (request) =>
       Effect.gen(function*() {
         const value = toAdyenValue(request.amount, request.currency)

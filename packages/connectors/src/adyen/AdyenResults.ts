@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
 import { Schema } from "effect"
 
@@ -66,7 +67,7 @@ export const failureOfRefusal = (code: string | undefined, text: string | undefi
   const lowered = text?.toLowerCase()
   const found = REFUSALS.find(([byCode, byText]) => byCode === code || byText.toLowerCase() === lowered)
   const ours = found?.[2] ?? "card_declined"
-  return { code: ours, message: text ?? "The payment was refused.", retryable: RETRYABLE.has(ours) }
+  return { code: ours, message: failureMessage(ours), retryable: RETRYABLE.has(ours), providerMessage: text }
 }
 
 /** What Adyen tells about the card, where its additional data says anything. */
@@ -90,8 +91,15 @@ export const outcomeOfResult = (
   // A redirect may come before Adyen assigns its reference; our own then stands in for it.
   const pspPaymentId = result.pspReference ?? request.reference
   const card = cardOfAdditionalData(result.additionalData)
-  const refused = (code: string, message: string, retryable = false) =>
-    AuthorizationOutcome.Refused({ pspPaymentId: result.pspReference ?? null, code, message, retryable, card })
+  const refused = (code: string, providerMessage: string | undefined, retryable = false) =>
+    AuthorizationOutcome.Refused({
+      pspPaymentId: result.pspReference ?? null,
+      code,
+      message: failureMessage(code),
+      retryable,
+      card,
+      providerMessage
+    })
   switch (result.resultCode) {
     case "Authorised":
     case "Success":
@@ -103,12 +111,12 @@ export const outcomeOfResult = (
       })
     case "Refused": {
       const failure = failureOfRefusal(result.refusalReasonCode, result.refusalReason)
-      return refused(failure.code, failure.message, failure.retryable)
+      return refused(failure.code, failure.providerMessage, failure.retryable)
     }
     case "Error":
-      return refused("processing_error", result.refusalReason ?? "Adyen could not process the payment.", true)
+      return refused("processing_error", result.refusalReason, true)
     case "Cancelled":
-      return refused("canceled", "The payment was canceled.")
+      return refused("canceled", undefined)
     case "RedirectShopper":
     case "IdentifyShopper":
     case "ChallengeShopper":
@@ -119,10 +127,7 @@ export const outcomeOfResult = (
       if (action?.type === "redirect" && action.url !== undefined && (action.method ?? "GET").toUpperCase() === "GET") {
         return AuthorizationOutcome.ActionRequired({ pspPaymentId, redirectUrl: action.url, card })
       }
-      return refused(
-        "authentication_unsupported",
-        `Adyen asked for a '${action?.type ?? "unknown"}' action, which needs Adyen's Web Components.`
-      )
+      return refused("authentication_unsupported", `Adyen asked for a '${action?.type ?? "unknown"}' action`)
     }
     default:
       // Pending, Received and any result not final: Adyen settles it by notification.

@@ -6,6 +6,7 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Redacted, Schema } from "effect"
 import { fromAdyenValue } from "./AdyenAmounts.js"
 import { cardOfAdditionalData, failureOfRefusal } from "./AdyenResults.js"
@@ -126,7 +127,8 @@ const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
         AuthorizationOutcome.Refused({
           pspPaymentId: item.originalReference,
           code: "capture_failed",
-          message: item.reason ?? "The scheme rejected the capture.",
+          message: failureMessage("capture_failed"),
+          providerMessage: item.reason,
           retryable: false,
           card
         })
@@ -152,7 +154,8 @@ const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
         : RefundOutcome.Failed({
           pspRefundId: item.pspReference,
           code: "refund_failed",
-          message: item.reason ?? "Adyen could not refund the payment."
+          message: failureMessage("refund_failed"),
+          providerMessage: item.reason
         })
       return [ProviderEvent.RefundUpdated({ eventId, reference: item.merchantReference, pspRefundId: item.pspReference, outcome })]
     }

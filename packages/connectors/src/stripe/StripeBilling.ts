@@ -32,7 +32,8 @@ export const makeStripeBilling = (call: StripeCall): NativeSubscriptions => {
         )
         : Effect.fail(
           new ConnectorUnavailable({
-            reason: `Stripe ${what}: ${answer.error.code ?? answer.error.type ?? answer.status} ${answer.error.message ?? ""}`.trim()
+            reason: `Stripe ${what}: refused (HTTP ${answer.status})`,
+            providerMessage: `${answer.error.code ?? answer.error.type ?? ""} ${answer.error.message ?? ""}`.trim()
           })
         ))
 

@@ -11,6 +11,7 @@ import {
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { exchange, type PspHttp } from "../transport/PspHttp.js"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
@@ -113,12 +114,19 @@ export const makeStripeConnector = (
       }, timeouts, `Stripe ${what}`)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       const body = decodeErrorBody(response.json)
+      // Reasons are ours (they reach operators); what Stripe said goes to the attempt record only.
       if (response.status >= 500 || body._tag === "None") {
-        return yield* new ConnectorUnavailable({ reason: `Stripe ${what} answered HTTP ${response.status}` })
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe ${what} answered HTTP ${response.status}`,
+          providerMessage: response.text
+        })
       }
       const error = body.value.error
       if (response.status === 401 || response.status === 403) {
-        return yield* new ConnectorUnavailable({ reason: `Stripe rejected the credentials (HTTP ${response.status} ${error.type ?? ""})`.trim() })
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe rejected the credentials (HTTP ${response.status})`,
+          providerMessage: error.message ?? undefined
+        })
       }
       // Another request under the same key is still running at Stripe: its outcome is not known yet.
       if (response.status === 409 || error.code === "idempotency_key_in_use") {
@@ -144,12 +152,41 @@ export const makeStripeConnector = (
         ? Effect.succeedNone
         : new ConnectorOutcomeUnknown({ reason: `Stripe retrieve payment intent: ${answer.error.code ?? answer.status}` }))
 
+  /**
+   * The intent created under our reference, found by Stripe's search (its metadata): `None` when
+   * Stripe refused the search (not every account has it), else what it found.
+   */
+  const searchByReference = (reference: string) =>
+    Effect.flatMap(
+      call("search payment intents", {
+        method: "GET",
+        path: "/v1/payment_intents/search",
+        query: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/'/g, "")}'`, limit: "1" }
+      }),
+      (answer) =>
+        answer._tag === "Failed"
+          ? Effect.succeed(Option.none<Option.Option<PaymentIntent>>())
+          : Effect.map(
+            read(PaymentIntentSearch, "search payment intents")(answer.json),
+            (found) => Option.some(Option.fromNullable(found.data[0]))
+          )
+    )
+
   return {
+    deadlineMs: settings.timeout_ms,
+
     authorize: (request) =>
       Effect.gen(function*() {
         const amount = toStripeAmount(request.amount, request.currency)
         if (Either.isLeft(amount)) {
           return AuthorizationOutcome.Refused({ pspPaymentId: null, ...amount.left, retryable: false, card: noCard })
+        }
+        // Stripe forgets idempotency keys after 24 hours: an attempt sent before is looked for first,
+        // so a resend after that never creates a second intent. (Searchable within about a minute;
+        // reconciliation waits longer than that.)
+        if (request.resend === true) {
+          const found = Option.flatten(yield* searchByReference(request.reference))
+          if (Option.isSome(found)) return outcomeOfIntent(found.value)
         }
         const answer = yield* call("create payment intent", {
           method: "POST",
@@ -186,16 +223,11 @@ export const makeStripeConnector = (
           return intent._tag === "Some" ? outcomeOfIntent(intent.value) : AuthorizationOutcome.Unknown()
         }
         // No id: the answer to the create was lost. Search finds the intent by our reference.
-        const answer = yield* call("search payment intents", {
-          method: "GET",
-          path: "/v1/payment_intents/search",
-          query: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/'/g, "")}'`, limit: "1" }
-        })
-        if (answer._tag === "Failed") {
-          return yield* new ConnectorOutcomeUnknown({ reason: `Stripe search payment intents: ${answer.error.code ?? answer.status}` })
+        const searched = yield* searchByReference(reference)
+        if (Option.isNone(searched)) {
+          return yield* new ConnectorOutcomeUnknown({ reason: "Stripe search payment intents: refused" })
         }
-        const found = (yield* read(PaymentIntentSearch, "search payment intents")(answer.json)).data[0]
-        return found === undefined ? AuthorizationOutcome.Unknown() : outcomeOfIntent(found)
+        return Option.isNone(searched.value) ? AuthorizationOutcome.Unknown() : outcomeOfIntent(searched.value.value)
       }),
 
     capture: ({ amount, currency, pspPaymentId, reference }) =>
@@ -218,7 +250,8 @@ export const makeStripeConnector = (
           const failure = answer._tag === "Failed" ? failureOf(answer.error, answer.status) : undefined
           return CaptureOutcome.Refused({
             code: failure?.code ?? "capture_failed",
-            message: failure?.message ?? "The capture failed."
+            message: failure?.message ?? failureMessage("capture_failed"),
+            providerMessage: failure?.providerMessage
           })
         }
         switch (intent.status) {
@@ -227,7 +260,11 @@ export const makeStripeConnector = (
           case "processing":
             return CaptureOutcome.Pending()
           default:
-            return CaptureOutcome.Refused({ code: "payment_intent_unexpected_state", message: `The payment intent is ${intent.status}.` })
+            return CaptureOutcome.Refused({
+              code: "payment_intent_unexpected_state",
+              message: failureMessage("payment_intent_unexpected_state"),
+              providerMessage: `the payment intent is ${intent.status}`
+            })
         }
       }),
 
@@ -241,8 +278,8 @@ export const makeStripeConnector = (
         }),
         (answer) => {
           if (answer._tag === "Ok") return ModificationOutcome.Done()
-          const { code, message } = failureOf(answer.error, answer.status)
-          return ModificationOutcome.Refused({ code, message })
+          const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+          return ModificationOutcome.Refused({ code, message, providerMessage })
         }
       ),
 
@@ -262,8 +299,8 @@ export const makeStripeConnector = (
           }
         })
         if (answer._tag === "Ok") return outcomeOfRefund(yield* read(Refund, "create refund")(answer.json))
-        const { code, message } = failureOf(answer.error, answer.status)
-        return RefundOutcome.Failed({ pspRefundId: null, code, message })
+        const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+        return RefundOutcome.Failed({ pspRefundId: null, code, message, providerMessage })
       }),
 
     syncRefund: ({ pspPaymentId, pspRefundId, reference }) =>

@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Schema } from "effect"
 
 /** Stripe's error object (`{"error": {...}}`), the fields we read. */
@@ -13,11 +14,15 @@ export type StripeError = typeof StripeError.Type
 
 export const StripeErrorBody = Schema.Struct({ error: StripeError })
 
-/** A failure in our terms: the code the API shows, a message, and whether another try may succeed. */
+/**
+ * A failure in our terms: the code the API shows, our message for it, whether another try may
+ * succeed, and Stripe's own message (for the attempt record only).
+ */
 export interface StripeFailure {
   readonly code: string
   readonly message: string
   readonly retryable: boolean
+  readonly providerMessage: string | undefined
 }
 
 /**
@@ -57,14 +62,17 @@ const RETRYABLE = new Set(["processing_error", "rate_limited"])
 
 /** Stripe's error, with the HTTP status it came with, as our failure. */
 export const failureOf = (error: StripeError, status: number): StripeFailure => {
-  const message = error.message ?? "The payment provider refused the request."
-  if (status === 429) return { code: "rate_limited", message, retryable: true }
-  if (error.type === "api_error") return { code: "processing_error", message, retryable: true }
+  const ours = (code: string, retryable: boolean): StripeFailure => ({
+    code,
+    message: failureMessage(code),
+    retryable,
+    providerMessage: error.message ?? undefined
+  })
+  if (status === 429) return ours("rate_limited", true)
+  if (error.type === "api_error") return ours("processing_error", true)
   const known = (error.decline_code && CODES[error.decline_code]) || (error.code && CODES[error.code])
-  if (known) return { code: known, message, retryable: RETRYABLE.has(known) }
-  if (error.type === "card_error") return { code: "card_declined", message, retryable: false }
-  if (error.code === "resource_missing" && error.param === "payment_method") {
-    return { code: "invalid_payment_method", message, retryable: false }
-  }
-  return { code: "invalid_request", message, retryable: false }
+  if (known) return ours(known, RETRYABLE.has(known))
+  if (error.type === "card_error") return ours("card_declined", false)
+  if (error.code === "resource_missing" && error.param === "payment_method") return ours("invalid_payment_method", false)
+  return ours("invalid_request", false)
 }

@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Schema } from "effect"
 import { fromStripeAmount } from "./StripeAmounts.js"
@@ -71,8 +72,8 @@ const cardOf = (intent: PaymentIntent): CardDetails => {
 /** What a PaymentIntent's status means for our payment. */
 export const outcomeOfIntent = (intent: PaymentIntent): AuthorizationOutcome => {
   const card = cardOf(intent)
-  const refused = (code: string, message: string, retryable = false) =>
-    AuthorizationOutcome.Refused({ pspPaymentId: intent.id, code, message, retryable, card })
+  const refused = (code: string, providerMessage: string | undefined, retryable = false) =>
+    AuthorizationOutcome.Refused({ pspPaymentId: intent.id, code, message: failureMessage(code), retryable, card, providerMessage })
   switch (intent.status) {
     case "succeeded":
       return AuthorizationOutcome.Authorized({
@@ -89,19 +90,19 @@ export const outcomeOfIntent = (intent: PaymentIntent): AuthorizationOutcome => 
       // SDK-only action) is an action this server-side flow cannot show the customer.
       return url
         ? AuthorizationOutcome.ActionRequired({ pspPaymentId: intent.id, redirectUrl: url, card })
-        : refused("authentication_unsupported", `Stripe asked for an action of type '${intent.next_action?.type ?? "unknown"}', which needs Stripe.js.`)
+        : refused("authentication_unsupported", `Stripe asked for an action of type '${intent.next_action?.type ?? "unknown"}'`)
     }
     case "processing":
     case "requires_confirmation":
       return AuthorizationOutcome.Pending({ pspPaymentId: intent.id, card })
     case "canceled":
-      return refused("canceled", `The payment was canceled (${intent.cancellation_reason ?? "no reason given"}).`)
+      return refused("canceled", intent.cancellation_reason ?? undefined)
     default: {
       // `requires_payment_method`: the attempt failed (a decline, a failed 3DS) and the intent waits for another.
       const failure = intent.last_payment_error
         ? failureOf(intent.last_payment_error, 402)
-        : { code: "card_declined", message: "The payment method was not accepted.", retryable: false }
-      return refused(failure.code, failure.message, failure.retryable)
+        : { code: "card_declined", providerMessage: undefined, retryable: false }
+      return refused(failure.code, failure.providerMessage, failure.retryable)
     }
   }
 }
@@ -113,11 +114,15 @@ export const outcomeOfRefund = (refund: Refund): RefundOutcome => {
       return RefundOutcome.Succeeded({ pspRefundId: refund.id })
     case "failed":
     case "canceled":
+    {
+      const code = refund.status === "canceled" ? "refund_canceled" : "refund_failed"
       return RefundOutcome.Failed({
         pspRefundId: refund.id,
-        code: refund.status === "canceled" ? "refund_canceled" : "refund_failed",
-        message: `The refund ${refund.status}${refund.failure_reason ? ` (${refund.failure_reason})` : ""}.`
+        code,
+        message: failureMessage(code),
+        providerMessage: refund.failure_reason ?? undefined
       })
+    }
     default:
       // `pending`, `requires_action`: Stripe tells later, by webhook.
       return RefundOutcome.Pending({ pspRefundId: refund.id })

@@ -137,9 +137,13 @@ export const exchange = (
           : classifyTransportError(error.cause, what)
       )
     ),
+    // API requests run uninterruptible (a client hanging up must not stop a payment half way), and a
+    // timeout only ends what it can interrupt: without this, the deadline waited for the PSP's answer.
+    Effect.interruptible,
     Effect.timeoutFail({
       duration: Duration.millis(timeouts.timeoutMs),
-      onTimeout: () => new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms` })
+      onTimeout: () =>
+        new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms`, timedOut: true })
     })
   )
 }

@@ -42,8 +42,24 @@ export class Failure extends Schema.Class<Failure>("Failure")({
   message: Schema.String
 }) {}
 
-export const AttemptStatus = Schema.Literal("pending", "requires_action", "requires_capture", "succeeded", "failed", "canceled")
+/**
+ * `pending`: sent, no outcome yet (or the PSP said it will tell later). `unknown`: the PSP did not
+ * answer in time, or the connection broke after sending; it may have acted, and reconciliation asks.
+ */
+export const AttemptStatus = Schema.Literal(
+  "pending",
+  "unknown",
+  "requires_action",
+  "requires_capture",
+  "succeeded",
+  "failed",
+  "canceled"
+)
 export type AttemptStatus = typeof AttemptStatus.Type
+
+/** An attempt whose outcome we still wait for: sent and not answered, or answered "later". */
+export const awaitsOutcome = (attempt: { readonly status: AttemptStatus } | undefined) =>
+  attempt !== undefined && (attempt.status === "pending" || attempt.status === "unknown")
 
 /** One call to a PSP. Its id is also the PSP idempotency reference of that call. */
 export class PaymentAttempt extends Schema.Class<PaymentAttempt>("PaymentAttempt")({

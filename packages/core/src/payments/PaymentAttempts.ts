@@ -1,5 +1,5 @@
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -15,22 +15,26 @@ import type {
   StoredCredential
 } from "../providers/PaymentConnector.js"
 import { ConnectionHealth } from "../providers/ConnectionHealth.js"
+import { providerText } from "../providers/FailureMessages.js"
 import { type CallResult, callProvider } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
-import { Failure, type Payment, PaymentAttempt } from "./Payment.js"
+import { awaitsOutcome, Failure, type Payment, PaymentAttempt } from "./Payment.js"
 import { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
 import {
   canceledStep,
   captureReportOf,
   nextProvider,
   replaceAttempt,
+  type Settlement,
   settlementOf,
+  unansweredOf,
   unavailable
 } from "./PaymentOutcomes.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
+import { PaymentsRepository } from "./PaymentsRepository.js"
 import { RETURN_TOKEN_PARAM, returnTokenFor } from "./ReturnToken.js"
 
 /** What only the request that creates a payment knows, for the first send. */
@@ -91,6 +95,11 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
     attemptId: string,
     outcome: AuthorizationOutcome
   ) => Effect.Effect<Payment>
+  /**
+   * Keeps what the PSP said about attempt `attemptId` (a refusal's own words, first KiB) on the
+   * attempt record, for operators: never shown by the API.
+   */
+  readonly keepProviderMessage: (tenant: Tenant, attemptId: string, message: string | undefined) => Effect.Effect<void>
   /** Cancels (the PSP first, when it holds money); the caller checked the status allows it. */
   readonly cancelNow: (
     tenant: Tenant,
@@ -106,6 +115,18 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
   static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make))
 }
 
+/** What the PSP (or the transport, in our words) said about a send, for the attempt record only. */
+const providerTextOf = (result: CallResult<AuthorizationOutcome>): string | undefined => {
+  switch (result._tag) {
+    case "Unavailable":
+      return result.providerMessage === undefined ? result.reason : `${result.reason}\n${result.providerMessage}`
+    case "NoAnswer":
+      return result.reason
+    case "Answered":
+      return result.value._tag === "Refused" ? result.value.providerMessage : undefined
+  }
+}
+
 const make = Effect.gen(function*() {
   const records = yield* PaymentRecords
   const transactions = yield* Transactions
@@ -115,6 +136,12 @@ const make = Effect.gen(function*() {
   const health = yield* ConnectionHealth
   const baseUrl = yield* PublicBaseUrl
   const { returnSigning } = yield* KeyMaterial
+  const repository = yield* PaymentsRepository
+
+  const keepProviderMessage = (tenant: Tenant, attemptId: string, message: string | undefined) =>
+    message === undefined || message === ""
+      ? Effect.void
+      : repository.recordProviderMessage(tenant, attemptId, providerText(message))
 
   const call = <A>(
     tenant: Tenant,
@@ -125,7 +152,10 @@ const make = Effect.gen(function*() {
       const policy = yield* PaymentPolicy
       const connection = typeof provider === "string" ? yield* resolution.byName(tenant, provider) : provider
       const connector = yield* Effect.orDie(connectors.forConnection(connection))
-      const outcome = yield* callProvider(use(connector), policy.callTimeout)
+      const deadline = connector.deadlineMs === undefined
+        ? policy.callTimeout
+        : Duration.min(policy.callTimeout, Duration.millis(connector.deadlineMs))
+      const outcome = yield* callProvider(use(connector), deadline)
       yield* health.observe(tenant, connection, outcome.result)
       return outcome
     })
@@ -171,10 +201,11 @@ const make = Effect.gen(function*() {
     storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
   })
 
-  const settle = (tenant: Tenant, paymentId: string, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number | null) =>
+  /** Applies what `decide` makes of the payment, judged on the locked row. */
+  const applyLocked = (tenant: Tenant, paymentId: string, decide: (payment: Payment) => Settlement) =>
     transactions.run(Effect.gen(function*() {
       let payment = yield* records.lock(tenant, paymentId)
-      const settlement = settlementOf(payment, attemptId, outcome, latencyMs)
+      const settlement = decide(payment)
       switch (settlement._tag) {
         case "Move":
           for (const step of settlement.steps) payment = yield* records.move(tenant, payment, step.to, step.changes)
@@ -186,13 +217,16 @@ const make = Effect.gen(function*() {
       }
     }))
 
+  const settle = (tenant: Tenant, paymentId: string, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number | null) =>
+    applyLocked(tenant, paymentId, (payment) => settlementOf(payment, attemptId, outcome, latencyMs))
+
   /**
-   * `settle` for the payment as this process last wrote it: in one write when nobody has touched it
-   * since (the request that sent it is almost always first to learn the answer), else under the lock.
+   * `applyLocked` for the payment as this process last wrote it: in one write when nobody has touched
+   * it since (the request that sent it is almost always first to learn the answer), else under the lock.
    */
-  const settleSeen = (tenant: Tenant, seen: Payment, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number) =>
+  const applySeen = (tenant: Tenant, seen: Payment, decide: (payment: Payment) => Settlement) =>
     Effect.gen(function*() {
-      const settlement = settlementOf(seen, attemptId, outcome, latencyMs)
+      const settlement = decide(seen)
       if (settlement._tag !== "Nothing") {
         const written = yield* records.advanceIfUnchanged(
           tenant,
@@ -202,15 +236,18 @@ const make = Effect.gen(function*() {
         )
         if (Option.isSome(written)) return written.value
       }
-      return yield* settle(tenant, seen.id, attemptId, outcome, latencyMs)
+      return yield* applyLocked(tenant, seen.id, decide)
     })
+
+  const settleSeen = (tenant: Tenant, seen: Payment, attemptId: string, outcome: AuthorizationOutcome, latencyMs: number) =>
+    applySeen(tenant, seen, (payment) => settlementOf(payment, attemptId, outcome, latencyMs))
 
   /** Closes a failed attempt and opens the next, on `provider`, in one transaction. */
   const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
     transactions.run(Effect.gen(function*() {
       const payment = yield* records.lock(tenant, paymentId)
       const current = payment.attempts.at(-1)
-      if (payment.status !== "processing" || current?.id !== attemptId || current.status !== "pending") {
+      if (payment.status !== "processing" || current?.id !== attemptId || !awaitsOutcome(current)) {
         return Option.none<Payment>()
       }
       const next = yield* newAttempt(provider)
@@ -240,11 +277,19 @@ const make = Effect.gen(function*() {
               // Signed inside the call, under its deadline: WebCrypto answers asynchronously, and
               // nothing before the PSP call should wait on anything but the clock.
               : Effect.flatMap(returnUrlOf(tenant, payment), (returnUrl) =>
-                connector.authorize(authorizeRequest(payment, attempt, options.context, returnUrl)))
+                connector.authorize({ ...authorizeRequest(payment, attempt, options.context, returnUrl), resend }))
         )
         connection = undefined
-        // No answer: the PSP may have charged. Stay `processing`; reconciliation will find out.
-        if (result._tag === "NoAnswer" || (resend && result._tag === "Unavailable")) return payment
+        yield* keepProviderMessage(tenant, attempt.id, providerTextOf(result))
+        // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
+        // `processing`, and reconciliation asks the PSP under the same reference. Whatever the PSP
+        // answers to this call later is never applied: the call was abandoned at the deadline.
+        if (result._tag === "NoAnswer") {
+          if (acknowledged) return payment
+          const code = result.timedOut ? "timeout" : "outcome_unknown"
+          return yield* applySeen(tenant, payment, (current) => unansweredOf(current, attempt.id, code, latencyMs))
+        }
+        if (resend && result._tag === "Unavailable") return payment
         resend = false
         const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
         const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])
@@ -260,6 +305,7 @@ const make = Effect.gen(function*() {
 
   const applyReport = (tenant: Tenant, payment: Payment, attemptId: string, outcome: AuthorizationOutcome) =>
     Effect.gen(function*() {
+      if (outcome._tag === "Refused") yield* keepProviderMessage(tenant, attemptId, outcome.providerMessage)
       if (payment.status !== "requires_capture") return yield* settle(tenant, payment.id, attemptId, outcome, null)
       if (Option.isNone(captureReportOf(payment, attemptId, outcome))) return payment
       // Judged again on the locked row: another process may have moved it since it was read.
@@ -293,6 +339,7 @@ const make = Effect.gen(function*() {
           return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
         }
         if (result.value._tag === "Refused") {
+          yield* keepProviderMessage(tenant, attempt.id, result.value.providerMessage)
           return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
         }
         // Accepted, settled later: the payment says so when the PSP does.
@@ -333,5 +380,5 @@ const make = Effect.gen(function*() {
       return payment
     })
 
-  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, applyReport, cancelNow, conclude })
+  return PaymentAttempts.of({ call, newAttempt, send, settle, refresh, applyReport, keepProviderMessage, cancelNow, conclude })
 })

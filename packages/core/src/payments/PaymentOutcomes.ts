@@ -1,6 +1,7 @@
 import { Option } from "effect"
+import { failureMessage } from "../providers/FailureMessages.js"
 import { AuthorizationOutcome, type CardDetails } from "../providers/PaymentConnector.js"
-import { Failure, NextAction, type Payment, PaymentAttempt, PaymentMethod, type PaymentStatus } from "./Payment.js"
+import { awaitsOutcome, Failure, NextAction, type Payment, PaymentAttempt, PaymentMethod, type PaymentStatus } from "./Payment.js"
 import type { RetryDecision } from "./PaymentPolicy.js"
 
 /**
@@ -48,7 +49,7 @@ export const settlementOf = (
 ): Settlement => {
   const attempt = payment.attempts.find((candidate) => candidate.id === attemptId)
   if (attempt === undefined) return nothing
-  const sent = payment.status === "processing" && attempt.status === "pending"
+  const sent = payment.status === "processing" && awaitsOutcome(attempt)
   const challenged = payment.status === "requires_action" && attempt.status === "requires_action"
   if (!sent && !challenged) return nothing
   const latency_ms = latencyMs ?? attempt.latency_ms
@@ -69,6 +70,7 @@ export const settlementOf = (
           attempts: replaceAttempt(payment, attemptId, {
             status: outcome.captured ? "succeeded" : "requires_capture",
             provider_payment_id: outcome.pspPaymentId,
+            error_code: null,
             latency_ms
           })
         }
@@ -99,6 +101,7 @@ export const settlementOf = (
           attempts: replaceAttempt(payment, attemptId, {
             status: "requires_action",
             provider_payment_id: outcome.pspPaymentId,
+            error_code: null,
             latency_ms
           })
         }
@@ -111,11 +114,34 @@ export const settlementOf = (
         changes: {
           provider_payment_id: outcome.pspPaymentId,
           payment_method: withCard(payment.payment_method, outcome.card),
-          attempts: replaceAttempt(payment, attemptId, { provider_payment_id: outcome.pspPaymentId, latency_ms })
+          attempts: replaceAttempt(payment, attemptId, {
+            status: "pending",
+            provider_payment_id: outcome.pspPaymentId,
+            error_code: null,
+            latency_ms
+          })
         }
       }
     case "Unknown":
       return nothing
+  }
+}
+
+/**
+ * A send of attempt `attemptId` that got no answer (`timeout`: not within the deadline;
+ * `outcome_unknown`: the connection broke after sending): the attempt ends `unknown`, the payment
+ * stays `processing` for reconciliation. Only an attempt still `pending` and never acknowledged by
+ * the PSP is marked: one the PSP took ("tell you later") stays as the PSP left it.
+ */
+export const unansweredOf = (payment: Payment, attemptId: string, code: string, latencyMs: number): Settlement => {
+  const attempt = payment.attempts.find((candidate) => candidate.id === attemptId)
+  if (
+    payment.status !== "processing" || attempt === undefined || attempt.status !== "pending" ||
+    attempt.provider_payment_id !== null
+  ) return nothing
+  return {
+    _tag: "Record",
+    changes: { attempts: replaceAttempt(payment, attemptId, { status: "unknown", error_code: code, latency_ms: latencyMs }) }
   }
 }
 
@@ -205,12 +231,17 @@ export const nextProvider = (
   return fallback
 }
 
-/** A provider that could not be reached, as the refusal a payment records when nothing else is left. */
+/**
+ * A provider that could not be reached, as the refusal a payment records when nothing else is left.
+ * The reason (ours, e.g. `ECONNREFUSED`) stays on the attempt record: shown to the caller, it would
+ * tell what answers behind a base_url.
+ */
 export const unavailable = (reason: string): AuthorizationOutcome =>
   AuthorizationOutcome.Refused({
     pspPaymentId: null,
     code: "provider_unavailable",
-    message: `The payment provider could not be reached: ${reason}`,
+    message: failureMessage("provider_unavailable"),
+    providerMessage: reason,
     retryable: true,
     card: { brand: null, last4: null, country: null }
   })

@@ -2,7 +2,7 @@ import { Context, DateTime, Duration, Effect, Layer } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type LeaseRequest } from "../ports/LeasedWork.js"
-import { Failure } from "./Payment.js"
+import { awaitsOutcome, Failure } from "./Payment.js"
 import { PaymentAttempts } from "./PaymentAttempts.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
@@ -40,7 +40,7 @@ const make = Effect.gen(function*() {
 
   const reconcile = Effect.fn("PaymentRecovery.reconcile")(function*(ref: PaymentRef) {
     const payment = yield* Effect.orDie(records.load(ref.tenant, ref.paymentId))
-    if (payment.status !== "processing" || payment.attempts.at(-1)?.status !== "pending") return
+    if (payment.status !== "processing" || !awaitsOutcome(payment.attempts.at(-1))) return
     const sent = yield* attempts.send(ref.tenant, payment, { resend: true })
     yield* Effect.ignore(attempts.conclude(ref.tenant, sent))
   })

@@ -8,6 +8,7 @@ import { Transactions } from "../ports/Transactions.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
+  awaitsOutcome,
   type CancelPayment,
   type CapturePayment,
   type CreatePayment,
@@ -110,7 +111,7 @@ const make = Effect.gen(function*() {
   /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
   const finish = (tenant: Tenant, payment: Payment) =>
     Effect.gen(function*() {
-      const open = payment.status === "processing" && payment.attempts.at(-1)?.status === "pending"
+      const open = payment.status === "processing" && awaitsOutcome(payment.attempts.at(-1))
       return yield* attempts.conclude(tenant, open ? yield* attempts.send(tenant, payment, { resend: true }) : payment)
     })
 
@@ -226,6 +227,7 @@ const make = Effect.gen(function*() {
     }
     switch (result.value._tag) {
       case "Refused":
+        yield* attempts.keepProviderMessage(tenant, attempt.id, result.value.providerMessage)
         return yield* new PaymentRefused({ payment, code: result.value.code, message: result.value.message })
       case "Pending":
         // Accepted, confirmed later by the PSP: the payment waits for the news in `requires_capture`.

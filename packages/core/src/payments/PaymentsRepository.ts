@@ -6,7 +6,7 @@ import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
-import type { Payment, PaymentListFilter } from "./Payment.js"
+import { awaitsOutcome, type Payment, type PaymentListFilter } from "./Payment.js"
 
 /** A payment found by a background job, with the tenant it belongs to. */
 export interface PaymentRef {
@@ -30,7 +30,7 @@ const isDue = (payment: Payment, work: PaymentWork) => {
     return payment.status === work.status && DateTime.lessThan(payment.updated_at, work.updatedBefore)
   }
   const last = payment.attempts.at(-1)
-  return payment.status === "processing" && last?.status === "pending" && DateTime.lessThan(last.created_at, work.sentBefore)
+  return payment.status === "processing" && awaitsOutcome(last) && DateTime.lessThan(last!.created_at, work.sentBefore)
 }
 
 export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<PaymentsRepository, {
@@ -57,6 +57,12 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
   ) => Effect.Effect<Page<Payment>, InvalidCursor>
   /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
   readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
+  /**
+   * Keeps what the PSP (or the transport) said about an attempt, its first KiB: for operators
+   * diagnosing a failure, never part of the payment the API shows. The latest text wins.
+   */
+  readonly recordProviderMessage: (tenant: Tenant, attemptId: string, message: string) => Effect.Effect<void>
+  readonly providerMessageOf: (tenant: Tenant, attemptId: string) => Effect.Effect<Option.Option<string>>
 }>() {
   static readonly layerMemory = Layer.effect(
     PaymentsRepository,
@@ -64,6 +70,7 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
       type Row = { readonly organizationId: string; readonly payment: Payment }
       const rows = () => store.table<Row>("payments")
       const leases = memoryLeases(store, "payments")
+      const providerMessages = () => store.table<{ readonly organizationId: string; readonly message: string }>("payment_attempt_messages")
       const tenantOfRow = (row: Row): Tenant => ({ organizationId: row.organizationId, livemode: row.payment.livemode })
       const mine = (tenant: Tenant, row: Row | undefined) =>
         row !== undefined && row.organizationId === tenant.organizationId && row.payment.livemode === tenant.livemode
@@ -100,6 +107,15 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
               (filter.customer_id === undefined || payment.customer_id === filter.customer_id),
             page
           ),
+        recordProviderMessage: (tenant, attemptId, message) =>
+          Effect.sync(() => void providerMessages().set(attemptId, { organizationId: tenant.organizationId, message })),
+        providerMessageOf: (tenant, attemptId) =>
+          Effect.sync(() => {
+            const found = providerMessages().get(attemptId)
+            return found !== undefined && found.organizationId === tenant.organizationId
+              ? Option.some(found.message)
+              : Option.none()
+          }),
         claimDue: (work, lease) =>
           Effect.sync(() =>
             leases.claim(

@@ -55,6 +55,12 @@ export interface AuthorizeRequest {
   /** The customer is not there (a renewal): the PSP should not challenge unless the issuer insists. */
   readonly offSession: boolean
   readonly storedCredential: StoredCredential
+  /**
+   * This very attempt was sent before and its answer never came (reconciliation, a client's retry).
+   * The same reference still never charges twice; a PSP whose memory of idempotency keys is short
+   * (Stripe's: 24 hours) looks for the payment by reference before sending again.
+   */
+  readonly resend?: boolean
 }
 
 export type AuthorizationOutcome = Data.TaggedEnum<{
@@ -66,13 +72,18 @@ export type AuthorizationOutcome = Data.TaggedEnum<{
     readonly card: CardDetails
   }
   ActionRequired: { readonly pspPaymentId: string; readonly redirectUrl: string; readonly card: CardDetails }
-  /** The PSP refused or failed the money movement. `retryable` marks failures worth one more try. */
+  /**
+   * The PSP refused or failed the money movement. `retryable` marks failures worth one more try.
+   * `message` is ours for `code` (see FailureMessages); `providerMessage` is the PSP's own text,
+   * kept on the attempt record only, never shown to a merchant.
+   */
   Refused: {
     readonly pspPaymentId: string | null
     readonly code: string
     readonly message: string
     readonly retryable: boolean
     readonly card: CardDetails
+    readonly providerMessage?: string | undefined
   }
   /** The PSP took the request and will tell its outcome later (webhook or status sync). */
   Pending: { readonly pspPaymentId: string; readonly card: CardDetails }
@@ -86,7 +97,7 @@ export type CaptureOutcome = Data.TaggedEnum<{
   Captured: { readonly amount: number }
   /** Accepted, settled later (Adyen answers captures `received`): the payment waits for the news. */
   Pending: {}
-  Refused: { readonly code: string; readonly message: string }
+  Refused: { readonly code: string; readonly message: string; readonly providerMessage?: string | undefined }
 }>
 export const CaptureOutcome = Data.taggedEnum<CaptureOutcome>()
 
@@ -95,14 +106,19 @@ export type ModificationOutcome = Data.TaggedEnum<{
   Done: {}
   /** Accepted, settled later: the payment waits for the news. */
   Pending: {}
-  Refused: { readonly code: string; readonly message: string }
+  Refused: { readonly code: string; readonly message: string; readonly providerMessage?: string | undefined }
 }>
 export const ModificationOutcome = Data.taggedEnum<ModificationOutcome>()
 
 export type RefundOutcome = Data.TaggedEnum<{
   Succeeded: { readonly pspRefundId: string }
   Pending: { readonly pspRefundId: string }
-  Failed: { readonly pspRefundId: string | null; readonly code: string; readonly message: string }
+  Failed: {
+    readonly pspRefundId: string | null
+    readonly code: string
+    readonly message: string
+    readonly providerMessage?: string | undefined
+  }
   /** Only from `syncRefund`. */
   Unknown: {}
 }>
@@ -220,10 +236,19 @@ export interface NativeSubscriptions {
 }
 
 /** The PSP could not be reached and processed nothing (connect error, 5xx before processing). */
-export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable")<{ readonly reason: string }> {}
+export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable")<{
+  /** Ours: what failed, in our words (shown to operators, e.g. as the connection's last error). */
+  readonly reason: string
+  /** The PSP's own answer, when it gave one: kept on the attempt record only. */
+  readonly providerMessage?: string | undefined
+}> {}
 
 /** The request may or may not have been processed (timeout, reset after send): reconcile, never redo blindly. */
-export class ConnectorOutcomeUnknown extends Data.TaggedError("ConnectorOutcomeUnknown")<{ readonly reason: string }> {}
+export class ConnectorOutcomeUnknown extends Data.TaggedError("ConnectorOutcomeUnknown")<{
+  readonly reason: string
+  /** No answer within the connection's timeout (rather than a connection lost after sending). */
+  readonly timedOut?: boolean
+}> {}
 
 export type ConnectorError = ConnectorUnavailable | ConnectorOutcomeUnknown
 
@@ -238,6 +263,12 @@ export interface IncomingWebhook {
 
 /** The port every PSP implementation fills. Connectors own their wire protocol and its quirks. */
 export interface PaymentConnector {
+  /**
+   * How long one operation may take, all its exchanges with the PSP included (the connection's
+   * `timeout_ms`): past it the call is abandoned as "no answer". The service's own call timeout
+   * bounds it too.
+   */
+  readonly deadlineMs?: number
   readonly authorize: (request: AuthorizeRequest) => Effect.Effect<AuthorizationOutcome, ConnectorError>
   readonly syncPayment: (request: {
     readonly reference: string

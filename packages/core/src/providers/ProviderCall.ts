@@ -1,28 +1,42 @@
-import { Clock, type Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option } from "effect"
 import type { ConnectorError } from "./PaymentConnector.js"
 
-/** How a PSP call ended: its answer, "nothing was processed", or no answer in time. */
+/**
+ * How a PSP call ended: its answer, "nothing was processed", or no answer in time. `reason` is ours;
+ * `providerMessage` the PSP's own text, for the attempt record only.
+ */
 export type CallResult<A> =
   | { readonly _tag: "Answered"; readonly value: A }
-  | { readonly _tag: "Unavailable"; readonly reason: string }
-  | { readonly _tag: "NoAnswer" }
+  | { readonly _tag: "Unavailable"; readonly reason: string; readonly providerMessage?: string | undefined }
+  /** `timedOut`: the deadline passed; else the connection broke after sending (or the PSP is still at it). */
+  | { readonly _tag: "NoAnswer"; readonly timedOut: boolean; readonly reason: string }
 
 /**
  * Runs a connector call under a timeout and measures it. A timeout is "no answer", never a
- * failure: the PSP may have acted, so the caller keeps the object open for reconciliation.
+ * failure: the PSP may have acted, so the caller keeps the object open for reconciliation. The
+ * call is abandoned at the deadline: an answer that comes later is never applied.
  */
 export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout: Duration.DurationInput) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const result: CallResult<A> = yield* call.pipe(
+      // The caller may be uninterruptible (an API request is, so that a client hanging up does not
+      // stop a payment half way); the deadline must still end the call instead of waiting for it.
+      Effect.interruptible,
       Effect.timeoutOption(timeout),
       Effect.map(Option.match({
-        onNone: (): CallResult<A> => ({ _tag: "NoAnswer" }),
+        onNone: (): CallResult<A> => ({
+          _tag: "NoAnswer",
+          timedOut: true,
+          reason: `no answer within ${Duration.toMillis(timeout)} ms`
+        }),
         onSome: (value): CallResult<A> => ({ _tag: "Answered", value })
       })),
       Effect.catchTags({
-        ConnectorUnavailable: (error) => Effect.succeed<CallResult<A>>({ _tag: "Unavailable", reason: error.reason }),
-        ConnectorOutcomeUnknown: () => Effect.succeed<CallResult<A>>({ _tag: "NoAnswer" })
+        ConnectorUnavailable: (error) =>
+          Effect.succeed<CallResult<A>>({ _tag: "Unavailable", reason: error.reason, providerMessage: error.providerMessage }),
+        ConnectorOutcomeUnknown: (error) =>
+          Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
       })
     )
     return { result, latencyMs: (yield* Clock.currentTimeMillis) - started }

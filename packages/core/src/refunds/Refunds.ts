@@ -12,6 +12,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
+import { failureMessage } from "../providers/FailureMessages.js"
 import { RefundOutcome } from "../providers/PaymentConnector.js"
 import { type CreateRefund, Refund } from "./Refund.js"
 import { type RefundNotFound, RefundRefused } from "./RefundErrors.js"
@@ -117,7 +118,8 @@ const make = Effect.gen(function*() {
         ? RefundOutcome.Failed({
           pspRefundId: null,
           code: "provider_unavailable",
-          message: `The payment provider could not be reached: ${result.reason}`
+          // Ours, without the reason: a reason can tell what answers (or not) behind a base_url.
+          message: failureMessage("provider_unavailable")
         })
         : result.value
       return yield* settle(tenant, refund.id, outcome)

@@ -144,7 +144,7 @@ export const PaymentsRepositorySql = Layer.effect(
       work._tag === "Waiting"
         ? sql`status = ${work.status} and updated_at < ${at(work.updatedBefore)}::timestamptz`
         : sql`status = 'processing' and exists (select 1 from payment_attempts a where a.payment_id = payments.id
-            and a.status = 'pending' and a.created_at < ${at(work.sentBefore)}::timestamptz)`
+            and a.status in ('pending', 'unknown') and a.created_at < ${at(work.sentBefore)}::timestamptz)`
 
     return PaymentsRepository.of({
       insert: (tenant, payment) => insertPayment(tenant, payment, []),
@@ -195,6 +195,15 @@ export const PaymentsRepositorySql = Layer.effect(
           page,
           decode: toPayment
         }),
+      recordProviderMessage: (tenant, attemptId, message) =>
+        sql`update payment_attempts a set provider_message = ${message} from payments p
+          where a.id = ${attemptId} and p.id = a.payment_id and ${ofTenant(tenant)}`.pipe(Effect.asVoid, Effect.orDie),
+      providerMessageOf: (tenant, attemptId) =>
+        sql<{ provider_message: string | null }>`select a.provider_message from payment_attempts a
+          join payments p on p.id = a.payment_id where a.id = ${attemptId} and ${ofTenant(tenant)}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]?.provider_message)),
+          Effect.orDie
+        ),
       claimDue: (work, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, { tenant: Tenant; paymentId: string }>(sql, {
           table: "payments",

@@ -13,7 +13,12 @@ import type { RecordedExchange } from "./OpenApiContract.js"
  * replays the first answer, and payments are counted per key.
  */
 
-type Fault = "hang" | "reset" | { readonly status: number; readonly errorCode: string }
+type Fault =
+  | "hang"
+  | "reset"
+  /** Processed at once, answered only after `delayMs` (real time): a PSP slower than our deadline. */
+  | { readonly delayMs: number }
+  | { readonly status: number; readonly errorCode: string; readonly message?: string }
 
 export interface AdyenPayment {
   readonly pspReference: string
@@ -234,7 +239,9 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
       if (key !== undefined && key.length > 64) return answer(...serviceError(422, "000", "Idempotency-Key longer than 64 characters"))
       const injected = fault
       fault = null
-      if (injected !== null && typeof injected === "object") return answer(...serviceError(injected.status, injected.errorCode, "Injected failure"))
+      if (injected !== null && typeof injected === "object" && "status" in injected) {
+        return answer(...serviceError(injected.status, injected.errorCode, injected.message ?? "Injected failure"))
+      }
       const saved = key === undefined ? undefined : idempotency.get(key)
       let status: number
       let json: unknown
@@ -248,6 +255,14 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
       }
       if (injected === "hang") {
         hung++
+        return
+      }
+      if (injected !== null && typeof injected === "object") {
+        hung++
+        const timer = setTimeout(() => {
+          if (!response.destroyed) answer(status, json)
+        }, injected.delayMs)
+        response.on("close", () => clearTimeout(timer))
         return
       }
       if (injected === "reset") return request.socket.destroy()

@@ -14,7 +14,12 @@ import type { RecordedExchange } from "./OpenApiContract.js"
  * what was really charged per key. Faults can be injected on the next POST.
  */
 
-type Fault = "hang" | "reset" | { readonly status: number; readonly type: string; readonly code?: string }
+type Fault =
+  | "hang"
+  | "reset"
+  /** Processed at once, answered only after `delayMs` (real time): a PSP slower than our deadline. */
+  | { readonly delayMs: number }
+  | { readonly status: number; readonly type: string; readonly code?: string; readonly message?: string }
 
 interface Intent {
   id: string
@@ -66,7 +71,10 @@ export interface FakeStripe {
   readonly chargesFor: (idempotencyKey: string) => number
   readonly intents: Map<string, Intent>
   readonly refunds: Map<string, RefundRecord>
-  /** The next POST gets this fault: hung (processed, never answered), reset after processing, or an error status. */
+  /**
+   * The next POST gets this fault: hung (processed, never answered), reset after processing, answered
+   * late, or an error status (with `message` as Stripe's error message).
+   */
   injectFault: (fault: Fault) => void
   /** A received request hung by the fault is there: the tests' cue to move the clock. */
   readonly hungRequests: () => number
@@ -357,8 +365,11 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
       const key = request.headers["idempotency-key"] as string | undefined
       const injected = method === "POST" ? fault : null
       if (injected !== null) fault = null
-      if (injected !== null && typeof injected === "object") {
-        return answer(injected.status, stripeError(injected.type, "Injected failure.", injected.code ? { code: injected.code } : {}))
+      if (injected !== null && typeof injected === "object" && "status" in injected) {
+        return answer(
+          injected.status,
+          stripeError(injected.type, injected.message ?? "Injected failure.", injected.code ? { code: injected.code } : {})
+        )
       }
       const saved = key === undefined || method !== "POST" ? undefined : idempotency.get(key)
       let status: number
@@ -379,6 +390,14 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
       // The work is done and remembered; only the answer is lost.
       if (injected === "hang") {
         hung++
+        return
+      }
+      if (injected !== null && typeof injected === "object") {
+        hung++
+        const timer = setTimeout(() => {
+          if (!response.destroyed) answer(status, json)
+        }, injected.delayMs)
+        response.on("close", () => clearTimeout(timer))
         return
       }
       if (injected === "reset") {

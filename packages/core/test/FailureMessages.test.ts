@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest"
+import { failureMessage, PROVIDER_TEXT_LIMIT, providerText } from "../src/providers/FailureMessages.js"
+
+describe("failure messages", () => {
+  it("gives each normalized code our own sentence, and a code we do not describe a generic one", () => {
+    expect(failureMessage("insufficient_funds")).toBe("The card has insufficient funds.")
+    expect(failureMessage("provider_unavailable")).toBe("The payment provider could not be reached.")
+    expect(failureMessage("<script>")).toBe("The payment provider refused the request.")
+  })
+
+  it("keeps the first KiB of a PSP's text, cut between characters, with NUL replaced for the database", () => {
+    expect(providerText("short\u0000text")).toBe("short\uFFFDtext")
+    const page = "x".repeat(PROVIDER_TEXT_LIMIT - 1) + "é" + "tail"
+    const kept = providerText(page)
+    // "é" takes two bytes: with 1 023 before it, it would end past the KiB, so the text stops before it.
+    expect(kept).toBe("x".repeat(PROVIDER_TEXT_LIMIT - 1))
+    expect(new TextEncoder().encode(providerText("€".repeat(2_000))).length).toBe(1_023)
+    expect(providerText("a".repeat(5_000)).length).toBe(PROVIDER_TEXT_LIMIT)
+  })
+})
