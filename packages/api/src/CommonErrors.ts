@@ -1,5 +1,6 @@
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import { ApiError, failWith } from "./ApiError.js"
+import { echoed } from "./EchoedText.js"
 
 export const INVALID_REQUEST =
   "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
@@ -75,7 +76,7 @@ export const listFailures = {
   InvalidCursor: (error: InvalidCursor) =>
     failWith(InvalidRequest, {
       code: "parameter_invalid",
-      message: `No object '${error.cursor}' to start after.`,
+      message: `No object '${echoed(error.cursor)}' to start after.`,
       param: "starting_after"
     })
 }

@@ -5,6 +5,7 @@ import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { echoed } from "../EchoedText.js"
 
 export class DefaultProviderInvalid extends ApiError<DefaultProviderInvalid>()("DefaultProviderInvalid", {
   status: 422,
@@ -17,7 +18,7 @@ export class DefaultProviderInvalid extends ApiError<DefaultProviderInvalid>()("
 
 export const organizationFailures = {
   DefaultProviderInvalid: (error: Domain.DefaultProviderInvalid) =>
-    failWith(DefaultProviderInvalid, { message: `Cannot make '${error.provider}' the default: ${error.reason}.`, param: "default_provider" })
+    failWith(DefaultProviderInvalid, { message: `Cannot make '${echoed(error.provider)}' the default: ${error.reason}.`, param: "default_provider" })
 }
 
 export class OrganizationApi extends HttpApiGroup.make("organization")

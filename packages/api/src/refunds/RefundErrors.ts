@@ -1,5 +1,6 @@
 import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
 import { ApiError, failWith } from "../ApiError.js"
+import { echoed } from "../EchoedText.js"
 
 export class RefundNotFound extends ApiError<RefundNotFound>()("RefundNotFound", {
   status: 404,
@@ -20,7 +21,7 @@ export class RefundFailed extends ApiError<RefundFailed>()("RefundFailed", {
 
 export const refundFailures = {
   RefundNotFound: (error: Domain.RefundNotFound) =>
-    failWith(RefundNotFound, { message: `No such refund: '${error.id}'`, param: "id" }),
+    failWith(RefundNotFound, { message: `No such refund: '${echoed(error.id)}'`, param: "id" }),
   RefundRefused: (error: Domain.RefundRefused) =>
     failWith(RefundFailed, {
       code: error.refund.failure?.code ?? "refund_failed",
