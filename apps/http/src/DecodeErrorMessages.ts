@@ -85,10 +85,7 @@ const innermost = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue =>
     ? innermost(issuesOf(issue)[0]!)
     : issue
 
-const quote = (value: unknown): string => {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value)
-  return echoed(text)
-}
+const quote = (value: unknown): string => (typeof value === "string" ? JSON.stringify(echoed(value)) : echoed(String(value)))
 
 const LITERALS_LISTED = 12
 
