@@ -1,5 +1,5 @@
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { echoed } from "@orchestrator/api/EchoedText"
+import { ECHO_LIMIT, echoed } from "@orchestrator/api/EchoedText"
 import { Cause, Effect, Either, type ParseResult, Schema, SchemaAST as AST } from "effect"
 
 /** What a 400 for a request that does not match its schema says: the first problem, in the API's words. */
@@ -201,7 +201,7 @@ const ownMessage = (issue: ParseResult.ParseIssue): string | undefined => {
   }
   if (message === undefined) return undefined
   const actual = issue.actual
-  if (typeof actual === "string" && actual.length > 100) {
+  if (typeof actual === "string" && actual.length > ECHO_LIMIT) {
     message = message.split(JSON.stringify(actual)).join(quote(actual)).split(actual).join(echoed(actual))
   }
   return message
@@ -263,12 +263,12 @@ export const decodeErrorDetails = (error: HttpApiDecodeError): DecodeErrorDetail
       return { code: "parameter_unknown", param, message: `Received unknown parameter: ${param}.` }
     case "Invalid": {
       const { length, reason } = reasonOf(leaf.issue)
-      const what = leaf.ofKey ? `${param ?? "the request body"}: each key ${reason}` : reason
+      // A refused key cannot name itself as the parameter: the record holding it is named instead.
       const message = leaf.ofKey
-        ? `Invalid ${what}.`
+        ? `Invalid ${param ?? "request body"}: each key ${reason}.`
         : param === null
-        ? `The request body ${what}.`
-        : `Invalid ${param}: ${what}.`
+        ? `The request body ${reason}.`
+        : `Invalid ${param}: ${reason}.`
       return { code: length ? "parameter_invalid_length" : "parameter_invalid", param, message }
     }
   }
