@@ -9,7 +9,7 @@ import {
   RouteNotFound,
   ServiceUnavailable
 } from "@orchestrator/api/CommonErrors"
-import { echoed } from "@orchestrator/api/EchoedText"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"

@@ -2,7 +2,7 @@ import { type HttpApiEndpoint, type HttpApiGroup, type HttpApp, HttpServerError,
 import { Api } from "@orchestrator/api/Api"
 import { failWith } from "@orchestrator/api/ApiError"
 import { InvalidRequest } from "@orchestrator/api/CommonErrors"
-import { echoed } from "@orchestrator/api/EchoedText"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { Effect, Option } from "effect"
 
 /** Matches a path the way the router does: `:param` segments, any case, a trailing slash or not. */

@@ -172,6 +172,14 @@ for (const database of testDatabases()) {
             { code: "parameter_invalid", param: "starting_after" }
           )
           expect(cursor).toBe(`No object 'pay_${"c".repeat(95)}…' to start after.`)
+          // A forced provider of the longest name an identifier may have, that no connection has.
+          const forced = yield* raw(`${baseUrl}/v1/payments`, {
+            method: "POST",
+            headers: json(secret, newKey()),
+            body: JSON.stringify({ ...paymentWith("tok_visa"), provider: "p".repeat(255) })
+          })
+          expect(forced.status).toBe(422)
+          expect(forced.text).not.toMatch(/p{101}/)
         }))
 
       it.effect("limit takes plain decimal digits only, on every list", () =>

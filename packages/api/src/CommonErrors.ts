@@ -1,6 +1,6 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import { ApiError, failWith } from "./ApiError.js"
-import { echoed } from "./EchoedText.js"
 
 export const INVALID_REQUEST =
   "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"

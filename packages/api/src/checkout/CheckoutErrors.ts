@@ -1,6 +1,6 @@
 import type * as Domain from "@orchestrator/core/checkout/CheckoutErrors"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 export class CheckoutSessionNotFound extends ApiError<CheckoutSessionNotFound>()("CheckoutSessionNotFound", {
   status: 404,

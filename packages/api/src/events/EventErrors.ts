@@ -1,6 +1,6 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/events/Events"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 export class EventNotFound extends ApiError<EventNotFound>()("EventNotFound", {
   status: 404,

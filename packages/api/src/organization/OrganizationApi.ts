@@ -1,11 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/tenancy/Organizations"
 import { OrganizationView, UpdateOrganization } from "@orchestrator/core/tenancy/Organization"
 import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { echoed } from "../EchoedText.js"
 
 export class DefaultProviderInvalid extends ApiError<DefaultProviderInvalid>()("DefaultProviderInvalid", {
   status: 422,

@@ -1,6 +1,6 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 export class PaymentNotFound extends ApiError<PaymentNotFound>()("PaymentNotFound", {
   status: 404,

@@ -1,8 +1,8 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 export class ProviderNotUsable extends ApiError<ProviderNotUsable>()("ProviderNotUsable", {
   status: 422,

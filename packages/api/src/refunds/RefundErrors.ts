@@ -1,6 +1,6 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 export class RefundNotFound extends ApiError<RefundNotFound>()("RefundNotFound", {
   status: 404,

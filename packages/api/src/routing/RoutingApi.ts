@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Currency } from "@orchestrator/core/domain/Currency"
 import { Amount } from "@orchestrator/core/domain/Money"
@@ -11,7 +12,6 @@ import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { echoed } from "../EchoedText.js"
 
 export class RoutingRuleNotFound extends ApiError<RoutingRuleNotFound>()("RoutingRuleNotFound", {
   status: 404,

@@ -1,6 +1,6 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/subscriptions/SubscriptionErrors"
 import { ApiError, failWith } from "../ApiError.js"
-import { echoed } from "../EchoedText.js"
 
 const notFound = (what: string) => ({
   status: 404,

@@ -1,7 +1,7 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/webhooks/WebhookErrors"
 import { ApiError, failWith } from "../ApiError.js"
 import { InvalidRequest } from "../CommonErrors.js"
-import { echoed } from "../EchoedText.js"
 
 export class WebhookEndpointNotFound extends ApiError<WebhookEndpointNotFound>()("WebhookEndpointNotFound", {
   status: 404,
