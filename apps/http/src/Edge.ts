@@ -11,10 +11,13 @@ import {
   RouteNotFound,
   ServiceUnavailable
 } from "@orchestrator/api/CommonErrors"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"
+import { decodeErrorDetails } from "./DecodeErrorMessages.js"
+import { strictUrls } from "./StrictUrls.js"
 
 /** Request bodies above this answer 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -105,25 +108,8 @@ export const hasProtoKey = (text: string): boolean => {
   return found
 }
 
-const paramOf = (path: ReadonlyArray<PropertyKey>): string | null =>
-  path.length === 0 ? null : path[0] === "idempotency-key" ? "Idempotency-Key" : path.map(String).join(".")
-
-/** A request that does not match the schema: 400 naming the first offending parameter. */
-const fromDecodeError = (error: HttpApiDecodeError) => {
-  const issue = error.issues[0]
-  const param = issue === undefined ? null : paramOf(issue.path)
-  const code = issue?._tag === "Missing" ? "parameter_missing" : issue?._tag === "Unexpected" ? "parameter_unknown" : "parameter_invalid"
-  const message = issue === undefined
-    ? "The request is not valid."
-    : code === "parameter_missing"
-    ? `Missing required parameter: ${param}.`
-    : code === "parameter_unknown"
-    ? `Received unknown parameter: ${param}.`
-    : param === null
-    ? `The request body is not valid: ${issue.message}`
-    : `Invalid ${param}: ${issue.message}`
-  return failWith(InvalidRequest, { code, message, param })
-}
+/** A request that does not match the schema: 400 naming the first offending parameter, in the API's words. */
+const fromDecodeError = (error: HttpApiDecodeError) => failWith(InvalidRequest, decodeErrorDetails(error))
 
 const tooLarge = () =>
   failWith(PayloadTooLarge, { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` })
@@ -151,7 +137,7 @@ const renderFailure = (request: HttpServerRequest.HttpServerRequest) => (cause: 
     const known: Effect.Effect<never, ApiErrorShape> | undefined = failure instanceof HttpApiDecodeError
       ? fromDecodeError(failure)
       : tagOf(failure) === "RouteNotFound"
-      ? failWith(RouteNotFound, { message: `Unrecognized request URL (${request.method} ${pathOf(request)}).` })
+      ? failWith(RouteNotFound, { message: `Unrecognized request URL (${echoed(request.method)} ${echoed(pathOf(request))}).` })
       : tagOf(failure) === "RequestError"
       ? String((failure as { cause?: { message?: string } }).cause?.message).includes("maxBytes")
         ? tooLarge()
@@ -309,7 +295,7 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
       if (version !== undefined && version !== API_VERSION) {
         return yield* failWith(InvalidRequest, {
           code: "api_version_invalid",
-          message: `Unknown Service-Version '${version}'. The current version is ${API_VERSION}.`,
+          message: `Unknown Service-Version '${echoed(version)}'. The current version is ${API_VERSION}.`,
           param: "Service-Version"
         })
       }
@@ -338,4 +324,4 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
  * Installed as the API's middleware, inside the router's error handling: a server-level middleware
  * would only see failures after the server had already answered them with an empty body.
  */
-export const EdgeLive = HttpApiBuilder.middleware((app) => edge(app))
+export const EdgeLive = HttpApiBuilder.middleware((app) => edge(strictUrls(app)))

@@ -79,5 +79,8 @@ export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
   Layer.provide(CheckoutPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),
+  // The router would refuse a path segment over 100 characters as "no such route"; an id of any
+  // length is judged by its schema instead (and an unknown one answers 404 resource_missing).
+  Layer.locally(HttpRouter.currentRouterConfig, { maxParamLength: Number.MAX_SAFE_INTEGER }),
   HttpServer.withLogAddress
 )

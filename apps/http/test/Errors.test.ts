@@ -74,6 +74,7 @@ for (const database of testDatabases()) {
             param: "payment_method.token"
           })
           expectError(yield* post(JSON.stringify({ ...good, metadata: { big: "x".repeat(501) } })), 400, {
+            code: "parameter_invalid_length",
             param: "metadata.big"
           })
           for (const returnUrl of ["javascript:alert(1)", "http://shop:99999/x", "http://[", "/relative"]) {

@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import { ApiError, failWith } from "./ApiError.js"
 
@@ -75,7 +76,7 @@ export const listFailures = {
   InvalidCursor: (error: InvalidCursor) =>
     failWith(InvalidRequest, {
       code: "parameter_invalid",
-      message: `No object '${error.cursor}' to start after.`,
+      message: `No object '${echoed(error.cursor)}' to start after.`,
       param: "starting_after"
     })
 }

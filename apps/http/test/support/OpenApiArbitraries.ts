@@ -323,6 +323,8 @@ export const unknownId = (otherIds: ReadonlyArray<string>): fc.Arbitrary<string>
       "-1",
       "1e400",
       `pay_${"x".repeat(300)}`,
+      `pay_${"x".repeat(5000)}`,
+      "pay_1;x=1",
       "..%5C..%5Cetc%5Cpasswd"
     ),
     ...(otherIds.length === 0 ? [] : [fc.constantFrom(...otherIds)]),

@@ -8,7 +8,7 @@ import {
   RerouteCheckout
 } from "@orchestrator/core/checkout/CheckoutSession"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
@@ -19,7 +19,7 @@ import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./Checkou
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 
-const SessionId = Schema.Struct({ id: Identifier })
+const SessionId = Schema.Struct({ id: PathId })
 
 /** The client secret may come in the query; no other parameter is taken there. */
 const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })

@@ -1,4 +1,5 @@
 import type * as Domain from "@orchestrator/core/checkout/CheckoutErrors"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ApiError, failWith } from "../ApiError.js"
 
 export class CheckoutSessionNotFound extends ApiError<CheckoutSessionNotFound>()("CheckoutSessionNotFound", {
@@ -26,7 +27,7 @@ const verbs = { confirm: "paid", cancel: "cancelled", reroute: "rerouted" } as c
 
 export const checkoutFailures = {
   CheckoutSessionNotFound: (error: Domain.CheckoutSessionNotFound) =>
-    failWith(CheckoutSessionNotFound, { message: `No such checkout session: '${error.id}'`, param: "id" }),
+    failWith(CheckoutSessionNotFound, { message: `No such checkout session: '${echoed(error.id)}'`, param: "id" }),
   CheckoutSessionStateConflict: (error: Domain.CheckoutSessionStateConflict) =>
     failWith(CheckoutSessionStateConflict, {
       message: `This checkout session is ${error.session.status}; it cannot be ${verbs[error.action]}.`

@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/events/Events"
 import { ApiError, failWith } from "../ApiError.js"
 
@@ -11,5 +12,5 @@ export class EventNotFound extends ApiError<EventNotFound>()("EventNotFound", {
 }
 
 export const eventFailures = {
-  EventNotFound: (error: Domain.EventNotFound) => failWith(EventNotFound, { message: `No such event: '${error.id}'`, param: "id" })
+  EventNotFound: (error: Domain.EventNotFound) => failWith(EventNotFound, { message: `No such event: '${echoed(error.id)}'`, param: "id" })
 }

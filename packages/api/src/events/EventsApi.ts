@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
@@ -26,7 +26,7 @@ export class EventsApi extends HttpApiGroup.make("events")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/events/:id")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(Event)
       .addError(EventNotFound)
       .annotate(OpenApi.Summary, "Retrieve an event")

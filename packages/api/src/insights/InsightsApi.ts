@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
 import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
 import { Schema } from "effect"
@@ -8,9 +9,11 @@ import { PaymentNotFound } from "../payments/PaymentErrors.js"
 
 export const InsightsQuery = Schema.Struct({
   hours: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_INSIGHT_HOURS)).annotations({
-      description: `The window, in hours back from now: 1 to ${MAX_INSIGHT_HOURS} (default ${DEFAULT_INSIGHT_HOURS})`
-    })
+    DecimalInteger(
+      1,
+      MAX_INSIGHT_HOURS,
+      `The window, in hours back from now: 1 to ${MAX_INSIGHT_HOURS} (default ${DEFAULT_INSIGHT_HOURS})`
+    )
   )
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
@@ -31,7 +34,7 @@ export class InsightsApi extends HttpApiGroup.make("insights")
   )
   .add(
     HttpApiEndpoint.get("paymentTimeline", "/payments/:id/timeline")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(PaymentTimeline)
       .addError(PaymentNotFound)
       .annotate(OpenApi.Summary, "A payment's events and its refunds', with the webhook deliveries of each")

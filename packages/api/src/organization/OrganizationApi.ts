@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/tenancy/Organizations"
 import { OrganizationView, UpdateOrganization } from "@orchestrator/core/tenancy/Organization"
 import { ApiError, failWith } from "../ApiError.js"
@@ -17,7 +18,7 @@ export class DefaultProviderInvalid extends ApiError<DefaultProviderInvalid>()("
 
 export const organizationFailures = {
   DefaultProviderInvalid: (error: Domain.DefaultProviderInvalid) =>
-    failWith(DefaultProviderInvalid, { message: `Cannot make '${error.provider}' the default: ${error.reason}.`, param: "default_provider" })
+    failWith(DefaultProviderInvalid, { message: `Cannot make '${echoed(error.provider)}' the default: ${error.reason}.`, param: "default_provider" })
 }
 
 export class OrganizationApi extends HttpApiGroup.make("organization")

@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
 import { ApiError, failWith } from "../ApiError.js"
 
@@ -74,7 +75,7 @@ export class ProviderTimeout extends ApiError<ProviderTimeout>()("ProviderTimeou
 
 export const paymentFailures = {
   PaymentNotFound: (error: Domain.PaymentNotFound) =>
-    failWith(PaymentNotFound, { message: `No such payment: '${error.id}'`, param: "id" }),
+    failWith(PaymentNotFound, { message: `No such payment: '${echoed(error.id)}'`, param: "id" }),
   PaymentRefused: (error: Domain.PaymentRefused) =>
     failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
   PaymentStateConflict: (error: Domain.PaymentStateConflict) =>

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { CurrencyCode } from "@orchestrator/core/domain/Currency"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   CancelPayment,
   CapturePayment,
@@ -27,12 +28,12 @@ import {
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
-const PaymentId = Schema.Struct({ id: Identifier })
+const PaymentId = Schema.Struct({ id: PathId })
 
 export const PaymentListQuery = Schema.Struct({
   status: Schema.optional(PaymentStatus),
   provider: Schema.optional(Identifier),
-  currency: Schema.optional(Identifier),
+  currency: Schema.optional(CurrencyCode),
   customer_id: Schema.optional(Identifier),
   ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })

@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
@@ -23,7 +24,7 @@ export class NoProviderAvailable extends ApiError<NoProviderAvailable>()("NoProv
 
 export const providerFailures = {
   ProviderNotUsable: (error: Domain.ProviderNotUsable) =>
-    failWith(ProviderNotUsable, { message: `Cannot use provider '${error.provider}': ${error.reason}.`, param: "provider" }),
+    failWith(ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
   NoProviderAvailable: (error: Domain.NoProviderAvailable) =>
     failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
 }
@@ -75,12 +76,12 @@ export class WebhookUnverified extends ApiError<WebhookUnverified>()("WebhookUnv
 
 export const connectionFailures = {
   ProviderConnectionNotFound: (error: Connections.ProviderConnectionNotFound) =>
-    failWith(ProviderConnectionNotFound, { message: `No such provider connection: '${error.id}'`, param: "id" }),
+    failWith(ProviderConnectionNotFound, { message: `No such provider connection: '${echoed(error.id)}'`, param: "id" }),
   ConnectionNameTaken: (error: Connections.ConnectionNameTaken) =>
-    failWith(ConnectionNameTaken, { message: `A connection named '${error.name}' exists already.`, param: "name" }),
+    failWith(ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
   DefaultProviderInUse: (error: Connections.DefaultProviderInUse) =>
     failWith(DefaultProviderInUse, {
-      message: `'${error.name}' is the default provider; choose another default (PATCH /v1/organization) first.`
+      message: `'${echoed(error.name)}' is the default provider; choose another default (PATCH /v1/organization) first.`
     }),
   ConnectionInvalid: (error: Connections.ConnectionInvalid) =>
     failWith(ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { PathId } from "@orchestrator/core/domain/Text"
 import {
   CreateProviderConnection,
   ProviderConnectionView,
@@ -26,7 +26,7 @@ export const DeletedProviderConnection = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedProviderConnection" })
 
-const Id = Schema.Struct({ id: Identifier })
+const Id = Schema.Struct({ id: PathId })
 
 export class ProvidersApi extends HttpApiGroup.make("providers")
   .add(
@@ -94,7 +94,7 @@ export const ProviderWebhookReceipt = Schema.Struct({
 export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
   .add(
     HttpApiEndpoint.post("receive", "/provider-webhooks/:connection_id")
-      .setPath(Schema.Struct({ connection_id: Identifier }))
+      .setPath(Schema.Struct({ connection_id: PathId }))
       .setPayload(HttpApiSchema.Uint8Array())
       .addSuccess(ProviderWebhookReceipt)
       .addError(WebhookUnverified)

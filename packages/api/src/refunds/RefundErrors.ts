@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
 import { ApiError, failWith } from "../ApiError.js"
 
@@ -20,7 +21,7 @@ export class RefundFailed extends ApiError<RefundFailed>()("RefundFailed", {
 
 export const refundFailures = {
   RefundNotFound: (error: Domain.RefundNotFound) =>
-    failWith(RefundNotFound, { message: `No such refund: '${error.id}'`, param: "id" }),
+    failWith(RefundNotFound, { message: `No such refund: '${echoed(error.id)}'`, param: "id" }),
   RefundRefused: (error: Domain.RefundRefused) =>
     failWith(RefundFailed, {
       code: error.refund.failure?.code ?? "refund_failed",

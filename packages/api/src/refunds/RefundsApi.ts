@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -19,7 +19,7 @@ export const RefundListQuery = Schema.Struct({
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(
     HttpApiEndpoint.post("create", "/payments/:id/refund")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })
@@ -33,7 +33,7 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/refunds/:id")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(Refund)
       .addError(RefundNotFound)
       .annotate(OpenApi.Summary, "Retrieve a refund")

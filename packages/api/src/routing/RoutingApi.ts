@@ -1,8 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Currency } from "@orchestrator/core/domain/Currency"
 import { Amount } from "@orchestrator/core/domain/Money"
-import { Identifier, Text } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
 import type * as Domain from "@orchestrator/core/routing/RoutingErrors"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
@@ -32,7 +33,7 @@ export class RoutingRuleInvalid extends ApiError<RoutingRuleInvalid>()("RoutingR
 
 export const routingFailures = {
   RoutingRuleNotFound: (error: Domain.RoutingRuleNotFound) =>
-    failWith(RoutingRuleNotFound, { message: `No such routing rule: '${error.id}'`, param: "id" }),
+    failWith(RoutingRuleNotFound, { message: `No such routing rule: '${echoed(error.id)}'`, param: "id" }),
   RoutingRuleInvalid: (error: Domain.RoutingRuleInvalid) =>
     failWith(RoutingRuleInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
 }
@@ -56,7 +57,7 @@ export const EvaluateRoutingBody = Schema.Struct({
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
-const Id = Schema.Struct({ id: Identifier })
+const Id = Schema.Struct({ id: PathId })
 
 export class RoutingApi extends HttpApiGroup.make("routing")
   .add(

@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/subscriptions/SubscriptionErrors"
 import { ApiError, failWith } from "../ApiError.js"
 
@@ -79,16 +80,16 @@ export class TestClockBusy extends ApiError<TestClockBusy>()("TestClockBusy", {
 
 export const billingFailures = {
   CustomerNotFound: (error: Domain.CustomerNotFound) =>
-    failWith(CustomerNotFound, { message: `No such customer: '${error.id}'`, param: "id" }),
-  PlanNotFound: (error: Domain.PlanNotFound) => failWith(PlanNotFound, { message: `No such plan: '${error.id}'`, param: "id" }),
+    failWith(CustomerNotFound, { message: `No such customer: '${echoed(error.id)}'`, param: "id" }),
+  PlanNotFound: (error: Domain.PlanNotFound) => failWith(PlanNotFound, { message: `No such plan: '${echoed(error.id)}'`, param: "id" }),
   SubscriptionNotFound: (error: Domain.SubscriptionNotFound) =>
-    failWith(SubscriptionNotFound, { message: `No such subscription: '${error.id}'`, param: "id" }),
+    failWith(SubscriptionNotFound, { message: `No such subscription: '${echoed(error.id)}'`, param: "id" }),
   InvoiceNotFound: (error: Domain.InvoiceNotFound) =>
-    failWith(InvoiceNotFound, { message: `No such invoice: '${error.id}'`, param: "id" }),
+    failWith(InvoiceNotFound, { message: `No such invoice: '${echoed(error.id)}'`, param: "id" }),
   TestClockNotFound: (error: Domain.TestClockNotFound) =>
-    failWith(TestClockNotFound, { message: `No such test clock: '${error.id}'`, param: "id" }),
+    failWith(TestClockNotFound, { message: `No such test clock: '${echoed(error.id)}'`, param: "id" }),
   ReferenceNotFound: (error: Domain.ReferenceNotFound) =>
-    failWith(ReferenceNotFound, { message: `No such ${error.param.replace("_", " ")}: '${error.id}'`, param: error.param }),
+    failWith(ReferenceNotFound, { message: `No such ${error.param.replace("_", " ")}: '${echoed(error.id)}'`, param: error.param }),
   BillingRequestInvalid: (error: Domain.BillingRequestInvalid) =>
     failWith(BillingRequestInvalid, { code: error.code, message: error.message, param: error.param }),
   SubscriptionFinal: (error: Domain.SubscriptionFinal) =>
@@ -99,5 +100,5 @@ export const billingFailures = {
   SubscriptionDeclined: (error: Domain.SubscriptionDeclined) =>
     failWith(SubscriptionPaymentFailed, { code: error.code, message: error.message, subscription: error.subscription }),
   TestClockBusy: (error: Domain.TestClockBusy) =>
-    failWith(TestClockBusy, { message: `Test clock '${error.id}' is already advancing; retry once it is ready.`, param: "id" })
+    failWith(TestClockBusy, { message: `Test clock '${echoed(error.id)}' is already advancing; retry once it is ready.`, param: "id" })
 }

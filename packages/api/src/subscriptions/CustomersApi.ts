@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Customer"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -24,7 +24,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/customers/:id")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(Customer)
       .addError(CustomerNotFound)
       .annotate(OpenApi.Summary, "Retrieve a customer")

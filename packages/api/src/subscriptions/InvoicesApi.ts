@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -11,7 +11,7 @@ export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceLis
 export class InvoicesApi extends HttpApiGroup.make("invoices")
   .add(
     HttpApiEndpoint.get("retrieve", "/invoices/:id")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(Invoice)
       .addError(InvoiceNotFound)
       .annotate(OpenApi.Summary, "Retrieve an invoice with its latest payment")

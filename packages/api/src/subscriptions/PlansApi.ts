@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -22,7 +22,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/plans/:id")
-      .setPath(Schema.Struct({ id: Identifier }))
+      .setPath(Schema.Struct({ id: PathId }))
       .addSuccess(Plan)
       .addError(PlanNotFound)
       .annotate(OpenApi.Summary, "Retrieve a plan")

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   CancelSubscription,
   CreateSubscription,
@@ -23,7 +23,7 @@ import {
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
 
-const SubscriptionId = Schema.Struct({ id: Identifier })
+const SubscriptionId = Schema.Struct({ id: PathId })
 
 export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   .add(

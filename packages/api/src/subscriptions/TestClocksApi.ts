@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { AdvanceTestClock, CreateTestClock, TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -10,7 +10,7 @@ import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./Billi
 
 export const TestClockList = ListOf(TestClock).annotations({ identifier: "TestClockList" })
 
-const ClockId = Schema.Struct({ id: Identifier })
+const ClockId = Schema.Struct({ id: PathId })
 
 export class TestClocksApi extends HttpApiGroup.make("testClocks")
   .add(

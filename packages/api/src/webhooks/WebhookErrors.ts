@@ -1,3 +1,4 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/webhooks/WebhookErrors"
 import { ApiError, failWith } from "../ApiError.js"
 import { InvalidRequest } from "../CommonErrors.js"
@@ -22,9 +23,9 @@ export class WebhookDeliveryNotFound extends ApiError<WebhookDeliveryNotFound>()
 
 export const webhookFailures = {
   WebhookEndpointNotFound: (error: Domain.WebhookEndpointNotFound) =>
-    failWith(WebhookEndpointNotFound, { message: `No such webhook endpoint: '${error.id}'`, param: "id" }),
+    failWith(WebhookEndpointNotFound, { message: `No such webhook endpoint: '${echoed(error.id)}'`, param: "id" }),
   WebhookDeliveryNotFound: (error: Domain.WebhookDeliveryNotFound) =>
-    failWith(WebhookDeliveryNotFound, { message: `No such webhook delivery: '${error.id}'`, param: "id" }),
+    failWith(WebhookDeliveryNotFound, { message: `No such webhook delivery: '${echoed(error.id)}'`, param: "id" }),
   // The seed answers a bad endpoint with 400: a URL the mode does not allow is bad input.
   WebhookUrlNotAllowed: (error: Domain.WebhookUrlNotAllowed) =>
     failWith(InvalidRequest, { code: "url_not_allowed", message: `Invalid url: ${error.reason}.`, param: "url" })

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   DeliveryStatus,
   ResendDeliveries,
@@ -28,7 +28,7 @@ export const DeletedWebhookEndpoint = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedWebhookEndpoint" })
 
-const Id = Schema.Struct({ id: Identifier })
+const Id = Schema.Struct({ id: PathId })
 
 export const DeliveryListQuery = Schema.Struct({
   status: Schema.optional(DeliveryStatus),

@@ -30,9 +30,13 @@ export const isCurrency = (code: string): boolean => exponents.has(code)
 /** Digits after the decimal point: JPY 0, EUR 2, KWD 3. */
 export const exponentOf = (currency: Currency): number => exponents.get(currency)!
 
+/** An active ISO 4217 code in upper case, unbranded: a list filter takes it as the string it is. */
+export const CurrencyCode = Schema.String.pipe(
+  Schema.filter((code) => isCurrency(code) || "must be an active ISO 4217 currency code in upper case, e.g. EUR")
+)
+
 /** An active ISO 4217 code in upper case, e.g. `EUR`. */
-export const Currency = Schema.String.pipe(
-  Schema.filter((code) => isCurrency(code) || "must be an active ISO 4217 currency code in upper case, e.g. EUR"),
+export const Currency = CurrencyCode.pipe(
   Schema.brand("Currency"),
   Schema.annotations({ identifier: "Currency", description: "Active ISO 4217 code in upper case" })
 )

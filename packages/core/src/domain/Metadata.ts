@@ -6,6 +6,8 @@ const MetadataValue = Text.pipe(Schema.maxLength(500))
 
 /** Free-form merchant data: at most 50 keys, keys up to 40 characters, string values up to 500. */
 export const Metadata = Schema.Record({ key: MetadataKey, value: MetadataValue }).pipe(
-  Schema.filter((record) => Object.keys(record).length <= 50 || "metadata can have at most 50 keys")
+  Schema.filter((record) => Object.keys(record).length <= 50 || "must have at most 50 keys", {
+    jsonSchema: { maxProperties: 50 }
+  })
 )
 export type Metadata = typeof Metadata.Type

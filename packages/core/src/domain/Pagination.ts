@@ -1,11 +1,9 @@
 import { Data, Schema } from "effect"
+import { DecimalInteger } from "./DecimalInteger.js"
 import { Identifier } from "./Text.js"
 
 /** `limit` 1..100 (default 20) and `starting_after`, the id of the last item of the previous page. */
-export const PageLimit = Schema.NumberFromString.pipe(
-  Schema.int(),
-  Schema.between(1, 100)
-)
+export const PageLimit = DecimalInteger(1, 100)
 
 export interface PageRequest {
   readonly limit: number

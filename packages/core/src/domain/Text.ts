@@ -22,8 +22,14 @@ export const storableText = (text: string) =>
 /** Strings accepted anywhere in a request: at most 5 000 characters. */
 export const BoundedString = Text.pipe(Schema.maxLength(5000))
 
-/** An object id in a path or a filter; anything longer than an id can be is refused. */
+/** An object id in a filter or a body; anything longer than an id can be is refused. */
 export const Identifier = Text.pipe(Schema.minLength(1), Schema.maxLength(255))
+
+/**
+ * An object id in a path. It is looked up as given: one longer than any id the service makes names
+ * no object, so it answers 404 `resource_missing` like any other unknown id, not a 400.
+ */
+export const PathId = Text.pipe(Schema.minLength(1)).annotations({ description: "The object's id" })
 
 /** An absolute http:// or https:// URL that parses. */
 export const isHttpUrl = (text: string) => {

@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
+import { echoed } from "../domain/EchoedText.js"
 import { randomBase32 } from "../domain/Ids.js"
 import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
@@ -82,7 +83,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
         Effect.mapError(connectors.definition(type), () =>
           new ConnectionInvalid({
             param: "type",
-            reason: `unknown type '${type}'; this service knows ${connectors.types.join(", ")}`
+            reason: `unknown type '${echoed(type)}'; this service knows ${connectors.types.join(", ")}`
           }))
 
       const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>

@@ -1,4 +1,5 @@
 import { Context, Data, Effect, Layer, Option } from "effect"
+import { echoed } from "../domain/EchoedText.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { PaymentRouting } from "../payments/Payment.js"
 import type { Candidate, Evaluation } from "../routing/RoutingEvaluation.js"
@@ -93,7 +94,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
       const forced = (tenant: Tenant, provider: string, facts: RoutingFacts) =>
         Effect.gen(function*() {
           const found = yield* connections.findByName(tenant, provider)
-          if (Option.isNone(found)) return yield* new ProviderNotUsable({ provider, reason: `no provider named '${provider}'` })
+          if (Option.isNone(found)) return yield* new ProviderNotUsable({ provider, reason: `no provider named '${echoed(provider)}'` })
           const connection = found.value
           if (connection.status === "disabled") {
             return yield* new ProviderNotUsable({ provider, reason: `provider '${provider}' is disabled` })

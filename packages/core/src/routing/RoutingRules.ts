@@ -1,4 +1,5 @@
 import { Context, DateTime, Effect, Either, Layer, Option, Schema } from "effect"
+import { echoed } from "../domain/EchoedText.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
@@ -86,7 +87,7 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
         Effect.flatMap(connections.findByName(tenant, provider), (found) =>
           Option.isSome(found)
             ? Effect.void
-            : Effect.fail(new RoutingRuleInvalid({ param: "action.provider", reason: `no provider named '${provider}' in this mode` })))
+            : Effect.fail(new RoutingRuleInvalid({ param: "action.provider", reason: `no provider named '${echoed(provider)}' in this mode` })))
 
       const evaluate = (tenant: Tenant, facts: RoutingFacts, excluded: ReadonlyArray<string>, known?: KnownState) =>
         Effect.gen(function*() {
