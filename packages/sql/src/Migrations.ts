@@ -7,6 +7,7 @@ import routingAndHealth from "./migrations/0004_routing_and_health.js"
 import rateLimits from "./migrations/0005_rate_limits.js"
 import subscriptions from "./migrations/0006_subscriptions.js"
 import checkoutSessions from "./migrations/0007_checkout_sessions.js"
+import checkoutSecretDigests from "./migrations/0008_checkout_secret_digests.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -15,11 +16,12 @@ const migrations = {
   "0004_routing_and_health": routingAndHealth,
   "0005_rate_limits": rateLimits,
   "0006_subscriptions": subscriptions,
-  "0007_checkout_sessions": checkoutSessions
+  "0007_checkout_sessions": checkoutSessions,
+  "0008_checkout_secret_digests": checkoutSecretDigests
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 7
+export const LATEST_MIGRATION = 8
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

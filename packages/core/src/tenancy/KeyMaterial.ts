@@ -2,11 +2,13 @@ import { Context, Effect, Layer } from "effect"
 
 /**
  * Keys derived from the one master secret (`ORCHESTRATOR_ENCRYPTION_KEY`) with HKDF:
- * an HMAC key that hashes API keys, and an AES-GCM key that encrypts PSP credentials at rest.
+ * an HMAC key that hashes API keys, an AES-GCM key that encrypts PSP credentials at rest, and an
+ * HMAC key that makes each checkout session's client secret from the session's id.
  */
 export class KeyMaterial extends Context.Tag("core/KeyMaterial")<KeyMaterial, {
   readonly apiKeyHashing: CryptoKey
   readonly credentialEncryption: CryptoKey
+  readonly clientSecretDerivation: CryptoKey
 }>() {
   static readonly fromMasterSecret = (secret: Uint8Array<ArrayBuffer>): Layer.Layer<KeyMaterial> =>
     Layer.effect(KeyMaterial, Effect.promise(() => deriveKeyMaterial(secret)))
@@ -31,7 +33,12 @@ const deriveKeyMaterial = async (secret: Uint8Array<ArrayBuffer>) => {
     credentialEncryption: await derive("orchestrator credential encryption v1", { name: "AES-GCM", length: 256 }, [
       "encrypt",
       "decrypt"
-    ])
+    ]),
+    clientSecretDerivation: await derive(
+      "orchestrator checkout client secret v1",
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      ["sign"]
+    )
   }
 }
 
