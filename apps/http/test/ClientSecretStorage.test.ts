@@ -42,18 +42,7 @@ describe("checkout client secrets at rest", () => {
           yield* sql`delete from effect_sql_migrations where migration_id = 8`
         }))
 
-        yield* Effect.scoped(Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          const columns = yield* sql<{ column_name: string }>`select column_name from information_schema.columns
-            where table_name = 'checkout_sessions'`
-          expect(columns.map((column) => column.column_name)).not.toContain("client_secret")
-          const [row] = yield* sql<{ legacy_client_secret_sha256: string }>`select legacy_client_secret_sha256
-            from checkout_sessions where id = ${first.session.id}`
-          expect(row!.legacy_client_secret_sha256).toBe(createHash("sha256").update(legacy).digest("hex"))
-          expect(yield* storedText(sql)).not.toContain("ABCDEFGHJKMNPQRSTVWXYZ0123456789")
-        }).pipe(Effect.provide(Layer.fresh(server))))
-
-        // The server, its migrations applied: the old secret and the derived one both open the session.
+        // The next start applies 0008: the old secret and the derived one both open the session.
         yield* Effect.scoped(Effect.gen(function*() {
           const { browser } = yield* checkoutSetup()
           const path = `/v1/checkout/sessions/${first.session.id}`
@@ -64,6 +53,18 @@ describe("checkout client secrets at rest", () => {
           const nearMiss = yield* browser(path, { clientSecret: `${legacy.slice(0, -1)}8` })
           expect([nearMiss.status, nearMiss.json.error.type]).toEqual([401, "authentication_error"])
         }).pipe(Effect.provide(Layer.fresh(server))))
+
+        // Migration 0008 converted the row: the plaintext column is gone, its SHA-256 is kept.
+        yield* direct(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const columns = yield* sql<{ column_name: string }>`select column_name from information_schema.columns
+            where table_name = 'checkout_sessions'`
+          expect(columns.map((column) => column.column_name)).not.toContain("client_secret")
+          const [row] = yield* sql<{ legacy_client_secret_sha256: string }>`select legacy_client_secret_sha256
+            from checkout_sessions where id = ${first.session.id}`
+          expect(row!.legacy_client_secret_sha256).toBe(createHash("sha256").update(legacy).digest("hex"))
+          expect(yield* storedText(sql)).not.toContain("ABCDEFGHJKMNPQRSTVWXYZ0123456789")
+        }))
       }).pipe(Effect.scoped), 120_000)
   }
 })

@@ -4,7 +4,8 @@ import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
 import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { FailedAuthenticationLimit } from "@orchestrator/core/limits/FailedAuthentications"
+import { type Rate, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
@@ -87,6 +88,8 @@ export const applicationLayer = <E1, E2>(options: {
   readonly rateLimiter?: Layer.Layer<RateLimiter>
   /** Requests per second per key where an organization sets none. */
   readonly rateLimits?: { readonly live: number; readonly test: number }
+  /** Failed authentications a client address may make (20 a minute in a burst of 20 unless set). */
+  readonly failedAuthentications?: Rate
 }) =>
   CoreServices.pipe(
     Layer.provideMerge(Layer.merge(ConnectorsLive.pipe(Layer.provide(PspHttpNode)), SandboxNotifierLive)),
@@ -97,6 +100,9 @@ export const applicationLayer = <E1, E2>(options: {
       Layer.succeed(PublicBaseUrl, options.publicUrl),
       options.webhookSender ?? (options.webhooksPublicOnly === true ? NodeWebhookSenderPublicOnly : NodeWebhookSenderLive),
       options.rateLimiter ?? RateLimiter.layerLocal,
-      options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits)
+      options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits),
+      options.failedAuthentications === undefined
+        ? Layer.empty
+        : Layer.succeed(FailedAuthenticationLimit, options.failedAuthentications)
     ))
   )
