@@ -21,6 +21,11 @@ export interface Settings {
   readonly httpProcesses: number
   /** Test-mode webhooks kept off private, loopback and link-local addresses, as live ones always are. */
   readonly webhooksPublicOnly: boolean
+  /**
+   * How many reverse proxies of the operator's own stand in front and append to X-Forwarded-For;
+   * 0 (the default): the header is ignored and the socket's peer is the client.
+   */
+  readonly trustedProxies: number
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -64,7 +69,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   rateLimitTest: rateLimit("ORCHESTRATOR_RATE_LIMIT_TEST", 25),
   httpProcesses: check(Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)), (count) =>
     count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined),
-  webhooksPublicOnly: Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY").pipe(Config.withDefault(false))
+  webhooksPublicOnly: Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY").pipe(Config.withDefault(false)),
+  trustedProxies: check(Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)), (count) =>
+    count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined)
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -80,7 +87,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     redisUrl: raw.redisUrl,
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,
-    webhooksPublicOnly: raw.webhooksPublicOnly
+    webhooksPublicOnly: raw.webhooksPublicOnly,
+    trustedProxies: raw.trustedProxies
   }))
 )
 

@@ -23,7 +23,8 @@ const USAGE = `Usage: orchestrator <command>
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
 ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
-ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores).`
+ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
+ORCHESTRATOR_TRUSTED_PROXIES (reverse proxies in front that append to X-Forwarded-For, default 0).`
 
 class UsageError {
   readonly _tag = "UsageError"

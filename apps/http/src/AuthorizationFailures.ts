@@ -41,10 +41,10 @@ export const authorizationFailure = (error: AuthenticationFailed | RateLimited |
  * has no failed authentication left, before any key is looked at; each failure `counts` says is one
  * (a key or secret presented and refused, not a missing one) is counted against the address.
  */
-export const throttledByAddress = (failures: FailedAuthentications["Type"]) =>
+export const throttledByAddress = (failures: FailedAuthentications["Type"], proxies: number) =>
 <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
   Effect.gen(function*() {
-    const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest)
+    const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest, proxies)
     yield* failures.admit(address)
     return yield* attempt.pipe(Effect.tapError((error) => counts(error) ? failures.record(address) : Effect.void))
   })

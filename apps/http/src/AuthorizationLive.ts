@@ -5,6 +5,7 @@ import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
 import { authorizationFailure, throttledByAddress } from "./AuthorizationFailures.js"
+import { TrustedProxies } from "./ClientAddress.js"
 
 /**
  * `Authorization: Bearer <key>`; any other scheme counts as no key at all. Then the key's rate limit.
@@ -15,7 +16,7 @@ export const AuthorizationLive = Layer.effect(
   Effect.gen(function*() {
     const authentication = yield* Authentication
     const limits = yield* RateLimits
-    const throttled = throttledByAddress(yield* FailedAuthentications)
+    const throttled = throttledByAddress(yield* FailedAuthentications, yield* TrustedProxies)
     return {
       bearer: () =>
         Effect.gen(function*() {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { json } from "./support/Fixtures.js"
+import { TrustedProxies } from "../src/ClientAddress.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
 
 const [database] = testDatabases()
@@ -15,7 +16,10 @@ const limit = { count: 20, periodMs: 600_000 }
 /** A well-formed key that no organization has. */
 const unknownKey = () => `sk_test_${Array.from({ length: 32 }, () => "abcdefghij"[Math.floor(Math.random() * 10)]).join("")}`
 
-const list = (baseUrl: string, key: string) => raw(`${baseUrl}/v1/payments?limit=1`, { headers: json(key) })
+const list = (baseUrl: string, key: string, forwardedFor?: string) =>
+  raw(`${baseUrl}/v1/payments?limit=1`, {
+    headers: { ...json(key), ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }) }
+  })
 
 const statusCounts = (answers: ReadonlyArray<{ readonly status: number }>) =>
   answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})
@@ -42,6 +46,8 @@ describe("failed authentication throttled per client address", () => {
         expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
         expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(30)
       }
+      // A forged X-Forwarded-For changes nothing: no proxy is trusted.
+      expect((yield* list(baseUrl, unknownKey(), "198.51.100.77")).status).toBe(429)
       // Refused before any key is looked at: a good key from this address waits too, so trying keys
       // tells nothing; requests without a key are refused alike.
       const afterwards = yield* list(baseUrl, secret)
@@ -64,4 +70,22 @@ describe("failed authentication throttled per client address", () => {
       expect(byBrowser.map((answer) => answer.status)).toEqual([...Array(20).fill(401), ...Array(5).fill(429)])
       expect((yield* browser(`/v1/checkout/sessions/${session.id}`)).status).toBe(429)
     }).pipe(Effect.scoped, Effect.provide(Layer.fresh(serverLayer(database!.layer, { failedAuthentications: limit })))), 120_000)
+
+  it.live("behind a trusted proxy each client is counted by the address the proxy saw", () =>
+    Effect.gen(function*() {
+      const { baseUrl } = yield* merchant()
+      const fromAttacker = yield* Effect.all(Array.from({ length: 21 }, () => list(baseUrl, unknownKey(), "203.0.113.66")))
+      expect(statusCounts(fromAttacker)).toEqual({ 401: 20, 429: 1 })
+      // The next client through the same proxy is not blocked with the attacker.
+      expect((yield* list(baseUrl, unknownKey(), "198.51.100.12")).status).toBe(401)
+      // A client writing its own header in front of the proxy's entry does not escape its count.
+      expect((yield* list(baseUrl, unknownKey(), "192.0.2.1, 203.0.113.66")).status).toBe(429)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Layer.fresh(serverLayer(database!.layer, { failedAuthentications: limit })).pipe(
+          Layer.provide(Layer.succeed(TrustedProxies, 1))
+        )
+      )
+    ), 120_000)
 })

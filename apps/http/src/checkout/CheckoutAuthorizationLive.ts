@@ -8,6 +8,7 @@ import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
 import { authorizationFailure, throttledByAddress } from "../AuthorizationFailures.js"
+import { TrustedProxies } from "../ClientAddress.js"
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const header = request.headers["service-client-secret"]
@@ -27,7 +28,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
     const authentication = yield* Authentication
     const sessions = yield* CheckoutSessions
     const limits = yield* RateLimits
-    const throttled = throttledByAddress(yield* FailedAuthentications)
+    const throttled = throttledByAddress(yield* FailedAuthentications, yield* TrustedProxies)
     return Effect.gen(function*() {
       // The drop-in runs on the merchant's pages: any origin may read these answers (no cookies are used).
       yield* HttpApp.appendPreResponseHandler((_, response) =>
