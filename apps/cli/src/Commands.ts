@@ -1,6 +1,7 @@
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
+import { TrustedProxies } from "@orchestrator/http/ClientAddress"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import { HttpServerNodeLive } from "@orchestrator/http/HttpServerNode"
 import * as Database from "@orchestrator/sql/Database"
@@ -37,7 +38,10 @@ const application = (settings: Settings) =>
  * run one role each, for deployments that scale them apart on PostgreSQL.
  */
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
-  const http = HttpRoutesLive.pipe(Layer.provide(HttpServerNodeLive({ port: settings.port })))
+  const http = HttpRoutesLive.pipe(
+    Layer.provide(HttpServerNodeLive({ port: settings.port })),
+    Layer.provide(Layer.succeed(TrustedProxies, settings.trustedProxies))
+  )
   const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerLive] : [])]
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {

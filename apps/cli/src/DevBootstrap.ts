@@ -25,7 +25,12 @@ export const bootstrapDevelopment = (options: {
       organizations.findByName(DEV_ORGANIZATION),
       Option.match({
         // Several processes starting at once on one database race to create it: the losers take the winner's.
-        onNone: () => organizations.create(DEV_ORGANIZATION).pipe(Effect.catchAllDefect(() => existing)),
+        onNone: () =>
+          organizations.create(DEV_ORGANIZATION).pipe(
+            Effect.catchTag("OrganizationNameTaken", () => existing),
+            Effect.catchAllDefect(() => existing),
+            Effect.orDie
+          ),
         onSome: Effect.succeed
       })
     )

@@ -25,6 +25,11 @@ export interface Settings {
    * link-local addresses; live ones never do.
    */
   readonly privateAddresses: PrivateAddresses
+  /**
+   * How many reverse proxies of the operator's own stand in front and append to X-Forwarded-For;
+   * 0 (the default): the header is ignored and the socket's peer is the client.
+   */
+  readonly trustedProxies: number
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -70,7 +75,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined),
   privateAddresses: Config.option(Config.literal("allow", "deny")("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES")),
   /** Deprecated: `true` is `ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny`, `false` is `allow`. */
-  webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY"))
+  webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY")),
+  trustedProxies: check(Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)), (count) =>
+    count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined)
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -91,7 +98,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     privateAddresses: Option.getOrElse(
       Option.orElse(raw.privateAddresses, () => Option.map(raw.webhooksPublicOnly, (publicOnly) => publicOnly ? "deny" as const : "allow" as const)),
       () => Option.isSome(raw.databaseUrl) ? "deny" as const : "allow" as const
-    )
+    ),
+    trustedProxies: raw.trustedProxies
   }))
 )
 

@@ -12,7 +12,8 @@ const USAGE = `Usage: orchestrator <command>
   http                           the API only
   worker                         the worker only
   migrate                        apply database migrations and exit
-  org create --name <name>       create an organization (with test sandbox connections)
+  org create --name <name>       create an organization (with test sandbox connections); the name
+                                 is trimmed, 1 to 100 characters, no control characters, unique
   keys create --org <org_id> [--live]
                                  create a secret API key; it is printed once
   keys revoke <key_id>           revoke a key
@@ -22,12 +23,18 @@ const USAGE = `Usage: orchestrator <command>
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
 ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
-ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores).`
+ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
+ORCHESTRATOR_TRUSTED_PROXIES (reverse proxies in front that append to X-Forwarded-For, default 0).`
 
 class UsageError {
   readonly _tag = "UsageError"
   constructor(readonly message: string) {}
 }
+
+/** What the operator typed is wrong (exit code 2, like a usage error), said in one line without the usage. */
+const isInputError = (error: unknown) =>
+  typeof error === "object" && error !== null && "_tag" in error &&
+  (error._tag === "OrganizationNameInvalid" || error._tag === "OrganizationNameTaken")
 
 const program = Effect.gen(function*() {
   const { positionals, values } = yield* Effect.try({
@@ -108,6 +115,11 @@ const describeFailure = (error: unknown): string => {
   switch (tag) {
     case "OrganizationNotFound":
       return `no organization with id '${(error as { id: string }).id}'`
+    case "OrganizationNameInvalid":
+      return `invalid organization name: ${(error as { reason: string }).reason}`
+    case "OrganizationNameTaken":
+      // JSON quoting: the name is shown as typed, on one line, whatever it holds.
+      return `an organization named ${JSON.stringify((error as { name: string }).name)} already exists`
     case "ApiKeyNotFound":
       return `no API key with id '${(error as { id: string }).id}'`
     case "SqlError":
@@ -125,7 +137,7 @@ program.pipe(
     Effect.zipRight(
       Console.error(describeFailure(error)),
       Effect.sync(() => {
-        process.exitCode = error instanceof UsageError ? 2 : 1
+        process.exitCode = error instanceof UsageError || isInputError(error) ? 2 : 1
       })
     )
   ),

@@ -1,26 +1,36 @@
 import { HttpServerRequest } from "@effect/platform"
 import { Authorization } from "@orchestrator/api/Authorization"
+import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
-import { authorizationFailure } from "./AuthorizationFailures.js"
+import { authorizationFailure, throttledByAddress } from "./AuthorizationFailures.js"
+import { TrustedProxies } from "./ClientAddress.js"
 
-/** `Authorization: Bearer <key>`; any other scheme counts as no key at all. Then the key's rate limit. */
+/**
+ * `Authorization: Bearer <key>`; any other scheme counts as no key at all. Then the key's rate limit.
+ * A refused key counts against the client address; past its limit the address gets 429 at once.
+ */
 export const AuthorizationLive = Layer.effect(
   Authorization,
   Effect.gen(function*() {
     const authentication = yield* Authentication
     const limits = yield* RateLimits
+    const throttled = throttledByAddress(yield* FailedAuthentications, yield* TrustedProxies)
     return {
       bearer: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const header = request.headers.authorization ?? ""
           const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
-          const { keyId, tenant } = yield* authentication.identify(token)
+          const { keyId, tenant } = yield* throttled(authentication.identify(token), (error) => error.reason !== "missing")
           yield* limits.check(tenant, keyId)
           return tenant
-        }).pipe(Effect.catchTags({ AuthenticationFailed: authorizationFailure, RateLimited: authorizationFailure }))
+        }).pipe(Effect.catchTags({
+          AuthenticationFailed: authorizationFailure,
+          RateLimited: authorizationFailure,
+          TooManyFailedAuthentications: authorizationFailure
+        }))
     }
   })
 )

@@ -26,8 +26,9 @@ export class AuthenticationRequired extends ApiError<AuthenticationRequired>()("
 export class RateLimitExceeded extends ApiError<RateLimitExceeded>()("RateLimitExceeded", {
   status: 429,
   type: "rate_limit_error",
-  codes: ["rate_limit_exceeded"],
-  description: "Too many requests with this API key; `Retry-After` says when to try again"
+  codes: ["rate_limit_exceeded", "too_many_failed_authentications"],
+  description: "Too many requests with this API key, or too many failed authentications from this client " +
+    "address; `Retry-After` says when to try again"
 }) {
   readonly _tag = "RateLimitExceeded" as const
 }

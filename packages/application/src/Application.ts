@@ -6,7 +6,8 @@ import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
 import { EgressSettings, ownOriginAccess, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import { makeEgressClient } from "@orchestrator/egress/EgressClient"
 import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { FailedAuthenticationLimit } from "@orchestrator/core/limits/FailedAuthentications"
+import { type Rate, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
@@ -108,6 +109,8 @@ export const applicationLayer = <E1, E2>(options: {
   readonly rateLimiter?: Layer.Layer<RateLimiter>
   /** Requests per second per key where an organization sets none. */
   readonly rateLimits?: { readonly live: number; readonly test: number }
+  /** Failed authentications a client address may make (20 a minute in a burst of 20 unless set). */
+  readonly failedAuthentications?: Rate
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
   return CoreServices.pipe(
@@ -120,7 +123,10 @@ export const applicationLayer = <E1, E2>(options: {
       Layer.succeed(EgressSettings, { privateAddresses }),
       options.webhookSender ?? NodeWebhookSenderLive(privateAddresses),
       options.rateLimiter ?? RateLimiter.layerLocal,
-      options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits)
+      options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits),
+      options.failedAuthentications === undefined
+        ? Layer.empty
+        : Layer.succeed(FailedAuthenticationLimit, options.failedAuthentications)
     ))
   )
 }

@@ -29,6 +29,7 @@ import { Plans } from "./subscriptions/Plans.js"
 import { Subscriptions } from "./subscriptions/Subscriptions.js"
 import { TestClocks } from "./subscriptions/TestClocks.js"
 import { RateLimits } from "./limits/RateLimits.js"
+import { FailedAuthentications } from "./limits/FailedAuthentications.js"
 import { Authentication } from "./tenancy/Authentication.js"
 import { Organizations } from "./tenancy/Organizations.js"
 import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
@@ -77,6 +78,7 @@ export const CoreServices = JobsLayer.pipe(
       Organizations.layer,
       Events.layer,
       RateLimits.layer,
+      FailedAuthentications.layer,
       InsightsReader.layer
     )
   ),

@@ -1,18 +1,19 @@
-import { type RateDecision, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { type Rate, type RateDecision, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 
 /**
  * The cell rate algorithm of `CellRate.ts` (the same arithmetic, in Lua), run inside Redis so every process counts against one
  * budget per key: read the key's theoretical arrival time, decide, store it, in one atomic step on
- * Redis's own clock, in whole microseconds. Returns {allowed (1/0), retry after in ms}.
+ * Redis's own clock, in whole microseconds. ARGV: count, period in microseconds, 1 to peek (decide,
+ * store nothing). Returns {allowed (1/0), retry after in ms}.
  */
 const ADMIT = `
 local time = redis.call('TIME')
 local now = time[1] * 1000000 + time[2]
-local rate = tonumber(ARGV[1])
-local interval = math.floor(1000000 / rate + 0.5)
-local burst = interval * rate
+local count = tonumber(ARGV[1])
+local interval = math.floor(tonumber(ARGV[2]) / count + 0.5)
+local burst = interval * count
 local tat = tonumber(redis.call('GET', KEYS[1]) or now)
 if tat < now then tat = now end
 local next_tat = tat + interval
@@ -20,7 +21,9 @@ local allow_at = next_tat - burst
 if now < allow_at then
   return {0, math.ceil((allow_at - now) / 1000)}
 end
-redis.call('SET', KEYS[1], string.format('%d', next_tat), 'PX', math.ceil((next_tat - now) / 1000) + 1000)
+if ARGV[3] ~= '1' then
+  redis.call('SET', KEYS[1], string.format('%d', next_tat), 'PX', math.ceil((next_tat - now) / 1000) + 1000)
+end
 return {1, 0}
 `
 
@@ -35,7 +38,11 @@ const OUTAGE_LOG_EVERY_MS = 30_000
  * each process counts for itself (the in-process limiter) and says so in its log: an outage of
  * Redis loosens the limits for a while, it never refuses a payment.
  */
-export const RedisRateLimiterLive = (url: string) =>
+export const RedisRateLimiterLive = (
+  url: string,
+  /** Before every bucket's key in Redis; tests set their own so runs sharing a Redis never meet. */
+  options: { readonly prefix?: string } = {}
+) =>
   Layer.scoped(
     RateLimiter,
     Effect.gen(function*() {
@@ -62,29 +69,33 @@ export const RedisRateLimiterLive = (url: string) =>
         Effect.catchAll(() => Effect.logWarning("Redis is unavailable for rate limits at start; counting in this process"))
       )
       // Sent once, then called by its hash.
-      redis.defineCommand("admitRate", { numberOfKeys: 1, lua: ADMIT })
-      const admit = (key: string, perSecond: number) =>
-        (redis as unknown as { admitRate: (key: string, perSecond: number) => Promise<[number, number]> })
-          .admitRate(key, perSecond)
+      redis.defineCommand("admitRateWithin", { numberOfKeys: 1, lua: ADMIT })
+      const run = (key: string, rate: Rate, peek: boolean) =>
+        (redis as unknown as {
+          admitRateWithin: (key: string, count: number, periodMicros: number, peek: string) => Promise<[number, number]>
+        }).admitRateWithin(key, rate.count, rate.periodMs * 1000, peek ? "1" : "0")
       const local = RateLimiter.local()
       let lastOutageLog = 0
 
-      const fallBack = (bucket: string, perSecond: number, reason: string) =>
+      const fallBack = (bucket: string, rate: Rate, peek: boolean, reason: string) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           if (now - lastOutageLog > OUTAGE_LOG_EVERY_MS) {
             lastOutageLog = now
             yield* Effect.logWarning(`Redis is unavailable for rate limits (${reason}); counting in this process`)
           }
-          return yield* local.take(bucket, perSecond)
+          return yield* local.admit(bucket, rate, { peek })
         })
 
-      const take = (bucket: string, perSecond: number): Effect.Effect<RateDecision> =>
-        Effect.tryPromise(() => admit(`ratelimit:${bucket}`, perSecond)).pipe(
+      const prefix = options.prefix ?? "ratelimit:"
+      const admit = (bucket: string, rate: Rate, options: { readonly peek: boolean }): Effect.Effect<RateDecision> =>
+        Effect.tryPromise(() => run(`${prefix}${bucket}`, rate, options.peek)).pipe(
           Effect.timeoutFail({ duration: REDIS_TIMEOUT, onTimeout: () => new Error("timed out") }),
           Effect.map(([allowed, retryAfterMs]): RateDecision => ({ allowed: allowed === 1, retryAfterMs })),
-          Effect.catchAll((error) => fallBack(bucket, perSecond, error instanceof Error ? error.message : String(error)))
+          Effect.catchAll((error) =>
+            fallBack(bucket, rate, options.peek, error instanceof Error ? error.message : String(error))
+          )
         )
-      return { take }
+      return { take: (bucket, perSecond) => admit(bucket, { count: perSecond, periodMs: 1000 }, { peek: false }), admit }
     })
   )

@@ -1,6 +1,7 @@
+import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { RedisRateLimiterLive } from "../src/RedisRateLimiter.js"
 
 /** The machine's Redis (CI starts it); REDIS_URL points elsewhere. */
@@ -30,6 +31,42 @@ describe("rate limits shared through Redis", () => {
       expect((yield* first.take(bucket, 5)).allowed).toBe(false)
       // Another key is counted apart.
       expect((yield* first.take(`${bucket}_other`, 5)).allowed).toBe(true)
+    }))
+
+  it.scoped("a rate over a longer period is shared too, and a peek counts nothing", () =>
+    Effect.gen(function*() {
+      const [first, second] = yield* twoProcesses(REDIS_URL)
+      const bucket = `auth-failures:${Math.random().toString(36).slice(2)}`
+      const rate = { count: 4, periodMs: 60_000 }
+      const peeks = yield* Effect.forEach(Array.from({ length: 10 }), () => first.admit(bucket, rate, { peek: true }))
+      expect(allowedOf(peeks)).toBe(10)
+      yield* Effect.forEach(Array.from({ length: 2 }), () => first.admit(bucket, rate, { peek: false }))
+      yield* Effect.forEach(Array.from({ length: 2 }), () => second.admit(bucket, rate, { peek: false }))
+      const refused = yield* first.admit(bucket, rate, { peek: true })
+      expect(refused.allowed).toBe(false)
+      // One more every 15 s: the wait is most of that, never more.
+      expect(refused.retryAfterMs).toBeGreaterThan(10_000)
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(15_000)
+      expect((yield* second.admit(bucket, rate, { peek: false })).allowed).toBe(false)
+    }))
+
+  it.scoped("failed authentications of one address are counted across processes", () =>
+    Effect.gen(function*() {
+      // Its own keys in Redis: the address is the same in every run.
+      const prefix = `test-${Math.random().toString(36).slice(2)}:`
+      const process = () =>
+        Layer.build(FailedAuthentications.layer.pipe(Layer.provide(RedisRateLimiterLive(REDIS_URL, { prefix })))).pipe(
+          Effect.map((context) => context.unsafeMap.get(FailedAuthentications.key) as FailedAuthentications["Type"])
+        )
+      const [first, second] = [yield* process(), yield* process()]
+      const counted = [
+        ...yield* Effect.forEach(Array.from({ length: 12 }), () => Effect.either(first.record("203.0.113.9"))),
+        ...yield* Effect.forEach(Array.from({ length: 8 }), () => Effect.either(second.record("203.0.113.9")))
+      ]
+      expect(counted.every(Either.isRight)).toBe(true)
+      expect(Either.isLeft(yield* Effect.either(second.admit("203.0.113.9")))).toBe(true)
+      expect(Either.isLeft(yield* Effect.either(first.admit("203.0.113.9")))).toBe(true)
+      yield* first.admit("203.0.113.10")
     }))
 
   it.scoped("with Redis unreachable each process counts for itself: limits loosen, nothing fails", () =>

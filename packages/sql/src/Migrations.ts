@@ -7,6 +7,7 @@ import routingAndHealth from "./migrations/0004_routing_and_health.js"
 import rateLimits from "./migrations/0005_rate_limits.js"
 import subscriptions from "./migrations/0006_subscriptions.js"
 import checkoutSessions from "./migrations/0007_checkout_sessions.js"
+import checkoutSecretDigests from "./migrations/0008_checkout_secret_digests.js"
 import attemptOutcomes from "./migrations/0009_attempt_outcomes.js"
 
 const migrations = {
@@ -17,6 +18,7 @@ const migrations = {
   "0005_rate_limits": rateLimits,
   "0006_subscriptions": subscriptions,
   "0007_checkout_sessions": checkoutSessions,
+  "0008_checkout_secret_digests": checkoutSecretDigests,
   "0009_attempt_outcomes": attemptOutcomes
 }
 

@@ -3,10 +3,12 @@ import { failWith } from "@orchestrator/api/ApiError"
 import { CheckoutAuthorization } from "@orchestrator/api/checkout/CheckoutAuthorization"
 import { AuthenticationRequired } from "@orchestrator/api/CommonErrors"
 import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
+import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
-import { authorizationFailure } from "../AuthorizationFailures.js"
+import { authorizationFailure, throttledByAddress } from "../AuthorizationFailures.js"
+import { TrustedProxies } from "../ClientAddress.js"
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const header = request.headers["service-client-secret"]
@@ -17,7 +19,8 @@ const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string =>
 
 /**
  * The server key when one is sent (as everywhere else); otherwise the session's client secret. A
- * secret that opens nothing is refused like an unknown key, whether or not the session exists.
+ * secret that opens nothing is refused like an unknown key, whether or not the session exists, and
+ * counts against the client address like one.
  */
 export const CheckoutAuthorizationLive = Layer.effect(
   CheckoutAuthorization,
@@ -25,6 +28,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
     const authentication = yield* Authentication
     const sessions = yield* CheckoutSessions
     const limits = yield* RateLimits
+    const throttled = throttledByAddress(yield* FailedAuthentications, yield* TrustedProxies)
     return Effect.gen(function*() {
       // The drop-in runs on the merchant's pages: any origin may read these answers (no cookies are used).
       yield* HttpApp.appendPreResponseHandler((_, response) =>
@@ -34,7 +38,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
       const header = request.headers.authorization ?? ""
       if (header !== "") {
         const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
-        const { keyId, tenant } = yield* authentication.identify(token)
+        const { keyId, tenant } = yield* throttled(authentication.identify(token), (error) => error.reason !== "missing")
         yield* limits.check(tenant, keyId)
         return { tenant, clientSessionId: null }
       }
@@ -45,13 +49,17 @@ export const CheckoutAuthorizationLive = Layer.effect(
           message: "Send 'Authorization: Bearer sk_test_…', or the session's client secret in 'Service-Client-Secret'."
         })
       }
-      const holder = yield* sessions.authenticate(secret).pipe(
+      const holder = yield* throttled(sessions.authenticate(secret), () => true).pipe(
         Effect.catchTag("ClientSecretRejected", () =>
           failWith(AuthenticationRequired, { code: "api_key_invalid", message: "Invalid client secret provided." }))
       )
       // Each session's browser gets the rate limit of a key of its own.
       yield* limits.check(holder.tenant, holder.sessionId)
       return { tenant: holder.tenant, clientSessionId: holder.sessionId }
-    }).pipe(Effect.catchTags({ AuthenticationFailed: authorizationFailure, RateLimited: authorizationFailure }))
+    }).pipe(Effect.catchTags({
+      AuthenticationFailed: authorizationFailure,
+      RateLimited: authorizationFailure,
+      TooManyFailedAuthentications: authorizationFailure
+    }))
   })
 )

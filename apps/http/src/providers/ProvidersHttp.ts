@@ -4,6 +4,7 @@ import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
 import { connectionFailures, providerWebhookFailures } from "@orchestrator/api/providers/ProviderErrors"
 import { ProvidersApi } from "@orchestrator/api/providers/ProvidersApi"
+import { resourceLimitFailures } from "@orchestrator/api/ResourceLimitErrors"
 import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
@@ -20,7 +21,7 @@ export const ProvidersHttpLive = HttpApiBuilder.group(Api, "providers", (handler
           idempotent(
             ProvidersApi.endpoints.create,
             { key: headers["idempotency-key"], payload },
-            answering(connections.create(tenant, payload))
+            answeringWith({ ...connectionFailures, ...resourceLimitFailures })(connections.create(tenant, payload))
           )))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

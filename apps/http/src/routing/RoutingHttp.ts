@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
+import { resourceLimitFailures } from "@orchestrator/api/ResourceLimitErrors"
 import { RoutingApi, routingFailures } from "@orchestrator/api/routing/RoutingApi"
 import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
@@ -18,7 +19,7 @@ export const RoutingHttpLive = HttpApiBuilder.group(Api, "routing", (handlers) =
           idempotent(
             RoutingApi.endpoints.create,
             { key: headers["idempotency-key"], payload },
-            answering(rules.create(tenant, payload))
+            answeringWith({ ...routingFailures, ...resourceLimitFailures })(rules.create(tenant, payload))
           )))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

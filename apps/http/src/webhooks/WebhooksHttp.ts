@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { answeringWith } from "@orchestrator/api/ApiError"
 import { listFailures } from "@orchestrator/api/CommonErrors"
+import { resourceLimitFailures } from "@orchestrator/api/ResourceLimitErrors"
 import { webhookFailures } from "@orchestrator/api/webhooks/WebhookErrors"
 import { WebhooksApi } from "@orchestrator/api/webhooks/WebhooksApi"
 import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
@@ -24,7 +25,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           idempotent(
             endpoints.createEndpoint,
             { key: headers["idempotency-key"], payload, sealResponse: true },
-            answering(webhookEndpoints.create(tenant, payload))
+            answeringWith({ ...webhookFailures, ...resourceLimitFailures })(webhookEndpoints.create(tenant, payload))
           )))
       .handle("listEndpoints", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

@@ -4,6 +4,7 @@ import { Api } from "@orchestrator/api/Api"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import type { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
@@ -44,6 +45,14 @@ export const serverLayer = <E>(
     readonly rateLimits?: { readonly live: number; readonly test: number }
     /** The server's timeouts, shortened by the suites that wait for them. */
     readonly server?: Omit<HttpServerOptions, "port">
+    /**
+     * Failed authentications per client address. Every suite's requests come from 127.0.0.1 and many
+     * try bad keys on purpose, so the default here is far above the service's; the throttle's suite
+     * passes the service's own.
+     */
+    readonly failedAuthentications?: { readonly count: number; readonly periodMs: number }
+    /** Where request rates are counted: in this process unless a suite shares them (Redis). */
+    readonly rateLimiter?: Layer.Layer<RateLimiter>
   } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
@@ -55,6 +64,8 @@ export const serverLayer = <E>(
       rateLimits: options.rateLimits ?? { live: 1_000_000, test: 1_000_000 },
       // Fake PSPs and webhook receivers listen on this machine; suites of the policy itself say `deny`.
       privateAddresses: options.privateAddresses ?? "allow",
+      failedAuthentications: options.failedAuthentications ?? { count: 1_000_000, periodMs: 1000 },
+      ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const server = HttpRoutesLive.pipe(Layer.provide(HttpServerNodeLive({ ...options.server, port })))

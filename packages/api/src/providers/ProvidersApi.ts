@@ -10,6 +10,7 @@ import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import {
   ConnectionInvalid,
   ConnectionNameTaken,
@@ -37,6 +38,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .addError(ConnectionNameTaken)
       .addError(IdempotencyKeyInUse)
       .addError(ConnectionInvalid)
+      .addError(ResourceLimitExceeded)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Connect a PSP account")
       .annotate(

@@ -11,6 +11,7 @@ import { Schema } from "effect"
 import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 
 export class RoutingRuleNotFound extends ApiError<RoutingRuleNotFound>()("RoutingRuleNotFound", {
@@ -67,13 +68,15 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .addSuccess(RoutingRule, { status: 201 })
       .addError(IdempotencyKeyInUse)
       .addError(RoutingRuleInvalid)
+      .addError(ResourceLimitExceeded)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Create a routing rule")
       .annotate(
         OpenApi.Description,
         "Rules are evaluated from the lowest `priority` up (ties by age); the first enabled rule that matches, " +
           "whose provider can take the payment, wins. `conditions` takes only `currency`, `country`, `method` " +
-          "(lists of codes) and `amount` (`gte`, `lte` in minor units); `{}` matches every payment."
+          "(lists of codes) and `amount` (`gte`, `lte` in minor units); `{}` matches every payment. " +
+          "An organization keeps at most 200 rules per mode."
       )
   )
   .add(

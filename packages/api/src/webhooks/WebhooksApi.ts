@@ -15,6 +15,7 @@ import {
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 
@@ -48,11 +49,13 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     mutation("createEndpoint", "/webhooks/endpoints")
       .setPayload(CreateWebhookEndpoint)
       .addSuccess(WebhookEndpoint, { status: 201 })
+      .addError(ResourceLimitExceeded)
       .annotate(OpenApi.Summary, "Register a webhook endpoint")
       .annotate(
         OpenApi.Description,
         "The response carries the endpoint's signing `secret`, this once. `enabled_events` empty or `[\"*\"]` " +
-          "receives every event. Live-mode URLs must be https and reach a public address."
+          "receives every event. Live-mode URLs must be https and reach a public address. An organization keeps at " +
+          "most 16 endpoints per mode."
       )
   )
   .add(

@@ -1,12 +1,12 @@
 import { Data } from "effect"
-import type { CheckoutSession } from "./CheckoutSession.js"
+import type { CheckoutSessionRecord } from "./CheckoutSession.js"
 
 /** No such session for this caller: unknown, another organization's or mode's, or another session's secret. */
 export class CheckoutSessionNotFound extends Data.TaggedError("CheckoutSessionNotFound")<{ readonly id: string }> {}
 
 /** The action does not apply to the session in its current status (decisions §12). */
 export class CheckoutSessionStateConflict extends Data.TaggedError("CheckoutSessionStateConflict")<{
-  readonly session: CheckoutSession
+  readonly session: CheckoutSessionRecord
   readonly action: "confirm" | "cancel" | "reroute"
 }> {}
 

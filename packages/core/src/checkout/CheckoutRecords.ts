@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
-import { CheckoutSession, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
+import { CheckoutSessionRecord, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
 import { CheckoutSessionNotFound } from "./CheckoutErrors.js"
 import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
 import { CheckoutSessionStateMachine } from "./CheckoutSessionStateMachine.js"
@@ -8,7 +8,7 @@ import { CheckoutSessionStateMachine } from "./CheckoutSessionStateMachine.js"
 /** Where a checkout session's status changes: its lifecycle over the sessions repository. */
 export class CheckoutRecords extends Context.Tag("core/CheckoutRecords")<
   CheckoutRecords,
-  Lifecycle<CheckoutSessionStatus, CheckoutSession, CheckoutSessionNotFound>
+  Lifecycle<CheckoutSessionStatus, CheckoutSessionRecord, CheckoutSessionNotFound>
 >() {
   static readonly layer = Layer.effect(
     CheckoutRecords,
@@ -16,7 +16,7 @@ export class CheckoutRecords extends Context.Tag("core/CheckoutRecords")<
       makeLifecycle({
         machine: CheckoutSessionStateMachine,
         store,
-        make: (fields) => new CheckoutSession(fields),
+        make: (fields) => new CheckoutSessionRecord(fields),
         event: (type, session) => ({ type, object: toEventObject(session) }),
         notFound: (id) => new CheckoutSessionNotFound({ id })
       }))

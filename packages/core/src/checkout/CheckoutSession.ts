@@ -38,14 +38,16 @@ export const CheckoutPaymentPublic = Schema.Struct({
 }).annotations({ identifier: "CheckoutPaymentPublic" })
 export type CheckoutPaymentPublic = typeof CheckoutPaymentPublic.Type
 
-/** The full view (server key), which is also the stored record; `payment` is filled by `expand=payment`. */
-export class CheckoutSession extends Schema.Class<CheckoutSession>("CheckoutSession")({
+/**
+ * A session as it is stored: everything but its client secret, which is made from the id when shown
+ * (`ClientSecrets.ts`). Events carry exactly this (webhooks leave the service).
+ */
+export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
   object: Schema.Literal("checkout.session"),
   id: Schema.String,
   status: CheckoutSessionStatus,
   amount: Amount,
   currency: Currency,
-  client_secret: Schema.String,
   ui: CheckoutUi,
   allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
   success_url: Schema.String,
@@ -66,6 +68,11 @@ export class CheckoutSession extends Schema.Class<CheckoutSession>("CheckoutSess
   created_at: Timestamp,
   updated_at: Timestamp,
   livemode: Schema.Boolean
+}) {}
+
+/** The full view (server key): the record with its client secret; `payment` is filled by `expand=payment`. */
+export class CheckoutSession extends CheckoutSessionRecord.extend<CheckoutSession>("CheckoutSession")({
+  client_secret: Schema.String
 }) {}
 
 /** What the drop-in reads with the client secret: exactly the seed's list of fields. */
@@ -91,8 +98,8 @@ export const CheckoutSessionEventObject = CheckoutSession.pipe(Schema.omit("clie
   .annotations({ identifier: "CheckoutSessionEventObject" })
 export type CheckoutSessionEventObject = typeof CheckoutSessionEventObject.Type
 
-export const toEventObject = (session: CheckoutSession): CheckoutSessionEventObject => {
-  const { client_secret: _secret, ...rest } = session
+export const toEventObject = (session: CheckoutSessionRecord): CheckoutSessionEventObject => {
+  const { client_secret: _secret, ...rest } = session as CheckoutSessionRecord & { readonly client_secret?: string }
   return rest
 }
 
@@ -106,7 +113,7 @@ export const toPublicPayment = (payment: Payment): CheckoutPaymentPublic => ({
   failure: payment.failure
 })
 
-export const toPublic = (session: CheckoutSession, payment: Payment | null): CheckoutSessionPublic => ({
+export const toPublic = (session: CheckoutSessionRecord, payment: Payment | null): CheckoutSessionPublic => ({
   object: "checkout.session",
   id: session.id,
   status: session.status,

@@ -1,5 +1,4 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
@@ -14,7 +13,7 @@ import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
-import { constantTimeEqual } from "../tenancy/KeyMaterial.js"
+import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
   type CheckoutSessionListFilter,
   type CheckoutSessionPublic,
@@ -22,6 +21,7 @@ import {
   type ConfirmCheckout,
   type CreateCheckoutSession,
   CheckoutSession,
+  CheckoutSessionRecord,
   EXPIRES_IN_MAX,
   type RerouteCheckout,
   sessionIdOfSecret,
@@ -29,6 +29,7 @@ import {
 } from "./CheckoutSession.js"
 import { CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./CheckoutErrors.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
+import { clientSecretOf, legacySecretDigest } from "./ClientSecrets.js"
 import { type CheckoutSessionRef, CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
 
 /** The one session a client secret opens, and whose it is. */
@@ -105,8 +106,16 @@ const make = Effect.gen(function*() {
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
   const baseUrl = yield* PublicBaseUrl
+  const { clientSecretDerivation } = yield* KeyMaterial
 
-  const paymentOf = (tenant: Tenant, session: CheckoutSession): Effect.Effect<Payment | null> =>
+  /** The full view: the record with its client secret, made again from the id. */
+  const withSecret = (session: CheckoutSessionRecord, payment: Payment | null = null) =>
+    Effect.map(
+      clientSecretOf(clientSecretDerivation, session.id),
+      (client_secret) => new CheckoutSession({ ...session, payment, client_secret })
+    )
+
+  const paymentOf = (tenant: Tenant, session: CheckoutSessionRecord): Effect.Effect<Payment | null> =>
     session.payment_id === null
       ? Effect.succeed(null)
       : Effect.orDie(payments.retrieve(tenant, session.payment_id))
@@ -127,7 +136,7 @@ const make = Effect.gen(function*() {
   }
 
   /** Records `payment` as the session's latest, once (the confirm and the outbox may both bring it). */
-  const link = (tenant: Tenant, session: CheckoutSession, payment: Payment) =>
+  const link = (tenant: Tenant, session: CheckoutSessionRecord, payment: Payment) =>
     session.payment_ids.includes(payment.id)
       ? Effect.succeed(session)
       : records.save(tenant, session, { payment_id: payment.id, payment_ids: [...session.payment_ids, payment.id] })
@@ -178,13 +187,16 @@ const make = Effect.gen(function*() {
       return session
     })
 
-  const publicOf = (tenant: Tenant, session: CheckoutSession) =>
+  const publicOf = (tenant: Tenant, session: CheckoutSessionRecord) =>
     Effect.map(paymentOf(tenant, session), (payment) => toPublic(session, payment))
 
   const create = Effect.fn("CheckoutSessions.create")(function*(tenant: Tenant, input: CreateCheckoutSession) {
     const scope = yield* IdempotencyScope
     if (Option.isSome(scope.recovered)) {
-      return yield* records.load(tenant, scope.recovered.value).pipe(Effect.catchTag("CheckoutSessionNotFound", Effect.die))
+      return yield* records.load(tenant, scope.recovered.value).pipe(
+        Effect.catchTag("CheckoutSessionNotFound", Effect.die),
+        Effect.flatMap((session) => withSecret(session))
+      )
     }
     const methods = input.allowed_methods ?? null
     const facts = {
@@ -201,13 +213,12 @@ const make = Effect.gen(function*() {
     return yield* transactions.run(Effect.gen(function*() {
       const session = yield* records.create(
         tenant,
-        new CheckoutSession({
+        new CheckoutSessionRecord({
           object: "checkout.session",
           id,
           status: "open",
           amount: input.amount,
           currency: input.currency,
-          client_secret: `${id}_secret_${randomBase32(32)}`,
           ui: uiOf(connection, methods),
           allowed_methods: methods,
           success_url: input.success_url,
@@ -230,7 +241,7 @@ const make = Effect.gen(function*() {
       )
       yield* scope.attach(id)
       return session
-    }))
+    })).pipe(Effect.flatMap((session) => withSecret(session)))
   })
 
   const confirm = Effect.fn("CheckoutSessions.confirm")(function*(tenant: Tenant, id: string, input: ConfirmCheckout) {
@@ -319,13 +330,14 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const sessionId = sessionIdOfSecret(clientSecret)
       if (sessionId === null) return yield* new ClientSecretRejected()
-      const tenant = yield* repository.tenantOf(sessionId)
-      if (Option.isNone(tenant)) return yield* new ClientSecretRejected()
-      const session = yield* repository.find(tenant.value, sessionId)
-      if (Option.isNone(session) || !constantTimeEqual(session.value.client_secret, clientSecret)) {
-        return yield* new ClientSecretRejected()
-      }
-      return { tenant: tenant.value, sessionId }
+      const owner = yield* repository.ownerOf(sessionId)
+      if (Option.isNone(owner)) return yield* new ClientSecretRejected()
+      const derived = constantTimeEqual(yield* clientSecretOf(clientSecretDerivation, sessionId), clientSecret)
+      // A session made before 0008 also keeps the random secret it was given (for its 24 hours at most).
+      const { legacySecretDigest: legacy, tenant } = owner.value
+      const kept = legacy !== null && constantTimeEqual(yield* legacySecretDigest(clientSecret), legacy)
+      if (!derived && !kept) return yield* new ClientSecretRejected()
+      return { tenant, sessionId }
     })
 
   const expire = (ref: CheckoutSessionRef) =>
@@ -344,11 +356,14 @@ const make = Effect.gen(function*() {
     retrieve: (tenant, id, options) =>
       Effect.gen(function*() {
         const session = yield* current(tenant, id)
-        if (options?.expandPayment !== true) return session
-        return new CheckoutSession({ ...session, payment: yield* paymentOf(tenant, session) })
+        return yield* withSecret(session, options?.expandPayment === true ? yield* paymentOf(tenant, session) : null)
       }),
     retrievePublic: (tenant, id) => Effect.flatMap(current(tenant, id), (session) => publicOf(tenant, session)),
-    list: (tenant, filter, page) => repository.list(tenant, filter, page),
+    list: (tenant, filter, page) =>
+      Effect.flatMap(
+        repository.list(tenant, filter, page),
+        (found) => Effect.map(Effect.forEach(found.data, (session) => withSecret(session)), (data) => ({ ...found, data }))
+      ),
     confirm,
     cancel,
     reroute,

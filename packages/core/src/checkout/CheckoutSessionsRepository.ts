@@ -5,11 +5,17 @@ import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
-import type { CheckoutSession, CheckoutSessionListFilter } from "./CheckoutSession.js"
+import type { CheckoutSessionListFilter, CheckoutSessionRecord as CheckoutSession } from "./CheckoutSession.js"
 
 export interface CheckoutSessionRef {
   readonly tenant: Tenant
   readonly sessionId: string
+}
+
+/** Whose session an id names, and the digest of its secret when it was made before secrets were derived. */
+export interface CheckoutSessionOwner {
+  readonly tenant: Tenant
+  readonly legacySecretDigest: string | null
 }
 
 export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessionsRepository")<
@@ -20,7 +26,7 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
     readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
     readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
     /** Whose session this is, for a browser that holds only its client secret. */
-    readonly tenantOf: (id: string) => Effect.Effect<Option.Option<Tenant>>
+    readonly ownerOf: (id: string) => Effect.Effect<Option.Option<CheckoutSessionOwner>>
     readonly list: (
       tenant: Tenant,
       filter: CheckoutSessionListFilter,
@@ -50,11 +56,11 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
         update: save,
         find,
         findForUpdate: find,
-        tenantOf: (id) =>
+        ownerOf: (id) =>
           Effect.sync(() =>
             Option.map(Option.fromNullable(rows().get(id)), (row) => ({
-              organizationId: row.organizationId,
-              livemode: row.session.livemode
+              tenant: { organizationId: row.organizationId, livemode: row.session.livemode },
+              legacySecretDigest: null
             }))
           ),
         list: (tenant, filter, page) =>

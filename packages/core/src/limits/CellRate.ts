@@ -1,6 +1,6 @@
 /**
- * The generic cell rate algorithm (GCRA), as pure arithmetic: a key may send `perSecond` requests
- * a second, in a burst of up to `perSecond` at once. The whole state of a key is one number, its
+ * The generic cell rate algorithm (GCRA), as pure arithmetic: a key may send `count` requests per
+ * `periodMs`, in a burst of up to `count` at once. The whole state of a key is one number, its
  * theoretical arrival time (`tat`), which is why the same arithmetic runs in process and inside
  * Redis in one atomic step. Times are whole microseconds, so no rounding error ever refuses the
  * last request of a burst.
@@ -13,10 +13,18 @@ export interface CellRateDecision {
   readonly retryAfterMs: number
 }
 
-export const admitCell = (tat: number | undefined, nowMs: number, perSecond: number): CellRateDecision => {
+/** `count` requests per `periodMs`: an API key's rate is `{ count: perSecond, periodMs: 1000 }`. */
+export interface Rate {
+  readonly count: number
+  readonly periodMs: number
+}
+
+export const perSecond = (count: number): Rate => ({ count, periodMs: 1000 })
+
+export const admitCell = (tat: number | undefined, nowMs: number, rate: Rate): CellRateDecision => {
   const now = nowMs * 1000
-  const interval = Math.round(1_000_000 / perSecond)
-  const burst = interval * perSecond
+  const interval = Math.round((rate.periodMs * 1000) / rate.count)
+  const burst = interval * rate.count
   const start = Math.max(tat ?? now, now)
   const next = start + interval
   const allowAt = next - burst

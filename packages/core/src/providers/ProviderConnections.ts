@@ -5,6 +5,7 @@ import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPol
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { defaultProviderOf } from "../tenancy/Organization.js"
@@ -40,7 +41,7 @@ const settingsProblem = (definition: ConnectorDefinition, settings: unknown) =>
 export class ProviderConnections extends Context.Tag("core/ProviderConnections")<ProviderConnections, {
   readonly create: (tenant: Tenant, input: CreateProviderConnection) => Effect.Effect<
     ProviderConnectionView,
-    ConnectionInvalid | ConnectionNameTaken
+    ConnectionInvalid | ConnectionNameTaken | ResourceLimitExceeded
   >
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<ProviderConnectionView, ProviderConnectionNotFound>
   readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<ProviderConnectionView>, InvalidCursor>
@@ -202,6 +203,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             if (Option.isSome(yield* repository.findByNameEver(tenant, input.name))) {
               return yield* new ConnectionNameTaken({ name: input.name })
             }
+            yield* roomForOneMore("provider_connections", (yield* repository.list(tenant)).length)
             yield* insert(tenant.organizationId, connection, input)
             return view(connection)
           }))

@@ -3,7 +3,9 @@ import { echoed } from "../domain/EchoedText.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { defaultProviderOf, type Organization } from "../tenancy/Organization.js"
@@ -40,7 +42,10 @@ export interface KnownState {
 
 /** Routing rules: kept per organization and mode, and evaluated the same way by every caller. */
 export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, {
-  readonly create: (tenant: Tenant, input: CreateRoutingRule) => Effect.Effect<RoutingRule, RoutingRuleInvalid>
+  readonly create: (
+    tenant: Tenant,
+    input: CreateRoutingRule
+  ) => Effect.Effect<RoutingRule, RoutingRuleInvalid | ResourceLimitExceeded>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<RoutingRule, RoutingRuleNotFound>
   readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<RoutingRule>, InvalidCursor>
   readonly update: (
@@ -70,6 +75,7 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
       const connections = yield* ProviderConnectionsRepository
       const organizations = yield* OrganizationsRepository
       const ids = yield* IdGenerator
+      const transactions = yield* Transactions
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
@@ -118,8 +124,13 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
             created_at: createdAt,
             updated_at: createdAt
           })
-          yield* repository.insert(tenant, rule)
-          return rule
+          return yield* transactions.run(Effect.gen(function*() {
+            // Creations at once wait for each other here, so the last place is taken once.
+            yield* organizations.lock(tenant.organizationId)
+            yield* roomForOneMore("routing_rules", (yield* repository.all(tenant)).length)
+            yield* repository.insert(tenant, rule)
+            return rule
+          }))
         }),
         retrieve: load,
         list: repository.page,

@@ -2,13 +2,15 @@ import { Context, Effect, Layer } from "effect"
 
 /**
  * Keys derived from the one master secret (`ORCHESTRATOR_ENCRYPTION_KEY`) with HKDF:
- * an HMAC key that hashes API keys, an AES-GCM key that encrypts PSP credentials at rest, and an
- * HMAC key that signs the return URLs handed to PSPs (one key per purpose, so none can stand in for another).
+ * an HMAC key that hashes API keys, an AES-GCM key that encrypts PSP credentials at rest, an HMAC key
+ * that signs the return URLs handed to PSPs, and an HMAC key that makes each checkout session's client
+ * secret from the session's id (one key per purpose, so none can stand in for another).
  */
 export class KeyMaterial extends Context.Tag("core/KeyMaterial")<KeyMaterial, {
   readonly apiKeyHashing: CryptoKey
   readonly credentialEncryption: CryptoKey
   readonly returnSigning: CryptoKey
+  readonly clientSecretDerivation: CryptoKey
 }>() {
   static readonly fromMasterSecret = (secret: Uint8Array<ArrayBuffer>): Layer.Layer<KeyMaterial> =>
     Layer.effect(KeyMaterial, Effect.promise(() => deriveKeyMaterial(secret)))
@@ -36,7 +38,12 @@ const deriveKeyMaterial = async (secret: Uint8Array<ArrayBuffer>) => {
     ]),
     returnSigning: await derive("orchestrator payment return v1", { name: "HMAC", hash: "SHA-256", length: 256 }, [
       "sign"
-    ])
+    ]),
+    clientSecretDerivation: await derive(
+      "orchestrator checkout client secret v1",
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      ["sign"]
+    )
   }
 }
 

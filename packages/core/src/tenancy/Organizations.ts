@@ -15,6 +15,7 @@ import {
   paymentsRoutingOf,
   type UpdateOrganization
 } from "./Organization.js"
+import { organizationName, type OrganizationNameInvalid, OrganizationNameTaken } from "./OrganizationName.js"
 import { OrganizationsRepository } from "./OrganizationsRepository.js"
 
 export class OrganizationNotFound extends Data.TaggedError("OrganizationNotFound")<{ readonly id: string }> {}
@@ -29,8 +30,11 @@ export class DefaultProviderInvalid extends Data.TaggedError("DefaultProviderInv
 
 /** Organizations and their keys: what the command-line tool and the embedded bootstrap manage. */
 export class Organizations extends Context.Tag("core/Organizations")<Organizations, {
-  /** A new organization with its test-mode sandbox connections; `sandbox_a` is the default provider. */
-  readonly create: (name: string) => Effect.Effect<Organization>
+  /**
+   * A new organization with its test-mode sandbox connections; `sandbox_a` is the default provider.
+   * The name is trimmed and checked (`OrganizationName.ts`), and must be free.
+   */
+  readonly create: (name: string) => Effect.Effect<Organization, OrganizationNameInvalid | OrganizationNameTaken>
   /** A new secret key; the returned `secret` is shown once and stored only as a keyed hash. */
   readonly createKey: (
     organizationId: string,
@@ -101,8 +105,10 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
         })
 
       return {
-        create: (name) =>
+        create: (raw) =>
           transactions.run(Effect.gen(function*() {
+            const name = yield* organizationName(raw)
+            if (Option.isSome(yield* organizations.findByName(name))) return yield* new OrganizationNameTaken({ name })
             const createdAt = yield* now
             const organization = new Organization({
               id: yield* ids.make("org"),

@@ -3,10 +3,12 @@ import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { RESOURCE_LIMITS, type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { EgressSettings } from "../egress/EgressPolicy.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { endpointUrlProblem } from "./EndpointAddresses.js"
 import { type CreateWebhookEndpoint, type UpdateWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
@@ -24,7 +26,10 @@ const ownerOf = (endpointId: string) => `${endpointId}/webhook_signing_secret`
 /** Webhook endpoints: where merchants receive events, and the secrets that sign what they receive. */
 export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<WebhookEndpoints, {
   /** The new endpoint, with its secret: shown this once. */
-  readonly create: (tenant: Tenant, input: CreateWebhookEndpoint) => Effect.Effect<WebhookEndpoint, WebhookUrlNotAllowed>
+  readonly create: (
+    tenant: Tenant,
+    input: CreateWebhookEndpoint
+  ) => Effect.Effect<WebhookEndpoint, WebhookUrlNotAllowed | ResourceLimitExceeded>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
   readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<WebhookEndpoint>, InvalidCursor>
   readonly update: (
@@ -44,6 +49,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
     Effect.gen(function*() {
       const repository = yield* WebhookEndpointsRepository
       const transactions = yield* Transactions
+      const organizations = yield* OrganizationsRepository
       const ids = yield* IdGenerator
       const { credentialEncryption: key } = yield* KeyMaterial
       const { privateAddresses } = yield* EgressSettings
@@ -79,7 +85,14 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
           })
           const secret = newSecret()
           const sealed = yield* sealSecret(key, ownerOf(endpoint.id), secret)
-          yield* repository.insert(tenant, endpoint, { current: sealed, previous: null, previousExpiresAt: null })
+          yield* transactions.run(Effect.gen(function*() {
+            // Creations at once wait for each other here, so the last place is taken once.
+            yield* organizations.lock(tenant.organizationId)
+            const { limit } = RESOURCE_LIMITS.webhook_endpoints
+            const existing = yield* Effect.orDie(repository.list(tenant, { limit, startingAfter: undefined }))
+            yield* roomForOneMore("webhook_endpoints", existing.data.length)
+            yield* repository.insert(tenant, endpoint, { current: sealed, previous: null, previousExpiresAt: null })
+          }))
           return new WebhookEndpoint({ ...endpoint, secret })
         }),
         retrieve: load,

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { CheckoutSession } from "@orchestrator/core/checkout/CheckoutSession"
+import { CheckoutSessionRecord } from "@orchestrator/core/checkout/CheckoutSession"
 import { type CheckoutSessionRef, CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
@@ -7,17 +7,16 @@ import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { int, iso, json, parsed } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(CheckoutSession)
-const encode = Schema.encodeSync(CheckoutSession)
+const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
+const encode = Schema.encodeSync(CheckoutSessionRecord)
 
-const toSession = (row: any): CheckoutSession =>
+const toSession = (row: any): CheckoutSessionRecord =>
   decode({
     object: "checkout.session",
     id: row.id,
     status: row.status,
     amount: int(row.amount),
     currency: row.currency,
-    client_secret: row.client_secret,
     ui: parsed(row.ui),
     allowed_methods: parsed(row.allowed_methods),
     success_url: row.success_url,
@@ -55,11 +54,11 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
       insert: (tenant, session) => {
         const row = encode(session)
         return sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
-            client_secret, ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
+            ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
             customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
             updated_at)
           values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-            ${row.currency}, ${row.client_secret}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
+            ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
             ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
             ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
             ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
@@ -75,13 +74,14 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
       },
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
-      tenantOf: (id) =>
-        sql<{ organization_id: string; livemode: boolean }>`select organization_id, livemode
+      ownerOf: (id) =>
+        sql<{ organization_id: string; livemode: boolean; legacy_client_secret_sha256: string | null }>`select
+            organization_id, livemode, legacy_client_secret_sha256
           from checkout_sessions where id = ${id}`.pipe(
           Effect.map((rows) =>
             Option.map(Option.fromNullable(rows[0]), (row) => ({
-              organizationId: row.organization_id,
-              livemode: row.livemode
+              tenant: { organizationId: row.organization_id, livemode: row.livemode },
+              legacySecretDigest: row.legacy_client_secret_sha256
             }))
           ),
           Effect.orDie
