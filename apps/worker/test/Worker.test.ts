@@ -13,6 +13,7 @@ import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { WorkerLive } from "@orchestrator/worker/Worker"
 import { describe, expect, it } from "@effect/vitest"
+import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
 
 /** The application on in-memory storage with the real sandbox PSP, as the worker runs it. */
@@ -59,9 +60,7 @@ const setSandbox = (tenant: Tenant, settings: Record<string, unknown>) =>
 const createUnanswered = (tenant: Tenant, token: string) =>
   Effect.gen(function*() {
     yield* setSandbox(tenant, { latency_ms: 60_000 })
-    const pending = yield* Effect.fork((yield* Payments).create(tenant, payment(token)))
-    yield* TestClock.adjust("30 seconds")
-    return yield* Fiber.join(pending)
+    return yield* Fiber.join(yield* forkAndAdvance((yield* Payments).create(tenant, payment(token)), "30 seconds"))
   })
 
 describe("worker jobs", () => {

@@ -10,6 +10,7 @@ import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnec
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { describe, expect, it } from "@effect/vitest"
+import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 import type { Script } from "./support/ScriptedConnector.js"
@@ -62,11 +63,10 @@ const eventTypes = (tenant: Tenant, paymentId: string) =>
 
 /** Creates a payment whose PSP call never answers: the timeout passes and it stays `processing`. */
 const createUnanswered = (tenant: Tenant, token: string) =>
-  Effect.gen(function*() {
-    const fiber = yield* Effect.fork((yield* Payments).create(tenant, request(token)))
-    yield* TestClock.adjust("31 seconds")
-    return yield* Fiber.join(fiber)
-  })
+  Effect.flatMap(
+    Effect.flatMap(Payments, (payments) => forkAndAdvance(payments.create(tenant, request(token)), "31 seconds")),
+    Fiber.join
+  )
 
 const run = <A, E>(body: (services: ReturnType<typeof makeTestServices>) => Effect.Effect<A, E, any>) => {
   const services = makeTestServices(scripts)

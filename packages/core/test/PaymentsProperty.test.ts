@@ -9,6 +9,7 @@ import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { RefundStateMachine } from "@orchestrator/core/refunds/RefundStateMachine"
 import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
 import { describe, expect, it } from "@effect/vitest"
+import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { Effect, Either, Fiber, TestClock, TestContext } from "effect"
 import * as fc from "fast-check"
 import type { Script } from "./support/ScriptedConnector.js"
@@ -74,24 +75,22 @@ const runCommands = (commands: ReadonlyArray<Command>) => {
     const pick = (i: number) => made.length === 0 ? undefined : made[i % made.length]!
     // A PSP call may never answer: every step runs with the clock moved past the call timeout.
     const quietly = <A, E>(effect: Effect.Effect<A, E>) =>
-      Effect.gen(function*() {
-        const fiber = yield* Effect.fork(Effect.ignore(effect))
-        yield* TestClock.adjust("31 seconds")
-        yield* Fiber.join(fiber)
-      })
+      Effect.flatMap(forkAndAdvance(Effect.ignore(effect), "31 seconds"), Fiber.join)
 
     for (const step of commands) {
       const target = "index" in step ? pick(step.index) : undefined
       switch (step._tag) {
         case "Create": {
-          const fiber = yield* Effect.fork(Effect.either(payments.create(tenant, {
-            amount: 1000,
-            currency: "EUR" as Currency,
-            payment_method: { type: "card", token: step.token },
-            capture: step.capture,
-            ...(step.returnUrl ? { return_url: "https://shop.example/back" } : {})
-          })))
-          yield* TestClock.adjust("31 seconds")
+          const fiber = yield* forkAndAdvance(
+            Effect.either(payments.create(tenant, {
+              amount: 1000,
+              currency: "EUR" as Currency,
+              payment_method: { type: "card", token: step.token },
+              capture: step.capture,
+              ...(step.returnUrl ? { return_url: "https://shop.example/back" } : {})
+            })),
+            "31 seconds"
+          )
           const result = yield* Fiber.join(fiber)
           const payment = Either.isRight(result) ? result.right : "payment" in result.left ? result.left.payment : undefined
           if (payment !== undefined) made.push(payment)

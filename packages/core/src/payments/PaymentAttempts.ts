@@ -265,19 +265,21 @@ const make = Effect.gen(function*() {
       let payment = start
       let resend = options.resend
       let connection = options.connection
+      // The same for every send of the payment (a function of the payment alone), and signed before
+      // the call's deadline starts, so the deadline measures the PSP and nothing else.
+      let returnUrl: string | undefined
       while (true) {
         const attempt = payment.attempts.at(-1)!
         const acknowledged = resend && attempt.provider_payment_id !== null
+        if (!acknowledged && returnUrl === undefined) returnUrl = yield* returnUrlOf(tenant, payment)
+        const signedUrl = returnUrl
         const { latencyMs, result } = yield* call(
           tenant,
           connection?.name === attempt.provider ? connection : attempt.provider,
           (connector) =>
-            acknowledged
+            acknowledged || signedUrl === undefined
               ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
-              // Signed inside the call, under its deadline: WebCrypto answers asynchronously, and
-              // nothing before the PSP call should wait on anything but the clock.
-              : Effect.flatMap(returnUrlOf(tenant, payment), (returnUrl) =>
-                connector.authorize({ ...authorizeRequest(payment, attempt, options.context, returnUrl), resend }))
+              : connector.authorize({ ...authorizeRequest(payment, attempt, options.context, signedUrl), resend })
         )
         connection = undefined
         yield* keepProviderMessage(tenant, attempt.id, providerTextOf(result))

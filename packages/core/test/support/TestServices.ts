@@ -25,7 +25,10 @@ export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> 
   return { psp, receiver, layer }
 }
 
+let tenants = 0
+
+/** A new organization's test mode; names are unique, so each is numbered. */
 export const createTenant = Effect.gen(function*() {
-  const organization = yield* (yield* Organizations).create("Acme")
+  const organization = yield* (yield* Organizations).create(`Acme ${++tenants}`)
   return { organizationId: organization.id, livemode: false } satisfies Tenant
 })
