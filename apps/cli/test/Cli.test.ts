@@ -66,6 +66,8 @@ const startService = async (env: Record<string, string>) => {
 
 const tempDir = () => fs.mkdtemp(path.join(os.tmpdir(), "orchestrator-cli-"))
 
+// Each case starts the tool from its TypeScript sources (tsx compiles them at every start): on two
+// shared cores, with the other suites running beside it, a start can take a minute.
 describe("command-line tool", () => {
   it("refuses invalid configuration with a one-line reason and exit code 1", async () => {
     const dataDir = await tempDir()
@@ -88,7 +90,7 @@ describe("command-line tool", () => {
     const usage = await run(["frobnicate"], { ORCHESTRATOR_DATA_DIR: dataDir })
     expect(usage.code).toBe(2)
     expect(usage.stderr).toContain("unknown command 'frobnicate'")
-  }, 60_000)
+  }, 180_000)
 
   it("creates an organization and keys, serves them, survives SIGTERM and a restart, and revokes", async () => {
     const dataDir = await tempDir()
@@ -134,7 +136,7 @@ describe("command-line tool", () => {
 
     const missing = await run(["keys", "create", "--org", "org_nope"], env)
     expect([missing.code, missing.stderr.trim()]).toEqual([1, "no organization with id 'org_nope'"])
-  }, 120_000)
+  }, 240_000)
 
   it("bootstraps the development organization: a generated key that stays, or ORCHESTRATOR_DEV_API_KEY", async () => {
     const dataDir = await tempDir()
@@ -162,5 +164,5 @@ describe("command-line tool", () => {
     expect(third.output).toContain(`Development API key (test mode): ${generated}`)
     third.child.kill("SIGTERM")
     expect((await third.finished).code).toBe(0)
-  }, 120_000)
+  }, 240_000)
 })
