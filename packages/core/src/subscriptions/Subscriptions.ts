@@ -169,7 +169,7 @@ const make = Effect.gen(function*() {
       if (invoice.payment_id !== null) {
         const current = yield* Effect.orDie(payments.retrieve(tenant, invoice.payment_id))
         if (current.status === "created" || current.status === "processing") {
-          return yield* payments.resume(tenant, current.id).pipe(
+          return yield* payments.resume(tenant, current.id, { closingPage: kind === "first" }).pipe(
             Effect.catchTags({
               PaymentNotFound: Effect.die,
               PaymentRefused: (refused) => Effect.succeed(refused.payment),
@@ -198,6 +198,8 @@ const make = Effect.gen(function*() {
         Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
           records.saveInvoice(tenant, locked, { attempt_count: attempt }))
       ).pipe(Effect.as(null))
+      // The customer is there for the first charge: a challenge without a return_url ends on our
+      // page that says they may close the window (the seed's CreateSubscription has no return_url).
       return yield* payments.create(tenant, {
         amount: invoice.amount_due,
         currency: invoice.currency,
@@ -207,7 +209,7 @@ const make = Effect.gen(function*() {
         description: `Invoice ${invoice.id} of subscription ${subscription.id}`,
         ...(kind === "first" && subscription.return_url !== null ? { return_url: subscription.return_url } : {}),
         metadata: { subscription: subscription.id, invoice: invoice.id }
-      }, { offSession: kind !== "first" }).pipe(
+      }, { offSession: kind !== "first", closingPage: kind === "first" }).pipe(
         Effect.provideService(IdempotencyScope, tiedToInvoice),
         Effect.map((payment): Payment | null => payment),
         Effect.catchTags({
@@ -313,14 +315,6 @@ const make = Effect.gen(function*() {
       const declined = subscription.status === "incomplete" &&
         (payment === null || payment.status === "failed" || payment.status === "canceled")
       if (!declined) return subscription
-      if (payment?.failure?.code === "return_url_required") {
-        // As for a payment: 3D Secure needs somewhere to send the customer back to.
-        return yield* new BillingRequestInvalid({
-          param: "return_url",
-          code: "return_url_required",
-          message: "The first charge requires customer authentication (3D Secure), which needs a return_url."
-        })
-      }
       return yield* new SubscriptionDeclined({
         subscription,
         code: payment?.failure?.code ?? "provider_unavailable",
