@@ -5,7 +5,9 @@ import { now } from "../domain/Timestamp.js"
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
+import { Connectors } from "../providers/Connectors.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
   awaitsOutcome,
@@ -114,6 +116,7 @@ const make = Effect.gen(function*() {
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
   const resolution = yield* ProviderResolution
+  const connectors = yield* Connectors
   const { returnSigning } = yield* KeyMaterial
   const returnSyncs = yield* makeReturnSyncThrottle
 
@@ -141,12 +144,10 @@ const make = Effect.gen(function*() {
       // have stopped short of creating it, and this run creates it under that id.
       if (Option.isNone(scope.reserved)) return yield* Effect.dieMessage(`payment ${scope.recovered.value} vanished`)
     }
+    const card = yield* knownCardOf(connectors, input.payment_method)
     const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {
       provider: input.provider,
-      amount: input.amount,
-      currency: input.currency,
-      method: input.payment_method.type,
-      country: input.payment_method.country ?? null
+      ...routingFactsOf(input, card)
     })
     const id = Option.isSome(scope.reserved) ? scope.reserved.value : yield* ids.make("pay")
     const createdAt = yield* now
@@ -165,9 +166,9 @@ const make = Effect.gen(function*() {
         payment_method: new PaymentMethod({
           type: input.payment_method.type,
           token: input.payment_method.token,
-          brand: input.payment_method.brand ?? null,
-          last4: input.payment_method.last4 ?? null,
-          country: input.payment_method.country?.toUpperCase() ?? null
+          brand: card.brand,
+          last4: card.last4,
+          country: card.country
         }, true),
         customer_id: input.customer_id ?? null,
         description: input.description ?? null,

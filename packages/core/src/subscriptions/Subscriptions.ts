@@ -14,6 +14,7 @@ import { Connectors } from "../providers/Connectors.js"
 import type { PaymentConnector } from "../providers/PaymentConnector.js"
 import { NoProviderAvailable, ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import { Refunds } from "../refunds/Refunds.js"
+import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { dueAt, expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
@@ -404,7 +405,15 @@ const make = Effect.gen(function*() {
    */
   /** Where a new subscription's charges go: its forced provider, or routing's choice for the plan's amount. */
   const providerFor = (tenant: Tenant, input: CreateSubscription, plan: Plan) =>
-    resolution.forPayment(tenant, { provider: input.provider, amount: plan.amount, currency: plan.currency, method: "card", country: null })
+    Effect.gen(function*() {
+      // The card's country from its token, as the payments of its invoices are routed.
+      const method = { type: "card", token: input.payment_method }
+      const card = yield* knownCardOf(connectors, method)
+      return yield* resolution.forPayment(tenant, {
+        provider: input.provider,
+        ...routingFactsOf({ amount: plan.amount, currency: plan.currency, payment_method: method }, card)
+      })
+    })
 
   /**
    * A new subscription as it starts: in its trial, or awaiting its first charge for a first period
