@@ -36,16 +36,26 @@ describe("the dashboard: routing, connections and the overview", () => {
     await expect.poll(() => column(page, "rules-table", "Provider"), POLL).toEqual(["sandbox_b", "sandbox_a"])
     await expect.poll(() => column(page, "rules-table", "When"), POLL).toEqual(["currency EUR", "every payment"])
 
+    // Payments are not routed by rules yet: the dry run answers as payments go now, and says so.
     await page.locator("#dry-run").click()
     await page.locator("#dry-run-provider").waitFor()
+    await expect.poll(() => page.locator("#dry-run-provider").textContent(), POLL).toBe("sandbox_a")
+    await expect.poll(() => page.locator("#dry-run-mode").textContent(), POLL).toContain("sent to the default provider (as now)")
+    // Asked about routing by the rules, it answers for them.
+    const dryRunByRules = async () => {
+      await page.locator("#dry-mode").selectOption("rules")
+      await page.locator("#dry-run").click()
+    }
+    await dryRunByRules()
     await expect.poll(() => page.locator("#dry-run-provider").textContent(), POLL).toBe("sandbox_b")
+    await expect.poll(() => page.locator("#dry-run-mode").textContent(), POLL).toContain("routed by the rules (not how payments are routed now)")
     await screenshot(page, "routing-dry-run")
 
     await page.getByRole("button", { name: "Move rule 2 up" }).click()
     await page.waitForFunction(() =>
       [...document.querySelectorAll('#rules-table td[data-label="Provider"]')].map((cell) => cell.textContent).join() === "sandbox_a,sandbox_b"
     )
-    await page.locator("#dry-run").click()
+    await dryRunByRules()
     await page.locator("#dry-run-provider >> text=sandbox_a").waitFor()
     await expect.poll(() => column(page, "dry-run-candidates", "Result"), POLL).toContain("chosen")
     await screenshot(page, "routing-reordered")
@@ -57,7 +67,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     // Disabling the first rule hands euro payments back to the second.
     await page.getByRole("button", { name: "Disable" }).first().click()
     await page.getByRole("button", { name: "Enable" }).waitFor()
-    await page.locator("#dry-run").click()
+    await dryRunByRules()
     await page.locator("#dry-run-provider >> text=sandbox_b").waitFor()
 
     // Editing the second rule to dollars leaves euro payments to the default provider.
@@ -65,7 +75,7 @@ describe("the dashboard: routing, connections and the overview", () => {
     await page.locator("#rule-currency").fill("USD")
     await page.locator("#rule-save").click()
     await page.locator("td[data-label=When] >> text=currency USD").waitFor()
-    await page.locator("#dry-run").click()
+    await dryRunByRules()
     await page.locator("#dry-run-candidates").waitFor()
     await expect.poll(() => page.locator("#dry-run-decision").textContent(), POLL).toContain("(the default provider)")
 

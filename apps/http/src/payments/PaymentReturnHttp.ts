@@ -13,12 +13,13 @@ import { Effect } from "effect"
 const PRIVATE_HEADERS = { "cache-control": "no-store", "referrer-policy": "no-referrer" }
 
 /**
- * Where the merchant gave no return_url. Anyone holding the link sees it, so it says nothing of the
- * payment (status, amount, provider): the merchant learns the outcome from the API and its webhooks.
+ * Where the merchant gave no return_url (a subscription's first charge may have none). Anyone holding
+ * the link sees it, so it says nothing of the payment (status, amount, provider, whether the challenge
+ * passed): the merchant learns the outcome from the API and its webhooks.
  */
 const closingPage = HttpServerResponse.text(
   `<!doctype html><meta charset="utf-8"><title>You can close this window</title>` +
-    `<p>You can close this window.</p>`,
+    `<p>Authentication finished. You can close this window.</p>`,
   { contentType: "text/html; charset=utf-8", headers: PRIVATE_HEADERS }
 )
 

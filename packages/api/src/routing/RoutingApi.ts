@@ -1,12 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Currency } from "@orchestrator/core/domain/Currency"
-import { Amount } from "@orchestrator/core/domain/Money"
 import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
+import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
 import type * as Domain from "@orchestrator/core/routing/RoutingErrors"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
+import { PaymentsRouting } from "@orchestrator/core/tenancy/Organization"
 import { Schema } from "effect"
 import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
@@ -47,14 +47,22 @@ export const DeletedRoutingRule = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedRoutingRule" })
 
-/** A payment-shaped question for the dry run; other payment fields may be sent and are not looked at. */
+/**
+ * The dry run's question: the exact body of `POST /v1/payments` (a `provider` forces, as it would;
+ * routing looks at amount, currency and the card, the other fields are checked and left alone), any
+ * method type (rules on other methods can be tried), `mode` to ask about the `payments_routing` the
+ * organization does not use now, and providers to leave out.
+ */
 export const EvaluateRoutingBody = Schema.Struct({
-  amount: Amount,
-  currency: Currency,
+  ...CreatePayment.fields,
   payment_method: Schema.Struct({
     type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
+    token: Schema.optional(CardToken),
+    brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
+    last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
     country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
-  }),
+  }).annotations({ parseOptions: { onExcessProperty: "error" } }),
+  mode: Schema.optional(PaymentsRouting),
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
@@ -119,7 +127,11 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .annotate(
         OpenApi.Description,
         "Evaluates the rules and connections as they are now, as a payment would, without making one: the " +
-          "provider chosen, the rule that chose it, the fallbacks, and every candidate passed over with the reason."
+          "provider chosen, the rule that chose it, the fallbacks, and every candidate passed over with the reason. " +
+          "Takes the exact body of `POST /v1/payments`: the card's country is `payment_method.country`, else what " +
+          "its token says (the sandbox's test tokens), as for a payment; a `provider` forces, as it does there. " +
+          "Answers for the organization's current `payments_routing` of this mode and says which (`mode`); send " +
+          "`mode` to ask about the other. In `default` mode every rule is listed as `rules_not_used`."
       )
   )
   .middleware(Authorization)

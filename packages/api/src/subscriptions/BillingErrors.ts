@@ -43,11 +43,10 @@ export class BillingRequestInvalid extends ApiError<BillingRequestInvalid>()("Bi
     "test_clock_livemode",
     "clock_time_not_forward",
     "clock_advance_too_far",
-    "clock_time_out_of_range",
-    "return_url_required"
+    "clock_time_out_of_range"
   ],
   description: "The request cannot apply: an engine no connector offers, a plan in another currency, a test clock " +
-    "in live mode, a clock moved backwards or more than two years at once, or 3D Secure without a return_url"
+    "in live mode, a clock moved backwards or more than two years at once"
 }) {
   readonly _tag = "BillingRequestInvalid" as const
 }

@@ -39,6 +39,12 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Create a subscription and charge its first period (unless it starts with a trial)")
+      .annotate(
+        OpenApi.Description,
+        "A first charge that needs 3D Secure answers 201 with the subscription `incomplete` and the action in " +
+          "`latest_invoice.payment.next_action`; it turns `active` once the customer completes it. The customer " +
+          "comes back to `return_url` when given, else to a page of this service that says the window can be closed."
+      )
   )
   .add(
     HttpApiEndpoint.post("update", "/subscriptions/:id")

@@ -258,5 +258,6 @@ export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefin
   settings: SandboxSettings,
   credentialKeys: [{ key: "api_key", required: false }],
   testModeOnly: true,
+  cardOfToken: (token) => cardForToken(token)?.card,
   make: (context, settings) => makeSandboxConnector(ledger, context, settings)
 })

@@ -43,6 +43,11 @@ export interface SendContext {
   readonly storedCredential: StoredCredential
 }
 
+export interface ConcludeOptions {
+  /** A challenge without a return_url waits for the customer, who ends on the page saying they may close the window. */
+  readonly closingPage?: boolean
+}
+
 /**
  * Every conversation with the PSP about a payment: sending its attempts (with the retries the policy
  * allows, on the same connection or the next fallback), asking how they ended, and canceling.
@@ -108,9 +113,14 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
   ) => Effect.Effect<Payment, PaymentRefused | ProviderUnreachable>
   /**
    * The rules for a payment that reached the end of a send: a challenge with no way back for the
-   * customer (no return_url, customer present) is canceled, and a failure is reported as such.
+   * customer (no return_url, customer present) is canceled, unless the caller lets it end on our own
+   * page (`closingPage`, see `PaymentContext`), and a failure is reported as such.
    */
-  readonly conclude: (tenant: Tenant, payment: Payment) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
+  readonly conclude: (
+    tenant: Tenant,
+    payment: Payment,
+    options?: ConcludeOptions
+  ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
 }>() {
   static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make))
 }
@@ -358,9 +368,10 @@ const make = Effect.gen(function*() {
       )
     })
 
-  const conclude = (tenant: Tenant, payment: Payment) =>
+  const conclude = (tenant: Tenant, payment: Payment, options?: ConcludeOptions) =>
     Effect.gen(function*() {
-      if (payment.status === "requires_action" && payment.return_url === null && !payment.off_session) {
+      const nowhereToReturn = payment.return_url === null && !payment.off_session && options?.closingPage !== true
+      if (payment.status === "requires_action" && nowhereToReturn) {
         const canceled = yield* cancelNow(
           tenant,
           payment,

@@ -5,7 +5,9 @@ import { now } from "../domain/Timestamp.js"
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
+import { Connectors } from "../providers/Connectors.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
+import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
   awaitsOutcome,
@@ -37,7 +39,16 @@ import { claimSignedFor, unexpiredClaim } from "./ReturnToken.js"
 export interface PaymentContext extends Partial<SendContext> {
   /** The customer is not there (a renewal); see `Payment.off_session`. */
   readonly offSession?: boolean
+  /**
+   * A 3D Secure challenge needs no return_url: without one the customer ends on the service's own
+   * page ("you can close this window") and the payment waits in `requires_action`. For a
+   * subscription's first charge, whose request has no return_url (the seed's CreateSubscription);
+   * a plain payment without one is canceled and refused (422 `return_url_required`, decisions §4).
+   */
+  readonly closingPage?: boolean
 }
+
+const concludeOptionsOf = (context: PaymentContext | undefined) => ({ closingPage: context?.closingPage === true })
 
 /** The payments operations the API offers, and the balance moves refunds make. */
 export class Payments extends Context.Tag("core/Payments")<Payments, {
@@ -55,7 +66,7 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
    * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
    * under the same PSP reference, so the PSP answers it at most once.
    */
-  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<
+  readonly resume: (tenant: Tenant, id: string, context?: PaymentContext) => Effect.Effect<
     Payment,
     PaymentNotFound | PaymentRefused | ReturnUrlRequired
   >
@@ -105,35 +116,38 @@ const make = Effect.gen(function*() {
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
   const resolution = yield* ProviderResolution
+  const connectors = yield* Connectors
   const { returnSigning } = yield* KeyMaterial
   const returnSyncs = yield* makeReturnSyncThrottle
 
   /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
-  const finish = (tenant: Tenant, payment: Payment) =>
+  const finish = (tenant: Tenant, payment: Payment, context?: PaymentContext) =>
     Effect.gen(function*() {
       const open = payment.status === "processing" && awaitsOutcome(payment.attempts.at(-1))
-      return yield* attempts.conclude(tenant, open ? yield* attempts.send(tenant, payment, { resend: true }) : payment)
+      return yield* attempts.conclude(
+        tenant,
+        open ? yield* attempts.send(tenant, payment, { resend: true }) : payment,
+        concludeOptionsOf(context)
+      )
     })
 
-  const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string) {
-    return yield* finish(tenant, yield* records.load(tenant, id))
+  const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string, context?: PaymentContext) {
+    return yield* finish(tenant, yield* records.load(tenant, id), context)
   })
 
   const create = Effect.fn("Payments.create")(function*(tenant: Tenant, input: CreatePayment, context?: PaymentContext) {
     const scope = yield* IdempotencyScope
     if (Option.isSome(scope.recovered)) {
       const earlier = yield* Effect.option(records.load(tenant, scope.recovered.value))
-      if (Option.isSome(earlier)) return yield* finish(tenant, earlier.value)
+      if (Option.isSome(earlier)) return yield* finish(tenant, earlier.value, context)
       // Attached in the transaction that created it, it would exist; reserved, the run before may
       // have stopped short of creating it, and this run creates it under that id.
       if (Option.isNone(scope.reserved)) return yield* Effect.dieMessage(`payment ${scope.recovered.value} vanished`)
     }
+    const card = yield* knownCardOf(connectors, input.payment_method)
     const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {
       provider: input.provider,
-      amount: input.amount,
-      currency: input.currency,
-      method: input.payment_method.type,
-      country: input.payment_method.country ?? null
+      ...routingFactsOf(input, card)
     })
     const id = Option.isSome(scope.reserved) ? scope.reserved.value : yield* ids.make("pay")
     const createdAt = yield* now
@@ -152,9 +166,9 @@ const make = Effect.gen(function*() {
         payment_method: new PaymentMethod({
           type: input.payment_method.type,
           token: input.payment_method.token,
-          brand: input.payment_method.brand ?? null,
-          last4: input.payment_method.last4 ?? null,
-          country: input.payment_method.country?.toUpperCase() ?? null
+          brand: card.brand,
+          last4: card.last4,
+          country: card.country
         }, true),
         customer_id: input.customer_id ?? null,
         description: input.description ?? null,
@@ -192,7 +206,8 @@ const make = Effect.gen(function*() {
         connection,
         fallbacks,
         ...(sendContext ? { context: sendContext } : {})
-      })
+      }),
+      concludeOptionsOf(context)
     )
   })
 

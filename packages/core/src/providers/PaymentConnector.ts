@@ -348,5 +348,10 @@ export interface ConnectorDefinition<Settings = unknown> {
    * for part of one label). Without it, any public https host.
    */
   readonly liveHosts?: ReadonlyArray<string>
+  /**
+   * The card behind one of this PSP's documented tokens, known without calling it (the sandbox's
+   * test tokens): routing uses its country before any PSP is asked, as payments and the dry run do.
+   */
+  readonly cardOfToken?: (token: string) => CardDetails | undefined
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

@@ -1,5 +1,7 @@
 import { DateTime, Schema } from "effect"
+import { PaymentRouting } from "../payments/Payment.js"
 import { type ProviderConnection, supports } from "../providers/ProviderConnection.js"
+import { PaymentsRouting } from "../tenancy/Organization.js"
 import { matches, type RoutingFacts, type RoutingRule } from "./RoutingRule.js"
 
 /** Why a candidate was passed over, in the dry run's words. */
@@ -12,7 +14,9 @@ export const SkipReason = Schema.Literal(
   "connection_error",
   "currency_unsupported",
   "method_unsupported",
-  "already_a_candidate"
+  "already_a_candidate",
+  /** The organization routes payments to its default provider (`payments_routing: "default"`). */
+  "rules_not_used"
 )
 export type SkipReason = typeof SkipReason.Type
 
@@ -39,7 +43,7 @@ const ruleOrder = (a: RoutingRule, b: RoutingRule) =>
   a.priority - b.priority || a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1)
 
 /** Whether a connection can take the payment now, or why not; `trial` when only as a trial call. */
-const eligibility = (
+export const eligibility = (
   connection: ProviderConnection | undefined,
   facts: RoutingFacts,
   excluded: ReadonlyArray<string>,
@@ -75,6 +79,8 @@ export const evaluateRouting = (input: {
   readonly facts: RoutingFacts
   readonly excluded: ReadonlyArray<string>
   readonly now: DateTime.Utc
+  /** `false` in default routing: every rule is listed, passed over as `rules_not_used`. */
+  readonly rulesUsed?: boolean
 }): Evaluation => {
   const byName = new Map(input.connections.map((connection) => [connection.name, connection]))
   const candidates: Array<Candidate> = []
@@ -92,7 +98,13 @@ export const evaluateRouting = (input: {
     consider(
       rule,
       rule.action.provider,
-      !rule.enabled ? "rule_disabled" : !matches(rule.conditions, input.facts) ? "no_match" : null
+      input.rulesUsed === false
+        ? "rules_not_used"
+        : !rule.enabled
+        ? "rule_disabled"
+        : !matches(rule.conditions, input.facts)
+        ? "no_match"
+        : null
     )
   }
   if (input.defaultProvider !== null) consider(null, input.defaultProvider, null)
@@ -102,6 +114,19 @@ export const evaluateRouting = (input: {
 /** What the dry run answers. */
 export const RoutingDecision = Schema.Struct({
   object: Schema.Literal("routing_evaluation"),
+  /**
+   * The `payments_routing` the answer assumed: the organization's current one for this mode, unless
+   * the request asked about the other.
+   */
+  mode: PaymentsRouting,
+  /** How a payment like this gets its provider, as the payment's own `routing` would say; `null` when none can take it. */
+  routing: Schema.NullOr(PaymentRouting),
+  /** The card as routing saw it: the request's details, else what its token says (the sandbox's test tokens). */
+  payment_method: Schema.Struct({
+    type: Schema.String,
+    brand: Schema.NullOr(Schema.String),
+    country: Schema.NullOr(Schema.String)
+  }),
   /** The provider a payment like this goes to now; `null` when none can take it. */
   provider: Schema.NullOr(Schema.String),
   /** The rule that chose it; `null` when it is the default provider (or none). */

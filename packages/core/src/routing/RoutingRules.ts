@@ -8,10 +8,12 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
-import { defaultProviderOf, type Organization } from "../tenancy/Organization.js"
+import { defaultProviderOf, type Organization, PaymentsRouting, paymentsRoutingOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
-import { type Evaluation, evaluateRouting, type RoutingDecision } from "./RoutingEvaluation.js"
+import { Connectors } from "../providers/Connectors.js"
+import { knownCardOf, routingFactsOf } from "./PaymentFacts.js"
+import { eligibility, type Evaluation, evaluateRouting, type RoutingDecision } from "./RoutingEvaluation.js"
 import {
   type CreateRoutingRule,
   type RoutingFacts,
@@ -21,14 +23,22 @@ import {
 } from "./RoutingRule.js"
 import { RoutingRulesRepository } from "./RoutingRulesRepository.js"
 
-/** A dry run's question: a payment-shaped body, and the providers to leave out. */
+/**
+ * A dry run's question: the body of a payment (fields routing does not look at are accepted and left
+ * alone), the `payments_routing` to assume (the organization's by default), and providers to leave out.
+ */
 export const EvaluateRouting = Schema.Struct({
   amount: Schema.Int,
   currency: Schema.String,
   payment_method: Schema.Struct({
     type: Schema.String,
+    token: Schema.optional(Schema.String),
+    brand: Schema.optional(Schema.String),
+    last4: Schema.optional(Schema.String),
     country: Schema.optional(Schema.String)
   }).annotations({ parseOptions: { onExcessProperty: "ignore" } }),
+  provider: Schema.optional(Schema.String),
+  mode: Schema.optional(PaymentsRouting),
   exclude: Schema.optional(Schema.Array(Schema.String))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "ignore" } })
 export type EvaluateRouting = typeof EvaluateRouting.Type
@@ -65,7 +75,10 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
     excluded: ReadonlyArray<string>,
     known?: KnownState
   ) => Effect.Effect<Evaluation>
-  /** The dry run: `evaluate`, as the API shows it. */
+  /**
+   * The dry run: `evaluate` for a payment body, as the API shows it, under the organization's
+   * `payments_routing` (or the one asked about), with the card's country taken as a payment takes it.
+   */
   readonly explain: (tenant: Tenant, input: EvaluateRouting) => Effect.Effect<RoutingDecision>
 }>() {
   static readonly layer = Layer.effect(
@@ -76,6 +89,7 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
       const organizations = yield* OrganizationsRepository
       const ids = yield* IdGenerator
       const transactions = yield* Transactions
+      const connectorTypes = yield* Connectors
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
@@ -155,21 +169,53 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
         evaluate,
         explain: (tenant, input) =>
           Effect.gen(function*() {
-            const evaluation = yield* evaluate(tenant, {
-              amount: input.amount,
-              currency: input.currency,
-              method: input.payment_method.type,
-              country: input.payment_method.country ?? null
-            }, input.exclude ?? [])
-            const chosen = evaluation.eligible[0]
+            const organization = yield* organizations.find(tenant.organizationId)
+            const mode = input.mode ??
+              Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
+            const card = yield* knownCardOf(connectorTypes, input.payment_method)
+            const facts = routingFactsOf(input, card)
             const listed = yield* connections.list(tenant)
+            const excluded = input.exclude ?? []
+            const time = yield* DateTime.now
+            const common = {
+              object: "routing_evaluation" as const,
+              mode,
+              payment_method: { type: input.payment_method.type, brand: card.brand, country: card.country }
+            }
+            if (input.provider !== undefined) {
+              // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
+              const forced = input.provider
+              const { reason, trial } = eligibility(listed.find((connection) => connection.name === forced), facts, excluded, time)
+              return {
+                ...common,
+                routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
+                provider: reason === null ? forced : null,
+                rule_id: null,
+                fallbacks: [],
+                candidates: [{ rule_id: null, priority: null, provider: forced, result: reason === null ? "chosen" as const : "skipped" as const, reason, trial }]
+              }
+            }
+            const evaluation = evaluateRouting({
+              rules: yield* repository.all(tenant),
+              connections: listed,
+              defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
+              facts,
+              excluded,
+              now: time,
+              rulesUsed: mode === "rules"
+            })
+            const chosen = evaluation.eligible[0]
             const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
             return {
-              object: "routing_evaluation" as const,
+              ...common,
+              routing: chosen === undefined
+                ? null
+                : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
               provider: chosen?.provider ?? null,
               rule_id: chosen?.rule_id ?? null,
+              // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
               fallbacks: evaluation.eligible.slice(1)
-                .filter((candidate) => typeOf(candidate.provider) === typeOf(chosen!.provider))
+                .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
                 .map((candidate) => candidate.provider),
               candidates: evaluation.candidates
             }

@@ -77,7 +77,7 @@ export const CreateSubscription = Schema.Struct({
   provider: Schema.optional(Identifier),
   engine: Schema.optional(Engine),
   trial_days: Schema.optional(Schema.Int.pipe(Schema.between(0, 730))),
-  /** Where the customer comes back after 3D Secure on the first charge. */
+  /** Where the customer comes back after 3D Secure on the first charge; without it, our page saying the window can be closed. */
   return_url: Schema.optional(Url),
   metadata: Schema.optional(Metadata)
 }).annotations({ identifier: "CreateSubscription", parseOptions: { onExcessProperty: "error" } })

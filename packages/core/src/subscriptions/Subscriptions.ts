@@ -14,6 +14,7 @@ import { Connectors } from "../providers/Connectors.js"
 import type { PaymentConnector } from "../providers/PaymentConnector.js"
 import { NoProviderAvailable, ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import { Refunds } from "../refunds/Refunds.js"
+import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { dueAt, expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
@@ -169,7 +170,7 @@ const make = Effect.gen(function*() {
       if (invoice.payment_id !== null) {
         const current = yield* Effect.orDie(payments.retrieve(tenant, invoice.payment_id))
         if (current.status === "created" || current.status === "processing") {
-          return yield* payments.resume(tenant, current.id).pipe(
+          return yield* payments.resume(tenant, current.id, { closingPage: kind === "first" }).pipe(
             Effect.catchTags({
               PaymentNotFound: Effect.die,
               PaymentRefused: (refused) => Effect.succeed(refused.payment),
@@ -198,6 +199,8 @@ const make = Effect.gen(function*() {
         Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
           records.saveInvoice(tenant, locked, { attempt_count: attempt }))
       ).pipe(Effect.as(null))
+      // The customer is there for the first charge: a challenge without a return_url ends on our
+      // page that says they may close the window (the seed's CreateSubscription has no return_url).
       return yield* payments.create(tenant, {
         amount: invoice.amount_due,
         currency: invoice.currency,
@@ -207,7 +210,7 @@ const make = Effect.gen(function*() {
         description: `Invoice ${invoice.id} of subscription ${subscription.id}`,
         ...(kind === "first" && subscription.return_url !== null ? { return_url: subscription.return_url } : {}),
         metadata: { subscription: subscription.id, invoice: invoice.id }
-      }, { offSession: kind !== "first" }).pipe(
+      }, { offSession: kind !== "first", closingPage: kind === "first" }).pipe(
         Effect.provideService(IdempotencyScope, tiedToInvoice),
         Effect.map((payment): Payment | null => payment),
         Effect.catchTags({
@@ -313,14 +316,6 @@ const make = Effect.gen(function*() {
       const declined = subscription.status === "incomplete" &&
         (payment === null || payment.status === "failed" || payment.status === "canceled")
       if (!declined) return subscription
-      if (payment?.failure?.code === "return_url_required") {
-        // As for a payment: 3D Secure needs somewhere to send the customer back to.
-        return yield* new BillingRequestInvalid({
-          param: "return_url",
-          code: "return_url_required",
-          message: "The first charge requires customer authentication (3D Secure), which needs a return_url."
-        })
-      }
       return yield* new SubscriptionDeclined({
         subscription,
         code: payment?.failure?.code ?? "provider_unavailable",
@@ -410,7 +405,15 @@ const make = Effect.gen(function*() {
    */
   /** Where a new subscription's charges go: its forced provider, or routing's choice for the plan's amount. */
   const providerFor = (tenant: Tenant, input: CreateSubscription, plan: Plan) =>
-    resolution.forPayment(tenant, { provider: input.provider, amount: plan.amount, currency: plan.currency, method: "card", country: null })
+    Effect.gen(function*() {
+      // The card's country from its token, as the payments of its invoices are routed.
+      const method = { type: "card", token: input.payment_method }
+      const card = yield* knownCardOf(connectors, method)
+      return yield* resolution.forPayment(tenant, {
+        provider: input.provider,
+        ...routingFactsOf({ amount: plan.amount, currency: plan.currency, payment_method: method }, card)
+      })
+    })
 
   /**
    * A new subscription as it starts: in its trial, or awaiting its first charge for a first period

@@ -124,14 +124,35 @@ const ruleForm = (context: PageContext, providers: ReadonlyArray<string>, rules:
   return { element: h("div", {}, form, outlet), edit }
 }
 
-const dryRun = (context: PageContext, byRules: boolean) => {
+/** How the dry run's answer names a routing mode. */
+const modeWords = { rules: "routed by the rules", default: "sent to the default provider" } as const
+
+const dryRun = (context: PageContext, current: "default" | "rules") => {
   const outlet = h("div", { id: "dry-run-result", "aria-live": "polite" })
   const amount = input("dry-amount", "Amount (minor units)", { type: "number", min: "1", required: "", value: "2500" })
   const currency = input("dry-currency", "Currency", { required: "", value: "EUR", maxlength: "3" })
   const method = input("dry-method", "Method", { required: "", value: "card" })
   const country = input("dry-country", "Card country", { maxlength: "2" })
+  const token = input("dry-token", "Card token (e.g. tok_visa_fr)")
+  // The organization's mode unless asked about the other, as the API answers.
+  const mode = h(
+    "select",
+    { id: "dry-mode" },
+    h("option", { value: "rules", selected: current === "rules" }, "Routing rules"),
+    h("option", { value: "default", selected: current === "default" }, "Default provider only")
+  ) as HTMLSelectElement
   const submit = h("button", { type: "submit", id: "dry-run" }, "Where would it go?") as HTMLButtonElement
-  const form = h("form", { class: "inline", "aria-label": "Dry run" }, amount.field, currency.field, method.field, country.field, submit)
+  const form = h(
+    "form",
+    { class: "inline", "aria-label": "Dry run" },
+    amount.field,
+    currency.field,
+    method.field,
+    country.field,
+    token.field,
+    h("label", {}, "Payments routed by", mode),
+    submit
+  )
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     void runAction(submit, outlet, async () => {
@@ -143,14 +164,23 @@ const dryRun = (context: PageContext, byRules: boolean) => {
             currency: currency.element.value.trim().toUpperCase() as Currency,
             payment_method: {
               type: method.element.value.trim(),
-              ...(country.element.value.trim() === "" ? {} : { country: country.element.value.trim().toUpperCase() })
-            }
+              ...(country.element.value.trim() === "" ? {} : { country: country.element.value.trim().toUpperCase() }),
+              ...(token.element.value.trim() === "" ? {} : { token: token.element.value.trim() })
+            },
+            mode: mode.value === "rules" ? "rules" : "default"
           }
         }))
       outlet.replaceChildren(
         h(
           "div",
           { class: "card", id: "dry-run-decision" },
+          h(
+            "p",
+            { id: "dry-run-mode", class: "muted" },
+            `With payments ${modeWords[decision.mode]}${decision.mode === current ? " (as now)" : " (not how payments are routed now)"}` +
+              (decision.payment_method.country === null ? "" : `; card country ${decision.payment_method.country}`) +
+              (decision.payment_method.brand === null ? "" : `, ${decision.payment_method.brand}`) + "."
+          ),
           decision.provider === null
             ? h("p", { class: "error" }, "No provider could take this payment.")
             : h(
@@ -183,7 +213,9 @@ const dryRun = (context: PageContext, byRules: boolean) => {
     "section",
     { "aria-labelledby": "dry-run-title" },
     h("h2", { id: "dry-run-title" }, "Dry run"),
-    byRules ? null : h("p", { class: "muted" }, "Payments are not routed by rules now: this shows where they would go if they were."),
+    current === "rules"
+      ? null
+      : h("p", { class: "muted" }, "Payments are not routed by rules now: choose \"Routing rules\" to see where they would go if they were."),
     form,
     outlet
   )
@@ -295,6 +327,6 @@ export const routingPage = async (context: PageContext) => {
     ),
     h("h2", {}, "Add or edit a rule"),
     form.element,
-    dryRun(context, organization.payments_routing === "rules")
+    dryRun(context, organization.payments_routing)
   )
 }
