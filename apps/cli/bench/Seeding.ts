@@ -43,7 +43,8 @@ export const seedEvents = (database: Database.DatabaseConfig, organizationId: st
     const sql = yield* SqlClient.SqlClient
     yield* sql`insert into events (id, organization_id, livemode, type, api_version, data, created_at)
       select 'evt_seed_' || lpad(n::text, 9, '0'), ${organizationId}, false, 'payment.succeeded', '2026-11-01',
-        jsonb_build_object('object', ${JSON.stringify(payment)}::jsonb),
+        -- A backlog of many payments: one object's events go out one after the other.
+        jsonb_build_object('object', jsonb_set(${JSON.stringify(payment)}::jsonb, '{id}', to_jsonb('pay_seed_' || n))),
         now() + n * interval '1 microsecond'
       from generate_series(1, ${count}::int) as n`
   }))

@@ -1,3 +1,4 @@
+import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, statusOf } from "@orchestrator/api/ApiError"
 import { InvalidRequest, PayloadTooLarge } from "@orchestrator/api/CommonErrors"
@@ -160,10 +161,67 @@ const makeServer = (options: HttpServerOptions, runtime: Runtime.Runtime<never>)
 }
 
 /**
+ * The handlers running now, each counted from its start to its very end, whether its client is still
+ * there or not. A handler whose client hung up keeps running (the API's writes are uninterruptible,
+ * so a payment is not left half made); Node's `close` only waits for open sockets, not for it.
+ */
+const runningHandlers = () => {
+  let running = 0
+  let waiting: Array<() => void> = []
+  const finished = Effect.sync(() => {
+    running--
+    if (running === 0) for (const resume of waiting.splice(0)) resume()
+  })
+  return {
+    track: <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(Effect.sync(() => running++), Effect.ensuring(restore(handler), finished))
+      ),
+    count: () => running,
+    /** Once every handler running now (or started meanwhile) has ended. */
+    drained: Effect.async<void>((resume) => {
+      if (running === 0) return resume(Effect.void)
+      const done = () => resume(Effect.void)
+      waiting.push(done)
+      return Effect.sync(() => {
+        waiting = waiting.filter((each) => each !== done)
+      })
+    })
+  }
+}
+
+/**
  * The service's HTTP server on Node, for `orchestrator start`/`http` and the tests alike: every
  * answer, those of Node's own parser included, is the documented error body with a `Request-Id`.
+ * On shutdown it stops accepting connections, waits for the open ones to be answered, then for every
+ * handler still running (those whose client left included) before anything it uses (the database
+ * pool) is closed.
  */
 export const HttpServerNodeLive = (options: HttpServerOptions) =>
-  Layer.unwrapEffect(
-    Effect.map(Effect.runtime<never>(), (runtime) => NodeHttpServer.layer(() => makeServer(options, runtime), { port: options.port }))
+  Layer.merge(
+    Layer.scoped(
+      HttpServer.HttpServer,
+      Effect.gen(function*() {
+        const runtime = yield* Effect.runtime<never>()
+        const handlers = runningHandlers()
+        // Added before the server exists, so it runs after the server has closed: no handler starts after it.
+        yield* Effect.addFinalizer(() =>
+          Effect.suspend(() =>
+            handlers.count() === 0 ? Effect.void : Effect.zipRight(
+              Effect.logInfo(`Shutting down: waiting for ${handlers.count()} running request(s) to finish`),
+              handlers.drained
+            )
+          )
+        )
+        const server = yield* NodeHttpServer.make(() => makeServer(options, runtime), { port: options.port })
+        return HttpServer.make({
+          address: server.address,
+          serve: (app, middleware) =>
+            middleware === undefined
+              ? server.serve(handlers.track(app))
+              : server.serve(handlers.track(app), middleware)
+        })
+      })
+    ),
+    NodeHttpServer.layerContext
   )

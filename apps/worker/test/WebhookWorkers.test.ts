@@ -3,6 +3,7 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import { EventLog } from "@orchestrator/core/events/EventLog"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { Transactions } from "@orchestrator/core/ports/Transactions"
+import { Payment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
@@ -62,7 +63,8 @@ describe.skipIf(postgres === undefined)("webhook delivery by several workers on 
       const first = yield* workerProcess(config)
       const second = yield* workerProcess(config)
 
-      // 1 000 events for one endpoint, fanned out into 1 000 due deliveries.
+      // 1 000 events for one endpoint, fanned out into 1 000 due deliveries: about a thousand payments,
+      // as one object's events go out one after the other.
       const tenant = yield* Effect.gen(function*() {
         const organization = yield* (yield* Organizations).create("Busy Merchant")
         const tenant = { organizationId: organization.id, livemode: false }
@@ -74,7 +76,8 @@ describe.skipIf(postgres === undefined)("webhook delivery by several workers on 
         })
         const events = yield* EventLog
         yield* (yield* Transactions).run(
-          Effect.forEach(Array.from({ length: 997 }), () => events.record(tenant, { type: "payment.succeeded", object: payment }), {
+          Effect.forEach(Array.from({ length: 997 }), (_, n) =>
+            events.record(tenant, { type: "payment.succeeded", object: new Payment({ ...payment, id: `${payment.id}_${n}` }) }), {
             discard: true
           })
         )

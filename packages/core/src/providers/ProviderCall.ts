@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Fiber, Option } from "effect"
 import type { ConnectorError } from "./PaymentConnector.js"
 
 /**
@@ -19,9 +19,13 @@ export type CallResult<A> =
 export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout: Duration.DurationInput) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
-    const result: CallResult<A> = yield* call.pipe(
-      // The caller may be uninterruptible (an API request is, so that a client hanging up does not
-      // stop a payment half way); the deadline must still end the call instead of waiting for it.
+    // The call runs in a fiber of its own, not a child (a child is interrupted with its parent): the
+    // caller may be uninterruptible (an API request is, so that a client hanging up does not stop a
+    // payment half way), and the interruption its client's leaving sends would otherwise cut the call
+    // and abandon the payment while the PSP handles it. Only the deadline ends the call, or a caller
+    // that is interruptible (a worker stopping) and is interrupted while it waits.
+    const result: CallResult<A> = yield* Effect.flatMap(Effect.forkDaemon(call.pipe(
+      // The deadline must end the call instead of waiting for it.
       Effect.interruptible,
       Effect.timeoutOption(timeout),
       Effect.map(Option.match({
@@ -38,6 +42,6 @@ export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout:
         ConnectorOutcomeUnknown: (error) =>
           Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
       })
-    )
+    )), (fiber) => Effect.onInterrupt(Fiber.join(fiber), () => Fiber.interrupt(fiber)))
     return { result, latencyMs: (yield* Clock.currentTimeMillis) - started }
   })

@@ -61,5 +61,9 @@ export const StoredProviderEvent = Schema.Union(
 )
 export type StoredProviderEvent = typeof StoredProviderEvent.Type
 
-/** What applying an event came to, kept with it. */
-export type AppliedOutcome = "applied" | "unmatched"
+/**
+ * What applying an event came to, kept with it. `refused`: signed, about our object, but saying what
+ * cannot be true of it (a capture larger than the payment); it does not count as the PSP's news, so a
+ * later notification with the same PSP id is taken in its place.
+ */
+export type AppliedOutcome = "applied" | "unmatched" | "refused"

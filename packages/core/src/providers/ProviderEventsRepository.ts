@@ -15,7 +15,10 @@ export interface ReceivedEvent {
 }
 
 export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRepository")<ProviderEventsRepository, {
-  /** Stores the event unless this connection already sent one with its PSP id; true when new. */
+  /**
+   * Stores the event unless this connection already sent one with its PSP id that was applied, set
+   * aside, or is still waiting; one that was `refused` is replaced by it. True when stored.
+   */
   readonly insert: (received: ReceivedEvent) => Effect.Effect<boolean>
   /** Events not applied yet, oldest first, leased to one worker. */
   readonly claimUnapplied: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<ReceivedEvent>>>
@@ -31,11 +34,13 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
       return {
         insert: (received) =>
           Effect.sync(() => {
-            const duplicate = [...rows().values()].some((row) =>
+            const same = [...rows().values()].find((row) =>
               row.connectionId === received.connectionId && row.event.eventId === received.event.eventId
             )
-            if (!duplicate) rows().set(received.id, { ...received, applied: null })
-            return !duplicate
+            if (same !== undefined && same.applied !== "refused") return false
+            if (same !== undefined) rows().delete(same.id)
+            rows().set(received.id, { ...received, applied: null })
+            return true
           }),
         claimUnapplied: (lease) =>
           Effect.sync(() =>

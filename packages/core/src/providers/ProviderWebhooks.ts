@@ -2,6 +2,7 @@ import { Context, Data, DateTime, Duration, Effect, Layer, Option, Schema } from
 import { now } from "../domain/Timestamp.js"
 import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
 import { PaymentAttempts } from "../payments/PaymentAttempts.js"
+import { plausibleCapture } from "../payments/PaymentOutcomes.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -120,6 +121,11 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
             const attempt = ours.find((each) => each.id === event.reference) ??
               ours.find((each) => event.pspPaymentId !== null && each.provider_payment_id === event.pspPaymentId)
             if (attempt === undefined) return "foreign" as const
+            // Data that cannot be true of the payment: not believed, and not counted as the PSP's news.
+            if (
+              event.outcome._tag === "Authorized" && event.outcome.captured &&
+              !plausibleCapture(payment.value, event.outcome.amountCaptured)
+            ) return "refused" as const
             yield* attempts.applyReport(tenant, payment.value, attempt.id, event.outcome)
             return "applied" as const
           }
@@ -141,6 +147,12 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
               Effect.annotateLogs({ connection: leased.item.connectionId, event: leased.item.event.eventId })
             )
             return yield* events.markApplied(leased, "unmatched", at)
+          }
+          if (applied === "refused") {
+            yield* Effect.logWarning("A PSP event reports a capture the payment cannot have; it is not applied").pipe(
+              Effect.annotateLogs({ connection: leased.item.connectionId, event: leased.item.event.eventId })
+            )
+            return yield* events.markApplied(leased, "refused", at)
           }
           // Its object may not be written yet: keep it, unless it has waited too long.
           const expired = !DateTime.lessThan(at, DateTime.add(leased.item.receivedAt, { millis: Duration.toMillis(UNMATCHED_AFTER) }))

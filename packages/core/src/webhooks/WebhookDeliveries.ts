@@ -95,6 +95,8 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
               made.push({
                 tenant,
                 payload: body,
+                objectId: event.data.object.id,
+                eventCreatedAt: event.created_at,
                 delivery: new WebhookDelivery({
                   object: "webhook_delivery",
                   id: yield* ids.make("whev"),

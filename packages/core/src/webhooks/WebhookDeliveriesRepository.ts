@@ -30,12 +30,28 @@ export interface AttemptRecord {
   readonly nextAttemptAt: DateTime.Utc | null
 }
 
-/** A delivery to store, with its tenant and the exact bytes it will send. */
+/**
+ * A delivery to store, with its tenant and the exact bytes it will send, and its event's place in
+ * the order of its object's events (`objectId`, then `eventCreatedAt` and the event's id).
+ */
 export interface NewDelivery {
   readonly tenant: Tenant
   readonly delivery: WebhookDelivery
   readonly payload: string
+  readonly objectId: string | null
+  readonly eventCreatedAt: DateTime.Utc
 }
+
+/**
+ * Whether `later` comes after `earlier` among one object's events at one endpoint: the outbox's
+ * order, by the event's time, then its id.
+ */
+export const eventOrder = (
+  earlier: { readonly eventCreatedAt: DateTime.Utc; readonly eventId: string },
+  later: { readonly eventCreatedAt: DateTime.Utc; readonly eventId: string }
+) =>
+  earlier.eventCreatedAt.epochMillis < later.eventCreatedAt.epochMillis ||
+  (earlier.eventCreatedAt.epochMillis === later.eventCreatedAt.epochMillis && earlier.eventId < later.eventId)
 
 export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDeliveriesRepository")<
   WebhookDeliveriesRepository,
@@ -48,7 +64,12 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
       Page<WebhookDelivery>,
       InvalidCursor
     >
-    /** Leases pending deliveries whose next attempt is due, the longest waiting first. */
+    /**
+     * Leases pending deliveries whose next attempt is due, the longest waiting first. One whose
+     * object has an earlier event not handed to the webhooks yet, or an earlier delivery to the same
+     * endpoint never attempted yet, waits for it: first attempts go out in the object's event order.
+     * Retries hold nothing back.
+     */
     readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueDelivery>>>
     /**
      * Records an attempt and what it makes of the delivery, in one step, only while the lease holds:
@@ -72,8 +93,20 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
         readonly organizationId: string
         readonly delivery: WebhookDelivery
         readonly payload: string
+        readonly objectId: string | null
+        readonly eventCreatedAt: DateTime.Utc
         readonly attempts: ReadonlyArray<WebhookAttempt>
       }
+      /** A delivery never attempted yet of an earlier event of the same object, to the same endpoint. */
+      const heldBack = (row: Row) =>
+        row.objectId !== null && [...rows().values()].some((other) =>
+          other.objectId === row.objectId && other.delivery.endpoint_id === row.delivery.endpoint_id &&
+          other.delivery.status === "pending" && other.delivery.attempt_count === 0 &&
+          eventOrder(
+            { eventCreatedAt: other.eventCreatedAt, eventId: other.delivery.event_id },
+            { eventCreatedAt: row.eventCreatedAt, eventId: row.delivery.event_id }
+          )
+        )
       const rows = () => store.table<Row>("webhook_deliveries")
       const leases = memoryLeases(store, "webhook_deliveries")
       const recordAttempt = ({ item, token }: Leased<DueDelivery>, record: AttemptRecord) =>
@@ -109,11 +142,13 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
       return {
         insertAll: (made) =>
           Effect.sync(() => {
-            for (const { delivery, payload, tenant } of made) {
+            for (const { delivery, eventCreatedAt, objectId, payload, tenant } of made) {
               const duplicate = [...rows().values()].some((row) =>
                 row.delivery.event_id === delivery.event_id && row.delivery.endpoint_id === delivery.endpoint_id
               )
-              if (!duplicate) rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, attempts: [] })
+              if (!duplicate) {
+                rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, objectId, eventCreatedAt, attempts: [] })
+              }
             }
           }),
         find: (tenant, id) =>
@@ -138,7 +173,7 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
               [...rows().values()]
                 .filter((row) =>
                   row.delivery.status === "pending" && row.delivery.next_attempt_at !== null &&
-                  !DateTime.lessThan(lease.now, row.delivery.next_attempt_at)
+                  !DateTime.lessThan(lease.now, row.delivery.next_attempt_at) && !heldBack(row)
                 )
                 .sort((a, b) => a.delivery.next_attempt_at!.epochMillis - b.delivery.next_attempt_at!.epochMillis)
                 .map((row) => ({

@@ -12,11 +12,15 @@ export const ProviderEventsRepositorySql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return ProviderEventsRepository.of({
+      // A refused event with the same PSP id is no duplicate: the new one takes its row, to be applied.
       insert: (received) =>
         sql`insert into provider_events (id, connection_id, organization_id, livemode, psp_event_id, event, received_at)
           values (${received.id}, ${received.connectionId}, ${received.tenant.organizationId}, ${received.tenant.livemode},
             ${received.event.eventId}, ${json(received.event)}::jsonb, ${DateTime.formatIso(received.receivedAt)}::timestamptz)
-          on conflict (connection_id, psp_event_id) do nothing returning id`.pipe(
+          on conflict (connection_id, psp_event_id) do update set event = excluded.event,
+            received_at = excluded.received_at, applied_at = null, outcome = null, lease_until = null, lease_token = null
+          where provider_events.outcome = 'refused'
+          returning id`.pipe(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),

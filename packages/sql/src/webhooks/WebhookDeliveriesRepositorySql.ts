@@ -55,12 +55,14 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
     return WebhookDeliveriesRepository.of({
       insertAll: (made) =>
         made.length === 0 ? Effect.void : sql`insert into webhook_deliveries (id, organization_id, livemode, event_id,
-            endpoint_id, type, status, attempt_count, next_attempt_at, payload, created_at, updated_at)
-          values ${sql.csv(made.map(({ delivery, payload, tenant }) =>
+            endpoint_id, type, status, attempt_count, next_attempt_at, payload, created_at, updated_at, object_id,
+            event_created_at)
+          values ${sql.csv(made.map(({ delivery, eventCreatedAt, objectId, payload, tenant }) =>
           sql`(${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
             ${delivery.endpoint_id}, ${delivery.type}, ${delivery.status}, ${delivery.attempt_count},
             ${delivery.next_attempt_at === null ? null : at(delivery.next_attempt_at)}::timestamptz, ${payload},
-            ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz)`))}
+            ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz, ${objectId},
+            ${at(eventCreatedAt)}::timestamptz)`))}
           on conflict (event_id, endpoint_id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenant, id) =>
         Effect.gen(function*() {
@@ -87,7 +89,25 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
       claimDue: (lease) =>
         claimLeased<any, DueDelivery>(sql, {
           table: "webhook_deliveries",
-          due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz`,
+          // First attempts in the object's event order, per endpoint: not before every earlier event of
+          // the object is handed to the webhooks (two dispatchers may commit their batches in either
+          // order), nor before an earlier delivery of it to this endpoint has had its first attempt.
+          // The state read here changes only when that attempt is recorded, so concurrent claims
+          // agree, whoever holds the earlier delivery's lease.
+          due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz
+            and (object_id is null or (
+              not exists (select 1 from webhook_deliveries earlier
+                where earlier.endpoint_id = webhook_deliveries.endpoint_id
+                  and earlier.object_id = webhook_deliveries.object_id
+                  and earlier.status = 'pending' and earlier.attempt_count = 0
+                  and (earlier.event_created_at, earlier.event_id)
+                    < (webhook_deliveries.event_created_at, webhook_deliveries.event_id))
+              and not exists (select 1 from events e
+                where e.dispatched_at is null
+                  and (e.created_at, e.id) < (webhook_deliveries.event_created_at, webhook_deliveries.event_id)
+                  and e.organization_id = webhook_deliveries.organization_id
+                  and e.livemode = webhook_deliveries.livemode
+                  and e.data->'object'->>'id' = webhook_deliveries.object_id)))`,
           order: sql`next_attempt_at, id`,
           returning: sql`id, organization_id, livemode, endpoint_id, event_id, payload, attempt_count, next_attempt_at`,
           lease,
