@@ -9,6 +9,7 @@ import subscriptions from "./migrations/0006_subscriptions.js"
 import checkoutSessions from "./migrations/0007_checkout_sessions.js"
 import checkoutSecretDigests from "./migrations/0008_checkout_secret_digests.js"
 import attemptOutcomes from "./migrations/0009_attempt_outcomes.js"
+import testClockAdvances from "./migrations/0010_test_clock_advances.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -19,11 +20,12 @@ const migrations = {
   "0006_subscriptions": subscriptions,
   "0007_checkout_sessions": checkoutSessions,
   "0008_checkout_secret_digests": checkoutSecretDigests,
-  "0009_attempt_outcomes": attemptOutcomes
+  "0009_attempt_outcomes": attemptOutcomes,
+  "0010_test_clock_advances": testClockAdvances
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 9
+export const LATEST_MIGRATION = 10
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -7,8 +7,10 @@ import { Plan } from "@orchestrator/core/subscriptions/Plan"
 import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
 import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
-import { DateTime, Effect, Layer, Option } from "effect"
+import { randomBase32 } from "@orchestrator/core/domain/Ids"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
+import { json } from "../shared/Rows.js"
 import { recordRows } from "./RecordRows.js"
 
 export const CustomersRepositorySql = Layer.effect(
@@ -65,9 +67,10 @@ export const TestClocksRepositorySql = Layer.effect(
     const rows = recordRows(sql, "test_clocks", TestClock, (clock) => [
       ["frozen_time", sql`${DateTime.formatIso(clock.frozen_time)}::timestamptz`]
     ])
+    const at = (time: DateTime.Utc) => sql`${DateTime.formatIso(time)}::timestamptz`
+    const encode = Schema.encodeSync(TestClock)
     return TestClocksRepository.of({
       insert: rows.insert,
-      update: rows.update,
       remove: (tenant, id) =>
         sql`delete from test_clocks where id = ${id} and organization_id = ${tenant.organizationId}
           and livemode = ${tenant.livemode}`.pipe(Effect.asVoid, Effect.orDie),
@@ -81,7 +84,38 @@ export const TestClocksRepositorySql = Layer.effect(
           filters: [],
           page,
           decode: rows.decodeRow
-        })
+        }),
+      // One statement: the row lock makes two processes' starts take turns, and the second sees the first's lease.
+      startAdvance: (tenant, id, target, lease) =>
+        Effect.gen(function*() {
+          const token = randomBase32(20)
+          const started = yield* sql`update test_clocks k set advance_to = ${at(target)}, lease_until = ${at(lease.until)},
+              lease_token = ${token}, record = jsonb_set(k.record, '{status}', '"advancing"')
+            where ${rows.ofTenant(tenant, "k")} and k.id = ${id}
+              and (k.lease_until is null or k.lease_until < ${at(lease.now)}) and k.frozen_time < ${at(target)}
+            returning k.record`
+          if (started[0] !== undefined) return { _tag: "Started", clock: rows.decodeRow(started[0]), token } as const
+          const found = yield* sql<{ readonly record: unknown; readonly busy: boolean }>`select k.record,
+              (k.lease_until is not null and k.lease_until >= ${at(lease.now)}) as busy
+            from test_clocks k where ${rows.ofTenant(tenant, "k")} and k.id = ${id}`
+          const row = found[0]
+          if (row === undefined) return { _tag: "Missing" } as const
+          if (row.busy) return { _tag: "Busy" } as const
+          return { _tag: "NotForward", clock: rows.decodeRow(row) } as const
+        }).pipe(Effect.orDie),
+      holdAdvance: (tenant, id, token, until) =>
+        sql`update test_clocks set lease_until = ${at(until)}
+          where id = ${id} and organization_id = ${tenant.organizationId} and lease_token = ${token} returning id`.pipe(
+          Effect.map((updated) => updated.length > 0),
+          Effect.orDie
+        ),
+      finishAdvance: (tenant, clock, token) =>
+        sql`update test_clocks set record = ${json(encode(clock))}::jsonb, frozen_time = ${at(clock.frozen_time)},
+            advance_to = null, lease_until = null, lease_token = null
+          where id = ${clock.id} and organization_id = ${tenant.organizationId} and lease_token = ${token} returning id`.pipe(
+          Effect.map((updated) => updated.length > 0),
+          Effect.orDie
+        )
     })
   })
 )
