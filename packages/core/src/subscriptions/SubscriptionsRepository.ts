@@ -84,7 +84,8 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
             (subscription) =>
               (filter.status === undefined || subscription.status === filter.status) &&
               (filter.customer === undefined || subscription.customer_id === filter.customer) &&
-              (filter.plan === undefined || subscription.plan_id === filter.plan),
+              (filter.plan === undefined || subscription.plan_id === filter.plan) &&
+              (filter.test_clock === undefined || subscription.test_clock === filter.test_clock),
             page
           ),
         claimDue: (lease) =>

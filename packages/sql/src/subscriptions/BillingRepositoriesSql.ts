@@ -147,7 +147,12 @@ export const InvoicesRepositorySql = Layer.effect(
           from: sql`invoices i`,
           alias: "i",
           scope: rows.ofTenant(tenant, "i"),
-          filters: filter.subscription === undefined ? [] : [sql`i.subscription_id = ${filter.subscription}`],
+          filters: [
+            ...(filter.subscription === undefined ? [] : [sql`i.subscription_id = ${filter.subscription}`]),
+            // A subscription stays on its customer's clock for life: its invoices are the clock's.
+            ...(filter.test_clock === undefined ? [] : [sql`i.subscription_id in (select s.id from subscriptions s
+              where s.test_clock = ${filter.test_clock} and s.organization_id = i.organization_id)`])
+          ],
           page,
           decode: rows.decodeRow
         })

@@ -55,7 +55,8 @@ export const SubscriptionsRepositorySql = Layer.effect(
           filters: [
             ...(filter.status === undefined ? [] : [sql`s.status = ${filter.status}`]),
             ...(filter.customer === undefined ? [] : [sql`s.customer_id = ${filter.customer}`]),
-            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`])
+            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`]),
+            ...(filter.test_clock === undefined ? [] : [sql`s.test_clock = ${filter.test_clock}`])
           ],
           page,
           decode: rows.decodeRow
