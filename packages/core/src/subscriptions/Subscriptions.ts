@@ -206,7 +206,12 @@ const make = Effect.gen(function*() {
         customer_id: subscription.customer_id,
         description: `Invoice ${invoice.id} of subscription ${subscription.id}`,
         ...(kind === "first" && subscription.return_url !== null ? { return_url: subscription.return_url } : {}),
-        metadata: { subscription: subscription.id, invoice: invoice.id }
+        // A charge billed on a test clock says so: lists filter by it (`test_clock=`), and its times are the clock's.
+        metadata: {
+          subscription: subscription.id,
+          invoice: invoice.id,
+          ...(subscription.test_clock === null ? {} : { test_clock: subscription.test_clock })
+        }
       }, { offSession: kind !== "first" }).pipe(
         Effect.provideService(IdempotencyScope, tiedToInvoice),
         Effect.map((payment): Payment | null => payment),
