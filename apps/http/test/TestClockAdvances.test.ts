@@ -1,8 +1,9 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import * as Database from "@orchestrator/sql/Database"
 import { durableTestDatabases, testDatabases } from "@orchestrator/testing/TestDatabases"
-import { type Context, Effect, Fiber, Layer } from "effect"
+import { type Context, DateTime, Effect, Fiber, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
@@ -116,6 +117,30 @@ for (const database of testDatabases()) {
           expect(payments.map((each) => each.id).sort()).toEqual(invoices.map((each) => each.payment.id).sort())
           expect(payments.every((each) => each.metadata.test_clock === first.clock.id)).toBe(true)
           expect((yield* api.get(`/v1/payments/${plain.json.latest_invoice.payment.id}`)).json.metadata.test_clock).toBeUndefined()
+        }))
+
+      it.effect("an advance whose process died is finished by the worker, to the time it was asked for", () =>
+        Effect.gen(function*() {
+          const account = yield* merchant()
+          const api = apiOf(account.secret)(account.baseUrl)
+          const { clock, subscription } = yield* subscribedOnClock(api, "2027-01-01T00:00:00.000Z", "month")
+          // A process took the clock for an advance and died before its first step: its lease ran out.
+          const clocks = yield* TestClocksRepository
+          const real = yield* DateTime.now
+          const started = yield* clocks.startAdvance(account.tenant, clock.id, DateTime.unsafeMake("2027-06-15T00:00:00.000Z"), {
+            now: real,
+            until: DateTime.subtract(real, { seconds: 1 })
+          })
+          expect(started._tag).toBe("Started")
+          expect((yield* api.get(`/v1/test_helpers/test_clocks/${clock.id}`)).json.status).toBe("advancing")
+
+          expect(yield* runJobs("finish-test-clock-advances")).toEqual([1])
+          expect((yield* api.get(`/v1/test_helpers/test_clocks/${clock.id}`)).json)
+            .toMatchObject({ frozen_time: "2027-06-15T00:00:00.000Z", status: "ready" })
+          const invoices = yield* api.all(`/v1/invoices?subscription=${subscription.id}`)
+          expect(invoices.map((each) => each.period_start)).toEqual(
+            ["06", "05", "04", "03", "02", "01"].map((month) => `2027-${month}-01T00:00:00.000Z`)
+          )
         }))
 
       it.effect("a clock never moves back, and its status is ready after an advance", () =>

@@ -3,6 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
+import type { Job } from "../ports/Jobs.js"
 import { atTime } from "./BillingTime.js"
 import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./SubscriptionErrors.js"
 import { Subscriptions } from "./Subscriptions.js"
@@ -39,6 +40,7 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
     TestClock,
     TestClockNotFound | BillingRequestInvalid | TestClockBusy
   >
+  readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(
     TestClocks,
@@ -139,22 +141,36 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
           case "NotForward":
             return yield* notForward()
         }
-        const { token } = started
-        const before = new TestClock({ ...started.clock, status: "ready" })
-        const outcome = yield* drain(tenant, id, input.frozen_time, token).pipe(
-          // Cut short by a failure or an interruption: the clock is let go at its former time, not left `advancing`.
-          Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : repository.finishAdvance(tenant, before, token))
-        )
-        if (outcome === "gone") return yield* new TestClockNotFound({ id })
-        const done = new TestClock({
-          ...before,
-          frozen_time: input.frozen_time,
-          status: outcome === "settled" ? "ready" : "internal_failure"
-        })
-        // Deleted between the last step and here: no `ready` for a clock that is gone.
-        if (!(yield* repository.finishAdvance(tenant, done, token))) return yield* new TestClockNotFound({ id })
-        return done
+        const done = yield* runAdvance(tenant, started.clock, input.frozen_time, started.token)
+        return Option.isSome(done) ? done.value : yield* new TestClockNotFound({ id })
       })
+
+      /**
+       * Runs a held advance to its end and lets the clock go: at `target`, `ready` once nothing is due.
+       * None when the clock was deleted meanwhile: no `ready` for a clock that is gone.
+       */
+      const runAdvance = (tenant: Tenant, clock: TestClock, target: DateTime.Utc, token: string) =>
+        Effect.gen(function*() {
+          const before = new TestClock({ ...clock, status: "ready" })
+          const outcome = yield* drain(tenant, clock.id, target, token).pipe(
+            // Cut short by a failure or an interruption: the clock is let go at its former time, not left `advancing`.
+            Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : repository.finishAdvance(tenant, before, token))
+          )
+          if (outcome === "gone") return Option.none<TestClock>()
+          const done = new TestClock({ ...before, frozen_time: target, status: outcome === "settled" ? "ready" : "internal_failure" })
+          return (yield* repository.finishAdvance(tenant, done, token)) ? Option.some(done) : Option.none<TestClock>()
+        })
+
+      /** An advance whose process died mid-way (its lease ran out) is finished by the worker, to the time it was asked for. */
+      const finishAbandoned = Effect.gen(function*() {
+        const real = yield* now
+        const claimed = yield* repository.claimAbandoned({ now: real, until: DateTime.addDuration(real, ADVANCE_LEASE), limit: 10 })
+        yield* Effect.forEach(claimed, (advance) =>
+          runAdvance(advance.tenant, advance.clock, advance.target, advance.token).pipe(
+            Effect.catchAllCause((cause) => Effect.logError(`the advance of test clock ${advance.clock.id} failed`, cause))
+          ), { discard: true })
+        return claimed.length
+      }).pipe(Effect.withSpan("TestClocks.finishAbandoned"))
 
       return {
         create: (tenant, input) =>
@@ -182,7 +198,8 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
             yield* repository.remove(tenant, id)
             return clock
           }),
-        advance
+        advance,
+        jobs: [{ name: "finish-test-clock-advances", every: "5 seconds", run: finishAbandoned }]
       }
     })
   )

@@ -2,6 +2,7 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import type { LeaseRequest } from "../ports/LeasedWork.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import { TestClock } from "./TestClock.js"
@@ -12,6 +13,14 @@ export type AdvanceStart =
   | { readonly _tag: "Missing" }
   | { readonly _tag: "Busy" }
   | { readonly _tag: "NotForward"; readonly clock: TestClock }
+
+/** An advance whose process died (its lease ran out), now held by the worker that took it over. */
+export interface AbandonedAdvance {
+  readonly tenant: Tenant
+  readonly clock: TestClock
+  readonly target: DateTime.Utc
+  readonly token: string
+}
 
 /** The real time of the request, and how long the advance holds the clock unless it renews. */
 export interface AdvanceLease {
@@ -34,12 +43,16 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
   readonly holdAdvance: (tenant: Tenant, id: string, token: string, until: DateTime.Utc) => Effect.Effect<boolean>
   /** Writes `clock` (its time and status) and lets the clock go; false, and nothing written, if `token` no longer holds it. */
   readonly finishAdvance: (tenant: Tenant, clock: TestClock, token: string) => Effect.Effect<boolean>
+  /** Takes over up to `lease.limit` advances whose lease ran out, to finish them. */
+  readonly claimAbandoned: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<AbandonedAdvance>>
 }>() {
   static readonly layerMemory = Layer.effect(
     TestClocksRepository,
     Effect.map(MemoryStore, (store) => {
       const documents = memoryDocuments<TestClock>(store, "test_clocks")
-      const leases = store.table<{ readonly token: string; readonly until: DateTime.Utc }>("test_clock_advances")
+      const leases = store.table<{ readonly token: string; readonly until: DateTime.Utc; readonly target: DateTime.Utc }>(
+        "test_clock_advances"
+      )
       return {
         insert: documents.save,
         remove: (tenant, id) => Effect.zipRight(documents.remove(tenant, id), Effect.sync(() => void leases.delete(id))),
@@ -54,14 +67,15 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
               if (!DateTime.lessThan(clock.frozen_time, target)) return Effect.succeed<AdvanceStart>({ _tag: "NotForward", clock })
               const token = randomBase32(20)
               const advancing = new TestClock({ ...clock, status: "advancing" })
-              leases.set(id, { token, until: lease.until })
+              leases.set(id, { token, until: lease.until, target })
               return Effect.as(documents.save(tenant, advancing), { _tag: "Started", clock: advancing, token } as const)
             }
           })),
         holdAdvance: (_tenant, id, token, until) =>
           Effect.sync(() => {
-            if (leases.get(id)?.token !== token) return false
-            leases.set(id, { token, until })
+            const held = leases.get(id)
+            if (held?.token !== token) return false
+            leases.set(id, { ...held, until })
             return true
           }),
         finishAdvance: (tenant, clock, token) =>
@@ -69,7 +83,19 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
             if (leases.get(clock.id)?.token !== token) return Effect.succeed(false)
             leases.delete(clock.id)
             return Effect.as(documents.save(tenant, clock), true)
-          })
+          }),
+        claimAbandoned: (lease) =>
+          Effect.sync(() =>
+            documents.everyone()
+              .flatMap(({ tenant, value }) => {
+                const held = leases.get(value.id)
+                if (held === undefined || !DateTime.lessThan(held.until, lease.now)) return []
+                const token = randomBase32(20)
+                leases.set(value.id, { token, until: lease.until, target: held.target })
+                return [{ tenant, clock: value, target: held.target, token }]
+              })
+              .slice(0, lease.limit)
+          )
       }
     })
   )

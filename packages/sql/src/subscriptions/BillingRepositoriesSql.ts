@@ -6,11 +6,12 @@ import { InvoicesRepository } from "@orchestrator/core/subscriptions/InvoicesRep
 import { Plan } from "@orchestrator/core/subscriptions/Plan"
 import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
 import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
-import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
+import { type AbandonedAdvance, TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import { randomBase32 } from "@orchestrator/core/domain/Ids"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { json } from "../shared/Rows.js"
+import { claimLeased } from "../shared/LeasedClaims.js"
+import { iso, json } from "../shared/Rows.js"
 import { recordRows } from "./RecordRows.js"
 
 export const CustomersRepositorySql = Layer.effect(
@@ -115,7 +116,23 @@ export const TestClocksRepositorySql = Layer.effect(
           where id = ${clock.id} and organization_id = ${tenant.organizationId} and lease_token = ${token} returning id`.pipe(
           Effect.map((updated) => updated.length > 0),
           Effect.orDie
-        )
+        ),
+      claimAbandoned: (lease) =>
+        claimLeased<
+          { readonly id: string; readonly organization_id: string; readonly livemode: boolean; readonly advance_to: unknown; readonly record: unknown },
+          Omit<AbandonedAdvance, "token">
+        >(sql, {
+          table: "test_clocks",
+          due: sql`advance_to is not null`,
+          order: sql`id`,
+          returning: sql`id, organization_id, livemode, advance_to, record`,
+          lease,
+          item: (row) => ({
+            tenant: { organizationId: row.organization_id, livemode: row.livemode },
+            clock: rows.decodeRow(row),
+            target: DateTime.unsafeMake(iso(row.advance_to))
+          })
+        }).pipe(Effect.map((claimed) => claimed.map(({ item, token }) => ({ ...item, token }))))
     })
   })
 )
