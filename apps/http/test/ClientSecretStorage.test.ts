@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import * as Database from "@orchestrator/sql/Database"
+import checkoutSecretDigests from "@orchestrator/sql/migrations/0008_checkout_secret_digests"
 import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
@@ -30,9 +31,8 @@ describe("checkout client secrets at rest", () => {
         // The secret shown at creation is nowhere in the table.
         expect(yield* direct(Effect.flatMap(SqlClient.SqlClient, storedText))).not.toContain(derived.split("_secret_")[1])
 
-        // Put the database back as 0007 left it, with a random secret in plain text, as a session made
-        // by the previous build would be (and undo 0009, since only migrations past the newest applied
-        // one run); then let the next start apply 0008 and 0009 again.
+        // Put the table back as 0007 left it, with a random secret in plain text, as a session made by
+        // the previous build would be; then apply 0008 to it again.
         const legacy = `${first.session.id}_secret_ABCDEFGHJKMNPQRSTVWXYZ0123456789`
         yield* direct(Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
@@ -40,13 +40,10 @@ describe("checkout client secrets at rest", () => {
           yield* sql.unsafe(`alter table checkout_sessions add column client_secret text`)
           yield* sql`update checkout_sessions set client_secret = ${legacy} where id = ${first.session.id}`
           yield* sql.unsafe(`alter table checkout_sessions alter column client_secret set not null`)
-          yield* sql.unsafe(`alter table payment_attempts drop column provider_message`)
-          yield* sql.unsafe(`drop index payment_attempts_unanswered`)
-          yield* sql.unsafe(`create index payment_attempts_pending on payment_attempts (created_at) where status = 'pending'`)
-          yield* sql`delete from effect_sql_migrations where migration_id >= 8`
+          yield* checkoutSecretDigests
         }))
 
-        // The next start applies 0008: the old secret and the derived one both open the session.
+        // After 0008: the old secret and the derived one both open the session.
         yield* Effect.scoped(Effect.gen(function*() {
           const { browser } = yield* checkoutSetup()
           const path = `/v1/checkout/sessions/${first.session.id}`

@@ -48,6 +48,7 @@ const JobsLayer = Layer.effect(
       IdempotentRequests,
       ProviderWebhooks,
       Subscriptions,
+      TestClocks,
       CheckoutSessions
     ])
     return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]

@@ -81,7 +81,7 @@ export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", 
         Effect.flatMap(CurrentTenant, (tenant) =>
           subscriptions.list(
             tenant,
-            { status: urlParams.status, customer: urlParams.customer, plan: urlParams.plan },
+            { status: urlParams.status, customer: urlParams.customer, plan: urlParams.plan, test_clock: urlParams.test_clock },
             pageRequestOf(urlParams)
           ).pipe(Effect.map(toList), listing)))))
 
@@ -91,7 +91,7 @@ export const InvoicesHttpLive = HttpApiBuilder.group(Api, "invoices", (handlers)
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(invoices.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          invoices.list(tenant, { subscription: urlParams.subscription }, pageRequestOf(urlParams)).pipe(
+          invoices.list(tenant, { subscription: urlParams.subscription, test_clock: urlParams.test_clock }, pageRequestOf(urlParams)).pipe(
             Effect.map(toList),
             listing
           )))))

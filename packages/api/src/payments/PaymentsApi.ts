@@ -35,6 +35,8 @@ export const PaymentListQuery = Schema.Struct({
   provider: Schema.optional(Identifier),
   currency: Schema.optional(CurrencyCode),
   customer_id: Schema.optional(Identifier),
+  /** Payments billed on this test clock (they carry it in `metadata.test_clock`). */
+  test_clock: Schema.optional(Identifier),
   ...PageQuery
 }).annotations({ parseOptions: { onExcessProperty: "error" } })
 

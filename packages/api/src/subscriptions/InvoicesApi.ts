@@ -18,7 +18,11 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
   )
   .add(
     HttpApiEndpoint.get("list", "/invoices")
-      .setUrlParams(Schema.Struct({ subscription: Schema.optional(Identifier), ...PageQuery }).annotations({
+      .setUrlParams(Schema.Struct({
+        subscription: Schema.optional(Identifier),
+        test_clock: Schema.optional(Identifier),
+        ...PageQuery
+      }).annotations({
         parseOptions: { onExcessProperty: "error" }
       }))
       .addSuccess(InvoiceList)

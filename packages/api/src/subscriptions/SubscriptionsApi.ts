@@ -87,6 +87,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         status: Schema.optional(SubscriptionStatus),
         customer: Schema.optional(Identifier),
         plan: Schema.optional(Identifier),
+        test_clock: Schema.optional(Identifier),
         ...PageQuery
       }).annotations({ parseOptions: { onExcessProperty: "error" } }))
       .addSuccess(SubscriptionList)

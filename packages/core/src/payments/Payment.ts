@@ -165,6 +165,7 @@ export const PaymentListFilter = Schema.Struct({
   status: Schema.optional(PaymentStatus),
   provider: Schema.optional(Identifier),
   currency: Schema.optional(Identifier),
-  customer_id: Schema.optional(Identifier)
+  customer_id: Schema.optional(Identifier),
+  test_clock: Schema.optional(Identifier)
 })
 export type PaymentListFilter = typeof PaymentListFilter.Type

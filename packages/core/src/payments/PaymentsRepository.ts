@@ -104,7 +104,8 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
               (filter.status === undefined || payment.status === filter.status) &&
               (filter.provider === undefined || payment.provider === filter.provider) &&
               (filter.currency === undefined || payment.currency === filter.currency) &&
-              (filter.customer_id === undefined || payment.customer_id === filter.customer_id),
+              (filter.customer_id === undefined || payment.customer_id === filter.customer_id) &&
+              (filter.test_clock === undefined || payment.metadata?.test_clock === filter.test_clock),
             page
           ),
         recordProviderMessage: (tenant, attemptId, message) =>

@@ -1,4 +1,5 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Option } from "effect"
+import { realClock, realClockRef } from "../domain/RealTime.js"
 
 /**
  * A clock stopped at `millis` whose sleeps still pass on `base`: work due on a test clock runs with
@@ -13,6 +14,13 @@ const stoppedClock = (millis: number, base: Clock.Clock): Clock.Clock => ({
   sleep: (duration) => base.sleep(duration)
 })
 
-/** Runs `effect` with `Clock` (and so `DateTime.now`) answering `millis`. */
+/**
+ * Runs `effect` with `Clock` (and so `DateTime.now`) answering `millis`. The real clock stays
+ * reachable (`realClock`): ids, leases and an advance's own bookkeeping keep to it.
+ */
 export const atTime = (millis: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.clock, (base) => Effect.withClock(effect, stoppedClock(millis, base)))
+  Effect.flatMap(realClock, (base) =>
+    Effect.withClock(
+      Effect.locally(effect, realClockRef, Option.some(base)),
+      stoppedClock(millis, base)
+    ))

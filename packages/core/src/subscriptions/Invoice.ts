@@ -24,7 +24,9 @@ const invoiceFields = {
   period_start: Timestamp,
   period_end: Timestamp,
   attempt_count: Schema.NonNegativeInt,
-  next_payment_attempt: Schema.NullOr(Timestamp)
+  next_payment_attempt: Schema.NullOr(Timestamp),
+  /** The test clock of the invoice's subscription, whose time its dates are on (null for invoices stored before it was kept). */
+  test_clock: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }
 
 /** When it was made and changed, and in which mode. */

@@ -3,7 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { BillingRecords } from "./BillingRecords.js"
 import type { Invoice } from "./Invoice.js"
-import { InvoicesRepository } from "./InvoicesRepository.js"
+import { type InvoiceListFilter, InvoicesRepository } from "./InvoicesRepository.js"
 import type { InvoiceNotFound } from "./SubscriptionErrors.js"
 
 /** Reading invoices; the schedule writes them (see `Subscriptions`). */
@@ -11,7 +11,7 @@ export class Invoices extends Context.Tag("core/Invoices")<Invoices, {
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Invoice, InvoiceNotFound>
   readonly list: (
     tenant: Tenant,
-    filter: { readonly subscription: string | undefined },
+    filter: InvoiceListFilter,
     page: PageRequest
   ) => Effect.Effect<Page<Invoice>, InvalidCursor>
 }>() {

@@ -5,6 +5,12 @@ import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { InvoiceRecord } from "./Invoice.js"
 
+/** Which invoices a list shows: of one subscription, of the subscriptions of one test clock. */
+export interface InvoiceListFilter {
+  readonly subscription: string | undefined
+  readonly test_clock?: string | undefined
+}
+
 export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, {
   readonly insert: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
   readonly update: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
@@ -14,7 +20,7 @@ export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<I
   readonly findByPayment: (tenant: Tenant, paymentId: string) => Effect.Effect<Option.Option<InvoiceRecord>>
   readonly list: (
     tenant: Tenant,
-    filter: { readonly subscription: string | undefined },
+    filter: InvoiceListFilter,
     page: PageRequest
   ) => Effect.Effect<Page<InvoiceRecord>, InvalidCursor>
 }>() {
@@ -36,7 +42,15 @@ export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<I
             )
           ),
         list: (tenant, filter, page) =>
-          documents.list(tenant, (invoice) => filter.subscription === undefined || invoice.subscription_id === filter.subscription, page)
+          documents.list(
+            tenant,
+            (invoice) =>
+              (filter.subscription === undefined || invoice.subscription_id === filter.subscription) &&
+              (filter.test_clock === undefined ||
+                store.table<{ readonly value: { readonly test_clock: string | null } }>("subscriptions")
+                    .get(invoice.subscription_id)?.value.test_clock === filter.test_clock),
+            page
+          )
       }
     })
   )

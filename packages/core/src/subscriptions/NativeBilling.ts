@@ -112,6 +112,7 @@ const make = Effect.gen(function*() {
             attempt_count: 0,
             next_payment_attempt: null,
             payment_id: null,
+            test_clock: subscription.test_clock,
             created_at: time,
             updated_at: time,
             livemode: tenant.livemode

@@ -100,6 +100,8 @@ export type CancelSubscription = typeof CancelSubscription.Type
 export const SubscriptionListFilter = Schema.Struct({
   status: Schema.optional(SubscriptionStatus),
   customer: Schema.optional(Identifier),
-  plan: Schema.optional(Identifier)
+  plan: Schema.optional(Identifier),
+  /** Only the subscriptions of this test clock's customers. */
+  test_clock: Schema.optional(Identifier)
 })
 export type SubscriptionListFilter = typeof SubscriptionListFilter.Type

@@ -209,7 +209,12 @@ const make = Effect.gen(function*() {
         customer_id: subscription.customer_id,
         description: `Invoice ${invoice.id} of subscription ${subscription.id}`,
         ...(kind === "first" && subscription.return_url !== null ? { return_url: subscription.return_url } : {}),
-        metadata: { subscription: subscription.id, invoice: invoice.id }
+        // A charge billed on a test clock says so: lists filter by it (`test_clock=`), and its times are the clock's.
+        metadata: {
+          subscription: subscription.id,
+          invoice: invoice.id,
+          ...(subscription.test_clock === null ? {} : { test_clock: subscription.test_clock })
+        }
       }, { offSession: kind !== "first", closingPage: kind === "first" }).pipe(
         Effect.provideService(IdempotencyScope, tiedToInvoice),
         Effect.map((payment): Payment | null => payment),
@@ -558,6 +563,7 @@ const make = Effect.gen(function*() {
             attempt_count: 0,
             next_payment_attempt: null,
             payment_id: null,
+            test_clock: customer.test_clock,
             created_at: createdAt,
             updated_at: createdAt,
             livemode: tenant.livemode
@@ -680,6 +686,7 @@ const make = Effect.gen(function*() {
           attempt_count: 0,
           next_payment_attempt: null,
           payment_id: null,
+          test_clock: subscription.test_clock,
           created_at: time,
           updated_at: time,
           livemode: tenant.livemode

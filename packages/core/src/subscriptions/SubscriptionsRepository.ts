@@ -37,6 +37,8 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
     until: DateTime.Utc,
     lease: LeaseRequest
   ) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
+  /** Whether any subscription of test clock `clockId` is due by `until`, whoever holds it. */
+  readonly dueOnClock: (tenant: Tenant, clockId: string, until: DateTime.Utc) => Effect.Effect<boolean>
   /** Gives a lease back once its work is done, so the next due step can be claimed at once. */
   readonly release: (subscriptionId: string, token: string) => Effect.Effect<void>
 }>() {
@@ -47,6 +49,11 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
       const leases = memoryLeases(store, "subscriptions")
       const clockOf = (tenant: Tenant, id: string) =>
         store.table<{ readonly organizationId: string; readonly value: TestClock }>("test_clocks").get(id)?.value
+      // An advance holds its clock (see `TestClocksRepository`): the worker leaves its subscriptions to it.
+      const advancing = (clockId: string, time: DateTime.Utc) => {
+        const held = store.table<{ readonly until: DateTime.Utc }>("test_clock_advances").get(clockId)
+        return held !== undefined && !DateTime.lessThan(held.until, time)
+      }
       const claim = (
         lease: LeaseRequest,
         dueBy: (row: { readonly tenant: Tenant; readonly value: SubscriptionRecord }) => DateTime.Utc | undefined
@@ -77,15 +84,27 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
             (subscription) =>
               (filter.status === undefined || subscription.status === filter.status) &&
               (filter.customer === undefined || subscription.customer_id === filter.customer) &&
-              (filter.plan === undefined || subscription.plan_id === filter.plan),
+              (filter.plan === undefined || subscription.plan_id === filter.plan) &&
+              (filter.test_clock === undefined || subscription.test_clock === filter.test_clock),
             page
           ),
         claimDue: (lease) =>
           claim(lease, ({ tenant, value }) =>
-            value.test_clock === null ? lease.now : clockOf(tenant, value.test_clock)?.frozen_time),
+            value.test_clock === null
+              ? lease.now
+              : advancing(value.test_clock, lease.now)
+              ? undefined
+              : clockOf(tenant, value.test_clock)?.frozen_time),
         claimDueOnClock: (tenant, clockId, until, lease) =>
           claim(lease, (row) =>
             row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId ? until : undefined),
+        dueOnClock: (tenant, clockId, until) =>
+          Effect.sync(() =>
+            documents.everyone().some((row) =>
+              row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId &&
+              row.value.next_run_at !== null && !DateTime.greaterThan(row.value.next_run_at, until)
+            )
+          ),
         release: (id, token) => Effect.sync(() => leases.holds(id, token) && leases.release(id))
       }
     })

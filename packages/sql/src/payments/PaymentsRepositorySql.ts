@@ -190,7 +190,8 @@ export const PaymentsRepositorySql = Layer.effect(
             ...(filter.status === undefined ? [] : [sql`p.status = ${filter.status}`]),
             ...(filter.provider === undefined ? [] : [sql`p.provider = ${filter.provider}`]),
             ...(filter.currency === undefined ? [] : [sql`p.currency = ${filter.currency}`]),
-            ...(filter.customer_id === undefined ? [] : [sql`p.customer_id = ${filter.customer_id}`])
+            ...(filter.customer_id === undefined ? [] : [sql`p.customer_id = ${filter.customer_id}`]),
+            ...(filter.test_clock === undefined ? [] : [sql`p.metadata ->> 'test_clock' = ${filter.test_clock}`])
           ],
           page,
           decode: toPayment

@@ -55,18 +55,28 @@ export const SubscriptionsRepositorySql = Layer.effect(
           filters: [
             ...(filter.status === undefined ? [] : [sql`s.status = ${filter.status}`]),
             ...(filter.customer === undefined ? [] : [sql`s.customer_id = ${filter.customer}`]),
-            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`])
+            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`]),
+            ...(filter.test_clock === undefined ? [] : [sql`s.test_clock = ${filter.test_clock}`])
           ],
           page,
           decode: rows.decodeRow
         }),
-      // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never due.
+      // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never
+      // due, nor those of a clock an advance holds: that advance runs them, in time order.
       claimDue: (lease) =>
         claim(
           sql`next_run_at is not null and (
             (test_clock is null and next_run_at <= ${at(lease.now)})
-            or next_run_at <= (select k.frozen_time from test_clocks k where k.id = subscriptions.test_clock))`,
+            or next_run_at <= (select k.frozen_time from test_clocks k where k.id = subscriptions.test_clock
+              and (k.lease_until is null or k.lease_until < ${at(lease.now)})))`,
           lease
+        ),
+      dueOnClock: (tenant, clockId, until) =>
+        sql`select exists (select 1 from subscriptions where test_clock = ${clockId}
+            and organization_id = ${tenant.organizationId} and next_run_at is not null
+            and next_run_at <= ${at(until)}) as due`.pipe(
+          Effect.map((found) => found[0]?.due === true),
+          Effect.orDie
         ),
       claimDueOnClock: (tenant: Tenant, clockId, until, lease) =>
         claim(

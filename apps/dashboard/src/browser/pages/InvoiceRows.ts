@@ -2,6 +2,7 @@ import type { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { money, when } from "../Format.js"
 import { idLink } from "../Listing.js"
 import { badge } from "../Table.js"
+import { clockTime } from "../TestClockMark.js"
 import { paymentCell } from "./PaymentCell.js"
 
 const period = (start: Invoice["period_start"], end: Invoice["period_end"]) => `${when(start)} → ${when(end)}`
@@ -14,7 +15,7 @@ export const invoiceRows = (invoices: ReadonlyArray<Invoice>) =>
     invoice.billing_reason === "subscription_create" ? "first period" : "renewal",
     money(invoice.amount_due, invoice.currency),
     money(invoice.amount_paid, invoice.currency),
-    period(invoice.period_start, invoice.period_end),
+    clockTime(period(invoice.period_start, invoice.period_end), invoice.test_clock),
     String(invoice.attempt_count),
     paymentCell(invoice.payment)
   ])

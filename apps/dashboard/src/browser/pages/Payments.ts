@@ -4,6 +4,7 @@ import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
 import { href, type Location, navigate } from "../Router.js"
 import { badge, table } from "../Table.js"
+import { clockTime } from "../TestClockMark.js"
 
 const FILTERS = ["status", "provider", "currency", "customer_id"] as const
 
@@ -52,7 +53,7 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     money(payment.amount, payment.currency),
     payment.provider,
     payment.failure === null ? "" : payment.failure.message,
-    when(payment.created_at)
+    clockTime(when(payment.created_at), payment.metadata.test_clock)
   ])
   const paging = h(
     "nav",

@@ -5,6 +5,7 @@ import { money, when } from "../Format.js"
 import { filterForm, filtersOf, idLink, paging } from "../Listing.js"
 import { href, type Location } from "../Router.js"
 import { badge, table } from "../Table.js"
+import { clockTime } from "../TestClockMark.js"
 
 const FILTERS = [
   { name: "status", label: "Status", choices: SubscriptionStatus.literals },
@@ -36,7 +37,7 @@ export const subscriptionsPage = async ({ api, mode }: PageContext, location: Lo
       : money(subscription.latest_invoice.amount_due, subscription.latest_invoice.currency),
     `${when(subscription.current_period_start)} → ${when(subscription.current_period_end)}`,
     subscription.provider,
-    when(subscription.created_at)
+    clockTime(when(subscription.created_at), subscription.test_clock)
   ])
   return h(
     "section",
