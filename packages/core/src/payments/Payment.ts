@@ -123,7 +123,7 @@ export const isCardNumber = (text: string) => {
  * A PSP's token for the card (`tok_visa`, `pm_…`). A card number in its place would be stored and
  * shown back on every read: it is refused before anything keeps it.
  */
-const CardToken = Identifier.pipe(
+export const CardToken = Identifier.pipe(
   Schema.filter((token) =>
     !isCardNumber(token) || "must be a token from the PSP's card form, never a card number"
   )
