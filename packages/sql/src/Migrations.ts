@@ -9,6 +9,7 @@ import subscriptions from "./migrations/0006_subscriptions.js"
 import checkoutSessions from "./migrations/0007_checkout_sessions.js"
 import checkoutSecretDigests from "./migrations/0008_checkout_secret_digests.js"
 import attemptOutcomes from "./migrations/0009_attempt_outcomes.js"
+import connectionDisplayNames from "./migrations/0013_connection_display_names.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -19,11 +20,12 @@ const migrations = {
   "0006_subscriptions": subscriptions,
   "0007_checkout_sessions": checkoutSessions,
   "0008_checkout_secret_digests": checkoutSecretDigests,
-  "0009_attempt_outcomes": attemptOutcomes
+  "0009_attempt_outcomes": attemptOutcomes,
+  "0013_connection_display_names": connectionDisplayNames
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 9
+export const LATEST_MIGRATION = 13
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
