@@ -64,6 +64,12 @@ export const idempotent = <A, R>(
     readonly sealResponse?: boolean
     /** The operation creates an object of this kind, whose id the key holds from the start. */
     readonly reserveId?: IdPrefix
+    /**
+     * On a replay of a success, the object as it stands now instead of the stored bytes (a payment
+     * still `processing` is asked about first); `None` keeps the stored answer. Status and replay
+     * headers stay those of the replay.
+     */
+    readonly refreshReplay?: (stored: unknown) => Effect.Effect<Option.Option<A>, never, R>
   },
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
@@ -92,7 +98,18 @@ export const idempotent = <A, R>(
       },
       rendered
     )
-    return replayed ? replay(response, requestId, originalRequestId) : toHttpResponse(response)
+    if (!replayed) return toHttpResponse(response)
+    const refreshed = request.refreshReplay === undefined || response.status >= 300
+      ? Option.none<A>()
+      : yield* request.refreshReplay(JSON.parse(response.body))
+    return replay(
+      Option.match(refreshed, {
+        onNone: () => response,
+        onSome: (value) => ({ status: response.status, body: JSON.stringify(encodeSuccess(value)) })
+      }),
+      requestId,
+      originalRequestId
+    )
   }).pipe(
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
     Effect.catchTags(idempotencyFailures)

@@ -84,9 +84,10 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
   layer(Layer.merge(serverLayer(database.layer), database.layer), { excludeTestServices: true, timeout: "180 seconds" })(
     `the checkout drop-in and hosted page in Chromium on ${database.name}`,
     (it) => {
-      const setup = (body: object = {}) =>
+      const setup = (body: object = {}, prepare?: (account: { baseUrl: string; secret: string }) => Effect.Effect<void>) =>
         Effect.gen(function*() {
           const account = yield* merchant()
+          if (prepare !== undefined) yield* prepare(account)
           const created = yield* raw(`${account.baseUrl}/v1/checkout/sessions`, {
             method: "POST",
             headers: json(account.secret, newKey()),
@@ -152,12 +153,14 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           const message = page.locator(".orchestrator-message.orchestrator-warning")
           yield* Effect.promise(() => message.waitFor())
           const said = yield* textOf(page, ".orchestrator-message")
-          expect(said).toContain("declined by sandbox_a")
-          expect(said).toContain("sandbox_b")
-          expect(yield* textOf(page, ".orchestrator-provider")).toContain("sandbox_b")
+          // Without display names, shoppers are told of "the payment provider", never a connection's name.
+          expect(said).toContain("declined by the payment provider")
+          expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by the payment provider")
+          const shown = yield* Effect.promise(() => page.evaluate(() => document.body.innerText))
+          expect(shown).not.toMatch(/sandbox_[ab]/)
           // The message takes the focus, so a screen reader announces it.
           expect(yield* Effect.promise(() => page.evaluate(() => document.activeElement?.className ?? ""))).toContain("orchestrator-message")
-          yield* screenshot(page, SUITE, "reroute-1-declined-offered-sandbox_b")
+          yield* screenshot(page, SUITE, "reroute-1-declined-offered-another")
           const frame = yield* cardFrame(page)
           yield* enterCard(frame, "4242 4242 4242 4242")
           yield* click(page, /Pay/)
@@ -288,6 +291,38 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* press("Enter")
           yield* waitForUrl(page, `${SHOP}/thanks?session=${session.id}`)
           yield* screenshot(page, SUITE, "keyboard-2-success")
+        }))
+
+      it.scoped("after a decline reroute, the page names each provider by its display name, never by the connection's name", () =>
+        Effect.gen(function*() {
+          const named = ({ baseUrl, secret }: { baseUrl: string; secret: string }) =>
+            Effect.gen(function*() {
+              const connections = (yield* raw(`${baseUrl}/v1/provider-connections`, { headers: json(secret) })).json.data as Array<any>
+              for (const [name, displayName] of [["sandbox_a", "Acme Pay"], ["sandbox_b", "Backup Pay"]] as const) {
+                const id = connections.find((connection) => connection.name === name).id
+                const updated = yield* raw(`${baseUrl}/v1/provider-connections/${id}`, {
+                  method: "PATCH",
+                  headers: json(secret, newKey()),
+                  body: JSON.stringify({ display_name: displayName })
+                })
+                expect(updated.status).toBe(200)
+                expect(updated.json).toMatchObject({ name, display_name: displayName })
+                const read = yield* raw(`${baseUrl}/v1/provider-connections/${id}`, { headers: json(secret) })
+                expect(read.json.display_name).toBe(displayName)
+              }
+            })
+          const { hostedUrl } = yield* setup({}, named)
+          const { page } = yield* open(hostedUrl)
+          expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by Acme Pay")
+          yield* enterCard(yield* cardFrame(page), "4000 0000 0000 0002")
+          yield* click(page, /Pay/)
+          yield* Effect.promise(() => page.locator(".orchestrator-message.orchestrator-warning").waitFor())
+          const said = yield* textOf(page, ".orchestrator-message")
+          expect(said).toContain("declined by Acme Pay")
+          expect(said).toContain("another payment provider, Backup Pay")
+          expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by Backup Pay")
+          const shown = yield* Effect.promise(() => page.evaluate(() => document.body.innerText + document.title))
+          expect(shown).not.toMatch(/sandbox_[ab]/)
         }))
 
       it.scoped("the README's example shop: the drop-in on the merchant's own page, declined, rerouted, paid", () =>

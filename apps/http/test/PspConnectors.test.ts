@@ -19,7 +19,7 @@ const RETURN_URL = "https://shop.example/back"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
 const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileAfter: Duration.zero })))
+  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(

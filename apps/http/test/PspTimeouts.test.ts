@@ -9,7 +9,7 @@ import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
 const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileAfter: Duration.zero })))
+  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
 
 const TIMEOUT_MS = 1_000
 /** Far past the deadline: a request that waited for it would take this long. */

@@ -11,6 +11,7 @@ import checkoutSecretDigests from "./migrations/0008_checkout_secret_digests.js"
 import attemptOutcomes from "./migrations/0009_attempt_outcomes.js"
 import testClockAdvances from "./migrations/0010_test_clock_advances.js"
 import deliveryOrder from "./migrations/0011_delivery_order.js"
+import connectionDisplayNames from "./migrations/0012_connection_display_names.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -23,11 +24,12 @@ const migrations = {
   "0008_checkout_secret_digests": checkoutSecretDigests,
   "0009_attempt_outcomes": attemptOutcomes,
   "0010_test_clock_advances": testClockAdvances,
-  "0011_delivery_order": deliveryOrder
+  "0011_delivery_order": deliveryOrder,
+  "0012_connection_display_names": connectionDisplayNames
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 11
+export const LATEST_MIGRATION = 12
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -1,4 +1,6 @@
+import type { Payment } from "@orchestrator/core/payments/Payment"
 import { type Child, h } from "./Dom.js"
+import { paymentMarkers } from "./PaymentMarkers.js"
 
 /** A table with a caption for screen readers; `empty` says what an empty table means. */
 export const table = (
@@ -24,3 +26,7 @@ export const table = (
 
 /** A status as a coloured word (the colour repeats the word; it never replaces it). */
 export const badge = (status: string) => h("span", { class: `badge status-${status}` }, status.replaceAll("_", " "))
+
+/** A payment's status badge followed by its markers (refunded, partially captured…), see PaymentMarkers. */
+export const paymentBadges = (payment: Pick<Payment, "status" | "amount" | "amount_captured" | "amount_refunded">) =>
+  h("span", { class: "badges" }, badge(payment.status), ...paymentMarkers(payment).flatMap((marker) => [" ", badge(marker)]))

@@ -6,9 +6,9 @@ import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
 import { PaymentsApi } from "@orchestrator/api/payments/PaymentsApi"
 import { providerFailures } from "@orchestrator/api/providers/ProviderErrors"
 import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { CurrentTenant, type Tenant } from "@orchestrator/core/domain/Tenant"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
 
 const endpoints = PaymentsApi.endpoints
@@ -17,6 +17,19 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
   Effect.gen(function*() {
     const payments = yield* Payments
     const answering = answeringWith({ ...paymentFailures, ...providerFailures })
+    /**
+     * A retry of a create whose payment was still `processing`: the PSP is asked for the outcome as
+     * reconciliation would (the same attempt resent under its own PSP idempotency key), and the
+     * payment as it stands then is the answer. A refusal found this way is in the payment itself.
+     */
+    const settleReplayed = (tenant: Tenant, stored: unknown) => {
+      const { id, status } = (stored ?? {}) as { readonly id?: unknown; readonly status?: unknown }
+      if (status !== "processing" || typeof id !== "string") return Effect.succeed(Option.none())
+      return payments.resume(tenant, id).pipe(
+        Effect.orElse(() => payments.retrieve(tenant, id)),
+        Effect.option
+      )
+    }
     return handlers
       .handle(
         "create",
@@ -24,7 +37,12 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
           Effect.flatMap(CurrentTenant, (tenant) =>
             idempotent(
               endpoints.create,
-              { key: headers["idempotency-key"], payload, reserveId: "pay" },
+              {
+                key: headers["idempotency-key"],
+                payload,
+                reserveId: "pay",
+                refreshReplay: (stored) => settleReplayed(tenant, stored)
+              },
               answering(payments.create(tenant, payload))
             )),
         // A client hanging up must not stop a payment half way.

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DEFAULT_DISPLAY_NAME } from "../providers/ProviderConnection.js"
 import { Currency } from "../domain/Currency.js"
 import { Metadata } from "../domain/Metadata.js"
 import { Amount } from "../domain/Money.js"
@@ -19,6 +20,8 @@ export type CheckoutSessionStatus = typeof CheckoutSessionStatus.Type
 /** What the drop-in needs to mount the card form of the session's current provider. */
 export const CheckoutUi = Schema.Struct({
   provider: Schema.String,
+  /** What the shopper is told the PSP is called: the connection's `display_name`, never its name. */
+  display_name: Schema.optionalWith(Schema.String, { default: () => DEFAULT_DISPLAY_NAME }),
   /** The connection's type (`sandbox`, `stripe`, …): which browser adapter of the drop-in mounts its form. */
   type: Schema.String,
   publishable_key: Schema.NullOr(Schema.String),

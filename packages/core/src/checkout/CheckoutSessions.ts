@@ -11,7 +11,7 @@ import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
 import { Transactions } from "../ports/Transactions.js"
-import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { type ProviderConnection, shownAs } from "../providers/ProviderConnection.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
 import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
 import {
@@ -93,6 +93,7 @@ const ABANDONED_CONFIRM_MILLIS = 2 * 60 * 1000
 
 const uiOf = (connection: ProviderConnection, methods: ReadonlyArray<string> | null): CheckoutUi => ({
   provider: connection.name,
+  display_name: shownAs(connection),
   type: connection.type,
   publishable_key: null,
   methods: methods ?? ["card"]

@@ -29,8 +29,13 @@ export class PaymentPolicy extends Context.Reference<PaymentPolicy>()("core/Paym
     retryDecisions: DEFAULT_RETRY_DECISIONS,
     /** A PSP call that has not answered by then is treated as "outcome unknown". */
     callTimeout: Duration.seconds(30),
-    /** Unanswered attempts older than this are reconciled by the worker. */
+    /** Unanswered refunds older than this are reconciled by the worker. */
     reconcileAfter: Duration.minutes(2),
+    /**
+     * When the worker asks the PSP about a payment attempt nobody heard back from, counted from the
+     * attempt: early, as a late answer is usually a few seconds late, then every `recoveryLease`.
+     */
+    reconcileSchedule: [Duration.seconds(5), Duration.seconds(30), Duration.minutes(2)] as ReadonlyArray<Duration.Duration>,
     /** How long a worker holds one payment or refund it recovers: above two PSP calls with their timeout. */
     recoveryLease: Duration.minutes(2),
     /** Manual-capture authorizations are released after 7 days, like Stripe's. */

@@ -1,12 +1,13 @@
 import { Context, DateTime, Duration, Effect, Layer } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Job } from "../ports/Jobs.js"
-import { drainLeased, type LeaseRequest } from "../ports/LeasedWork.js"
+import { drainLeased, type Leased, type LeaseRequest } from "../ports/LeasedWork.js"
 import { awaitsOutcome, Failure } from "./Payment.js"
 import { PaymentAttempts } from "./PaymentAttempts.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
+import { firstReconcileAfter, nextReconcileAt } from "./ReconcileSchedule.js"
 
 const before = (time: DateTime.Utc, duration: Duration.Duration) =>
   DateTime.subtract(time, { millis: Duration.toMillis(duration) })
@@ -71,8 +72,33 @@ const make = Effect.gen(function*() {
       maxPerPass: 200
     })
 
+  /**
+   * Reconciles a claimed payment, then, if its attempt is still unanswered, holds it until the next
+   * point of the schedule (the claim's lease only has to outlast the try itself).
+   */
+  const reconcileOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
+    Effect.gen(function*() {
+      yield* reconcile(item)
+      const policy = yield* PaymentPolicy
+      const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
+      const last = payment.attempts.at(-1)
+      if (payment.status !== "processing" || !awaitsOutcome(last)) return
+      const at = nextReconcileAt(last!.created_at, yield* now, policy.reconcileSchedule, policy.recoveryLease)
+      yield* repository.holdUntil(item.paymentId, token, at)
+    })
+
   const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
-    pass((lease) => ({ _tag: "Unanswered", sentBefore: before(lease.now, policy.reconcileAfter) }), policy.recoveryLease, reconcile)
+    drainLeased({
+      claim: (lease) =>
+        repository.claimDue(
+          { _tag: "Unanswered", sentBefore: before(lease.now, firstReconcileAfter(policy.reconcileSchedule)) },
+          lease
+        ),
+      handle: reconcileOnSchedule,
+      leaseFor: policy.recoveryLease,
+      concurrency: 4,
+      maxPerPass: 200
+    })
   ).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
 
   // A challenge is asked about every poll interval: the lease is what spaces the questions out.

@@ -57,6 +57,8 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
   ) => Effect.Effect<Page<Payment>, InvalidCursor>
   /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
   readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
+  /** Keeps a claimed payment leased until `until`, only while `token` still holds it: its next try. */
+  readonly holdUntil: (paymentId: string, token: string, until: DateTime.Utc) => Effect.Effect<void>
   /**
    * Keeps what the PSP (or the transport) said about an attempt, its first KiB: for operators
    * diagnosing a failure, never part of the payment the API shows. The latest text wins.
@@ -117,6 +119,7 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
               ? Option.some(found.message)
               : Option.none()
           }),
+        holdUntil: (paymentId, token, until) => Effect.sync(() => leases.holdUntil(paymentId, token, until)),
         claimDue: (work, lease) =>
           Effect.sync(() =>
             leases.claim(

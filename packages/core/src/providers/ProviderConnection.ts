@@ -15,6 +15,8 @@ export class ProviderConnection extends Schema.Class<ProviderConnection>("Provid
   object: Schema.Literal("provider_connection"),
   id: Schema.String,
   name: Schema.String,
+  /** What shoppers are told this PSP is called (hosted checkout, drop-in); unset: "the payment provider". */
+  display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
   type: Schema.String,
   status: ConnectionStatus,
   last_error: Schema.NullOr(Schema.String),
@@ -58,9 +60,16 @@ const Settings = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 const Methods = Schema.Array(Text.pipe(Schema.minLength(1), Schema.maxLength(50))).pipe(Schema.minItems(1))
 const Currencies = Schema.Array(Currency).pipe(Schema.minItems(1))
 const WebhookSecret = BoundedString.pipe(Schema.minLength(1))
+const DisplayName = Text.pipe(Schema.minLength(1), Schema.maxLength(100))
+
+/** What shoppers see a connection called: its display name, never its name (an operator's word). */
+export const DEFAULT_DISPLAY_NAME = "the payment provider"
+export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string =>
+  connection.display_name ?? DEFAULT_DISPLAY_NAME
 
 export const CreateProviderConnection = Schema.Struct({
   name: ConnectionName,
+  display_name: Schema.optional(Schema.NullOr(DisplayName)),
   type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
   credentials: Schema.optional(Credentials),
   webhook_secret: Schema.optional(WebhookSecret),
@@ -73,6 +82,7 @@ export type CreateProviderConnection = typeof CreateProviderConnection.Type
 
 /** A connection's name and type never change: payments are recorded against them. */
 export const UpdateProviderConnection = Schema.Struct({
+  display_name: Schema.optional(Schema.NullOr(DisplayName)),
   credentials: Schema.optional(Credentials),
   webhook_secret: Schema.optional(WebhookSecret),
   base_url: Schema.optional(Schema.NullOr(Url)),

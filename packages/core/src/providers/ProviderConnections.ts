@@ -191,6 +191,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
           yield* checkBaseUrl(definition, tenant.livemode, input.base_url ?? null)
           const connection = yield* newConnection(tenant, {
             name: input.name,
+            display_name: input.display_name ?? null,
             type: input.type,
             settings: input.settings ?? {},
             base_url: input.base_url ?? null,
@@ -222,6 +223,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             }
             const updated = new ProviderConnection({
               ...connection,
+              display_name: input.display_name === undefined ? connection.display_name : input.display_name,
               settings: input.settings ?? connection.settings,
               base_url: input.base_url === undefined ? connection.base_url : input.base_url,
               supported_currencies: input.supported_currencies === undefined

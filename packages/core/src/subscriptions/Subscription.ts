@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Metadata } from "../domain/Metadata.js"
 import { Identifier, Url } from "../domain/Text.js"
+import { CardToken } from "../payments/Payment.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Invoice } from "./Invoice.js"
 
@@ -69,11 +70,24 @@ export const subscriptionView = (record: SubscriptionRecord, latestInvoice: Invo
   return new Subscription({ ...shown, object: "subscription", latest_invoice: latestInvoice })
 }
 
+/**
+ * The card a subscription charges: the seed's token string, or the payments' object
+ * `{"type":"card","token":…}`; either way the token is what is kept.
+ */
+export const SubscriptionPaymentMethod = Schema.transform(
+  Schema.Union(
+    Identifier,
+    Schema.Struct({ type: Schema.Literal("card"), token: CardToken }).annotations({ identifier: "SubscriptionCard" })
+  ),
+  Identifier,
+  { strict: true, decode: (method) => typeof method === "string" ? method : method.token, encode: (token) => token }
+)
+
 /** Body of `POST /v1/subscriptions`. */
 export const CreateSubscription = Schema.Struct({
   customer: Identifier,
   plan: Identifier,
-  payment_method: Identifier,
+  payment_method: SubscriptionPaymentMethod,
   provider: Schema.optional(Identifier),
   engine: Schema.optional(Engine),
   trial_days: Schema.optional(Schema.Int.pipe(Schema.between(0, 730))),
@@ -87,7 +101,7 @@ export type CreateSubscription = typeof CreateSubscription.Type
 export const UpdateSubscription = Schema.Struct({
   plan: Schema.optional(Identifier),
   cancel_at_period_end: Schema.optional(Schema.Boolean),
-  payment_method: Schema.optional(Identifier),
+  payment_method: Schema.optional(SubscriptionPaymentMethod),
   metadata: Schema.optional(Metadata)
 }).annotations({ identifier: "UpdateSubscription", parseOptions: { onExcessProperty: "error" } })
 export type UpdateSubscription = typeof UpdateSubscription.Type

@@ -205,6 +205,9 @@ export const PaymentsRepositorySql = Layer.effect(
           Effect.map((rows) => Option.fromNullable(rows[0]?.provider_message)),
           Effect.orDie
         ),
+      holdUntil: (paymentId, token, until) =>
+        sql`update payments set lease_until = ${at(until)}::timestamptz
+          where id = ${paymentId} and lease_token = ${token}`.pipe(Effect.asVoid, Effect.orDie),
       claimDue: (work, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, { tenant: Tenant; paymentId: string }>(sql, {
           table: "payments",

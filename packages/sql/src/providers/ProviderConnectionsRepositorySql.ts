@@ -13,6 +13,7 @@ const toConnection = (row: any) =>
     object: "provider_connection",
     id: row.id,
     name: row.name,
+    display_name: row.display_name ?? null,
     type: row.type,
     status: row.status,
     last_error: row.last_error,
@@ -41,9 +42,9 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
     return ProviderConnectionsRepository.of({
       insert: (organizationId, connection) => {
         const row = encode(connection)
-        return sql`insert into provider_connections (id, organization_id, livemode, name, type, status, last_error,
+        return sql`insert into provider_connections (id, organization_id, livemode, name, display_name, type, status, last_error,
             supported_currencies, supported_methods, settings, base_url, created_at, updated_at)
-          values (${row.id}, ${organizationId}, ${row.livemode}, ${row.name}, ${row.type}, ${row.status},
+          values (${row.id}, ${organizationId}, ${row.livemode}, ${row.name}, ${row.display_name ?? null}, ${row.type}, ${row.status},
             ${row.last_error}, ${json(row.supported_currencies)}::jsonb, ${json(row.supported_methods)}::jsonb,
             ${json(row.settings)}::jsonb, ${row.base_url}, ${row.created_at}::timestamptz,
             ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
@@ -55,7 +56,7 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
             status = case when ${row.status} = 'active' and status = 'error' then 'error' else ${row.status} end,
             supported_currencies = ${json(row.supported_currencies)}::jsonb,
             supported_methods = ${json(row.supported_methods)}::jsonb, settings = ${json(row.settings)}::jsonb,
-            base_url = ${row.base_url}, updated_at = ${row.updated_at}::timestamptz
+            base_url = ${row.base_url}, display_name = ${row.display_name ?? null}, updated_at = ${row.updated_at}::timestamptz
           where id = ${row.id} and organization_id = ${organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (tenant, id) =>

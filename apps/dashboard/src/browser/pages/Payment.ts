@@ -8,7 +8,7 @@ import { h } from "../Dom.js"
 import { runAction } from "../Feedback.js"
 import { millis, money, when } from "../Format.js"
 import { href, navigate } from "../Router.js"
-import { badge, table } from "../Table.js"
+import { badge, paymentBadges, table } from "../Table.js"
 import { paymentTimeline } from "./PaymentTimeline.js"
 
 const field = (label: string, value: Node | string) => [h("dt", {}, label), h("dd", {}, value)]
@@ -127,7 +127,7 @@ export const paymentPage = async (context: PageContext, id: string) => {
     "article",
     { "aria-labelledby": "payment-title" },
     h("p", {}, h("a", { href: href("payments") }, "← Payments")),
-    h("h1", { id: "payment-title" }, money(payment.amount, payment.currency), " ", badge(payment.status)),
+    h("h1", { id: "payment-title" }, money(payment.amount, payment.currency), " ", paymentBadges(payment)),
     payment.failure === null
       ? null
       : h("div", { class: "failure", id: "payment-failure", role: "note" }, h("strong", {}, "Why it failed: "), `${payment.failure.message} (${payment.failure.code})`),

@@ -2,7 +2,7 @@ import type { Payment } from "@orchestrator/core/payments/Payment"
 import { h } from "../Dom.js"
 import { money } from "../Format.js"
 import { idLink } from "../Listing.js"
-import { badge } from "../Table.js"
+import { badge, paymentBadges } from "../Table.js"
 
 /** An invoice's or a session's payment in a table cell: a link to its page, its status and why it failed. */
 export const paymentCell = (payment: Pick<Payment, "id" | "status" | "failure"> | null) =>
@@ -22,7 +22,7 @@ export const paymentSummary = (payment: Payment) =>
     "span",
     { class: "row-actions" },
     idLink("payments", payment.id),
-    badge(payment.status),
+    paymentBadges(payment),
     h("span", {}, money(payment.amount, payment.currency)),
     h("span", {}, payment.provider)
   )

@@ -3,7 +3,7 @@ import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
 import { href, type Location, navigate } from "../Router.js"
-import { badge, table } from "../Table.js"
+import { paymentBadges, table } from "../Table.js"
 import { clockTime } from "../TestClockMark.js"
 
 const FILTERS = ["status", "provider", "currency", "customer_id"] as const
@@ -49,7 +49,7 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
 
   const rows = payments.map((payment) => [
     h("a", { href: href(`payments/${payment.id}`), class: "mono" }, payment.id),
-    badge(payment.status),
+    paymentBadges(payment),
     money(payment.amount, payment.currency),
     payment.provider,
     payment.failure === null ? "" : payment.failure.message,

@@ -21,6 +21,7 @@
       method: "Payment method",
       card: "Card",
       provider: "Processed by {provider}",
+      someProvider: "the payment provider",
       pay: "Pay {amount}",
       paying: "Processing your payment…",
       cancel: "Cancel and return to the shop",
@@ -47,6 +48,7 @@
       method: "Moyen de paiement",
       card: "Carte",
       provider: "Traité par {provider}",
+      someProvider: "le prestataire de paiement",
       pay: "Payer {amount}",
       paying: "Paiement en cours…",
       cancel: "Annuler et revenir à la boutique",
@@ -73,6 +75,7 @@
       method: "Zahlungsart",
       card: "Karte",
       provider: "Abgewickelt über {provider}",
+      someProvider: "den Zahlungsanbieter",
       pay: "{amount} bezahlen",
       paying: "Ihre Zahlung wird verarbeitet…",
       cancel: "Abbrechen und zum Shop zurückkehren",
@@ -274,7 +277,7 @@
         summary.appendChild(element("dt", { text: row[0] }))
         summary.appendChild(element("dd", { text: row[1] }))
       })
-      summary.appendChild(element("dd", { class: "orchestrator-provider", text: t("provider", { provider: session.ui.provider }) }))
+      summary.appendChild(element("dd", { class: "orchestrator-provider", text: t("provider", { provider: shownName(session.ui) }) }))
       payButton.textContent = t("pay", { amount: formatAmount(locale, session.amount, session.currency) })
     }
 
@@ -287,8 +290,13 @@
         onError(new Error("No browser adapter for provider type " + session.ui.type))
         return
       }
-      form = adapter(formHost, { locale: locale, title: t("method") + " — " + session.ui.provider, onSubmit: pay, publishableKey: session.ui.publishable_key })
+      form = adapter(formHost, { locale: locale, title: t("method") + " — " + shownName(session.ui), onSubmit: pay, publishableKey: session.ui.publishable_key })
       formProvider = session.ui.provider
+    }
+
+    // The connection's display name; its `provider` name is the merchant's own word, not for shoppers.
+    var shownName = function (ui) {
+      return (ui && ui.display_name) || t("someProvider")
     }
 
     var reasonOf = function (payment) {
@@ -298,12 +306,14 @@
 
     var reroute = function () {
       var failed = session.payment
+      // Told to the shopper: what the session's provider is called to them, never its connection name.
+      var failedName = shownName(session.ui)
       setBusy(true)
       return api("POST", "/v1/checkout/sessions/" + sessionId + "/reroute", failed ? { exclude_provider: failed.provider } : {})
         .then(function (answer) {
           setBusy(false)
           if (answer.status === 200) {
-            render(answer.json, { message: t("rerouted", { failed: failed ? failed.provider : "", reason: reasonOf(failed), provider: answer.json.ui.provider }), kind: "warning" })
+            render(answer.json, { message: t("rerouted", { failed: failedName, reason: reasonOf(failed), provider: shownName(answer.json.ui) }), kind: "warning" })
             if (form) form.focus()
             return
           }
