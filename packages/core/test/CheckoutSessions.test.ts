@@ -51,7 +51,14 @@ describe("Checkout sessions", () => {
     return Effect.gen(function*() {
       const { checkout, session, tenant } = yield* setup
       expect(session.status).toBe("open")
-      expect(session.ui).toEqual({ provider: "sandbox_a", type: "sandbox", publishable_key: null, methods: ["card"] })
+      // What shoppers are shown is the display name, here the default: never the connection's name.
+      expect(session.ui).toEqual({
+        provider: "sandbox_a",
+        display_name: "the payment provider",
+        type: "sandbox",
+        publishable_key: null,
+        methods: ["card"]
+      })
       expect(session.client_secret.startsWith(`${session.id}_secret_`)).toBe(true)
       expect(session.expires_at.epochMillis - session.created_at.epochMillis).toBe(86_400_000)
 
