@@ -3,7 +3,7 @@ import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock, TestContext } from "effect"
-import { json, newKey } from "./support/Fixtures.js"
+import { fakePspConnection, goodCardOf, json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 /** Far past the connection's deadline: the answer comes, but too late for the request. */
@@ -29,15 +29,7 @@ for (const database of testDatabases()) {
             const created = yield* raw(`${baseUrl}/v1/provider-connections`, {
               method: "POST",
               headers: json(secret),
-              body: JSON.stringify({
-                name: `${psp}_late`,
-                type: psp,
-                base_url: fake.url,
-                credentials: psp === "stripe"
-                  ? { secret_key: "sk_test_lateanswer" }
-                  : { api_key: "AQE_lateanswer", merchant_account: "FakeMerchantECOM" },
-                settings: { timeout_ms: 1_000 }
-              })
+              body: JSON.stringify(fakePspConnection(psp, { name: `${psp}_late`, url: fake.url, settings: { timeout_ms: 1_000 } }))
             })
             expect(created.status).toBe(201)
             fake.injectFault({ delayMs: PSP_DELAY_MS })
@@ -47,7 +39,7 @@ for (const database of testDatabases()) {
               body: JSON.stringify({
                 amount: 4200,
                 currency: "EUR",
-                payment_method: { type: "card", token: psp === "stripe" ? "pm_card_visa" : "visa_ok" },
+                payment_method: { type: "card", token: goodCardOf(psp) },
                 provider: `${psp}_late`
               })
             }

@@ -4,7 +4,7 @@ import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { json, newKey } from "./support/Fixtures.js"
+import { fakePspConnection, goodCardOf, json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
@@ -27,15 +27,7 @@ for (const database of testDatabases()) {
             const created = yield* raw(`${baseUrl}/v1/provider-connections`, {
               method: "POST",
               headers: json(secret),
-              body: JSON.stringify({
-                name: `${psp}_slow`,
-                type: psp,
-                base_url: fake.url,
-                credentials: psp === "stripe"
-                  ? { secret_key: "sk_test_slowpsp" }
-                  : { api_key: "AQE_slowpsp", merchant_account: "FakeMerchantECOM" },
-                settings: { timeout_ms: TIMEOUT_MS }
-              })
+              body: JSON.stringify(fakePspConnection(psp, { name: `${psp}_slow`, url: fake.url, settings: { timeout_ms: TIMEOUT_MS } }))
             })
             expect(created.status).toBe(201)
 
@@ -47,7 +39,7 @@ for (const database of testDatabases()) {
               body: JSON.stringify({
                 amount: 2500,
                 currency: "EUR",
-                payment_method: { type: "card", token: psp === "stripe" ? "pm_card_visa" : "visa_ok" },
+                payment_method: { type: "card", token: goodCardOf(psp) },
                 provider: `${psp}_slow`
               })
             })

@@ -23,3 +23,20 @@ export const json = (secret: string, key?: string): Record<string, string> => ({
   "content-type": "application/json",
   ...(key === undefined ? {} : { "idempotency-key": key })
 })
+
+/** The body that creates a Stripe or Adyen connection on a local fake of that PSP. */
+export const fakePspConnection = (
+  psp: "stripe" | "adyen",
+  options: { readonly name: string; readonly url: string; readonly settings?: Record<string, unknown> }
+) => ({
+  name: options.name,
+  type: psp,
+  base_url: options.url,
+  credentials: psp === "stripe"
+    ? { secret_key: `sk_test_${options.name}` }
+    : { api_key: `AQE_${options.name}`, merchant_account: "FakeMerchantECOM" },
+  ...(options.settings === undefined ? {} : { settings: options.settings })
+})
+
+/** A card token each fake PSP charges without trouble. */
+export const goodCardOf = (psp: "stripe" | "adyen") => psp === "stripe" ? "pm_card_visa" : "visa_ok"
