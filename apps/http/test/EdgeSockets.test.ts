@@ -1,4 +1,4 @@
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
@@ -11,7 +11,7 @@ import { merchant, serverLayer } from "./support/TestServer.js"
  * documented error body, a Request-Id naming it, and the answer before the connection ends.
  */
 
-const portOf = Effect.map(PublicBaseUrl, (url) => Number(new URL(url).port))
+const portOf = Effect.map(PublicUrls, ({ base: url }) => Number(new URL(url).port))
 
 const expectRefusal = (answer: SocketAnswer, status: number, code: string, options: { readonly close?: boolean } = {}) => {
   expect([answer.status, answer.json?.error?.code]).toEqual([status, code])

@@ -6,7 +6,7 @@ import { Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { startReceiver } from "./support/Receiver.js"
 import { deliverWebhooks, raw, serverLayer } from "./support/TestServer.js"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 
 describe("restart", () => {
   for (const database of durableTestDatabases()) {
@@ -25,7 +25,7 @@ describe("restart", () => {
           const organizations = yield* Organizations
           const organization = yield* organizations.create("Restart Ltd")
           const { secret } = yield* organizations.createKey(organization.id, false)
-          const baseUrl = yield* PublicBaseUrl
+          const baseUrl = (yield* PublicUrls).base
           const endpoint = yield* raw(`${baseUrl}/v1/webhooks/endpoints`, {
             method: "POST",
             headers: json(secret),
@@ -44,7 +44,7 @@ describe("restart", () => {
 
         // Second life, a new process on the same data.
         yield* Effect.scoped(Effect.gen(function*() {
-          const baseUrl = yield* PublicBaseUrl
+          const baseUrl = (yield* PublicUrls).base
           const headers = json(first.secret)
           const payment = yield* raw(`${baseUrl}/v1/payments/${first.payment.json.id}`, { headers })
           expect(payment.json).toEqual({ ...first.payment.json, amount_refunded: 1000, updated_at: payment.json.updated_at })

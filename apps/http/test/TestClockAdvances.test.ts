@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import * as Database from "@orchestrator/sql/Database"
 import { durableTestDatabases, testDatabases } from "@orchestrator/testing/TestDatabases"
@@ -167,7 +167,7 @@ for (const database of testDatabases()) {
 const twoProcesses = (config: Database.DatabaseConfig) =>
   Effect.gen(function*() {
     const build = Effect.flatMap(Layer.build(Layer.fresh(serverLayer(Database.layer(config)))), (context) =>
-      Effect.map(Effect.provide(PublicBaseUrl, context), (baseUrl) => ({ context, baseUrl })))
+      Effect.map(Effect.provide(PublicUrls, context), ({ base: baseUrl }) => ({ context, baseUrl })))
     const one = yield* build
     const two = yield* build
     return [one, two] as const

@@ -1,29 +1,18 @@
 import type { SqlClient } from "@effect/sql"
-import { ConnectorsLive } from "@orchestrator/connectors/ConnectorsLive"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
-import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
-import { EgressSettings, ownOriginAccess, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
-import { makeEgressClient } from "@orchestrator/egress/EgressClient"
-import { StorageMemory, type StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import { publicRoutesAt } from "@orchestrator/api/PublicRoutes"
+import { SandboxLedger, SandboxLedgerSql } from "@orchestrator/connectors"
+import { ConnectorsNode } from "@orchestrator/connectors/node"
+import { CoreLive, type StoragePorts, StorageMemory, PublicUrls, Readiness, RateLimiter, type KeyMaterial, type WebhookSender } from "@orchestrator/core"
+import { EgressSettings, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import { FailedAuthenticationLimit } from "@orchestrator/core/limits/FailedAuthentications"
-import { type Rate, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import type { Rate } from "@orchestrator/core/limits/RateLimiter"
 import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
-import { Readiness } from "@orchestrator/core/ports/Readiness"
-import type { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
-import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
-import { sandboxNotifierJob } from "@orchestrator/connectors/sandbox/SandboxNotifications"
-import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/SandboxSubscriptions"
-import { ExtraJobs } from "@orchestrator/core/ports/Jobs"
-import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import { StorageSql } from "@orchestrator/sql"
+import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
 import { Effect, Layer, Option } from "effect"
-import { PspHttpNode } from "./PspHttpNode.js"
 
 /** What every request reads first (its key, organization and connections), kept a moment in memory. */
 const RecentReads = Layer.mergeAll(
@@ -47,50 +36,8 @@ export const memoryStorage = Layer.mergeAll(
 export type Storage = StoragePorts | SandboxLedger | Readiness
 
 /**
- * The sandbox PSP's webhooks go back to this service at its public address, which is usually
- * private (localhost in development, an internal name behind a proxy): that one origin is reached
- * through the egress client like any call (no redirect, 10 s, the answer's first KiB), whatever
- * the operator's setting for merchants' URLs, since the operator chose it. The status, if any came.
- */
-const postToOwnOrigin = (baseUrl: string) => {
-  const egress = makeEgressClient()
-  const access = ownOriginAccess(baseUrl)
-  return {
-    close: egress.close,
-    post: (url: string, body: Uint8Array, headers: Record<string, string>) =>
-      egress.send({ method: "POST", url, headers, body, access, deadlineMs: 10_000, answerLimit: { bytes: 1024, beyond: "truncate" } }).pipe(
-        Effect.map((answer) => Option.some(answer.status)),
-        Effect.orElseSucceed(() => Option.none<number>())
-      )
-  }
-}
-
-/** The sandbox PSP's own background work (settling refunds, sending its webhooks), given what it needs. */
-const SandboxNotifierLive = Layer.scoped(
-  ExtraJobs,
-  Effect.gen(function*() {
-    const ledger = yield* SandboxLedger
-    const connections = yield* ProviderConnectionsRepository
-    const secrets = yield* ConnectionSecrets
-    const baseUrl = yield* PublicBaseUrl
-    const { post, close } = postToOwnOrigin(baseUrl)
-    yield* Effect.addFinalizer(() => Effect.sync(close))
-    return [sandboxSubscriptionsJob(ledger), sandboxNotifierJob({
-      ledger,
-      baseUrl,
-      post,
-      webhookSecret: (connectionId) =>
-        Effect.flatMap(connections.findOwned(connectionId), Option.match({
-          onNone: () => Effect.succeed(Option.none()),
-          onSome: ({ connection }) => Effect.option(secrets.webhookSecret(connection))
-        }))
-    })]
-  })
-)
-
-/**
- * The composition root below the shells: the core's services over a storage, the connectors, the
- * key material and the public address. The HTTP server, the worker, the command-line tool, the
+ * The composition root below the shells: the core over a storage, the connectors, the key material
+ * and the HTTP shell's public addresses. The HTTP server, the worker, the command-line tool, the
  * tests and the bench all start from this one function.
  */
 export const applicationLayer = <E1, E2>(options: {
@@ -113,13 +60,12 @@ export const applicationLayer = <E1, E2>(options: {
   readonly failedAuthentications?: Rate
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
-  return CoreServices.pipe(
-    Layer.provideMerge(Layer.merge(ConnectorsLive.pipe(Layer.provide(PspHttpNode({ privateAddresses }))), SandboxNotifierLive)),
-    Layer.provideMerge(CoreSecrets),
+  return CoreLive.pipe(
+    Layer.provideMerge(ConnectorsNode({ privateAddresses })),
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(
       options.keys,
-      Layer.succeed(PublicBaseUrl, options.publicUrl),
+      Layer.succeed(PublicUrls, publicRoutesAt(options.publicUrl)),
       Layer.succeed(EgressSettings, { privateAddresses }),
       options.webhookSender ?? NodeWebhookSenderLive(privateAddresses),
       options.rateLimiter ?? RateLimiter.layerLocal,

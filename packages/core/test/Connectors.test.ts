@@ -1,12 +1,10 @@
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import { CoreServices } from "@orchestrator/core/CoreServices"
+import { CoreMemory } from "@orchestrator/core/CoreLive"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
-import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
-import { Connectors } from "@orchestrator/core/providers/Connectors"
+import { ConnectorCatalog, Connectors } from "@orchestrator/core/providers/Connectors"
 import {
   AuthorizationOutcome,
   type ConnectorDefinition,
@@ -19,19 +17,25 @@ import { ProviderConnectionsRepository } from "@orchestrator/core/providers/Prov
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { describe, expect, it } from "@effect/vitest"
 import { makeScriptedReceiver } from "./support/ScriptedReceiver.js"
-import { createTenant } from "./support/TestServices.js"
+import { createTenant, publicUrlsAt } from "./support/TestServices.js"
 
 const card = { brand: null, last4: null, country: null }
 const unused = Effect.dieMessage("not used in this test")
 
-/** A PSP whose every charge first reads the connection's credentials, as a real connector would. */
-const recordingDefinition = (seen: Array<string>): ConnectorDefinition<{ readonly region: "eu" | "us" }> => ({
+/**
+ * A PSP whose every charge first reads the connection's credentials, as a real connector would;
+ * `opened` counts each time the sealed credentials are opened for it.
+ */
+const recordingDefinition = (
+  seen: Array<string>,
+  opened: { count: number }
+): ConnectorDefinition<{ readonly region: "eu" | "us" }> => ({
   settings: Schema.Struct({ region: Schema.Literal("eu", "us") }),
   credentialKeys: [{ key: "secret_key", required: true }],
   make: (context, settings): PaymentConnector => ({
     authorize: (request) =>
       Effect.gen(function*() {
-        const credentials = yield* Effect.orDie(context.credentials)
+        const credentials = yield* Effect.orDie(Effect.tap(context.credentials, () => Effect.sync(() => opened.count++)))
         seen.push(`${settings.region}:${Redacted.value(credentials).secret_key}`)
         return AuthorizationOutcome.Authorized({ pspPaymentId: `psp_${request.reference}`, captured: true, amountCaptured: request.amount, card })
       }),
@@ -44,26 +48,14 @@ const recordingDefinition = (seen: Array<string>): ConnectorDefinition<{ readonl
   })
 })
 
-/** The registry over real sealed secrets, counting every decryption. */
-const testLayer = (seen: Array<string>, decrypted: { count: number }) => {
-  const CountingSecrets = Layer.effect(
-    ConnectionSecrets,
-    Effect.map(ConnectionSecrets, (real) => ({
-      ...real,
-      credentials: (connection: ProviderConnection) =>
-        Effect.tap(real.credentials(connection), () => Effect.sync(() => decrypted.count++))
-    }))
-  ).pipe(Layer.provideMerge(ConnectionSecrets.layer))
-  return CoreServices.pipe(
-    Layer.provideMerge(Connectors.fromDefinitions({ fakepsp: recordingDefinition(seen) })),
-    Layer.provideMerge(CountingSecrets),
-    Layer.provideMerge(StorageMemory),
+/** The core over real sealed secrets, with the recording PSP as its only connector. */
+const testLayer = (seen: Array<string>, opened: { count: number }) =>
+  CoreMemory.pipe(
+    Layer.provideMerge(Layer.succeed(ConnectorCatalog, { fakepsp: recordingDefinition(seen, opened) })),
     Layer.provideMerge(makeScriptedReceiver().layer),
-    Layer.provideMerge(RateLimiter.layerLocal),
-    Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
+    Layer.provideMerge(Layer.succeed(PublicUrls, publicUrlsAt("http://orchestrator.test"))),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(5)))
   )
-}
 
 const connection = (type: string, settings: Record<string, unknown>, id = `pcn_${type}`) =>
   testConnection({ id, name: type, type, settings })
@@ -82,7 +74,7 @@ describe("the connector registry", () => {
 
   it.effect("gives a connector its settings decoded, and its credentials only when the connector asks", () => {
     const seen: Array<string> = []
-    const decrypted = { count: 0 }
+    const opened = { count: 0 }
     return Effect.gen(function*() {
       const tenant = yield* createTenant
       const connections = yield* ProviderConnectionsRepository
@@ -97,7 +89,7 @@ describe("the connector registry", () => {
 
       // Making the connector decrypts nothing; the charge is where the plaintext is needed.
       yield* (yield* Connectors).forConnection(psp)
-      expect(decrypted.count).toBe(0)
+      expect(opened.count).toBe(0)
       const payment = yield* (yield* Payments).create(tenant, {
         amount: 500,
         currency: "EUR" as Currency,
@@ -106,10 +98,10 @@ describe("the connector registry", () => {
       })
       expect(payment.status).toBe("succeeded")
       expect(seen).toEqual(["eu:sk_psp_very_secret"])
-      expect(decrypted.count).toBe(1)
+      expect(opened.count).toBe(1)
       // Nothing the API shows carries it.
       expect(JSON.stringify(Schema.encodeSync(ProviderConnection)(psp))).not.toContain("very_secret")
-    }).pipe(Effect.provide(testLayer(seen, decrypted)))
+    }).pipe(Effect.provide(testLayer(seen, opened)))
   })
 
   it.effect("a sealed secret opens only for its own connection and kind", () => {

@@ -1,4 +1,4 @@
-import { PspHttpNode } from "@orchestrator/application/PspHttpNode"
+import { PspHttpNode } from "@orchestrator/connectors/node/PspHttpNode"
 import { makeAdyenConnector } from "@orchestrator/connectors/adyen/AdyenConnector"
 import { AdyenSettings } from "@orchestrator/connectors/adyen/AdyenSettings"
 import { makeStripeConnector } from "@orchestrator/connectors/stripe/StripeConnector"

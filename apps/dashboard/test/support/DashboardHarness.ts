@@ -1,4 +1,4 @@
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { type Effect, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
@@ -29,7 +29,7 @@ export interface DashboardHarness {
 
 export const startHarness = async (): Promise<DashboardHarness> => {
   const runtime = makeServer()
-  const baseUrl = await runtime.runPromise(PublicBaseUrl)
+  const baseUrl = await (await runtime.runPromise(PublicUrls)).base
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true })
   fs.mkdirSync(SCREENSHOTS, { recursive: true })
   return {

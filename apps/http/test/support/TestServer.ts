@@ -6,7 +6,7 @@ import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import type { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
@@ -102,7 +102,7 @@ export const merchant = (livemode = false) =>
     const organizations = yield* Organizations
     const organization = yield* organizations.create(`Merchant ${Math.random().toString(36).slice(2)}`)
     const { secret } = yield* organizations.createKey(organization.id, livemode)
-    const baseUrl = yield* PublicBaseUrl
+    const baseUrl = (yield* PublicUrls).base
     const client = yield* HttpApiClient.make(Api, {
       baseUrl,
       transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(secret))

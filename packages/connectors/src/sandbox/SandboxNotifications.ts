@@ -7,9 +7,6 @@ import { chargeObject, refundObject, SandboxWebhook } from "./SandboxWebhooks.js
 
 const encode = Schema.encodeSync(Schema.parseJson(SandboxWebhook))
 
-/** Where a connection's PSP sends its webhooks on this service. */
-export const providerWebhookUrl = (baseUrl: string, connectionId: string) => `${baseUrl}/v1/provider-webhooks/${connectionId}`
-
 const notification = (connectionId: string, millis: number, webhook: (id: string) => SandboxWebhook) => {
   const id = makeId("sbev", millis)
   return { id, connectionId, payload: encode(webhook(id)), createdAtMillis: millis }
@@ -41,7 +38,8 @@ const notifyRefund = (ledger: SandboxLedger["Type"], refund: SandboxRefund) =>
  */
 export const sandboxNotifierJob = (options: {
   readonly ledger: SandboxLedger["Type"]
-  readonly baseUrl: string
+  /** Where the service takes a connection's webhooks (`PublicUrls.providerWebhook`). */
+  readonly webhookUrl: (connectionId: string) => string
   readonly webhookSecret: (connectionId: string) => Effect.Effect<Option.Option<Redacted.Redacted<string>>>
   /** POSTs `body` with `headers`; the status answered, or `None` when nothing answered. */
   readonly post: (url: string, body: Uint8Array, headers: Record<string, string>) => Effect.Effect<Option.Option<number>>
@@ -59,7 +57,7 @@ export const sandboxNotifierJob = (options: {
       if (Option.isNone(secret)) continue
       const body = new TextEncoder().encode(owed.payload)
       const signature = yield* signatureHeader([Redacted.value(secret.value)], Math.floor(now / 1000), body)
-      const status = yield* options.post(providerWebhookUrl(options.baseUrl, owed.connectionId), body, {
+      const status = yield* options.post(options.webhookUrl(owed.connectionId), body, {
         "content-type": "application/json",
         [SIGNATURE_HEADER]: signature
       })

@@ -9,7 +9,7 @@ import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
-import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
+import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type ProviderConnection, shownAs } from "../providers/ProviderConnection.js"
 import { type NoProviderAvailable, type ProviderNotUsable, ProviderResolution } from "../providers/ProviderResolution.js"
@@ -106,7 +106,7 @@ const make = Effect.gen(function*() {
   const resolution = yield* ProviderResolution
   const transactions = yield* Transactions
   const ids = yield* IdGenerator
-  const baseUrl = yield* PublicBaseUrl
+  const urls = yield* PublicUrls
   const { clientSecretDerivation } = yield* KeyMaterial
 
   /** The full view: the record with its client secret, made again from the id. */
@@ -257,7 +257,7 @@ const make = Effect.gen(function*() {
     // page. Never the client secret: the payment (and its events) would carry it; the drop-in keeps
     // it in the tab's session storage for the way back instead.
     const returnUrl = session.return_url?.split("{CHECKOUT_SESSION_ID}").join(session.id) ??
-      `${baseUrl}/checkout/${session.id}`
+      urls.checkoutPage(session.id)
     const made = yield* payments.create(tenant, {
       amount: session.amount,
       currency: session.currency,

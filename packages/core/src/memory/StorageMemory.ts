@@ -18,29 +18,10 @@ import { InvoicesRepository } from "../subscriptions/InvoicesRepository.js"
 import { PlansRepository } from "../subscriptions/PlansRepository.js"
 import { SubscriptionsRepository } from "../subscriptions/SubscriptionsRepository.js"
 import { TestClocksRepository } from "../subscriptions/TestClocksRepository.js"
-import { layerMemoryStore } from "./MemoryStore.js"
+import type { StoragePorts } from "../CorePorts.js"
 
-/** Every storage port of the core. */
-export type StoragePorts =
-  | Transactions
-  | OrganizationsRepository
-  | ApiKeysRepository
-  | ProviderConnectionsRepository
-  | PaymentsRepository
-  | RefundsRepository
-  | EventsRepository
-  | IdempotencyKeysRepository
-  | WebhookEndpointsRepository
-  | WebhookDeliveriesRepository
-  | RoutingRulesRepository
-  | ProviderEventsRepository
-  | CustomersRepository
-  | PlansRepository
-  | SubscriptionsRepository
-  | InvoicesRepository
-  | TestClocksRepository
-  | InsightsRepository
-  | CheckoutSessionsRepository
+export type { StoragePorts }
+import { layerMemoryStore } from "./MemoryStore.js"
 
 /** Every storage port in memory, sharing one store so `Transactions` can roll them back together. */
 export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(

@@ -3,7 +3,7 @@ import { Context, Duration, Effect, Layer, Option } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
-import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
+import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Connectors } from "../providers/Connectors.js"
 import type {
@@ -35,7 +35,7 @@ import {
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 import { PaymentsRepository } from "./PaymentsRepository.js"
-import { RETURN_TOKEN_PARAM, returnTokenFor } from "./ReturnToken.js"
+import { returnTokenFor } from "./ReturnToken.js"
 
 /** What only the request that creates a payment knows, for the first send. */
 export interface SendContext {
@@ -144,7 +144,7 @@ const make = Effect.gen(function*() {
   const connectors = yield* Connectors
   const resolution = yield* ProviderResolution
   const health = yield* ConnectionHealth
-  const baseUrl = yield* PublicBaseUrl
+  const urls = yield* PublicUrls
   const { returnSigning } = yield* KeyMaterial
   const repository = yield* PaymentsRepository
 
@@ -188,7 +188,7 @@ const make = Effect.gen(function*() {
   const returnUrlOf = (tenant: Tenant, payment: Payment) =>
     Effect.map(
       returnTokenFor(returnSigning, payment.id, tenant, payment.created_at.epochMillis),
-      (token) => `${baseUrl}/v1/payments/${payment.id}/return?${RETURN_TOKEN_PARAM}=${token}`
+      (token) => urls.paymentReturn(payment.id, token)
     )
 
   const authorizeRequest = (

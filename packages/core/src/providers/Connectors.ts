@@ -1,11 +1,20 @@
 import { Context, Data, Effect, Layer, Schema } from "effect"
-import { PublicBaseUrl } from "../ports/PublicBaseUrl.js"
+import { PublicUrls } from "../ports/PublicUrls.js"
 import { ConnectionSecrets } from "./ConnectionSecrets.js"
 import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 
 /** No connector of this build handles the connection's `type`. */
 export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType")<{ readonly type: string }> {}
+
+/**
+ * The connection types a host offers, each with its connector: the port a host fills with the
+ * connectors it ships (`@orchestrator/connectors` has the sandbox, Stripe and Adyen).
+ */
+export class ConnectorCatalog extends Context.Tag("core/ConnectorCatalog")<
+  ConnectorCatalog,
+  Readonly<Record<string, ConnectorDefinition<any>>>
+>() {}
 
 /**
  * The registry of connectors by connection `type`. A connector gets its connection's secrets as
@@ -17,29 +26,33 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
   /** The connector of a connection whose settings were checked when they were saved. */
   readonly forConnection: (connection: ProviderConnection) => Effect.Effect<PaymentConnector, UnknownConnectorType>
 }>() {
-  static readonly fromDefinitions = (definitions: Readonly<Record<string, ConnectorDefinition<any>>>) =>
-    Layer.effect(
-      Connectors,
-      Effect.gen(function*() {
-        const secrets = yield* ConnectionSecrets
-        const publicBaseUrl = yield* PublicBaseUrl
-        const definition = (type: string) =>
-          Object.hasOwn(definitions, type)
-            ? Effect.succeed(definitions[type]! as ConnectorDefinition)
-            : Effect.fail(new UnknownConnectorType({ type }))
-        return {
-          types: Object.keys(definitions),
-          definition,
-          forConnection: (connection) =>
-            Effect.flatMap(definition(connection.type), (found) =>
-              Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
-                found.make({
-                  connection,
-                  credentials: secrets.credentials(connection),
-                  webhookSecret: secrets.webhookSecret(connection),
-                  publicBaseUrl
-                }, settings)))
-        }
-      })
-    )
+  /** The registry over the `ConnectorCatalog` the host provides. */
+  static readonly layer = Layer.effect(
+    Connectors,
+    Effect.gen(function*() {
+      const definitions = yield* ConnectorCatalog
+      const secrets = yield* ConnectionSecrets
+      const publicBaseUrl = (yield* PublicUrls).base
+      const definition = (type: string) =>
+        Object.hasOwn(definitions, type)
+          ? Effect.succeed(definitions[type]! as ConnectorDefinition)
+          : Effect.fail(new UnknownConnectorType({ type }))
+      return {
+        types: Object.keys(definitions),
+        definition,
+        forConnection: (connection) =>
+          Effect.flatMap(definition(connection.type), (found) =>
+            Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
+              found.make({
+                connection,
+                credentials: secrets.credentials(connection),
+                webhookSecret: secrets.webhookSecret(connection),
+                publicBaseUrl
+              }, settings)))
+      }
+    })
+  )
+
+  static readonly fromDefinitions = (definitions: ConnectorCatalog["Type"]) =>
+    Connectors.layer.pipe(Layer.provide(Layer.succeed(ConnectorCatalog, definitions)))
 }

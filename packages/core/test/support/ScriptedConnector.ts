@@ -9,7 +9,7 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
-import { Connectors } from "@orchestrator/core/providers/Connectors"
+import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Clock, Effect, Layer, Schema } from "effect"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
@@ -89,10 +89,8 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
       const sent = calls.filter((call) => call.paymentId === id).at(-1)
       return sent === undefined ? undefined : new URL(sent.returnUrl).searchParams.get("token") ?? undefined
     },
-    layer: Layer.succeed(Connectors, {
-      types: ["sandbox"],
-      definition: () => Effect.succeed({ settings: Schema.Unknown, credentialKeys: [], make: () => connector }),
-      forConnection: () => Effect.succeed(connector)
+    layer: Layer.succeed(ConnectorCatalog, {
+      sandbox: { settings: Schema.Unknown, credentialKeys: [], make: () => connector }
     })
   }
 }

@@ -1,25 +1,28 @@
-import { CoreSecrets, CoreServices } from "@orchestrator/core/CoreServices"
+import { CoreMemory } from "@orchestrator/core/CoreLive"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import { PublicBaseUrl } from "@orchestrator/core/ports/PublicBaseUrl"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, Layer } from "effect"
 import { makeScriptedConnector, type Script } from "./ScriptedConnector.js"
 import { makeScriptedReceiver } from "./ScriptedReceiver.js"
 
+/** Public addresses as a host would give them (the tests' own, so nothing depends on the HTTP shell's). */
+export const publicUrlsAt = (base: string): PublicUrls["Type"] => ({
+  base,
+  paymentReturn: (paymentId, token) => `${base}/v1/payments/${paymentId}/return?token=${token}`,
+  providerWebhook: (connectionId) => `${base}/v1/provider-webhooks/${connectionId}`,
+  checkoutPage: (sessionId) => `${base}/checkout/${sessionId}`
+})
+
 /** The core's services on in-memory storage, a scripted PSP and a scripted webhook receiver. */
 export const makeTestServices = (scripts: Record<string, ReadonlyArray<Script>> = {}) => {
   const psp = makeScriptedConnector(scripts)
   const receiver = makeScriptedReceiver()
-  const layer = CoreServices.pipe(
+  const layer = CoreMemory.pipe(
     Layer.provideMerge(psp.layer),
-    Layer.provideMerge(CoreSecrets),
-    Layer.provideMerge(StorageMemory),
     Layer.provideMerge(receiver.layer),
-    Layer.provideMerge(RateLimiter.layerLocal),
-    Layer.provideMerge(Layer.succeed(PublicBaseUrl, "http://orchestrator.test")),
+    Layer.provideMerge(Layer.succeed(PublicUrls, publicUrlsAt("http://orchestrator.test"))),
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(7)))
   )
   return { psp, receiver, layer }

@@ -1,5 +1,5 @@
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { PSP_ANSWER_LIMIT, PspHttp } from "@orchestrator/connectors/transport/PspHttp"
+import { PSP_ANSWER_LIMIT, PspHttp } from "../transport/PspHttp.js"
 import { pspAccess, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
 import { type EgressAnswer, makeEgressClient, type Resolve } from "@orchestrator/egress/EgressClient"
 import { Effect, Layer } from "effect"

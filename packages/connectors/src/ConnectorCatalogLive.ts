@@ -1,4 +1,4 @@
-import { Connectors } from "@orchestrator/core/providers/Connectors"
+import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Effect, Layer } from "effect"
 import { adyenDefinition } from "./adyen/AdyenConnector.js"
 import { SandboxLedger } from "./sandbox/SandboxLedger.js"
@@ -11,14 +11,15 @@ import { PspHttp } from "./transport/PspHttp.js"
  * The sandbox keeps its books in the `SandboxLedger` provided beside it; the PSPs on the network are
  * reached through `PspHttp`.
  */
-export const ConnectorsLive = Layer.unwrapEffect(
+export const ConnectorCatalogLive = Layer.effect(
+  ConnectorCatalog,
   Effect.gen(function*() {
     const ledger = yield* SandboxLedger
     const http = yield* PspHttp
-    return Connectors.fromDefinitions({
+    return {
       sandbox: sandboxDefinition(ledger),
       stripe: stripeDefinition(http),
       adyen: adyenDefinition(http)
-    })
+    }
   })
 )

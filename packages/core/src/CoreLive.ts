@@ -1,4 +1,8 @@
 import { Effect, Layer } from "effect"
+import type { CorePorts, StoragePorts } from "./CorePorts.js"
+import { StorageMemory } from "./memory/StorageMemory.js"
+import { RateLimiter } from "./limits/RateLimiter.js"
+import { Connectors } from "./providers/Connectors.js"
 import { CheckoutRecords } from "./checkout/CheckoutRecords.js"
 import { CheckoutSessions } from "./checkout/CheckoutSessions.js"
 import { EventConsumers, EventDispatch } from "./events/EventDispatch.js"
@@ -64,12 +68,8 @@ const ConsumersLayer = Layer.effect(
   )
 )
 
-/**
- * The application services of the core over their ports. The composition root provides the ports
- * (storage, connectors, the webhook sender, key material, public URL); the core's tests provide
- * in-memory ones. Connectors need `ConnectionSecrets`, which is why it stands apart.
- */
-export const CoreServices = JobsLayer.pipe(
+/** The application services of the core, built in the order they need each other. */
+const Services = JobsLayer.pipe(
   Layer.provideMerge(EventDispatch.layer),
   Layer.provideMerge(ConsumersLayer),
   Layer.provideMerge(
@@ -101,7 +101,28 @@ export const CoreServices = JobsLayer.pipe(
   Layer.provideMerge(Layer.mergeAll(ConnectionHealth.layer, RoutingRules.layer)),
   Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)),
   Layer.provideMerge(IdGenerator.layer)
+).pipe(
+  // The registry over the host's catalog; connectors open their connection's secrets themselves.
+  Layer.provideMerge(Connectors.layer),
+  Layer.provideMerge(ConnectionSecrets.layer)
 )
 
-/** The core's implementation of the secrets port, which connectors are built with. */
-export const CoreSecrets = ConnectionSecrets.layer
+/** What the core offers a host: its application services, the registry of connectors, and its jobs. */
+export type CoreServices = Layer.Layer.Success<typeof Services>
+
+/**
+ * The core over the ports a host provides (`CorePorts`): storage, connectors, the webhook sender,
+ * key material, the rate limiter and public URLs. The HTTP shell, the worker, the command line, the
+ * tests and `examples/embed` all start from it.
+ */
+export const CoreLive: Layer.Layer<CoreServices, never, CorePorts> = Services
+
+/**
+ * The core with everything that can live in memory: records (one store, rolled back together) and
+ * request rates. What remains is the host's to say: connectors, webhook sender, keys, public URLs.
+ */
+export const CoreMemory: Layer.Layer<
+  CoreServices | StoragePorts | RateLimiter,
+  never,
+  Exclude<CorePorts, StoragePorts | RateLimiter>
+> = CoreLive.pipe(Layer.provideMerge(Layer.merge(StorageMemory, RateLimiter.layerLocal)))

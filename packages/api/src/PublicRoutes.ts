@@ -1,0 +1,13 @@
+import { RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
+import type { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
+
+/**
+ * The public addresses of the HTTP shell below `base`: the payment return and the PSP webhook
+ * endpoints of this API, and the hosted checkout page the shell serves beside it.
+ */
+export const publicRoutesAt = (base: string): PublicUrls["Type"] => ({
+  base,
+  paymentReturn: (paymentId, token) => `${base}/v1/payments/${paymentId}/return?${RETURN_TOKEN_PARAM}=${token}`,
+  providerWebhook: (connectionId) => `${base}/v1/provider-webhooks/${connectionId}`,
+  checkoutPage: (sessionId) => `${base}/checkout/${sessionId}`
+})

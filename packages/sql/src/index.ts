@@ -1,0 +1,8 @@
+/**
+ * The front door of the SQL storage: every storage port of the core over one `SqlClient`
+ * (`StorageSql`), and that client for a configuration, migrated (`Database.layer`): PostgreSQL at a
+ * URL, or the embedded PGlite in a directory or in memory.
+ */
+export * as Database from "./Database.js"
+export { LATEST_MIGRATION, runMigrations } from "./Migrations.js"
+export { StorageSql } from "./StorageSql.js"
