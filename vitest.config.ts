@@ -23,7 +23,8 @@ export default defineConfig({
       project("http", "apps/http"),
       project("worker", "apps/worker"),
       project("cli", "apps/cli"),
-      project("dashboard", "apps/dashboard")
+      project("dashboard", "apps/dashboard"),
+      project("embed", "examples/embed")
     ]
   }
 })

@@ -1,0 +1,114 @@
+import {
+  CreatePayment,
+  CreateRefund,
+  Organizations,
+  Payments,
+  ProviderWebhooks,
+  Refunds,
+  type Tenant,
+  WebhookEndpoints
+} from "@orchestrator/core"
+import { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
+import { SIGNATURE_HEADER, verifyWebhook, type WebhookEvent } from "@orchestrator/webhook-verify"
+import { Effect, ManagedRuntime, Schema } from "effect"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { shopCore } from "./ShopCore.js"
+
+/** A shop's answer: a status and a JSON body. */
+interface Answer {
+  readonly status: number
+  readonly body: unknown
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    request.on("error", reject)
+  })
+
+const headersOf = (request: IncomingMessage): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : value]))
+
+/** The core's typed failures become 4xx with their tag; anything else is the shop's 500. */
+const answerOf = <A, E extends { readonly _tag: string }, R>(status: number, effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.map((body): Answer => ({ status, body })),
+    Effect.catchAll((error) => Effect.succeed<Answer>({ status: 422, body: { error: error._tag } }))
+  )
+
+/**
+ * A shop's own HTTP server, on `node:http` with no framework, that embeds the core: it takes orders
+ * (a sandbox card payment), refunds them, takes the PSP's webhooks on its own route, and receives
+ * the core's signed events on another, as a merchant's backend would.
+ */
+export const startShop = async (options: { readonly port: number; readonly dataDir?: string }) => {
+  const received: Array<WebhookEvent> = []
+  let handle: (request: IncomingMessage, body: Uint8Array) => Promise<Answer> = async () => ({ status: 503, body: {} })
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    readBody(request)
+      .then((body) => handle(request, body))
+      .catch((error: unknown) => ({ status: 500, body: { error: String(error) } }))
+      .then((answer) => response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body)))
+  })
+  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve))
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  const runtime = ManagedRuntime.make(shopCore({
+    baseUrl,
+    masterSecret: crypto.getRandomValues(new Uint8Array(32)),
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir })
+  }))
+
+  // The shop's merchant account: an organization (with its sandbox connections) and an endpoint
+  // on this server for its events, whose secret verifies what arrives.
+  const { tenant, secret } = await runtime.runPromise(Effect.gen(function*() {
+    const organization = yield* (yield* Organizations).create("Embedded shop")
+    const tenant: Tenant = { organizationId: organization.id, livemode: false }
+    const input = yield* Schema.decodeUnknown(CreateWebhookEndpoint)({ url: `${baseUrl}/events` })
+    const endpoint = yield* (yield* WebhookEndpoints).create(tenant, input)
+    return { tenant, secret: endpoint.secret ?? "" }
+  }))
+
+  const routes: ReadonlyArray<readonly [string, RegExp, (match: RegExpMatchArray, request: IncomingMessage, body: Uint8Array) => Promise<Answer>]> = [
+    ["POST", /^\/orders$/, (_, __, body) => {
+      const { amount, currency, token } = JSON.parse(new TextDecoder().decode(body))
+      return runtime.runPromise(answerOf(201, Effect.flatMap(
+        Schema.decodeUnknown(CreatePayment)({ amount, currency, payment_method: { type: "card", token } }),
+        (input) => Effect.flatMap(Payments, (payments) => payments.create(tenant, input))
+      )))
+    }],
+    ["POST", /^\/orders\/([^/]+)\/refund$/, ([, id]) =>
+      runtime.runPromise(answerOf(201, Effect.flatMap(
+        Schema.decodeUnknown(CreateRefund)({}),
+        (input) => Effect.flatMap(Refunds, (refunds) => refunds.create(tenant, id!, input))
+      )))],
+    ["POST", /^\/psp-webhooks\/([^/]+)$/, ([, connectionId], request, body) =>
+      runtime.runPromise(answerOf(200, Effect.flatMap(ProviderWebhooks, (webhooks) =>
+        webhooks.receive(connectionId!, { body, headers: headersOf(request) }))))],
+    ["POST", /^\/events$/, async (_, request, body) => {
+      received.push(verifyWebhook(body, headersOf(request)[SIGNATURE_HEADER], secret))
+      return { status: 200, body: {} }
+    }]
+  ]
+  handle = async (request, body) => {
+    for (const [method, path, route] of routes) {
+      const match = request.method === method ? request.url?.match(path) : null
+      if (match) return route(match, request, body)
+    }
+    return { status: 404, body: { error: "not_found" } }
+  }
+
+  return {
+    baseUrl,
+    /** The events the core delivered to this shop, verified, in the order they came. */
+    received,
+    close: async () => {
+      // The jobs first (they post to this server), then the server.
+      await runtime.dispose()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
