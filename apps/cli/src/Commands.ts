@@ -1,12 +1,12 @@
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
-import { TrustedProxies } from "@orchestrator/http/ClientAddress"
-import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
-import { HttpServerNodeLive } from "@orchestrator/http/HttpServerNode"
+import { SandboxPagesLive } from "@orchestrator/connectors"
+import { DashboardPagesLive } from "@orchestrator/dashboard/DashboardPages"
+import { HttpMain } from "@orchestrator/http/main"
 import * as Database from "@orchestrator/sql/Database"
 import { runMigrations } from "@orchestrator/sql/Migrations"
-import { WorkerLive } from "@orchestrator/worker/Worker"
+import { WorkerMain } from "@orchestrator/worker/main"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis/RedisRateLimiter"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
@@ -38,11 +38,9 @@ const application = (settings: Settings) =>
  * run one role each, for deployments that scale them apart on PostgreSQL.
  */
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
-  const http = HttpRoutesLive.pipe(
-    Layer.provide(HttpServerNodeLive({ port: settings.port })),
-    Layer.provide(Layer.succeed(TrustedProxies, settings.trustedProxies))
-  )
-  const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerLive] : [])]
+  // The composition root mounts the dashboard and the sandbox PSP's pages beside the API.
+  const http = HttpMain({ port: settings.port, trustedProxies: settings.trustedProxies, pages: Layer.merge(SandboxPagesLive, DashboardPagesLive) })
+  const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerMain] : [])]
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {
       yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)

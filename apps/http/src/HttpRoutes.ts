@@ -1,10 +1,6 @@
 import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
-import { makeDashboardRoutes } from "@orchestrator/dashboard/DashboardRoutes"
-import { SandboxCardFormRoutes } from "@orchestrator/connectors/sandbox/SandboxCardForm"
-import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
@@ -52,30 +48,19 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([AuthorizationLive, CheckoutAuthorizationLive])
 )
 
-/** The sandbox PSP's own pages (its 3D Secure challenge), served beside the API. */
-const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
-  Effect.flatMap(SandboxLedger, (ledger) =>
-    Effect.zipRight(
-      router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger))),
-      router.concat(SandboxCardFormRoutes)
-    )))
-
 /** The checkout drop-in script and the hosted payment page, served beside the API. */
 const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
 
-/** The dashboard at `/dashboard`, bundled from the workspace on first use. */
-const DashboardPagesLive = HttpApiBuilder.Router.use((router) =>
-  Effect.flatMap(makeDashboardRoutes, (routes) => router.concat(routes)))
-
 /**
  * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
- * the rendered docs at `/docs` (bundled, no CDN), the dashboard and the sandbox pages, all behind the edge middleware.
+ * the rendered docs at `/docs` (bundled, no CDN), the hosted checkout page, and the `pages` the
+ * composition root mounts beside them (the dashboard, the sandbox PSP's pages), all behind the
+ * edge middleware.
  */
-export const HttpRoutesLive = HttpApiBuilder.serve().pipe(
+export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>) => HttpApiBuilder.serve().pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
-  Layer.provide(SandboxPagesLive),
-  Layer.provide(DashboardPagesLive),
+  Layer.provide(pages),
   Layer.provide(CheckoutPagesLive),
   Layer.provide(EdgeLive),
   Layer.provide(ApiLive),

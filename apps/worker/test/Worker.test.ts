@@ -11,7 +11,7 @@ import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { WorkerLive } from "@orchestrator/worker/Worker"
+import { WorkerMain } from "@orchestrator/worker/main"
 import { describe, expect, it } from "@effect/vitest"
 import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
@@ -176,7 +176,7 @@ describe("worker jobs", () => {
       const stuck = yield* createUnanswered(tenant, "tok_visa")
       yield* setSandbox(tenant, {})
 
-      yield* Layer.build(WorkerLive)
+      yield* Layer.build(WorkerMain)
       yield* TestClock.adjust("3 minutes")
       expect((yield* payments.retrieve(tenant, stuck.id)).status).toBe("succeeded")
     }).pipe(Effect.scoped, Effect.provide(testLayer())))

@@ -10,6 +10,8 @@ import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { SandboxPagesLive } from "@orchestrator/connectors"
+import { DashboardPagesLive } from "@orchestrator/dashboard/DashboardPages"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import { HttpServerNodeLive, type HttpServerOptions } from "@orchestrator/http/HttpServerNode"
 import { Effect, Layer, Logger, LogLevel } from "effect"
@@ -68,7 +70,8 @@ export const serverLayer = <E>(
       ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
-    const server = HttpRoutesLive.pipe(Layer.provide(HttpServerNodeLive({ ...options.server, port })))
+    const pages = Layer.merge(SandboxPagesLive, DashboardPagesLive)
+    const server = HttpRoutesLive(pages).pipe(Layer.provide(HttpServerNodeLive({ ...options.server, port })))
     return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
       Layer.provideMerge(application),
       // Request lines are noise in test output; warnings and errors still show.
