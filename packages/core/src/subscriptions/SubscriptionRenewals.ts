@@ -17,18 +17,14 @@ import type { SubscriptionRecord } from "./Subscription.js"
 import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 import { isFinal, transition } from "./SubscriptionTransitions.js"
 
-/**
- * The billing run: the `bill-subscriptions` job claims the subscriptions whose `next_run_at` has come
- * (see `BillingSchedule.dueAt`) and does what is due for each: renewal, dunning retry, trial end, expiry.
- */
-export const makeSubscriptionRenewals = (charges: InvoiceCharges, native: NativeSubscriptions) =>
+/** A subscription's next period (or the first paid one after a trial), when the billing run finds it due. */
+const makePeriodRenewal = (charges: InvoiceCharges) =>
   Effect.gen(function*() {
     const records = yield* BillingRecords
-    const repository = yield* SubscriptionsRepository
     const plans = yield* PlansRepository
     const transactions = yield* Transactions
     const ids = yield* IdGenerator
-    const { chargeAndSettle, releaseLatestPayment, voidOpenInvoice } = charges
+    const { chargeAndSettle } = charges
 
     /** Starts the next period (or the first paid one after a trial): its invoice, then its charge. */
     const renew = (tenant: Tenant, subscription: SubscriptionRecord) =>
@@ -80,6 +76,21 @@ export const makeSubscriptionRenewals = (charges: InvoiceCharges, native: Native
         }))
         if (started) yield* chargeAndSettle(tenant, subscription.id, invoiceId, "renewal")
       })
+
+    return renew
+  })
+
+/**
+ * The billing run: the `bill-subscriptions` job claims the subscriptions whose `next_run_at` has come
+ * (see `BillingSchedule.dueAt`) and does what is due for each: renewal, dunning retry, trial end, expiry.
+ */
+export const makeSubscriptionRenewals = (charges: InvoiceCharges, native: NativeSubscriptions) =>
+  Effect.gen(function*() {
+    const records = yield* BillingRecords
+    const repository = yield* SubscriptionsRepository
+    const transactions = yield* Transactions
+    const { chargeAndSettle, releaseLatestPayment, voidOpenInvoice } = charges
+    const renew = yield* makePeriodRenewal(charges)
 
     const endNow = (tenant: Tenant, subscriptionId: string, input: "period_ended_canceling" | "incomplete_expired") =>
       Effect.zipRight(

@@ -4,6 +4,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { Job } from "../ports/Jobs.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderResolution.js"
+import { BillingRecords } from "./BillingRecords.js"
 import { makeInvoiceCharges } from "./InvoiceCharges.js"
 import { makeInvoicePayments } from "./InvoicePayments.js"
 import { makeNativeSubscriptions } from "./NativeSubscriptions.js"
@@ -14,7 +15,8 @@ import type {
   SubscriptionListFilter,
   UpdateSubscription
 } from "./Subscription.js"
-import { makeSubscriptionCommands } from "./SubscriptionCommands.js"
+import { makeSubscriptionChanges } from "./SubscriptionChanges.js"
+import { makeSubscriptionCreation } from "./SubscriptionCreation.js"
 import type {
   BillingRequestInvalid,
   ReferenceNotFound,
@@ -23,7 +25,7 @@ import type {
   SubscriptionNotFound
 } from "./SubscriptionErrors.js"
 import { makeSubscriptionRenewals } from "./SubscriptionRenewals.js"
-import type { DueSubscription } from "./SubscriptionsRepository.js"
+import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 
 export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptions, {
   /**
@@ -60,22 +62,29 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptio
 }
 
 /**
- * The subscriptions service, put together from its use cases: the merchant's commands
- * (`SubscriptionCommands`), the billing run (`SubscriptionRenewals`), the PSP's side of native
- * subscriptions (`NativeSubscriptions`), and the outbox consumer of invoice payments (`InvoicePayments`),
- * all charging invoices the same way (`InvoiceCharges`).
+ * The subscriptions service, put together from its use cases: the merchant's requests
+ * (`SubscriptionCreation`, `SubscriptionChanges`), the billing run (`SubscriptionRenewals`), the PSP's
+ * side of native subscriptions (`NativeSubscriptions`), and the outbox consumer of invoice payments
+ * (`InvoicePayments`), all charging invoices the same way (`InvoiceCharges`).
  */
 const make = Effect.gen(function*() {
+  const records = yield* BillingRecords
+  const repository = yield* SubscriptionsRepository
   const charges = yield* makeInvoiceCharges
   const native = yield* makeNativeSubscriptions
   const renewals = yield* makeSubscriptionRenewals(charges, native)
-  const commands = yield* makeSubscriptionCommands(charges, native, renewals)
-  const consumer = yield* makeInvoicePayments(charges)
+  const { cancel, update } = yield* makeSubscriptionChanges(charges, native)
   return Subscriptions.of({
-    ...commands,
+    create: yield* makeSubscriptionCreation(charges, native, renewals),
+    update,
+    cancel,
+    retrieve: (tenant, id) => Effect.flatMap(records.subscription(tenant, id), (record) => records.subscriptionView(tenant, record)),
+    list: (tenant, filter, page) =>
+      Effect.flatMap(repository.list(tenant, filter, page), (found) =>
+        Effect.map(Effect.forEach(found.data, (record) => records.subscriptionView(tenant, record)), (data) => ({ ...found, data }))),
     runDue: renewals.runDue,
     runClaimed: renewals.runClaimed,
-    consumer,
+    consumer: yield* makeInvoicePayments(charges),
     jobs: [renewals.job]
   })
 })
