@@ -8,7 +8,7 @@ import { dueAt, expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { Dunning, nextRetryAt } from "./DunningSchedule.js"
 import type { InvoiceRecord } from "./Invoice.js"
 import { SubscriptionRecord } from "./Subscription.js"
-import { transition } from "./SubscriptionTransitions.js"
+import { paidInput, transition } from "./SubscriptionTransitions.js"
 
 /** What a paid or failed period invoice changes on its subscription: the period, and the plan it moved to. */
 const periodOf = (subscription: SubscriptionRecord, invoice: InvoiceRecord): Partial<SubscriptionRecord> => {
@@ -57,14 +57,7 @@ export const makeInvoiceSettlement = Effect.gen(function*() {
           amount_paid: invoice.amount_due,
           next_payment_attempt: null
         })
-        const input = subscription.status === "incomplete"
-          ? "first_charge_paid"
-          : subscription.status === "trialing"
-          ? "trial_ended_paid"
-          : subscription.status === "active"
-          ? "period_renewed_paid"
-          : "invoice_paid_late"
-        const to = transition(subscription.status, input)
+        const to = transition(subscription.status, paidInput(subscription.status))
         if (to === null) return subscription
         const next = new SubscriptionRecord({ ...subscription, ...period, status: to })
         return yield* records.moveSubscription(tenant, subscription, to, { ...period, next_run_at: dueAt(next, invoice) })

@@ -7,11 +7,11 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { NativeInvoice, ProviderEvent } from "../providers/PaymentConnector.js"
 import { BillingRecords } from "./BillingRecords.js"
-import { InvoiceRecord } from "./Invoice.js"
+import { type InvoiceRecord, openInvoice } from "./Invoice.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
 import type { SubscriptionRecord } from "./Subscription.js"
 import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
-import { type BillingInput, isFinal, transition } from "./SubscriptionTransitions.js"
+import { type BillingInput, isFinal, paidInput, transition } from "./SubscriptionTransitions.js"
 
 type SubscriptionUpdated = Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
 
@@ -71,24 +71,18 @@ const makeReportedInvoices = Effect.gen(function*() {
       if (Option.isSome(existing)) return yield* records.lockInvoice(tenant, existing.value.id)
       return yield* records.createInvoice(
         tenant,
-        new InvoiceRecord({
+        openInvoice({
           id: yield* ids.make("in"),
           subscription_id: subscription.id,
           customer_id: subscription.customer_id,
           plan_id: subscription.plan_id,
-          status: "open",
           billing_reason: firstCharge ? "subscription_create" : "subscription_cycle",
           amount_due: report.amount,
-          amount_paid: 0,
           currency: report.currency as Currency,
           period_start: DateTime.unsafeMake(report.periodStartMillis),
           period_end: DateTime.unsafeMake(report.periodEndMillis),
-          attempt_count: 0,
-          next_payment_attempt: null,
-          payment_id: null,
           test_clock: subscription.test_clock,
           created_at: time,
-          updated_at: time,
           livemode: tenant.livemode
         })
       )
@@ -177,14 +171,7 @@ const make = Effect.gen(function*() {
           return true
         })
       if (report.outcome === "paid") {
-        const input: BillingInput = subscription.status === "incomplete"
-          ? "first_charge_paid"
-          : subscription.status === "trialing"
-          ? "trial_ended_paid"
-          : subscription.status === "active"
-          ? "period_renewed_paid"
-          : "invoice_paid_late"
-        if (!(yield* move(input))) yield* records.saveSubscription(tenant, subscription, period)
+        if (!(yield* move(paidInput(subscription.status)))) yield* records.saveSubscription(tenant, subscription, period)
         return
       }
       if (subscription.status === "incomplete") {

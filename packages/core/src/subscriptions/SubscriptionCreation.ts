@@ -7,7 +7,7 @@ import { BillingRecords } from "./BillingRecords.js"
 import { dueAt } from "./BillingSchedule.js"
 import { makeOnClock } from "./BillingTime.js"
 import { CustomersRepository } from "./CustomersRepository.js"
-import { InvoiceRecord } from "./Invoice.js"
+import { openInvoice } from "./Invoice.js"
 import type { InvoiceCharges } from "./InvoiceCharges.js"
 import type { NativeSubscriptions } from "./NativeSubscriptions.js"
 import type { Plan } from "./Plan.js"
@@ -119,24 +119,18 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
             new SubscriptionRecord({ ...base, latest_invoice_id: null, next_run_at: dueAt(base, null) })
           )
           if (invoiceId !== null) {
-            yield* records.createInvoice(tenant, new InvoiceRecord({
+            yield* records.createInvoice(tenant, openInvoice({
               id: invoiceId,
               subscription_id: id,
               customer_id: customer.id,
               plan_id: plan.id,
-              status: "open",
               billing_reason: "subscription_create",
               amount_due: plan.amount,
-              amount_paid: 0,
               currency: plan.currency,
               period_start: createdAt,
               period_end: periodEnd,
-              attempt_count: 0,
-              next_payment_attempt: null,
-              payment_id: null,
               test_clock: customer.test_clock,
               created_at: createdAt,
-              updated_at: createdAt,
               livemode: tenant.livemode
             }))
             yield* records.saveSubscription(tenant, created, { latest_invoice_id: invoiceId })

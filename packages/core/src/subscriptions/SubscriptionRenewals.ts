@@ -9,7 +9,7 @@ import { BillingRecords } from "./BillingRecords.js"
 import { expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
 import { nextBoundary } from "./BillingPeriod.js"
-import { InvoiceRecord } from "./Invoice.js"
+import { openInvoice } from "./Invoice.js"
 import type { InvoiceCharges } from "./InvoiceCharges.js"
 import type { NativeSubscriptions } from "./NativeSubscriptions.js"
 import { PlansRepository } from "./PlansRepository.js"
@@ -47,24 +47,18 @@ const makePeriodRenewal = (charges: InvoiceCharges) =>
             locked.latest_invoice_id !== subscription.latest_invoice_id ||
             locked.current_period_end.epochMillis !== subscription.current_period_end.epochMillis
           ) return false
-          yield* records.createInvoice(tenant, new InvoiceRecord({
+          yield* records.createInvoice(tenant, openInvoice({
             id: invoiceId,
             subscription_id: subscription.id,
             customer_id: subscription.customer_id,
             plan_id: plan.id,
-            status: "open",
             billing_reason: "subscription_cycle",
             amount_due: plan.amount,
-            amount_paid: 0,
             currency: plan.currency,
             period_start: start,
             period_end: end,
-            attempt_count: 0,
-            next_payment_attempt: null,
-            payment_id: null,
             test_clock: subscription.test_clock,
             created_at: time,
-            updated_at: time,
             livemode: tenant.livemode
           }))
           // Until the charge is settled, the renewal is in flight: looked at again if this run is cut short.
