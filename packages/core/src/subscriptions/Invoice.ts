@@ -39,6 +39,45 @@ export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")(
   ...bookkeeping
 }) {}
 
+/** A new invoice as billing writes it: open, nothing paid, no attempt yet, changed when made. */
+export const openInvoice = (
+  fields: Pick<
+    InvoiceRecord,
+    | "id"
+    | "subscription_id"
+    | "customer_id"
+    | "plan_id"
+    | "billing_reason"
+    | "amount_due"
+    | "currency"
+    | "period_start"
+    | "period_end"
+    | "test_clock"
+    | "created_at"
+    | "livemode"
+  >
+): InvoiceRecord =>
+  new InvoiceRecord({
+    id: fields.id,
+    subscription_id: fields.subscription_id,
+    customer_id: fields.customer_id,
+    plan_id: fields.plan_id,
+    status: "open",
+    billing_reason: fields.billing_reason,
+    amount_due: fields.amount_due,
+    amount_paid: 0,
+    currency: fields.currency,
+    period_start: fields.period_start,
+    period_end: fields.period_end,
+    attempt_count: 0,
+    next_payment_attempt: null,
+    payment_id: null,
+    test_clock: fields.test_clock,
+    created_at: fields.created_at,
+    updated_at: fields.created_at,
+    livemode: fields.livemode
+  })
+
 /** The invoice as the API shows it, with its latest payment (a Payment, refundable like any other). */
 export class Invoice extends Schema.Class<Invoice>("Invoice")({
   object: Schema.Literal("invoice"),

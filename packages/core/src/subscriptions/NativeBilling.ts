@@ -7,11 +7,11 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { NativeInvoice, ProviderEvent } from "../providers/PaymentConnector.js"
 import { BillingRecords } from "./BillingRecords.js"
-import { InvoiceRecord } from "./Invoice.js"
+import { type InvoiceRecord, openInvoice } from "./Invoice.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
 import type { SubscriptionRecord } from "./Subscription.js"
 import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
-import { type BillingInput, isFinal, transition } from "./SubscriptionTransitions.js"
+import { type BillingInput, isFinal, paidInput, transition } from "./SubscriptionTransitions.js"
 
 type SubscriptionUpdated = Extract<ProviderEvent, { readonly _tag: "SubscriptionUpdated" }>
 
@@ -33,14 +33,17 @@ export class NativeBilling extends Context.Tag("core/NativeBilling")<NativeBilli
 
 const final = (record: SubscriptionRecord) => isFinal(record.status)
 
-const make = Effect.gen(function*() {
-  const records = yield* BillingRecords
-  const subscriptions = yield* SubscriptionsRepository
-  const invoices = yield* InvoicesRepository
-  const transactions = yield* Transactions
-  const ids = yield* IdGenerator
+/** Whether the report says more than the invoice knows: a later attempt, or the payment of an unpaid one. */
+const isNews = (invoice: InvoiceRecord, report: NativeInvoice) =>
+  report.outcome === "paid"
+    ? (invoice.status === "open" || invoice.status === "uncollectible") && report.attempt >= invoice.attempt_count
+    : invoice.status === "open" && report.attempt > invoice.attempt_count
 
-  const fromMillis = (millis: number) => DateTime.unsafeMake(millis)
+/** The invoices of a native subscription's periods, as the PSP's reports write and move them. */
+const makeReportedInvoices = Effect.gen(function*() {
+  const records = yield* BillingRecords
+  const invoices = yield* InvoicesRepository
+  const ids = yield* IdGenerator
 
   /** The subscription's invoice for the period starting at `startMillis`, if one was written. */
   const invoiceOfPeriod = (tenant: Tenant, subscriptionId: string, startMillis: number) =>
@@ -55,11 +58,67 @@ const make = Effect.gen(function*() {
       }
     })
 
-  /** Whether the report says more than the invoice knows: a later attempt, or the payment of an unpaid one. */
-  const isNews = (invoice: InvoiceRecord, report: NativeInvoice) =>
-    report.outcome === "paid"
-      ? (invoice.status === "open" || invoice.status === "uncollectible") && report.attempt >= invoice.attempt_count
-      : invoice.status === "open" && report.attempt > invoice.attempt_count
+  /** The invoice of the report's period: the one written already, or a new one as the PSP reports it. */
+  const invoiceOfReport = (
+    tenant: Tenant,
+    subscription: SubscriptionRecord,
+    report: NativeInvoice,
+    firstCharge: boolean,
+    time: DateTime.Utc
+  ) =>
+    Effect.gen(function*() {
+      const existing = yield* invoiceOfPeriod(tenant, subscription.id, report.periodStartMillis)
+      if (Option.isSome(existing)) return yield* records.lockInvoice(tenant, existing.value.id)
+      return yield* records.createInvoice(
+        tenant,
+        openInvoice({
+          id: yield* ids.make("in"),
+          subscription_id: subscription.id,
+          customer_id: subscription.customer_id,
+          plan_id: subscription.plan_id,
+          billing_reason: firstCharge ? "subscription_create" : "subscription_cycle",
+          amount_due: report.amount,
+          currency: report.currency as Currency,
+          period_start: DateTime.unsafeMake(report.periodStartMillis),
+          period_end: DateTime.unsafeMake(report.periodEndMillis),
+          test_clock: subscription.test_clock,
+          created_at: time,
+          livemode: tenant.livemode
+        })
+      )
+    })
+
+  /** Moves the invoice as the report says: paid, or open for the next attempt (then closed once none is left). */
+  const recordOutcome = (tenant: Tenant, invoice: InvoiceRecord, report: NativeInvoice, exhausted: boolean) =>
+    Effect.gen(function*() {
+      if (report.outcome === "paid") {
+        return yield* records.moveInvoice(tenant, invoice, "paid", {
+          amount_paid: invoice.amount_due,
+          attempt_count: Math.max(invoice.attempt_count, report.attempt),
+          next_payment_attempt: null
+        })
+      }
+      const open = yield* records.moveInvoice(tenant, invoice, "open", {
+        attempt_count: report.attempt,
+        next_payment_attempt: report.nextAttemptMillis === null ? null : DateTime.unsafeMake(report.nextAttemptMillis)
+      })
+      if (!exhausted) return open
+      return yield* records.moveInvoice(
+        tenant,
+        open,
+        // A first charge is not dunned: its subscription never started.
+        open.billing_reason === "subscription_create" ? "void" : "uncollectible"
+      )
+    })
+
+  return { invoiceOfReport, recordOutcome }
+})
+
+const make = Effect.gen(function*() {
+  const records = yield* BillingRecords
+  const subscriptions = yield* SubscriptionsRepository
+  const transactions = yield* Transactions
+  const { invoiceOfReport, recordOutcome } = yield* makeReportedInvoices
 
   const ended = (tenant: Tenant, locked: SubscriptionRecord) =>
     Effect.gen(function*() {
@@ -92,54 +151,10 @@ const make = Effect.gen(function*() {
         const to = input === null ? null : transition(subscription.status, input)
         if (to !== null) subscription = yield* records.moveSubscription(tenant, subscription, to)
       }
-      const existing = yield* invoiceOfPeriod(tenant, subscriptionId, report.periodStartMillis)
-      let invoice = Option.isSome(existing)
-        ? yield* records.lockInvoice(tenant, existing.value.id)
-        : yield* records.createInvoice(
-          tenant,
-          new InvoiceRecord({
-            id: yield* ids.make("in"),
-            subscription_id: subscriptionId,
-            customer_id: subscription.customer_id,
-            plan_id: subscription.plan_id,
-            status: "open",
-            billing_reason: firstCharge ? "subscription_create" : "subscription_cycle",
-            amount_due: report.amount,
-            amount_paid: 0,
-            currency: report.currency as Currency,
-            period_start: fromMillis(report.periodStartMillis),
-            period_end: fromMillis(report.periodEndMillis),
-            attempt_count: 0,
-            next_payment_attempt: null,
-            payment_id: null,
-            test_clock: subscription.test_clock,
-            created_at: time,
-            updated_at: time,
-            livemode: tenant.livemode
-          })
-        )
+      let invoice = yield* invoiceOfReport(tenant, subscription, report, firstCharge, time)
       if (!isNews(invoice, report)) return
       const exhausted = report.outcome === "failed" && report.nextAttemptMillis === null
-      if (report.outcome === "paid") {
-        invoice = yield* records.moveInvoice(tenant, invoice, "paid", {
-          amount_paid: invoice.amount_due,
-          attempt_count: Math.max(invoice.attempt_count, report.attempt),
-          next_payment_attempt: null
-        })
-      } else {
-        invoice = yield* records.moveInvoice(tenant, invoice, "open", {
-          attempt_count: report.attempt,
-          next_payment_attempt: report.nextAttemptMillis === null ? null : fromMillis(report.nextAttemptMillis)
-        })
-        if (exhausted) {
-          invoice = yield* records.moveInvoice(
-            tenant,
-            invoice,
-            // A first charge is not dunned: its subscription never started.
-            invoice.billing_reason === "subscription_create" ? "void" : "uncollectible"
-          )
-        }
-      }
+      invoice = yield* recordOutcome(tenant, invoice, report, exhausted)
 
       // The subscription follows its newest period only: news of an older one settled its invoice, and that is all.
       if (latest !== null && report.periodStartMillis < latest.period_start.epochMillis) return
@@ -156,14 +171,7 @@ const make = Effect.gen(function*() {
           return true
         })
       if (report.outcome === "paid") {
-        const input: BillingInput = subscription.status === "incomplete"
-          ? "first_charge_paid"
-          : subscription.status === "trialing"
-          ? "trial_ended_paid"
-          : subscription.status === "active"
-          ? "period_renewed_paid"
-          : "invoice_paid_late"
-        if (!(yield* move(input))) yield* records.saveSubscription(tenant, subscription, period)
+        if (!(yield* move(paidInput(subscription.status)))) yield* records.saveSubscription(tenant, subscription, period)
         return
       }
       if (subscription.status === "incomplete") {

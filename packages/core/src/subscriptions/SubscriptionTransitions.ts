@@ -19,6 +19,16 @@ export type BillingInput =
 /** A status nothing moves on from: a canceled or expired subscription takes no more input. */
 export const isFinal = (status: SubscriptionStatus): boolean => status === "canceled" || status === "incomplete_expired"
 
+/** What a paid invoice is for a subscription in `status`: its first charge, its trial's end, a renewal, or a late payment. */
+export const paidInput = (status: SubscriptionStatus): BillingInput =>
+  status === "incomplete"
+    ? "first_charge_paid"
+    : status === "trialing"
+    ? "trial_ended_paid"
+    : status === "active"
+    ? "period_renewed_paid"
+    : "invoice_paid_late"
+
 /**
  * The status an input leads to from `from`, or null where it does not apply (the caller then
  * changes nothing). The one place billing decides statuses; every answer is a row of the table.

@@ -26,6 +26,77 @@ const HELD_STEP_POLL = Duration.millis(50)
 /** The latest year a test clock may show (see `withinRange`). */
 const LATEST_CLOCK_YEAR = 9000
 
+const notForward = () =>
+  new BillingRequestInvalid({
+    param: "frozen_time",
+    code: "clock_time_not_forward",
+    message: "A test clock only moves forward: frozen_time must be after the clock's current time."
+  })
+
+const testModeOnly = (tenant: Tenant) =>
+  tenant.livemode
+    ? Effect.fail(new BillingRequestInvalid({
+      param: "livemode",
+      code: "test_clock_livemode",
+      message: "Test clocks exist only in test mode; use a sk_test_ key."
+    }))
+    : Effect.void
+
+/**
+ * A clock's time leaves room for what billing adds to it (a period of up to three years, a trial
+ * of two): every date it computes stays within what timestamps can hold.
+ */
+const withinRange = (time: DateTime.Utc) =>
+  DateTime.getPart(time, "year") <= LATEST_CLOCK_YEAR ? Effect.void : Effect.fail(
+    new BillingRequestInvalid({
+      param: "frozen_time",
+      code: "clock_time_out_of_range",
+      message: `A test clock's time must be in ${LATEST_CLOCK_YEAR} or earlier.`
+    })
+  )
+
+/** Runs a clock's due steps in time order, each at the time it was due, with what an advance needs. */
+const makeAdvanceSteps = Effect.gen(function*() {
+  const repository = yield* TestClocksRepository
+  const subscriptionsRepository = yield* SubscriptionsRepository
+  const subscriptions = yield* Subscriptions
+
+  /**
+   * Claims and runs the clock's earliest due step until none is due by `target`, renewing the
+   * advance's hold on the clock before each. A step someone else holds (the worker took it before
+   * the advance began) is waited for: the answer says `ready` only once nothing is due.
+   * `gone`: the clock was deleted (or its lapsed advance taken over) meanwhile.
+   */
+  const drain = (tenant: Tenant, clockId: string, target: DateTime.Utc, token: string) =>
+    Effect.gen(function*() {
+      for (let step = 0; step < MAX_STEPS;) {
+        const real = yield* now
+        if (!(yield* repository.holdAdvance(tenant, clockId, token, DateTime.addDuration(real, ADVANCE_LEASE)))) {
+          return "gone" as const
+        }
+        const claimed = yield* subscriptionsRepository.claimDueOnClock(tenant, clockId, target, {
+          now: real,
+          until: DateTime.add(real, { minutes: 2 }),
+          limit: 1
+        })
+        const next = claimed[0]
+        if (next === undefined) {
+          if (!(yield* subscriptionsRepository.dueOnClock(tenant, clockId, target))) return "settled" as const
+          yield* Effect.sleep(HELD_STEP_POLL)
+          continue
+        }
+        step++
+        yield* Effect.ensuring(
+          atTime(next.item.dueAt.epochMillis)(subscriptions.runDue(tenant, next.item.subscriptionId)),
+          subscriptionsRepository.release(next.item.subscriptionId, next.token)
+        )
+      }
+      return "unsettled" as const
+    })
+
+  return drain
+})
+
 export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
   readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
@@ -46,76 +117,14 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
     TestClocks,
     Effect.gen(function*() {
       const repository = yield* TestClocksRepository
-      const subscriptionsRepository = yield* SubscriptionsRepository
-      const subscriptions = yield* Subscriptions
       const ids = yield* IdGenerator
-      const notForward = () =>
-        new BillingRequestInvalid({
-          param: "frozen_time",
-          code: "clock_time_not_forward",
-          message: "A test clock only moves forward: frozen_time must be after the clock's current time."
-        })
-
-      const testModeOnly = (tenant: Tenant) =>
-        tenant.livemode
-          ? Effect.fail(new BillingRequestInvalid({
-            param: "livemode",
-            code: "test_clock_livemode",
-            message: "Test clocks exist only in test mode; use a sk_test_ key."
-          }))
-          : Effect.void
+      const drain = yield* makeAdvanceSteps
 
       const retrieve = (tenant: Tenant, id: string) =>
         Effect.flatMap(repository.find(tenant, id), Option.match({
           onNone: () => Effect.fail(new TestClockNotFound({ id })),
           onSome: Effect.succeed
         }))
-
-      /**
-       * Claims and runs the clock's earliest due step until none is due by `target`, renewing the
-       * advance's hold on the clock before each. A step someone else holds (the worker took it before
-       * the advance began) is waited for: the answer says `ready` only once nothing is due.
-       * `gone`: the clock was deleted (or its lapsed advance taken over) meanwhile.
-       */
-      const drain = (tenant: Tenant, clockId: string, target: DateTime.Utc, token: string) =>
-        Effect.gen(function*() {
-          for (let step = 0; step < MAX_STEPS;) {
-            const real = yield* now
-            if (!(yield* repository.holdAdvance(tenant, clockId, token, DateTime.addDuration(real, ADVANCE_LEASE)))) {
-              return "gone" as const
-            }
-            const claimed = yield* subscriptionsRepository.claimDueOnClock(tenant, clockId, target, {
-              now: real,
-              until: DateTime.add(real, { minutes: 2 }),
-              limit: 1
-            })
-            const next = claimed[0]
-            if (next === undefined) {
-              if (!(yield* subscriptionsRepository.dueOnClock(tenant, clockId, target))) return "settled" as const
-              yield* Effect.sleep(HELD_STEP_POLL)
-              continue
-            }
-            step++
-            yield* Effect.ensuring(
-              atTime(next.item.dueAt.epochMillis)(subscriptions.runDue(tenant, next.item.subscriptionId)),
-              subscriptionsRepository.release(next.item.subscriptionId, next.token)
-            )
-          }
-          return "unsettled" as const
-        })
-
-      /**
-       * A clock's time leaves room for what billing adds to it (a period of up to three years, a trial
-       * of two): every date it computes stays within what timestamps can hold.
-       */
-      const withinRange = (time: DateTime.Utc) =>
-        DateTime.getPart(time, "year") <= LATEST_CLOCK_YEAR ? Effect.void : Effect.fail(
-          new BillingRequestInvalid({
-            param: "frozen_time",
-            code: "clock_time_out_of_range",
-            message: `A test clock's time must be in ${LATEST_CLOCK_YEAR} or earlier.`
-          })
-        )
 
       const advance = Effect.fn("TestClocks.advance")(function*(tenant: Tenant, id: string, input: AdvanceTestClock) {
         const clock = yield* retrieve(tenant, id)

@@ -1,0 +1,126 @@
+import { Effect, Option } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { Tenant } from "../domain/Tenant.js"
+import { now, plusMillis } from "../domain/Timestamp.js"
+import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { Transactions } from "../ports/Transactions.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
+import {
+  type CheckoutSession,
+  type CheckoutSessionListFilter,
+  CheckoutSessionRecord,
+  type CreateCheckoutSession,
+  EXPIRES_IN_MAX,
+  sessionIdOfSecret
+} from "./CheckoutSession.js"
+import { type CheckoutSessionCatchUp, uiOf } from "./CheckoutSessionCatchUp.js"
+import { ClientSecretRejected } from "./CheckoutErrors.js"
+import { CheckoutRecords } from "./CheckoutRecords.js"
+import { clientSecretOf, legacySecretDigest } from "./ClientSecrets.js"
+import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
+
+/**
+ * A session made by the merchant's server and read back: by the merchant in full (with its client
+ * secret), by the customer's browser in public once its client secret is authenticated.
+ */
+export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
+  Effect.gen(function*() {
+    const records = yield* CheckoutRecords
+    const repository = yield* CheckoutSessionsRepository
+    const resolution = yield* ProviderResolution
+    const transactions = yield* Transactions
+    const ids = yield* IdGenerator
+    const { clientSecretDerivation } = yield* KeyMaterial
+    const { current, paymentOf, publicOf, withSecret } = catchUp
+
+    const create = Effect.fn("CheckoutSessions.create")(function*(tenant: Tenant, input: CreateCheckoutSession) {
+      const scope = yield* IdempotencyScope
+      if (Option.isSome(scope.recovered)) {
+        return yield* records.load(tenant, scope.recovered.value).pipe(
+          Effect.catchTag("CheckoutSessionNotFound", Effect.die),
+          Effect.flatMap((session) => withSecret(session))
+        )
+      }
+      const methods = input.allowed_methods ?? null
+      const facts = {
+        amount: input.amount,
+        currency: input.currency,
+        method: methods?.[0] ?? "card",
+        country: input.country?.toUpperCase() ?? null
+      }
+      const connection = input.provider === undefined
+        ? yield* resolution.forCheckout(tenant, facts, [])
+        : (yield* resolution.forPayment(tenant, { ...facts, provider: input.provider })).connection
+      const id = yield* ids.make("cs")
+      const createdAt = yield* now
+      return yield* transactions.run(Effect.gen(function*() {
+        const session = yield* records.create(
+          tenant,
+          new CheckoutSessionRecord({
+            object: "checkout.session",
+            id,
+            status: "open",
+            amount: input.amount,
+            currency: input.currency,
+            ui: uiOf(connection, methods),
+            allowed_methods: methods,
+            success_url: input.success_url,
+            cancel_url: input.cancel_url,
+            return_url: input.return_url ?? null,
+            locale: input.locale ?? null,
+            customer_email: input.customer_email ?? null,
+            customer_id: input.customer_id ?? null,
+            country: facts.country,
+            excluded_providers: [],
+            metadata: input.metadata ?? {},
+            payment_id: null,
+            payment_ids: [],
+            payment: null,
+            expires_at: plusMillis(createdAt, (input.expires_in ?? EXPIRES_IN_MAX) * 1000),
+            created_at: createdAt,
+            updated_at: createdAt,
+            livemode: tenant.livemode
+          })
+        )
+        yield* scope.attach(id)
+        return session
+      })).pipe(Effect.flatMap((session) => withSecret(session)))
+    })
+
+    const retrieve = (tenant: Tenant, id: string, options?: { readonly expandPayment: boolean }) =>
+      Effect.gen(function*() {
+        const session = yield* current(tenant, id)
+        return yield* withSecret(session, options?.expandPayment === true ? yield* paymentOf(tenant, session) : null)
+      })
+
+    const retrievePublic = (tenant: Tenant, id: string) =>
+      Effect.flatMap(current(tenant, id), (session) => publicOf(tenant, session))
+
+    const list = (
+      tenant: Tenant,
+      filter: CheckoutSessionListFilter,
+      page: PageRequest
+    ): Effect.Effect<Page<CheckoutSession>, InvalidCursor> =>
+      Effect.flatMap(
+        repository.list(tenant, filter, page),
+        (found) => Effect.map(Effect.forEach(found.data, (session) => withSecret(session)), (data) => ({ ...found, data }))
+      )
+
+    const authenticate = (clientSecret: string) =>
+      Effect.gen(function*() {
+        const sessionId = sessionIdOfSecret(clientSecret)
+        if (sessionId === null) return yield* new ClientSecretRejected()
+        const owner = yield* repository.ownerOf(sessionId)
+        if (Option.isNone(owner)) return yield* new ClientSecretRejected()
+        const derived = constantTimeEqual(yield* clientSecretOf(clientSecretDerivation, sessionId), clientSecret)
+        // A session made before 0008 also keeps the random secret it was given (for its 24 hours at most).
+        const { legacySecretDigest: legacy, tenant } = owner.value
+        const kept = legacy !== null && constantTimeEqual(yield* legacySecretDigest(clientSecret), legacy)
+        if (!derived && !kept) return yield* new ClientSecretRejected()
+        return { tenant, sessionId }
+      })
+
+    return { create, retrieve, retrievePublic, list, authenticate }
+  })
