@@ -46,6 +46,19 @@ const answerOf = <A, E extends { readonly _tag: string }, R>(status: number, eff
  */
 export const startShop = async (options: { readonly port: number; readonly dataDir?: string }) => {
   const received: Array<WebhookEvent> = []
+  const listeners = new Set<() => void>()
+  /** Resolves once an event of `type` about the object `objectId` has arrived (at once if it has). */
+  const arrival = (objectId: string, type: string) =>
+    new Promise<WebhookEvent>((resolve) => {
+      const check = () => {
+        const event = received.find((each) => each.data.object.id === objectId && each.type === type)
+        if (event === undefined) return
+        listeners.delete(check)
+        resolve(event)
+      }
+      listeners.add(check)
+      check()
+    })
   let handle: (request: IncomingMessage, body: Uint8Array) => Promise<Answer> = async () => ({ status: 503, body: {} })
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     readBody(request)
@@ -90,6 +103,7 @@ export const startShop = async (options: { readonly port: number; readonly dataD
         webhooks.receive(connectionId!, { body, headers: headersOf(request) }))))],
     ["POST", /^\/events$/, async (_, request, body) => {
       received.push(verifyWebhook(body, headersOf(request)[SIGNATURE_HEADER], secret))
+      for (const check of [...listeners]) check()
       return { status: 200, body: {} }
     }]
   ]
@@ -105,6 +119,7 @@ export const startShop = async (options: { readonly port: number; readonly dataD
     baseUrl,
     /** The events the core delivered to this shop, verified, in the order they came. */
     received,
+    arrival,
     close: async () => {
       // The jobs first (they post to this server), then the server.
       await runtime.dispose()
