@@ -44,7 +44,12 @@ const answerOf = <A, E extends { readonly _tag: string }, R>(status: number, eff
  * (a sandbox card payment), refunds them, takes the PSP's webhooks on its own route, and receives
  * the core's signed events on another, as a merchant's backend would.
  */
-export const startShop = async (options: { readonly port: number; readonly dataDir?: string }) => {
+export const startShop = async (options: {
+  readonly port: number
+  readonly dataDir?: string
+  /** Called with each event the core delivers, once verified. */
+  readonly onEvent?: (event: WebhookEvent) => void
+}) => {
   const received: Array<WebhookEvent> = []
   const listeners = new Set<() => void>()
   /** Resolves once an event of `type` about the object `objectId` has arrived (at once if it has). */
@@ -102,7 +107,9 @@ export const startShop = async (options: { readonly port: number; readonly dataD
       runtime.runPromise(answerOf(200, Effect.flatMap(ProviderWebhooks, (webhooks) =>
         webhooks.receive(connectionId!, { body, headers: headersOf(request) }))))],
     ["POST", /^\/events$/, async (_, request, body) => {
-      received.push(verifyWebhook(body, headersOf(request)[SIGNATURE_HEADER], secret))
+      const event = verifyWebhook(body, headersOf(request)[SIGNATURE_HEADER], secret)
+      received.push(event)
+      options.onEvent?.(event)
       for (const check of [...listeners]) check()
       return { status: 200, body: {} }
     }]
