@@ -6,8 +6,8 @@ import { Effect, Either, Option } from "effect"
 import { expect } from "@effect/vitest"
 import { at, newTenant, attempt, payment, paymentEvent, same, page, type StorageContractTest } from "./StorageContractFixtures.js"
 
-/** A payment store: what it writes it reads back, per tenant, paged and leased for the jobs that follow payments. */
-export const paymentsRepositoryContract = (it: StorageContractTest) => {
+/** Writing a payment: what is written reads back the same, and a change only while the payment is as last seen. */
+const paymentWrites = (it: StorageContractTest) => {
   it.effect("stores a payment with its attempts and reads back exactly what it wrote", () =>
     Effect.gen(function*() {
       const repository = yield* PaymentsRepository
@@ -86,7 +86,10 @@ export const paymentsRepositoryContract = (it: StorageContractTest) => {
       const types = (yield* events.listRecent(tenant, 10)).map((event) => event.type).reverse()
       expect(types).toEqual(["payment.created", "payment.processing", "payment.succeeded"])
     }))
+}
 
+/** Reading payments: per tenant and mode, newest first, paged and filtered. */
+const paymentReads = (it: StorageContractTest) => {
   it.effect("keeps organizations and modes apart", () =>
     Effect.gen(function*() {
       const repository = yield* PaymentsRepository
@@ -138,7 +141,10 @@ export const paymentsRepositoryContract = (it: StorageContractTest) => {
       const invalid = yield* Effect.either(repository.list(tenant, {}, page(2, foreign.id)))
       expect(Either.isLeft(invalid) && invalid.left._tag).toBe("InvalidCursor")
     }))
+}
 
+/** Leasing payments to the jobs that follow them: one holder at a time until the lease lapses. */
+const paymentLeases = (it: StorageContractTest) => {
   it.effect("hands an unanswered payment to one reconciler at a time until its lease lapses", () =>
     Effect.gen(function*() {
       const repository = yield* PaymentsRepository
@@ -180,4 +186,11 @@ export const paymentsRepositoryContract = (it: StorageContractTest) => {
       expect(yield* claim(201_000)).toEqual([])
       expect(yield* claim(300_000)).toEqual([{ tenant, paymentId: old.id }])
     }))
+}
+
+/** A payment store: what it writes it reads back, per tenant, paged and leased for the jobs that follow payments. */
+export const paymentsRepositoryContract = (it: StorageContractTest) => {
+  paymentWrites(it)
+  paymentReads(it)
+  paymentLeases(it)
 }
