@@ -11,23 +11,7 @@ export const providerConnectionsRepositoryContract = (it: StorageContractTest) =
     Effect.gen(function*() {
       const connections = yield* ProviderConnectionsRepository
       const tenant = yield* newTenant
-      const connection = new ProviderConnection({
-        object: "provider_connection",
-        id: id("pcn"),
-        name: "stripe_eu",
-        type: "stripe",
-        status: "active",
-        last_error: null,
-        supported_currencies: null,
-        supported_methods: null,
-        settings: {},
-        base_url: null,
-        consecutive_failures: 0,
-        circuit_retry_at: null,
-        livemode: false,
-        created_at: at(0),
-        updated_at: at(0)
-      })
+      const connection = testConnection({ id: id("pcn"), name: "stripe_eu", type: "stripe", created_at: at(0), updated_at: at(0) })
       yield* connections.insert(tenant.organizationId, connection)
       expect(Option.isNone(yield* connections.findSealedSecret(connection.id, "credentials"))).toBe(true)
       yield* connections.saveSealedSecret(connection.id, "credentials", "v1.sealed-credentials")

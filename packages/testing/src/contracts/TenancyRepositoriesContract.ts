@@ -6,6 +6,7 @@ import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
 import { Effect, Option } from "effect"
 import { expect } from "@effect/vitest"
+import { testConnection } from "../Connections.js"
 import { at, id, newTenant, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** The tenancy stores: organizations, API keys by hash, and connections found by tenant and name. */
@@ -38,20 +39,11 @@ export const tenancyRepositoriesContract = (it: StorageContractTest) => {
       expect(Option.getOrThrow(yield* keys.find(key.id)).revoked_at).not.toBeNull()
       expect((yield* keys.listForOrganization(tenant.organizationId)).map((k) => k.id)).toEqual([key.id])
 
-      const connection = new ProviderConnection({
-        object: "provider_connection",
+      const connection = testConnection({
         id: id("pcn"),
-        name: "sandbox_a",
-        type: "sandbox",
-        status: "active",
-        last_error: null,
         supported_currencies: ["EUR", "USD"],
-        supported_methods: null,
         settings: { latency_ms: 5, outage: false },
         base_url: "https://psp.example",
-        consecutive_failures: 0,
-        circuit_retry_at: null,
-        livemode: false,
         created_at: at(0),
         updated_at: at(0)
       })
