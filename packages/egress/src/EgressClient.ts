@@ -4,15 +4,10 @@ import { Effect } from "effect"
 import * as dns from "node:dns"
 import * as http from "node:http"
 import * as https from "node:https"
-import type { LookupFunction, Socket } from "node:net"
+import type { Socket } from "node:net"
+import { policedLookup, type Resolve } from "./EgressLookup.js"
 
-export interface ResolvedAddress {
-  readonly address: string
-  readonly family: number
-}
-
-/** Name resolution: the system resolver unless a test substitutes its own. */
-export type Resolve = (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
+export type { Resolve, ResolvedAddress } from "./EgressLookup.js"
 
 export interface EgressRequest {
   readonly method: string
@@ -78,6 +73,45 @@ const describe = (code: string, connected: boolean): string => {
   }
 }
 
+/** Reads an answer up to its limit: past it, fails the call or keeps what was read, and destroys the socket. */
+const readAnswer = (
+  incoming: http.IncomingMessage,
+  answerLimit: EgressRequest["answerLimit"],
+  call: {
+    readonly settled: () => boolean
+    readonly settle: (effect: Effect.Effect<EgressAnswer, EgressFailure>) => void
+    readonly abort: (failure: EgressFailure) => void
+  }
+) => {
+  const limit = answerLimit.bytes
+  const chunks: Array<Buffer> = []
+  let size = 0
+  const answer = (): EgressAnswer => ({
+    status: incoming.statusCode ?? 0,
+    headers: incoming.headers,
+    body: new Uint8Array(Buffer.concat(chunks).subarray(0, limit))
+  })
+  const tooLarge = () => {
+    if (answerLimit.beyond === "truncate") {
+      call.settle(Effect.succeed(answer()))
+      incoming.destroy()
+    } else {
+      call.abort(new EgressFailure({ sent: true, code: "EGRESS_ANSWER_TOO_LARGE", message: `The answer is larger than ${limit} bytes.` }))
+    }
+  }
+  // Refused before a byte of it is read when it says how long it is.
+  const declared = Number(incoming.headers["content-length"])
+  if (answerLimit.beyond === "fail" && Number.isFinite(declared) && declared > limit) return tooLarge()
+  incoming.on("data", (chunk: Buffer) => {
+    if (call.settled()) return
+    chunks.push(chunk)
+    size += chunk.length
+    if (size > limit || (size === limit && answerLimit.beyond === "truncate")) tooLarge()
+  })
+  incoming.on("end", () => call.settle(Effect.succeed(answer())))
+  incoming.on("error", (error: NodeJS.ErrnoException) => call.abort(failureOf(error, true)))
+}
+
 /**
  * The service's one way out to the network (PSPs, webhook receivers, itself). For every call:
  * the URL is checked against the egress policy before anything is sent, and every address its
@@ -114,24 +148,7 @@ export const makeEgressClient = (options: { readonly resolve?: Resolve } = {}) =
       }
       const url = new URL(request.url)
       const isHttps = url.protocol === "https:"
-      // Node asks for one address or, when it races IPv4 and IPv6, for all of them.
-      const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
-        resolve(hostname).then(
-          (addresses) => {
-            const allowed = addresses.filter((each) => addressAllowed(each.address, request.access))
-            if (allowed.length === 0) {
-              const error: NodeJS.ErrnoException = new Error(
-                `${hostname} resolves only to private, loopback or link-local addresses, which this call may not reach.`
-              )
-              error.code = "EGRESS_REFUSED"
-              return callback(error, "", 4)
-            }
-            if (lookupOptions.all === true) return (callback as any)(null, allowed)
-            callback(null, allowed[0]!.address, allowed[0]!.family)
-          },
-          (error) => callback(error, "", 4)
-        )
-      }
+      const lookup = policedLookup(resolve, request.access)
 
       let settled = false
       let connected = false
@@ -161,35 +178,7 @@ export const makeEgressClient = (options: { readonly resolve?: Resolve } = {}) =
         }, request.connectTimeoutMs))
       }
 
-      const onAnswer = (incoming: http.IncomingMessage) => {
-        const limit = request.answerLimit.bytes
-        const chunks: Array<Buffer> = []
-        let size = 0
-        const answer = (): EgressAnswer => ({
-          status: incoming.statusCode ?? 0,
-          headers: incoming.headers,
-          body: new Uint8Array(Buffer.concat(chunks).subarray(0, limit))
-        })
-        const tooLarge = () => {
-          if (request.answerLimit.beyond === "truncate") {
-            settle(Effect.succeed(answer()))
-            incoming.destroy()
-          } else {
-            abort(new EgressFailure({ sent: true, code: "EGRESS_ANSWER_TOO_LARGE", message: `The answer is larger than ${limit} bytes.` }))
-          }
-        }
-        // Refused before a byte of it is read when it says how long it is.
-        const declared = Number(incoming.headers["content-length"])
-        if (request.answerLimit.beyond === "fail" && Number.isFinite(declared) && declared > limit) return tooLarge()
-        incoming.on("data", (chunk: Buffer) => {
-          if (settled) return
-          chunks.push(chunk)
-          size += chunk.length
-          if (size > limit || (size === limit && request.answerLimit.beyond === "truncate")) tooLarge()
-        })
-        incoming.on("end", () => settle(Effect.succeed(answer())))
-        incoming.on("error", (error: NodeJS.ErrnoException) => abort(failureOf(error, true)))
-      }
+      const onAnswer = (incoming: http.IncomingMessage) => readAnswer(incoming, request.answerLimit, { settled: () => settled, settle, abort })
 
       const sendOnce = (mayRetry: boolean) => {
         connected = false

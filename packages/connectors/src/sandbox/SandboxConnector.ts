@@ -1,7 +1,6 @@
 import { makeId } from "@orchestrator/core/domain/Ids"
 import {
   AuthorizationOutcome,
-  type AuthorizeRequest,
   CaptureOutcome,
   type CardDetails,
   type ConnectorContext,
@@ -16,19 +15,10 @@ import { type SandboxCharge, SandboxLedger, type SandboxRefund } from "./Sandbox
 import { SandboxSettings } from "./SandboxSettings.js"
 import { cardForToken } from "./SandboxTokens.js"
 import { sandboxNativeSubscriptions } from "./SandboxSubscriptions.js"
+import { newSandboxCharge } from "./SandboxNewCharge.js"
 import { readSandboxWebhook } from "./SandboxWebhooks.js"
 
 const unknownCard: CardDetails = { brand: null, last4: null, country: null }
-
-/** FNV-1a: the same reference always lands on the same side of `failure_rate`, retries included. */
-const unitInterval = (text: string): number => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return (hash >>> 0) / 0x1_0000_0000
-}
 
 export const challengePath = (chargeId: string) => `/sandbox/3ds/${chargeId}`
 
@@ -81,6 +71,66 @@ export const refundOutcome = (
 
 const notFound = { code: "charge_not_found", message: "No such charge on this connection." }
 
+/** Captures `amount` of an authorized charge; the same capture sent again answers as the first did. */
+const captureCharge = (ledger: SandboxLedger["Type"], charge: SandboxCharge, amount: number, reference: string) =>
+  Effect.gen(function*() {
+    if (!Number.isSafeInteger(amount) || amount < 1) {
+      return CaptureOutcome.Refused({ code: "amount_invalid", message: "A capture is at least 1 minor unit." })
+    }
+    if (amount > charge.amount) {
+      return CaptureOutcome.Refused({ code: "amount_too_large", message: "Capture exceeds the authorization." })
+    }
+    const moved = yield* ledger.transitionCharge(charge.id, ["authorized"], {
+      status: "succeeded",
+      amountCaptured: amount,
+      captureReference: reference
+    })
+    if (Option.isSome(moved)) return CaptureOutcome.Captured({ amount })
+    const current = Option.getOrThrow(yield* ledger.findCharge(charge.id))
+    if (current.status === "succeeded" && current.captureReference === reference) {
+      return CaptureOutcome.Captured({ amount: current.amountCaptured })
+    }
+    return current.status === "succeeded"
+      ? CaptureOutcome.Refused({ code: "charge_already_captured", message: "The charge was already captured." })
+      : CaptureOutcome.Refused({ code: "charge_not_capturable", message: `A ${current.status} charge cannot be captured.` })
+  })
+
+/** Refunds a captured charge of this connection (`undefined`: not one), at once or later as the settings say. */
+const refundCharge = (
+  ledger: SandboxLedger["Type"],
+  connectionId: string,
+  settings: SandboxSettings,
+  charge: SandboxCharge | undefined,
+  { amount, pspPaymentId, reference }: { readonly amount: number; readonly pspPaymentId: string; readonly reference: string }
+) =>
+  Effect.gen(function*() {
+    const millis = yield* Clock.currentTimeMillis
+    const refusal = charge === undefined
+      ? notFound
+      : !Number.isSafeInteger(amount) || amount < 1
+      ? { code: "amount_invalid", message: "A refund is at least 1 minor unit." }
+      : charge.status !== "succeeded"
+      ? { code: "charge_not_refundable", message: "Only a captured charge can be refunded." }
+      : cardForToken(charge.token)?.behaviour._tag === "ApproveRefusingRefunds"
+      ? { code: "refund_declined", message: "The card issuer declined the refund." }
+      : undefined
+    // The ledger takes the amount off the charge in the same step, or stores the refund failed.
+    const later = refusal === undefined && settings.async_refunds
+    const { refund } = yield* ledger.recordRefund({
+      id: makeId("re", millis),
+      connectionId,
+      reference,
+      chargeId: pspPaymentId,
+      amount,
+      status: refusal !== undefined ? "failed" : later ? "pending" : "succeeded",
+      failureCode: refusal?.code ?? null,
+      failureMessage: refusal?.message ?? null,
+      createdAtMillis: millis,
+      settleAtMillis: later ? millis + settings.refund_delay_ms : null
+    })
+    return refundOutcome(refund)
+  })
+
 /**
  * The built-in simulated PSP. Test tokens decide outcomes; each connection's settings inject
  * latency, outages and random processing errors. It keeps its own ledger and honours its
@@ -99,50 +149,6 @@ export const makeSandboxConnector = (
       ? Effect.fail(new ConnectorUnavailable({ reason: `sandbox connection '${connection.name}' has an outage` }))
       : Effect.tap(work, () => settings.latency_ms > 0 ? Effect.sleep(Duration.millis(settings.latency_ms)) : Effect.void)
 
-  const newCharge = (request: AuthorizeRequest): Effect.Effect<SandboxCharge> =>
-    Effect.map(Clock.currentTimeMillis, (millis) => {
-      const testCard = cardForToken(request.paymentMethod.token)
-      const base = {
-        id: makeId("ch", millis),
-        connectionId: connection.id,
-        reference: request.reference,
-        merchantReference: request.paymentId,
-        amount: request.amount,
-        currency: request.currency,
-        token: request.paymentMethod.token,
-        capture: request.capture,
-        amountCaptured: 0,
-        amountRefunded: 0,
-        captureReference: null,
-        failureCode: null,
-        failureMessage: null,
-        returnUrl: request.returnUrl,
-        createdAtMillis: millis
-      }
-      const fail = (code: string, message: string): SandboxCharge => ({
-        ...base,
-        status: "failed",
-        failureCode: code,
-        failureMessage: message
-      })
-      if (testCard === undefined) {
-        return fail("invalid_payment_method", `The sandbox does not know the token '${request.paymentMethod.token}'.`)
-      }
-      if (settings.failure_rate > 0 && unitInterval(request.reference) < settings.failure_rate) {
-        return fail("processing_error", "An error occurred while processing the card (injected by failure_rate).")
-      }
-      switch (testCard.behaviour._tag) {
-        case "Decline":
-          return fail(testCard.behaviour.code, testCard.behaviour.message)
-        case "ChallengeThenApprove":
-          return { ...base, status: "requires_action" }
-        default:
-          return request.capture
-            ? { ...base, status: "succeeded", amountCaptured: request.amount }
-            : { ...base, status: "authorized" }
-      }
-    })
-
   /** A charge of this connection only: another connection's charge is as unknown as a missing one. */
   const chargeOf = (pspPaymentId: string) =>
     Effect.map(
@@ -153,7 +159,7 @@ export const makeSandboxConnector = (
   return {
     authorize: (request) =>
       respond(Effect.gen(function*() {
-        const { charge } = yield* ledger.recordCharge(yield* newCharge(request))
+        const { charge } = yield* ledger.recordCharge(yield* newSandboxCharge(connection.id, settings, request))
         return outcomeOfCharge(charge, baseUrl)
       })),
 
@@ -172,25 +178,7 @@ export const makeSandboxConnector = (
       respond(Effect.gen(function*() {
         const charge = yield* chargeOf(pspPaymentId)
         if (charge === undefined) return CaptureOutcome.Refused(notFound)
-        if (!Number.isSafeInteger(amount) || amount < 1) {
-          return CaptureOutcome.Refused({ code: "amount_invalid", message: "A capture is at least 1 minor unit." })
-        }
-        if (amount > charge.amount) {
-          return CaptureOutcome.Refused({ code: "amount_too_large", message: "Capture exceeds the authorization." })
-        }
-        const moved = yield* ledger.transitionCharge(charge.id, ["authorized"], {
-          status: "succeeded",
-          amountCaptured: amount,
-          captureReference: reference
-        })
-        if (Option.isSome(moved)) return CaptureOutcome.Captured({ amount })
-        const current = Option.getOrThrow(yield* ledger.findCharge(charge.id))
-        if (current.status === "succeeded" && current.captureReference === reference) {
-          return CaptureOutcome.Captured({ amount: current.amountCaptured })
-        }
-        return current.status === "succeeded"
-          ? CaptureOutcome.Refused({ code: "charge_already_captured", message: "The charge was already captured." })
-          : CaptureOutcome.Refused({ code: "charge_not_capturable", message: `A ${current.status} charge cannot be captured.` })
+        return yield* captureCharge(ledger, charge, amount, reference)
       })),
 
     cancel: ({ pspPaymentId }) =>
@@ -210,32 +198,7 @@ export const makeSandboxConnector = (
 
     refund: ({ amount, pspPaymentId, reference }) =>
       respond(Effect.gen(function*() {
-        const charge = yield* chargeOf(pspPaymentId)
-        const millis = yield* Clock.currentTimeMillis
-        const refusal = charge === undefined
-          ? notFound
-          : !Number.isSafeInteger(amount) || amount < 1
-          ? { code: "amount_invalid", message: "A refund is at least 1 minor unit." }
-          : charge.status !== "succeeded"
-          ? { code: "charge_not_refundable", message: "Only a captured charge can be refunded." }
-          : cardForToken(charge.token)?.behaviour._tag === "ApproveRefusingRefunds"
-          ? { code: "refund_declined", message: "The card issuer declined the refund." }
-          : undefined
-        // The ledger takes the amount off the charge in the same step, or stores the refund failed.
-        const later = refusal === undefined && settings.async_refunds
-        const { refund } = yield* ledger.recordRefund({
-          id: makeId("re", millis),
-          connectionId: connection.id,
-          reference,
-          chargeId: pspPaymentId,
-          amount,
-          status: refusal !== undefined ? "failed" : later ? "pending" : "succeeded",
-          failureCode: refusal?.code ?? null,
-          failureMessage: refusal?.message ?? null,
-          createdAtMillis: millis,
-          settleAtMillis: later ? millis + settings.refund_delay_ms : null
-        })
-        return refundOutcome(refund)
+        return yield* refundCharge(ledger, connection.id, settings, yield* chargeOf(pspPaymentId), { amount, pspPaymentId, reference })
       })),
 
     syncRefund: ({ reference }) =>

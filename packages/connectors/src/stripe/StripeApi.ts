@@ -1,0 +1,148 @@
+import {
+  type ConnectorContext,
+  type ConnectorError,
+  ConnectorOutcomeUnknown,
+  ConnectorUnavailable
+} from "@orchestrator/core/providers/PaymentConnector"
+import { Effect, Option, Redacted, Schema } from "effect"
+import { exchange, type PspHttp } from "../transport/PspHttp.js"
+import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
+import { encodeForm, type FormObject } from "./StripeForm.js"
+import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjects.js"
+import { STRIPE_LIVE_HOSTS, type StripeSettings } from "./StripeSettings.js"
+
+export const STRIPE_BASE_URL = "https://api.stripe.com"
+
+/**
+ * Pinned so that Stripe's answers keep the shape this connector reads and the contract tests check:
+ * the version of the published OpenAPI document we validate against (it still lists an intent's
+ * charges, hence the card's brand and last4 without expansion).
+ */
+export const STRIPE_API_VERSION = "2020-08-27"
+
+/** Stripe's answer to one call: the object, or its error with the HTTP status. */
+export type Answer =
+  | { readonly _tag: "Ok"; readonly json: unknown }
+  | { readonly _tag: "Failed"; readonly status: number; readonly error: StripeError }
+
+/** One call to Stripe's API; POSTs carry `idempotencyKey`. */
+export type StripeCall = (what: string, request: {
+  readonly method: "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly form?: FormObject
+  readonly query?: Readonly<Record<string, string>>
+  readonly idempotencyKey?: string
+}) => Effect.Effect<Answer, ConnectorError>
+
+const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
+
+/**
+ * Calls to Stripe's API for one connection: authenticated with its secret key (checked against the
+ * connection's mode), pinned to our API version, with Stripe's errors sorted into what the caller
+ * handles (`Failed`) and what makes the outcome unavailable or unknown.
+ */
+export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext, settings: StripeSettings): StripeCall => {
+  const { connection } = context
+  const client = http.client({
+    connectTimeoutMs: settings.connect_timeout_ms,
+    timeoutMs: settings.timeout_ms,
+    livemode: connection.livemode,
+    liveHosts: STRIPE_LIVE_HOSTS
+  })
+  const baseUrl = (connection.base_url ?? STRIPE_BASE_URL).replace(/\/+$/, "")
+  const timeouts = { connectTimeoutMs: settings.connect_timeout_ms, timeoutMs: settings.timeout_ms }
+
+  /** The secret key, checked against the connection's mode: a live key never serves test traffic. */
+  const secretKey = Effect.flatMap(
+    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
+    (credentials) => {
+      const key = Redacted.value(credentials).secret_key
+      if (key === undefined || key === "") {
+        return Effect.fail(new ConnectorUnavailable({ reason: "the connection has no credentials.secret_key" }))
+      }
+      const live = /^(sk|rk)_live_/.test(key)
+      return live !== connection.livemode && /^(sk|rk)_(live|test)_/.test(key)
+        ? Effect.fail(new ConnectorUnavailable({ reason: `a ${live ? "live" : "test"} Stripe key on a ${connection.livemode ? "live" : "test"} connection` }))
+        : Effect.succeed(key)
+    }
+  )
+
+  return (what, request) =>
+    Effect.gen(function*() {
+      const key = yield* secretKey
+      const query = request.query === undefined ? "" : `?${new URLSearchParams(request.query).toString()}`
+      const response = yield* exchange(client, {
+        method: request.method,
+        url: `${baseUrl}${request.path}${query}`,
+        headers: {
+          authorization: `Bearer ${key}`,
+          "stripe-version": STRIPE_API_VERSION,
+          accept: "application/json",
+          ...(request.method === "POST"
+            ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
+            : {})
+        },
+        ...(request.form === undefined ? {} : { body: encodeForm(request.form) })
+      }, timeouts, `Stripe ${what}`)
+      if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
+      const body = decodeErrorBody(response.json)
+      // Reasons are ours (they reach operators); what Stripe said goes to the attempt record only.
+      if (response.status >= 500 || body._tag === "None") {
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe ${what} answered HTTP ${response.status}`,
+          providerMessage: response.text
+        })
+      }
+      const error = body.value.error
+      if (response.status === 401 || response.status === 403) {
+        return yield* new ConnectorUnavailable({
+          reason: `Stripe rejected the credentials (HTTP ${response.status})`,
+          providerMessage: error.message ?? undefined
+        })
+      }
+      // Another request under the same key is still running at Stripe: its outcome is not known yet.
+      if (response.status === 409 || error.code === "idempotency_key_in_use") {
+        return yield* new ConnectorOutcomeUnknown({ reason: `Stripe ${what}: the same request is still in progress` })
+      }
+      return { _tag: "Failed", status: response.status, error } as const
+    })
+}
+
+/** A 2xx body we cannot read: Stripe acted, we do not know how; reconciliation asks again. */
+export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
+  Effect.mapError(
+    Schema.decodeUnknown(schema)(json),
+    () => new ConnectorOutcomeUnknown({ reason: `Stripe ${what}: unreadable answer` })
+  )
+
+/** An id as a path segment. */
+export const path = (id: string) => encodeURIComponent(id)
+
+/** The intent of `id`, or `None` when Stripe has none. */
+export const retrieveIntent = (call: StripeCall, id: string) =>
+  Effect.flatMap(call("retrieve payment intent", { method: "GET", path: `/v1/payment_intents/${path(id)}` }), (answer) =>
+    answer._tag === "Ok"
+      ? Effect.asSome(read(PaymentIntent, "retrieve payment intent")(answer.json))
+      : answer.status === 404
+      ? Effect.succeedNone
+      : new ConnectorOutcomeUnknown({ reason: `Stripe retrieve payment intent: ${answer.error.code ?? answer.status}` }))
+
+/**
+ * The intent created under our reference, found by Stripe's search (its metadata): `None` when
+ * Stripe refused the search (not every account has it), else what it found.
+ */
+export const searchByReference = (call: StripeCall, reference: string) =>
+  Effect.flatMap(
+    call("search payment intents", {
+      method: "GET",
+      path: "/v1/payment_intents/search",
+      query: { query: `metadata['${REFERENCE_KEY}']:'${reference.replace(/'/g, "")}'`, limit: "1" }
+    }),
+    (answer) =>
+      answer._tag === "Failed"
+        ? Effect.succeed(Option.none<Option.Option<PaymentIntent>>())
+        : Effect.map(
+          read(PaymentIntentSearch, "search payment intents")(answer.json),
+          (found) => Option.some(Option.fromNullable(found.data[0]))
+        )
+  )

@@ -1,0 +1,107 @@
+import type { Event } from "@orchestrator/core/events/Event"
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import { makeId } from "@orchestrator/core/domain/Ids"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import { Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
+import { Refund } from "@orchestrator/core/refunds/Refund"
+import { Organization } from "@orchestrator/core/tenancy/Organization"
+import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import { expect, type Vitest } from "@effect/vitest"
+import { DateTime, Effect, Schema } from "effect"
+
+/** The `it` of the storage contract's layer: every contract file registers its tests on it. */
+export type StorageContractTest = Vitest.MethodsNonLive<StoragePorts, true>
+
+export const at = (millis: number) => DateTime.unsafeMake(Date.UTC(2026, 10, 22, 9, 0, 0) + millis)
+let sequence = 0
+export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock") => makeId(prefix, Date.now() + sequence++)
+
+export const newTenant = Effect.gen(function*() {
+  const organization = new Organization({
+    id: id("org"),
+    name: `Org ${id("org")}`,
+    default_provider_test: "sandbox_a",
+    default_provider_live: null,
+    payments_routing_test: "default",
+    payments_routing_live: "default",
+    created_at: at(0)
+  })
+  yield* (yield* OrganizationsRepository).insert(organization)
+  return { organizationId: organization.id, livemode: false } satisfies Tenant
+})
+
+export const attempt = (overrides: Partial<PaymentAttempt> = {}) =>
+  new PaymentAttempt({
+    object: "payment_attempt",
+    id: id("att"),
+    provider: "sandbox_a",
+    status: "pending",
+    provider_payment_id: null,
+    error_code: null,
+    latency_ms: null,
+    created_at: at(0),
+    ...overrides
+  })
+
+export const payment = (tenant: Tenant, overrides: Partial<Payment> = {}) =>
+  new Payment({
+    object: "payment",
+    id: id("pay"),
+    status: "processing",
+    amount: 1050,
+    amount_captured: 0,
+    amount_refunded: 0,
+    currency: "EUR" as Currency,
+    provider: "sandbox_a",
+    provider_payment_id: null,
+    routing: { strategy: "default", rule_id: null },
+    payment_method: new PaymentMethod({ type: "card", token: "tok_visa", brand: null, last4: null, country: null }),
+    customer_id: null,
+    description: null,
+    metadata: {},
+    capture: true,
+    off_session: false,
+    return_url: null,
+    next_action: null,
+    failure: null,
+    attempts: [attempt()],
+    created_at: at(0),
+    updated_at: at(0),
+    livemode: tenant.livemode,
+    ...overrides
+  })
+
+export const refund = (tenant: Tenant, paymentId: string, overrides: Partial<Refund> = {}) =>
+  new Refund({
+    object: "refund",
+    id: id("ref"),
+    payment_id: paymentId,
+    amount: 500,
+    currency: "EUR" as Currency,
+    status: "pending",
+    reason: null,
+    provider_refund_id: null,
+    failure: null,
+    metadata: {},
+    created_at: at(0),
+    updated_at: at(0),
+    livemode: tenant.livemode,
+    ...overrides
+  })
+
+export const paymentEvent = (object: Payment, millis: number, type: Event["type"] = "payment.created"): Event => ({
+  object: "event",
+  id: id("evt"),
+  type,
+  api_version: "2026-11-01",
+  created_at: at(millis),
+  livemode: object.livemode,
+  data: { object }
+} as Event)
+
+/** Compares through the wire encoding, so `DateTime`s and classes compare by value. */
+export const same = <A, I>(schema: Schema.Schema<A, I>, actual: A, expected: A) =>
+  expect(Schema.encodeSync(schema)(actual)).toEqual(Schema.encodeSync(schema)(expected))
+
+export const page = (limit: number, startingAfter?: string) => ({ limit, startingAfter })
