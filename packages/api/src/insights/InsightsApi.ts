@@ -5,7 +5,9 @@ import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
 import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { PaymentNotFound } from "../payments/PaymentErrors.js"
+import { PaymentErrors } from "../payments/PaymentErrors.js"
+
+const { PaymentNotFound } = PaymentErrors
 
 export const InsightsQuery = Schema.Struct({
   hours: Schema.optional(

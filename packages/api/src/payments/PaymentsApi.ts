@@ -16,15 +16,9 @@ import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
-import {
-  AmountTooLarge,
-  PaymentFailed,
-  PaymentNotFound,
-  PaymentStateConflict,
-  ProviderTimeout,
-  ProviderUnavailable,
-  ReturnUrlRequired
-} from "./PaymentErrors.js"
+import { PaymentErrors } from "./PaymentErrors.js"
+
+const { AmountTooLarge, PaymentFailed, PaymentNotFound, PaymentStateConflict, ProviderTimeout, ProviderUnavailable, ReturnUrlRequired } = PaymentErrors
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 

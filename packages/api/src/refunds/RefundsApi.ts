@@ -6,8 +6,10 @@ import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
+import { PaymentErrors } from "../payments/PaymentErrors.js"
 import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
+
+const { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } = PaymentErrors
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
