@@ -1,7 +1,9 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Schema } from "effect"
-import { AuthenticationRequired, RateLimitExceeded } from "./CommonErrors.js"
+import { CommonErrors } from "./CommonErrors.js"
+
+const { AuthenticationRequired, RateLimitExceeded } = CommonErrors
 
 /**
  * `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode.

@@ -1,7 +1,9 @@
 import { HttpApiMiddleware } from "@effect/platform"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Context, Schema } from "effect"
-import { AuthenticationRequired, RateLimitExceeded } from "../CommonErrors.js"
+import { CommonErrors } from "../CommonErrors.js"
+
+const { AuthenticationRequired, RateLimitExceeded } = CommonErrors
 
 /**
  * Who calls a checkout session's browser endpoints: the merchant's server (its secret key) or a

@@ -5,7 +5,9 @@ import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { EventNotFound } from "./EventErrors.js"
+import { EventErrors } from "./EventErrors.js"
+
+const { EventNotFound } = EventErrors
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 

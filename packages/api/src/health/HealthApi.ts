@@ -1,6 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { InternalError } from "../CommonErrors.js"
+import { CommonErrors } from "../CommonErrors.js"
+
+const { InternalError } = CommonErrors
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") })
 

@@ -2,92 +2,74 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith } from "../ApiError.js"
 
-export class ProviderNotUsable extends ApiError<ProviderNotUsable>()("ProviderNotUsable", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["provider_not_usable"],
-  description: "The provider asked for is unknown, not active, or cannot take this currency or method"
-}) {
-  readonly _tag = "ProviderNotUsable" as const
-}
-
-export class NoProviderAvailable extends ApiError<NoProviderAvailable>()("NoProviderAvailable", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["no_provider_available"],
-  description: "No provider of the organization can take this payment"
-}) {
-  readonly _tag = "NoProviderAvailable" as const
-}
+export const ProviderErrors = apiErrors({
+  ProviderNotUsable: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["provider_not_usable"],
+    description: "The provider asked for is unknown, not active, or cannot take this currency or method"
+  },
+  NoProviderAvailable: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["no_provider_available"],
+    description: "No provider of the organization can take this payment"
+  },
+  ProviderConnectionNotFound: {
+    status: 404,
+    type: "invalid_request_error",
+    codes: ["resource_missing"],
+    description: "No provider connection with this id for this key"
+  },
+  ConnectionNameTaken: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["connection_name_taken"],
+    description: "Another connection of this mode has this name (deleted connections keep theirs)"
+  },
+  DefaultProviderInUse: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["default_provider_in_use"],
+    description: "The default provider cannot be deleted or disabled; choose another default first"
+  },
+  ConnectionInvalid: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["connection_invalid"],
+    description: "An unknown connection type, or settings or credentials this type does not take"
+  },
+  WebhookUnverified: {
+    status: 400,
+    type: "invalid_request_error",
+    codes: ["webhook_unverified"],
+    description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
+  }
+})
 
 export const providerFailures = {
   ProviderNotUsable: (error: Domain.ProviderNotUsable) =>
-    failWith(ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
+    failWith(ProviderErrors.ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
   NoProviderAvailable: (error: Domain.NoProviderAvailable) =>
-    failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
-}
-
-export class ProviderConnectionNotFound extends ApiError<ProviderConnectionNotFound>()("ProviderConnectionNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No provider connection with this id for this key"
-}) {
-  readonly _tag = "ProviderConnectionNotFound" as const
-}
-
-export class ConnectionNameTaken extends ApiError<ConnectionNameTaken>()("ConnectionNameTaken", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["connection_name_taken"],
-  description: "Another connection of this mode has this name (deleted connections keep theirs)"
-}) {
-  readonly _tag = "ConnectionNameTaken" as const
-}
-
-export class DefaultProviderInUse extends ApiError<DefaultProviderInUse>()("DefaultProviderInUse", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["default_provider_in_use"],
-  description: "The default provider cannot be deleted or disabled; choose another default first"
-}) {
-  readonly _tag = "DefaultProviderInUse" as const
-}
-
-export class ConnectionInvalid extends ApiError<ConnectionInvalid>()("ConnectionInvalid", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["connection_invalid"],
-  description: "An unknown connection type, or settings or credentials this type does not take"
-}) {
-  readonly _tag = "ConnectionInvalid" as const
-}
-
-export class WebhookUnverified extends ApiError<WebhookUnverified>()("WebhookUnverified", {
-  status: 400,
-  type: "invalid_request_error",
-  codes: ["webhook_unverified"],
-  description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
-}) {
-  readonly _tag = "WebhookUnverified" as const
+    failWith(ProviderErrors.NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
 }
 
 export const connectionFailures = {
   ProviderConnectionNotFound: (error: Connections.ProviderConnectionNotFound) =>
-    failWith(ProviderConnectionNotFound, { message: `No such provider connection: '${echoed(error.id)}'`, param: "id" }),
+    failWith(ProviderErrors.ProviderConnectionNotFound, { message: `No such provider connection: '${echoed(error.id)}'`, param: "id" }),
   ConnectionNameTaken: (error: Connections.ConnectionNameTaken) =>
-    failWith(ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
+    failWith(ProviderErrors.ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
   DefaultProviderInUse: (error: Connections.DefaultProviderInUse) =>
-    failWith(DefaultProviderInUse, {
+    failWith(ProviderErrors.DefaultProviderInUse, {
       message: `'${echoed(error.name)}' is the default provider; choose another default (PATCH /v1/organization) first.`
     }),
   ConnectionInvalid: (error: Connections.ConnectionInvalid) =>
-    failWith(ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
+    failWith(ProviderErrors.ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
 }
 
 export const providerWebhookFailures = {
   ProviderWebhookRejected: (error: Webhooks.ProviderWebhookRejected) =>
-    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
+    failWith(ProviderErrors.WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
 }

@@ -5,9 +5,13 @@ import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
 import { PaymentErrors } from "../payments/PaymentErrors.js"
-import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
+import { RefundErrors } from "./RefundErrors.js"
+
+const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
+
+const { RefundFailed, RefundNotFound } = RefundErrors
 
 const { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } = PaymentErrors
 

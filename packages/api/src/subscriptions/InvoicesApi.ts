@@ -4,7 +4,9 @@ import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { InvoiceNotFound } from "./BillingErrors.js"
+import { BillingErrors } from "./BillingErrors.js"
+
+const { InvoiceNotFound } = BillingErrors
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 

@@ -5,8 +5,12 @@ import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { PlanNotFound } from "./BillingErrors.js"
+import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
+import { BillingErrors } from "./BillingErrors.js"
+
+const { PlanNotFound } = BillingErrors
+
+const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 
