@@ -1,13 +1,11 @@
 import { HttpServerRequest } from "@effect/platform"
 import { failWith } from "@orchestrator/api/ApiError"
-import { CommonErrors, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
+import { AuthenticationRequired, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
 import type { FailedAuthentications, TooManyFailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import type { RateLimited } from "@orchestrator/core/limits/RateLimits"
 import type { AuthenticationFailed } from "@orchestrator/core/tenancy/Authentication"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
-
-const { AuthenticationRequired, RateLimitExceeded } = CommonErrors
 
 const withRetryAfter = (retryAfterMs: number) => <A, E extends object, R>(refusal: Effect.Effect<A, E, R>) =>
   Effect.tapError(refusal, (refused) =>

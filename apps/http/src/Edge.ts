@@ -3,7 +3,14 @@ import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Api } from "@orchestrator/api/Api"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
-import { CommonErrors, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
+import {
+  InternalError,
+  InvalidRequest,
+  PayloadTooLarge,
+  retryAfterSeconds,
+  RouteNotFound,
+  ServiceUnavailable
+} from "@orchestrator/api/CommonErrors"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
@@ -11,8 +18,6 @@ import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
 import { strictUrls } from "./StrictUrls.js"
-
-const { InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound, ServiceUnavailable } = CommonErrors
 
 /** Request bodies above this answer 413. */
 export const MAX_BODY_BYTES = 1024 * 1024

@@ -1,18 +1,14 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, statusOf } from "@orchestrator/api/ApiError"
-import { CommonErrors } from "@orchestrator/api/CommonErrors"
-import { ProtocolErrors } from "@orchestrator/api/ProtocolErrors"
+import { InvalidRequest, PayloadTooLarge } from "@orchestrator/api/CommonErrors"
+import { HeadersTooLarge, MethodNotImplemented, RequestTimeout } from "@orchestrator/api/ProtocolErrors"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Clock, Effect, Layer, Runtime } from "effect"
 import * as http from "node:http"
 import type * as net from "node:net"
 import { MAX_BODY_BYTES } from "./Edge.js"
-
-const { InvalidRequest, PayloadTooLarge } = CommonErrors
-
-const { HeadersTooLarge, MethodNotImplemented, RequestTimeout } = ProtocolErrors
 
 /** The request line and headers together; past it, 431. Node's own default, made explicit. */
 export const MAX_HEADER_BYTES = 16 * 1024

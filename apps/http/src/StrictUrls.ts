@@ -1,11 +1,9 @@
 import { type HttpApiEndpoint, type HttpApiGroup, type HttpApp, HttpServerError, HttpServerRequest, OpenApi } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { failWith } from "@orchestrator/api/ApiError"
-import { CommonErrors } from "@orchestrator/api/CommonErrors"
+import { InvalidRequest } from "@orchestrator/api/CommonErrors"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { Effect, Option } from "effect"
-
-const { InvalidRequest } = CommonErrors
 
 /** Matches a path the way the router does: `:param` segments, any case, a trailing slash or not. */
 const patternOf = (path: string) =>

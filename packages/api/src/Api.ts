@@ -1,6 +1,6 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { API_VERSION } from "@orchestrator/core/events/Event"
-import { CommonErrors, INVALID_REQUEST } from "./CommonErrors.js"
+import { INVALID_REQUEST, InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { EventsApi } from "./events/EventsApi.js"
@@ -17,8 +17,6 @@ import { PlansApi } from "./subscriptions/PlansApi.js"
 import { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 import { TestClocksApi } from "./subscriptions/TestClocksApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
-
-const { InternalError, InvalidRequest, PayloadTooLarge, RouteNotFound } = CommonErrors
 
 /**
  * The framework declares its own decode error (400) on every endpoint. This service answers every

@@ -1,4 +1,5 @@
 import { HttpApiSchema } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { Subscription } from "@orchestrator/core/subscriptions/Subscription"
@@ -124,6 +125,19 @@ export const apiErrors = <const Table extends { readonly [tag: string]: Spec }>(
       return [tag, errorClass]
     })
   ) as never
+
+/** The spec of a 404 for a resource the key cannot see. */
+export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
+  status: 404,
+  type: "invalid_request_error",
+  codes: ["resource_missing"],
+  description: `No ${what} with this id for ${scope}`
+})
+
+/** The answer to a domain error naming a resource id the key cannot see. */
+export const noSuch = <E>(errorClass: new(props: { readonly error: any }) => E, what: string) =>
+(error: { readonly id: string }): Effect.Effect<never, E> =>
+  failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
 export const failWith = <E>(

@@ -1,9 +1,7 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { Schema } from "effect"
-import { CommonErrors } from "./CommonErrors.js"
-
-const { AuthenticationRequired, RateLimitExceeded } = CommonErrors
+import { AuthenticationRequired, RateLimitExceeded } from "./CommonErrors.js"
 
 /**
  * `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode.

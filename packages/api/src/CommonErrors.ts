@@ -46,13 +46,24 @@ export const CommonErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  InvalidRequest,
+  AuthenticationRequired,
+  RateLimitExceeded,
+  RouteNotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  InternalError
+} = CommonErrors
+
 /** Seconds until a refused key may try again, by the error that refused it: the `Retry-After` header. */
 export const retryAfterSeconds = new WeakMap<object, number>()
 
 /** Every list: a `starting_after` the caller cannot see. */
 export const listFailures = {
   InvalidCursor: (error: InvalidCursor) =>
-    failWith(CommonErrors.InvalidRequest, {
+    failWith(InvalidRequest, {
       code: "parameter_invalid",
       message: `No object '${echoed(error.cursor)}' to start after.`,
       param: "starting_after"

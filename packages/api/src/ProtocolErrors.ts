@@ -27,3 +27,6 @@ export const ProtocolErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { HeadersTooLarge, RequestTimeout, MethodNotImplemented } = ProtocolErrors
+

@@ -12,9 +12,12 @@ export const ResourceLimitErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { ResourceLimitExceeded } = ResourceLimitErrors
+
 export const resourceLimitFailures = {
   ResourceLimitExceeded: (error: Domain) =>
-    failWith(ResourceLimitErrors.ResourceLimitExceeded, {
+    failWith(ResourceLimitExceeded, {
       message: `This organization has reached its limit of ${error.limit} ${
         RESOURCE_LIMITS[error.resource].label
       } in this mode. Delete one before creating another.`

@@ -1,7 +1,7 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { failWith } from "@orchestrator/api/ApiError"
 import { CheckoutAuthorization } from "@orchestrator/api/checkout/CheckoutAuthorization"
-import { CommonErrors } from "@orchestrator/api/CommonErrors"
+import { AuthenticationRequired } from "@orchestrator/api/CommonErrors"
 import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
 import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimits } from "@orchestrator/core/limits/RateLimits"
@@ -9,8 +9,6 @@ import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Effect, Layer } from "effect"
 import { authorizationFailure, throttledByAddress } from "../AuthorizationFailures.js"
 import { TrustedProxies } from "../ClientAddress.js"
-
-const { AuthenticationRequired } = CommonErrors
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const header = request.headers["service-client-secret"]

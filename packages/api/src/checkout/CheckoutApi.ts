@@ -12,16 +12,10 @@ import { PathId } from "@orchestrator/core/domain/Text"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { ProviderErrors } from "../providers/ProviderErrors.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
-import { CheckoutErrors } from "./CheckoutErrors.js"
-
-const { CheckoutSessionNotFound, CheckoutSessionStateConflict } = CheckoutErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { NoProviderAvailable, ProviderNotUsable } = ProviderErrors
+import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 

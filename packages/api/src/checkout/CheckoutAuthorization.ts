@@ -1,9 +1,7 @@
 import { HttpApiMiddleware } from "@effect/platform"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Context, Schema } from "effect"
-import { CommonErrors } from "../CommonErrors.js"
-
-const { AuthenticationRequired, RateLimitExceeded } = CommonErrors
+import { AuthenticationRequired, RateLimitExceeded } from "../CommonErrors.js"
 
 /**
  * Who calls a checkout session's browser endpoints: the merchant's server (its secret key) or a

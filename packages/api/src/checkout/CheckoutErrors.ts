@@ -1,14 +1,8 @@
 import type * as Domain from "@orchestrator/core/checkout/CheckoutErrors"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const CheckoutErrors = apiErrors({
-  CheckoutSessionNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No checkout session with this id for this key or client secret"
-  },
+  CheckoutSessionNotFound: notFound("checkout session", "this key or client secret"),
   CheckoutSessionStateConflict: {
     status: 409,
     type: "invalid_request_error",
@@ -17,13 +11,15 @@ export const CheckoutErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { CheckoutSessionNotFound, CheckoutSessionStateConflict } = CheckoutErrors
+
 const verbs = { confirm: "paid", cancel: "cancelled", reroute: "rerouted" } as const
 
 export const checkoutFailures = {
-  CheckoutSessionNotFound: (error: Domain.CheckoutSessionNotFound) =>
-    failWith(CheckoutErrors.CheckoutSessionNotFound, { message: `No such checkout session: '${echoed(error.id)}'`, param: "id" }),
+  CheckoutSessionNotFound: noSuch(CheckoutSessionNotFound, "checkout session"),
   CheckoutSessionStateConflict: (error: Domain.CheckoutSessionStateConflict) =>
-    failWith(CheckoutErrors.CheckoutSessionStateConflict, {
+    failWith(CheckoutSessionStateConflict, {
       message: `This checkout session is ${error.session.status}; it cannot be ${verbs[error.action]}.`
     })
 }

@@ -1,16 +1,12 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type * as Domain from "@orchestrator/core/events/Events"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, noSuch, notFound } from "../ApiError.js"
 
 export const EventErrors = apiErrors({
-  EventNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No event with this id for this key (events are kept 30 days)"
-  }
+  EventNotFound: notFound("event", "this key (events are kept 30 days)")
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { EventNotFound } = EventErrors
+
 export const eventFailures = {
-  EventNotFound: (error: Domain.EventNotFound) => failWith(EventErrors.EventNotFound, { message: `No such event: '${echoed(error.id)}'`, param: "id" })
+  EventNotFound: noSuch(EventNotFound, "event")
 }

@@ -5,9 +5,7 @@ import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { EventErrors } from "./EventErrors.js"
-
-const { EventNotFound } = EventErrors
+import { EventNotFound } from "./EventErrors.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 

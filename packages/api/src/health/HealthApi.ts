@@ -1,8 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { CommonErrors } from "../CommonErrors.js"
-
-const { InternalError } = CommonErrors
+import { InternalError } from "../CommonErrors.js"
 
 export const Health = Schema.Struct({ status: Schema.Literal("ok") })
 

@@ -16,14 +16,17 @@ export const IdempotencyErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
+
 export const idempotencyFailures = {
   IdempotencyKeyInUse: (_: Domain.IdempotencyKeyInUse) =>
-    failWith(IdempotencyErrors.IdempotencyKeyInUse, {
+    failWith(IdempotencyKeyInUse, {
       message: "A request with this Idempotency-Key is still being processed. Retry in a moment.",
       param: "Idempotency-Key"
     }),
   IdempotencyKeyReused: (_: Domain.IdempotencyKeyReused) =>
-    failWith(IdempotencyErrors.IdempotencyKeyReused, {
+    failWith(IdempotencyKeyReused, {
       message: "This Idempotency-Key was used for a different request. Use a new key for a new request.",
       param: "Idempotency-Key"
     })

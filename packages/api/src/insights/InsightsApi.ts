@@ -5,9 +5,7 @@ import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
 import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { PaymentErrors } from "../payments/PaymentErrors.js"
-
-const { PaymentNotFound } = PaymentErrors
+import { PaymentNotFound } from "../payments/PaymentErrors.js"
 
 export const InsightsQuery = Schema.Struct({
   hours: Schema.optional(

@@ -1,13 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { OrganizationView, UpdateOrganization } from "@orchestrator/core/tenancy/Organization"
 import { Authorization } from "../Authorization.js"
-import { OrganizationErrors } from "./OrganizationErrors.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { DefaultProviderInvalid } = OrganizationErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { DefaultProviderInvalid } from "./OrganizationErrors.js"
 
 export class OrganizationApi extends HttpApiGroup.make("organization")
   .add(

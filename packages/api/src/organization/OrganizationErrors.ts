@@ -11,7 +11,10 @@ export const OrganizationErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { DefaultProviderInvalid } = OrganizationErrors
+
 export const organizationFailures = {
   DefaultProviderInvalid: (error: Domain.DefaultProviderInvalid) =>
-    failWith(OrganizationErrors.DefaultProviderInvalid, { message: `Cannot make '${echoed(error.provider)}' the default: ${error.reason}.`, param: "default_provider" })
+    failWith(DefaultProviderInvalid, { message: `Cannot make '${echoed(error.provider)}' the default: ${error.reason}.`, param: "default_provider" })
 }

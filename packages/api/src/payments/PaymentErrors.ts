@@ -1,15 +1,9 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 /** How each payment failure answers over HTTP. */
 export const PaymentErrors = apiErrors({
-  PaymentNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No payment with this id for this key"
-  },
+  PaymentNotFound: notFound("payment"),
   PaymentFailed: {
     status: 402,
     type: "payment_error",
@@ -53,29 +47,40 @@ export const PaymentErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  PaymentNotFound,
+  PaymentFailed,
+  PaymentStateConflict,
+  ReturnUrlRequired,
+  AmountTooLarge,
+  PaymentNotRefundable,
+  ProviderUnavailable,
+  ProviderTimeout
+} = PaymentErrors
+
 /** Each domain failure of a payment, as its API error. */
 export const paymentFailures = {
-  PaymentNotFound: (error: Domain.PaymentNotFound) =>
-    failWith(PaymentErrors.PaymentNotFound, { message: `No such payment: '${echoed(error.id)}'`, param: "id" }),
+  PaymentNotFound: noSuch(PaymentNotFound, "payment"),
   PaymentRefused: (error: Domain.PaymentRefused) =>
-    failWith(PaymentErrors.PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
+    failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
   PaymentStateConflict: (error: Domain.PaymentStateConflict) =>
-    failWith(PaymentErrors.PaymentStateConflict, {
+    failWith(PaymentStateConflict, {
       message: `This payment is ${error.payment.status}; it cannot be ${error.action === "cancel" ? "canceled" : "captured"}.`,
       payment: error.payment
     }),
   ReturnUrlRequired: (error: Domain.ReturnUrlRequired) =>
-    failWith(PaymentErrors.ReturnUrlRequired, {
+    failWith(ReturnUrlRequired, {
       message:
         "The provider requires customer authentication (3D Secure), which needs a return_url. The payment was canceled.",
       param: "return_url",
       payment: error.payment
     }),
   AmountTooLarge: (error: Domain.AmountTooLarge) =>
-    failWith(PaymentErrors.AmountTooLarge, { message: `The amount can be at most ${error.maximum}.`, param: error.param }),
+    failWith(AmountTooLarge, { message: `The amount can be at most ${error.maximum}.`, param: error.param }),
   PaymentNotRefundable: (error: Domain.PaymentNotRefundable) =>
     failWith(
-      PaymentErrors.PaymentNotRefundable,
+      PaymentNotRefundable,
       error.reason === "fully_refunded"
         ? { code: "charge_already_refunded", message: "This payment has been refunded in full.", payment: error.payment }
         : {
@@ -86,11 +91,11 @@ export const paymentFailures = {
     ),
   ProviderUnreachable: (error: Domain.ProviderUnreachable) =>
     error.timedOut
-      ? failWith(PaymentErrors.ProviderTimeout, {
+      ? failWith(ProviderTimeout, {
         message: `The payment provider '${error.payment.provider}' did not answer in time. Retry with the same Idempotency-Key.`,
         payment: error.payment
       })
-      : failWith(PaymentErrors.ProviderUnavailable, {
+      : failWith(ProviderUnavailable, {
         message: `The payment provider '${error.payment.provider}' could not be reached; nothing changed. Retry later.`,
         payment: error.payment
       })

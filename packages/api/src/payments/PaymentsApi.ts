@@ -14,15 +14,17 @@ import { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM } from "@orchestrator
 import { Duration, Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { ProviderErrors } from "../providers/ProviderErrors.js"
-import { PaymentErrors } from "./PaymentErrors.js"
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { NoProviderAvailable, ProviderNotUsable } = ProviderErrors
-
-const { AmountTooLarge, PaymentFailed, PaymentNotFound, PaymentStateConflict, ProviderTimeout, ProviderUnavailable, ReturnUrlRequired } = PaymentErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import {
+  AmountTooLarge,
+  PaymentFailed,
+  PaymentNotFound,
+  PaymentStateConflict,
+  ProviderTimeout,
+  ProviderUnavailable,
+  ReturnUrlRequired
+} from "./PaymentErrors.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 

@@ -2,7 +2,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const ProviderErrors = apiErrors({
   ProviderNotUsable: {
@@ -17,12 +17,7 @@ export const ProviderErrors = apiErrors({
     codes: ["no_provider_available"],
     description: "No provider of the organization can take this payment"
   },
-  ProviderConnectionNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No provider connection with this id for this key"
-  },
+  ProviderConnectionNotFound: notFound("provider connection"),
   ConnectionNameTaken: {
     status: 409,
     type: "invalid_request_error",
@@ -49,27 +44,37 @@ export const ProviderErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  ProviderNotUsable,
+  NoProviderAvailable,
+  ProviderConnectionNotFound,
+  ConnectionNameTaken,
+  DefaultProviderInUse,
+  ConnectionInvalid,
+  WebhookUnverified
+} = ProviderErrors
+
 export const providerFailures = {
   ProviderNotUsable: (error: Domain.ProviderNotUsable) =>
-    failWith(ProviderErrors.ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
+    failWith(ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
   NoProviderAvailable: (error: Domain.NoProviderAvailable) =>
-    failWith(ProviderErrors.NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
+    failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
 }
 
 export const connectionFailures = {
-  ProviderConnectionNotFound: (error: Connections.ProviderConnectionNotFound) =>
-    failWith(ProviderErrors.ProviderConnectionNotFound, { message: `No such provider connection: '${echoed(error.id)}'`, param: "id" }),
+  ProviderConnectionNotFound: noSuch(ProviderConnectionNotFound, "provider connection"),
   ConnectionNameTaken: (error: Connections.ConnectionNameTaken) =>
-    failWith(ProviderErrors.ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
+    failWith(ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
   DefaultProviderInUse: (error: Connections.DefaultProviderInUse) =>
-    failWith(ProviderErrors.DefaultProviderInUse, {
+    failWith(DefaultProviderInUse, {
       message: `'${echoed(error.name)}' is the default provider; choose another default (PATCH /v1/organization) first.`
     }),
   ConnectionInvalid: (error: Connections.ConnectionInvalid) =>
-    failWith(ProviderErrors.ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
+    failWith(ConnectionInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
 }
 
 export const providerWebhookFailures = {
   ProviderWebhookRejected: (error: Webhooks.ProviderWebhookRejected) =>
-    failWith(ProviderErrors.WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
+    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
 }

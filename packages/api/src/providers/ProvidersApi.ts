@@ -9,15 +9,15 @@ import {
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { ResourceLimitErrors } from "../ResourceLimitErrors.js"
-import { ProviderErrors } from "./ProviderErrors.js"
-
-const { ResourceLimitExceeded } = ResourceLimitErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound, WebhookUnverified } = ProviderErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
+import {
+  ConnectionInvalid,
+  ConnectionNameTaken,
+  DefaultProviderInUse,
+  ProviderConnectionNotFound,
+  WebhookUnverified
+} from "./ProviderErrors.js"
 
 export const ProviderConnectionList = ListOf(ProviderConnectionView).annotations({ identifier: "ProviderConnectionList" })
 

@@ -1,14 +1,8 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const RefundErrors = apiErrors({
-  RefundNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No refund with this id for this key"
-  },
+  RefundNotFound: notFound("refund"),
   RefundFailed: {
     status: 402,
     type: "payment_error",
@@ -16,11 +10,13 @@ export const RefundErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { RefundNotFound, RefundFailed } = RefundErrors
+
 export const refundFailures = {
-  RefundNotFound: (error: Domain.RefundNotFound) =>
-    failWith(RefundErrors.RefundNotFound, { message: `No such refund: '${echoed(error.id)}'`, param: "id" }),
+  RefundNotFound: noSuch(RefundNotFound, "refund"),
   RefundRefused: (error: Domain.RefundRefused) =>
-    failWith(RefundErrors.RefundFailed, {
+    failWith(RefundFailed, {
       code: error.refund.failure?.code ?? "refund_failed",
       message: error.refund.failure?.message ?? "The refund failed.",
       refund: error.refund

@@ -5,15 +5,9 @@ import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { PaymentErrors } from "../payments/PaymentErrors.js"
-import { RefundErrors } from "./RefundErrors.js"
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { RefundFailed, RefundNotFound } = RefundErrors
-
-const { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } = PaymentErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
+import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 

@@ -7,16 +7,10 @@ import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator
 import { PaymentsRouting } from "@orchestrator/core/tenancy/Organization"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { RoutingErrors } from "./RoutingErrors.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { ResourceLimitErrors } from "../ResourceLimitErrors.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-
-const { ResourceLimitExceeded } = ResourceLimitErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { RoutingRuleInvalid, RoutingRuleNotFound } = RoutingErrors
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 

@@ -1,14 +1,8 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/routing/RoutingErrors"
-import { apiErrors, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const RoutingErrors = apiErrors({
-  RoutingRuleNotFound: {
-    status: 404,
-    type: "invalid_request_error",
-    codes: ["resource_missing"],
-    description: "No routing rule with this id for this key"
-  },
+  RoutingRuleNotFound: notFound("routing rule"),
   RoutingRuleInvalid: {
     status: 422,
     type: "invalid_request_error",
@@ -17,9 +11,11 @@ export const RoutingErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { RoutingRuleNotFound, RoutingRuleInvalid } = RoutingErrors
+
 export const routingFailures = {
-  RoutingRuleNotFound: (error: Domain.RoutingRuleNotFound) =>
-    failWith(RoutingErrors.RoutingRuleNotFound, { message: `No such routing rule: '${echoed(error.id)}'`, param: "id" }),
+  RoutingRuleNotFound: noSuch(RoutingRuleNotFound, "routing rule"),
   RoutingRuleInvalid: (error: Domain.RoutingRuleInvalid) =>
-    failWith(RoutingErrors.RoutingRuleInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
+    failWith(RoutingRuleInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
 }

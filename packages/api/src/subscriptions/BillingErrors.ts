@@ -1,13 +1,6 @@
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/subscriptions/SubscriptionErrors"
-import { apiErrors, failWith } from "../ApiError.js"
-
-const notFound = (what: string) => ({
-  status: 404,
-  type: "invalid_request_error" as const,
-  codes: ["resource_missing"],
-  description: `No ${what} with this id for this key`
-})
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const BillingErrors = apiErrors({
   CustomerNotFound: notFound("customer"),
@@ -54,27 +47,37 @@ export const BillingErrors = apiErrors({
   }
 })
 
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  CustomerNotFound,
+  PlanNotFound,
+  SubscriptionNotFound,
+  InvoiceNotFound,
+  TestClockNotFound,
+  ReferenceNotFound,
+  BillingRequestInvalid,
+  SubscriptionFinal,
+  SubscriptionPaymentFailed,
+  TestClockBusy
+} = BillingErrors
+
 export const billingFailures = {
-  CustomerNotFound: (error: Domain.CustomerNotFound) =>
-    failWith(BillingErrors.CustomerNotFound, { message: `No such customer: '${echoed(error.id)}'`, param: "id" }),
-  PlanNotFound: (error: Domain.PlanNotFound) => failWith(BillingErrors.PlanNotFound, { message: `No such plan: '${echoed(error.id)}'`, param: "id" }),
-  SubscriptionNotFound: (error: Domain.SubscriptionNotFound) =>
-    failWith(BillingErrors.SubscriptionNotFound, { message: `No such subscription: '${echoed(error.id)}'`, param: "id" }),
-  InvoiceNotFound: (error: Domain.InvoiceNotFound) =>
-    failWith(BillingErrors.InvoiceNotFound, { message: `No such invoice: '${echoed(error.id)}'`, param: "id" }),
-  TestClockNotFound: (error: Domain.TestClockNotFound) =>
-    failWith(BillingErrors.TestClockNotFound, { message: `No such test clock: '${echoed(error.id)}'`, param: "id" }),
+  CustomerNotFound: noSuch(CustomerNotFound, "customer"),
+  PlanNotFound: noSuch(PlanNotFound, "plan"),
+  SubscriptionNotFound: noSuch(SubscriptionNotFound, "subscription"),
+  InvoiceNotFound: noSuch(InvoiceNotFound, "invoice"),
+  TestClockNotFound: noSuch(TestClockNotFound, "test clock"),
   ReferenceNotFound: (error: Domain.ReferenceNotFound) =>
-    failWith(BillingErrors.ReferenceNotFound, { message: `No such ${error.param.replace("_", " ")}: '${echoed(error.id)}'`, param: error.param }),
+    failWith(ReferenceNotFound, { message: `No such ${error.param.replace("_", " ")}: '${echoed(error.id)}'`, param: error.param }),
   BillingRequestInvalid: (error: Domain.BillingRequestInvalid) =>
-    failWith(BillingErrors.BillingRequestInvalid, { code: error.code, message: error.message, param: error.param }),
+    failWith(BillingRequestInvalid, { code: error.code, message: error.message, param: error.param }),
   SubscriptionFinal: (error: Domain.SubscriptionFinal) =>
-    failWith(BillingErrors.SubscriptionFinal, {
+    failWith(SubscriptionFinal, {
       message: `This subscription is ${error.subscription.status}; it cannot change any more.`,
       subscription: error.subscription
     }),
   SubscriptionDeclined: (error: Domain.SubscriptionDeclined) =>
-    failWith(BillingErrors.SubscriptionPaymentFailed, { code: error.code, message: error.message, subscription: error.subscription }),
+    failWith(SubscriptionPaymentFailed, { code: error.code, message: error.message, subscription: error.subscription }),
   TestClockBusy: (error: Domain.TestClockBusy) =>
-    failWith(BillingErrors.TestClockBusy, { message: `Test clock '${echoed(error.id)}' is already advancing; retry once it is ready.`, param: "id" })
+    failWith(TestClockBusy, { message: `Test clock '${echoed(error.id)}' is already advancing; retry once it is ready.`, param: "id" })
 }

@@ -5,12 +5,8 @@ import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Custo
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { BillingErrors } from "./BillingErrors.js"
-
-const { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } = BillingErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./BillingErrors.js"
 
 export const CustomerList = ListOf(Customer).annotations({ identifier: "CustomerList" })
 

@@ -4,9 +4,7 @@ import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { BillingErrors } from "./BillingErrors.js"
-
-const { InvoiceNotFound } = BillingErrors
+import { InvoiceNotFound } from "./BillingErrors.js"
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 

@@ -5,12 +5,8 @@ import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { BillingErrors } from "./BillingErrors.js"
-
-const { PlanNotFound } = BillingErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { PlanNotFound } from "./BillingErrors.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 

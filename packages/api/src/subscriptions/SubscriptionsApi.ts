@@ -11,15 +11,15 @@ import {
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { ProviderErrors } from "../providers/ProviderErrors.js"
-import { BillingErrors } from "./BillingErrors.js"
-
-const { BillingRequestInvalid, ReferenceNotFound, SubscriptionFinal, SubscriptionNotFound, SubscriptionPaymentFailed } = BillingErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { NoProviderAvailable, ProviderNotUsable } = ProviderErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import {
+  BillingRequestInvalid,
+  ReferenceNotFound,
+  SubscriptionFinal,
+  SubscriptionNotFound,
+  SubscriptionPaymentFailed
+} from "./BillingErrors.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
 

@@ -5,12 +5,8 @@ import { AdvanceTestClock, CreateTestClock, TestClock } from "@orchestrator/core
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { BillingErrors } from "./BillingErrors.js"
-
-const { BillingRequestInvalid, TestClockBusy, TestClockNotFound } = BillingErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./BillingErrors.js"
 
 export const TestClockList = ListOf(TestClock).annotations({ identifier: "TestClockList" })
 

@@ -15,15 +15,9 @@ import {
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { ResourceLimitErrors } from "../ResourceLimitErrors.js"
-import { IdempotencyErrors } from "../idempotency/IdempotencyErrors.js"
-import { WebhookErrors } from "./WebhookErrors.js"
-
-const { ResourceLimitExceeded } = ResourceLimitErrors
-
-const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
-
-const { WebhookDeliveryNotFound, WebhookEndpointNotFound } = WebhookErrors
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
 export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identifier: "WebhookDeliveryList" })
