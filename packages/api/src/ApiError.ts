@@ -1,4 +1,5 @@
 import { HttpApiSchema } from "@effect/platform"
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { Subscription } from "@orchestrator/core/subscriptions/Subscription"
@@ -56,12 +57,14 @@ export interface ApiErrorShape {
   }
 }
 
-interface Spec {
+/** What the HTTP contract says of one failure: status, `type`, fixed codes and the OpenAPI description. */
+export interface ApiErrorSpec {
   readonly status: number
   readonly type: ErrorType
   readonly codes?: ReadonlyArray<string>
   readonly description: string
 }
+type Spec = ApiErrorSpec
 
 /** The spec of every error class made by `ApiError`, by the class it returned. */
 const specs = new Map<unknown, Spec>()
@@ -90,6 +93,51 @@ export const ApiError = <Self>() => <const Tag extends string>(tag: Tag, spec: S
   specs.set(errorClass, spec)
   return errorClass
 }
+
+/** An error made by `apiErrors`: `_tag` names its class in clients; it never reaches the body. */
+export interface ApiFailure<Tag extends string> extends ApiErrorShape {
+  readonly _tag: Tag
+}
+
+/** The class of one failure: its schema (for HttpApi and OpenAPI) and its constructor (for `failWith`). */
+export interface ApiErrorClass<Tag extends string>
+  extends Schema.Schema<ApiFailure<Tag>, { readonly error: unknown }>
+{
+  new(props: { readonly error: ApiErrorShape["error"] }): ApiFailure<Tag>
+}
+
+/**
+ * The error classes of a feature, one per entry of its table, each named by its key: the table is
+ * the one place a failure's status, type, codes and description are written.
+ */
+export const apiErrors = <const Table extends { readonly [tag: string]: Spec }>(
+  table: Table
+): { readonly [Tag in keyof Table & string]: ApiErrorClass<Tag> } =>
+  Object.fromEntries(
+    Object.entries(table).map(([tag, spec]) => {
+      const base = ApiError<unknown>()(tag, spec)
+      const errorClass = class extends base {
+        readonly _tag = tag
+      }
+      // The class's own name, as a hand-written class would have, for logs and stack traces.
+      Object.defineProperty(errorClass, "name", { value: tag })
+      specs.set(errorClass, spec)
+      return [tag, errorClass]
+    })
+  ) as never
+
+/** The spec of a 404 for a resource the key cannot see. */
+export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
+  status: 404,
+  type: "invalid_request_error",
+  codes: ["resource_missing"],
+  description: `No ${what} with this id for ${scope}`
+})
+
+/** The answer to a domain error naming a resource id the key cannot see. */
+export const noSuch = <E>(errorClass: new(props: { readonly error: any }) => E, what: string) =>
+(error: { readonly id: string }): Effect.Effect<never, E> =>
+  failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
 export const failWith = <E>(

@@ -1,76 +1,64 @@
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
-import { ApiError, failWith } from "./ApiError.js"
+import { apiErrors, failWith } from "./ApiError.js"
 
 export const INVALID_REQUEST =
   "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
 
-/** Malformed JSON, a wrong type, a missing or unknown field, an invalid cursor or header. */
-export class InvalidRequest extends ApiError<InvalidRequest>()("InvalidRequest", {
-  status: 400,
-  type: "invalid_request_error",
-  description: INVALID_REQUEST
-}) {
-  readonly _tag = "InvalidRequest" as const
-}
+export const CommonErrors = apiErrors({
+  InvalidRequest: { status: 400, type: "invalid_request_error", description: INVALID_REQUEST },
+  AuthenticationRequired: {
+    status: 401,
+    type: "authentication_error",
+    codes: ["api_key_missing", "api_key_invalid"],
+    description: "Missing, malformed, unknown or revoked API key"
+  },
+  RateLimitExceeded: {
+    status: 429,
+    type: "rate_limit_error",
+    codes: ["rate_limit_exceeded", "too_many_failed_authentications"],
+    description: "Too many requests with this API key, or too many failed authentications from this client " +
+      "address; `Retry-After` says when to try again"
+  },
+  RouteNotFound: {
+    status: 404,
+    type: "invalid_request_error",
+    codes: ["route_not_found"],
+    description: "No such endpoint"
+  },
+  PayloadTooLarge: {
+    status: 413,
+    type: "invalid_request_error",
+    codes: ["payload_too_large"],
+    description: "The body is over 1 MiB"
+  },
+  ServiceUnavailable: {
+    status: 503,
+    type: "api_error",
+    codes: ["service_unavailable"],
+    description: "The database could not be reached (a restart, a failover); nothing was done twice: retry with the same Idempotency-Key"
+  },
+  InternalError: {
+    status: 500,
+    type: "api_error",
+    codes: ["internal_error"],
+    description: "A bug on our side; it is logged with the request id"
+  }
+})
 
-export class AuthenticationRequired extends ApiError<AuthenticationRequired>()("AuthenticationRequired", {
-  status: 401,
-  type: "authentication_error",
-  codes: ["api_key_missing", "api_key_invalid"],
-  description: "Missing, malformed, unknown or revoked API key"
-}) {
-  readonly _tag = "AuthenticationRequired" as const
-}
-
-export class RateLimitExceeded extends ApiError<RateLimitExceeded>()("RateLimitExceeded", {
-  status: 429,
-  type: "rate_limit_error",
-  codes: ["rate_limit_exceeded", "too_many_failed_authentications"],
-  description: "Too many requests with this API key, or too many failed authentications from this client " +
-    "address; `Retry-After` says when to try again"
-}) {
-  readonly _tag = "RateLimitExceeded" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  InvalidRequest,
+  AuthenticationRequired,
+  RateLimitExceeded,
+  RouteNotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  InternalError
+} = CommonErrors
 
 /** Seconds until a refused key may try again, by the error that refused it: the `Retry-After` header. */
 export const retryAfterSeconds = new WeakMap<object, number>()
-
-export class RouteNotFound extends ApiError<RouteNotFound>()("RouteNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["route_not_found"],
-  description: "No such endpoint"
-}) {
-  readonly _tag = "RouteNotFound" as const
-}
-
-export class PayloadTooLarge extends ApiError<PayloadTooLarge>()("PayloadTooLarge", {
-  status: 413,
-  type: "invalid_request_error",
-  codes: ["payload_too_large"],
-  description: "The body is over 1 MiB"
-}) {
-  readonly _tag = "PayloadTooLarge" as const
-}
-
-export class ServiceUnavailable extends ApiError<ServiceUnavailable>()("ServiceUnavailable", {
-  status: 503,
-  type: "api_error",
-  codes: ["service_unavailable"],
-  description: "The database could not be reached (a restart, a failover); nothing was done twice: retry with the same Idempotency-Key"
-}) {
-  readonly _tag = "ServiceUnavailable" as const
-}
-
-export class InternalError extends ApiError<InternalError>()("InternalError", {
-  status: 500,
-  type: "api_error",
-  codes: ["internal_error"],
-  description: "A bug on our side; it is logged with the request id"
-}) {
-  readonly _tag = "InternalError" as const
-}
 
 /** Every list: a `starting_after` the caller cannot see. */
 export const listFailures = {

@@ -1,4 +1,4 @@
-import { ApiError } from "./ApiError.js"
+import { apiErrors } from "./ApiError.js"
 
 /**
  * Answers to requests HTTP itself refuses, before any route sees them (Node's parser, its timeouts).
@@ -6,29 +6,27 @@ import { ApiError } from "./ApiError.js"
  * with a status of their own.
  */
 
-export class HeadersTooLarge extends ApiError<HeadersTooLarge>()("HeadersTooLarge", {
-  status: 431,
-  type: "invalid_request_error",
-  codes: ["headers_too_large"],
-  description: "The request line and headers together are over 16 KiB"
-}) {
-  readonly _tag = "HeadersTooLarge" as const
-}
+export const ProtocolErrors = apiErrors({
+  HeadersTooLarge: {
+    status: 431,
+    type: "invalid_request_error",
+    codes: ["headers_too_large"],
+    description: "The request line and headers together are over 16 KiB"
+  },
+  RequestTimeout: {
+    status: 408,
+    type: "invalid_request_error",
+    codes: ["request_timeout"],
+    description: "The request's headers or body did not arrive in time"
+  },
+  MethodNotImplemented: {
+    status: 501,
+    type: "invalid_request_error",
+    codes: ["method_not_supported"],
+    description: "The request method is not an HTTP method this service knows"
+  }
+})
 
-export class RequestTimeout extends ApiError<RequestTimeout>()("RequestTimeout", {
-  status: 408,
-  type: "invalid_request_error",
-  codes: ["request_timeout"],
-  description: "The request's headers or body did not arrive in time"
-}) {
-  readonly _tag = "RequestTimeout" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { HeadersTooLarge, RequestTimeout, MethodNotImplemented } = ProtocolErrors
 
-export class MethodNotImplemented extends ApiError<MethodNotImplemented>()("MethodNotImplemented", {
-  status: 501,
-  type: "invalid_request_error",
-  codes: ["method_not_supported"],
-  description: "The request method is not an HTTP method this service knows"
-}) {
-  readonly _tag = "MethodNotImplemented" as const
-}

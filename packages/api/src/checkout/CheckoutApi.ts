@@ -16,6 +16,7 @@ import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/Idempo
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
+import { listPage } from "../Endpoints.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 
@@ -48,10 +49,7 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
       )
   )
   .add(
-    HttpApiEndpoint.get("list", "/checkout/sessions")
-      .setUrlParams(CheckoutSessionListQuery)
-      .addSuccess(CheckoutSessionList)
-      .annotate(OpenApi.Summary, "List checkout sessions, newest first")
+    listPage("/checkout/sessions", CheckoutSessionListQuery, CheckoutSessionList, "List checkout sessions, newest first")
   )
   .middleware(Authorization)
   .prefix("/v1")

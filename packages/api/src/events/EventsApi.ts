@@ -1,11 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { PathId } from "@orchestrator/core/domain/Text"
 import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { EventNotFound } from "./EventErrors.js"
+import { retrieveById } from "../Endpoints.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 
@@ -25,11 +25,7 @@ export class EventsApi extends HttpApiGroup.make("events")
       .annotate(OpenApi.Description, "Filter by `type` and by creation time, `created[gte]` and `created[lte]` (ISO 8601).")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/events/:id")
-      .setPath(Schema.Struct({ id: PathId }))
-      .addSuccess(Event)
-      .addError(EventNotFound)
-      .annotate(OpenApi.Summary, "Retrieve an event")
+    retrieveById("/events/:id", Event, EventNotFound, "Retrieve an event")
   )
   .middleware(Authorization)
   .prefix("/v1")

@@ -1,23 +1,23 @@
 import type * as Domain from "@orchestrator/core/idempotency/IdempotencyKey"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith } from "../ApiError.js"
 
-export class IdempotencyKeyInUse extends ApiError<IdempotencyKeyInUse>()("IdempotencyKeyInUse", {
-  status: 409,
-  type: "idempotency_error",
-  codes: ["idempotency_key_in_use"],
-  description: "A request with this Idempotency-Key is still running"
-}) {
-  readonly _tag = "IdempotencyKeyInUse" as const
-}
+export const IdempotencyErrors = apiErrors({
+  IdempotencyKeyInUse: {
+    status: 409,
+    type: "idempotency_error",
+    codes: ["idempotency_key_in_use"],
+    description: "A request with this Idempotency-Key is still running"
+  },
+  IdempotencyKeyReused: {
+    status: 422,
+    type: "idempotency_error",
+    codes: ["idempotency_key_reused"],
+    description: "This Idempotency-Key was used for a different request"
+  }
+})
 
-export class IdempotencyKeyReused extends ApiError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
-  status: 422,
-  type: "idempotency_error",
-  codes: ["idempotency_key_reused"],
-  description: "This Idempotency-Key was used for a different request"
-}) {
-  readonly _tag = "IdempotencyKeyReused" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { IdempotencyKeyInUse, IdempotencyKeyReused } = IdempotencyErrors
 
 export const idempotencyFailures = {
   IdempotencyKeyInUse: (_: Domain.IdempotencyKeyInUse) =>

@@ -1,25 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type * as Domain from "@orchestrator/core/tenancy/Organizations"
 import { OrganizationView, UpdateOrganization } from "@orchestrator/core/tenancy/Organization"
-import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-
-export class DefaultProviderInvalid extends ApiError<DefaultProviderInvalid>()("DefaultProviderInvalid", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["default_provider_invalid"],
-  description: "The default provider must be a connection of this mode that is not disabled"
-}) {
-  readonly _tag = "DefaultProviderInvalid" as const
-}
-
-export const organizationFailures = {
-  DefaultProviderInvalid: (error: Domain.DefaultProviderInvalid) =>
-    failWith(DefaultProviderInvalid, { message: `Cannot make '${echoed(error.provider)}' the default: ${error.reason}.`, param: "default_provider" })
-}
+import { DefaultProviderInvalid } from "./OrganizationErrors.js"
 
 export class OrganizationApi extends HttpApiGroup.make("organization")
   .add(

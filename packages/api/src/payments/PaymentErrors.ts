@@ -1,81 +1,67 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
-export class PaymentNotFound extends ApiError<PaymentNotFound>()("PaymentNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No payment with this id for this key"
-}) {
-  readonly _tag = "PaymentNotFound" as const
-}
+/** How each payment failure answers over HTTP. */
+export const PaymentErrors = apiErrors({
+  PaymentNotFound: notFound("payment"),
+  PaymentFailed: {
+    status: 402,
+    type: "payment_error",
+    description: "The provider refused the money movement; the failed payment is inside, `code` says why"
+  },
+  PaymentStateConflict: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["payment_unexpected_state"],
+    description: "The payment is not in a status that allows this"
+  },
+  ReturnUrlRequired: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["return_url_required"],
+    description: "The provider requires 3D Secure and the request has no return_url; the payment was canceled"
+  },
+  AmountTooLarge: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["amount_too_large"],
+    description: "The amount is more than the payment allows"
+  },
+  PaymentNotRefundable: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["charge_already_refunded", "payment_unexpected_state"],
+    description: "Only a succeeded payment with something left to refund can be refunded"
+  },
+  ProviderUnavailable: {
+    status: 502,
+    type: "provider_error",
+    codes: ["provider_unavailable"],
+    description: "The payment provider could not be reached; nothing changed"
+  },
+  ProviderTimeout: {
+    status: 504,
+    type: "provider_error",
+    codes: ["provider_timeout"],
+    description: "The payment provider did not answer in time; retry with the same Idempotency-Key"
+  }
+})
 
-export class PaymentFailed extends ApiError<PaymentFailed>()("PaymentFailed", {
-  status: 402,
-  type: "payment_error",
-  description: "The provider refused the money movement; the failed payment is inside, `code` says why"
-}) {
-  readonly _tag = "PaymentFailed" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  PaymentNotFound,
+  PaymentFailed,
+  PaymentStateConflict,
+  ReturnUrlRequired,
+  AmountTooLarge,
+  PaymentNotRefundable,
+  ProviderUnavailable,
+  ProviderTimeout
+} = PaymentErrors
 
-export class PaymentStateConflict extends ApiError<PaymentStateConflict>()("PaymentStateConflict", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["payment_unexpected_state"],
-  description: "The payment is not in a status that allows this"
-}) {
-  readonly _tag = "PaymentStateConflict" as const
-}
-
-export class ReturnUrlRequired extends ApiError<ReturnUrlRequired>()("ReturnUrlRequired", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["return_url_required"],
-  description: "The provider requires 3D Secure and the request has no return_url; the payment was canceled"
-}) {
-  readonly _tag = "ReturnUrlRequired" as const
-}
-
-export class AmountTooLarge extends ApiError<AmountTooLarge>()("AmountTooLarge", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["amount_too_large"],
-  description: "The amount is more than the payment allows"
-}) {
-  readonly _tag = "AmountTooLarge" as const
-}
-
-export class PaymentNotRefundable extends ApiError<PaymentNotRefundable>()("PaymentNotRefundable", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["charge_already_refunded", "payment_unexpected_state"],
-  description: "Only a succeeded payment with something left to refund can be refunded"
-}) {
-  readonly _tag = "PaymentNotRefundable" as const
-}
-
-export class ProviderUnavailable extends ApiError<ProviderUnavailable>()("ProviderUnavailable", {
-  status: 502,
-  type: "provider_error",
-  codes: ["provider_unavailable"],
-  description: "The payment provider could not be reached; nothing changed"
-}) {
-  readonly _tag = "ProviderUnavailable" as const
-}
-
-export class ProviderTimeout extends ApiError<ProviderTimeout>()("ProviderTimeout", {
-  status: 504,
-  type: "provider_error",
-  codes: ["provider_timeout"],
-  description: "The payment provider did not answer in time; retry with the same Idempotency-Key"
-}) {
-  readonly _tag = "ProviderTimeout" as const
-}
-
+/** Each domain failure of a payment, as its API error. */
 export const paymentFailures = {
-  PaymentNotFound: (error: Domain.PaymentNotFound) =>
-    failWith(PaymentNotFound, { message: `No such payment: '${echoed(error.id)}'`, param: "id" }),
+  PaymentNotFound: noSuch(PaymentNotFound, "payment"),
   PaymentRefused: (error: Domain.PaymentRefused) =>
     failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
   PaymentStateConflict: (error: Domain.PaymentStateConflict) =>
@@ -93,7 +79,8 @@ export const paymentFailures = {
   AmountTooLarge: (error: Domain.AmountTooLarge) =>
     failWith(AmountTooLarge, { message: `The amount can be at most ${error.maximum}.`, param: error.param }),
   PaymentNotRefundable: (error: Domain.PaymentNotRefundable) =>
-    failWith(PaymentNotRefundable, 
+    failWith(
+      PaymentNotRefundable,
       error.reason === "fully_refunded"
         ? { code: "charge_already_refunded", message: "This payment has been refunded in full.", payment: error.payment }
         : {

@@ -25,6 +25,7 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
+import { listPage } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
@@ -60,10 +61,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       )
   )
   .add(
-    HttpApiEndpoint.get("list", "/payments")
-      .setUrlParams(PaymentListQuery)
-      .addSuccess(PaymentList)
-      .annotate(OpenApi.Summary, "List payments, newest first")
+    listPage("/payments", PaymentListQuery, PaymentList, "List payments, newest first")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/payments/:id")

@@ -2,25 +2,58 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
-export class ProviderNotUsable extends ApiError<ProviderNotUsable>()("ProviderNotUsable", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["provider_not_usable"],
-  description: "The provider asked for is unknown, not active, or cannot take this currency or method"
-}) {
-  readonly _tag = "ProviderNotUsable" as const
-}
+export const ProviderErrors = apiErrors({
+  ProviderNotUsable: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["provider_not_usable"],
+    description: "The provider asked for is unknown, not active, or cannot take this currency or method"
+  },
+  NoProviderAvailable: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["no_provider_available"],
+    description: "No provider of the organization can take this payment"
+  },
+  ProviderConnectionNotFound: notFound("provider connection"),
+  ConnectionNameTaken: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["connection_name_taken"],
+    description: "Another connection of this mode has this name (deleted connections keep theirs)"
+  },
+  DefaultProviderInUse: {
+    status: 409,
+    type: "invalid_request_error",
+    codes: ["default_provider_in_use"],
+    description: "The default provider cannot be deleted or disabled; choose another default first"
+  },
+  ConnectionInvalid: {
+    status: 422,
+    type: "invalid_request_error",
+    codes: ["connection_invalid"],
+    description: "An unknown connection type, or settings or credentials this type does not take"
+  },
+  WebhookUnverified: {
+    status: 400,
+    type: "invalid_request_error",
+    codes: ["webhook_unverified"],
+    description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
+  }
+})
 
-export class NoProviderAvailable extends ApiError<NoProviderAvailable>()("NoProviderAvailable", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["no_provider_available"],
-  description: "No provider of the organization can take this payment"
-}) {
-  readonly _tag = "NoProviderAvailable" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const {
+  ProviderNotUsable,
+  NoProviderAvailable,
+  ProviderConnectionNotFound,
+  ConnectionNameTaken,
+  DefaultProviderInUse,
+  ConnectionInvalid,
+  WebhookUnverified
+} = ProviderErrors
 
 export const providerFailures = {
   ProviderNotUsable: (error: Domain.ProviderNotUsable) =>
@@ -29,54 +62,8 @@ export const providerFailures = {
     failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
 }
 
-export class ProviderConnectionNotFound extends ApiError<ProviderConnectionNotFound>()("ProviderConnectionNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No provider connection with this id for this key"
-}) {
-  readonly _tag = "ProviderConnectionNotFound" as const
-}
-
-export class ConnectionNameTaken extends ApiError<ConnectionNameTaken>()("ConnectionNameTaken", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["connection_name_taken"],
-  description: "Another connection of this mode has this name (deleted connections keep theirs)"
-}) {
-  readonly _tag = "ConnectionNameTaken" as const
-}
-
-export class DefaultProviderInUse extends ApiError<DefaultProviderInUse>()("DefaultProviderInUse", {
-  status: 409,
-  type: "invalid_request_error",
-  codes: ["default_provider_in_use"],
-  description: "The default provider cannot be deleted or disabled; choose another default first"
-}) {
-  readonly _tag = "DefaultProviderInUse" as const
-}
-
-export class ConnectionInvalid extends ApiError<ConnectionInvalid>()("ConnectionInvalid", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["connection_invalid"],
-  description: "An unknown connection type, or settings or credentials this type does not take"
-}) {
-  readonly _tag = "ConnectionInvalid" as const
-}
-
-export class WebhookUnverified extends ApiError<WebhookUnverified>()("WebhookUnverified", {
-  status: 400,
-  type: "invalid_request_error",
-  codes: ["webhook_unverified"],
-  description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
-}) {
-  readonly _tag = "WebhookUnverified" as const
-}
-
 export const connectionFailures = {
-  ProviderConnectionNotFound: (error: Connections.ProviderConnectionNotFound) =>
-    failWith(ProviderConnectionNotFound, { message: `No such provider connection: '${echoed(error.id)}'`, param: "id" }),
+  ProviderConnectionNotFound: noSuch(ProviderConnectionNotFound, "provider connection"),
   ConnectionNameTaken: (error: Connections.ConnectionNameTaken) =>
     failWith(ConnectionNameTaken, { message: `A connection named '${echoed(error.name)}' exists already.`, param: "name" }),
   DefaultProviderInUse: (error: Connections.DefaultProviderInUse) =>

@@ -1,27 +1,20 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
-export class RefundNotFound extends ApiError<RefundNotFound>()("RefundNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No refund with this id for this key"
-}) {
-  readonly _tag = "RefundNotFound" as const
-}
+export const RefundErrors = apiErrors({
+  RefundNotFound: notFound("refund"),
+  RefundFailed: {
+    status: 402,
+    type: "payment_error",
+    description: "The provider refused the refund; the failed refund is inside, `code` says why"
+  }
+})
 
-export class RefundFailed extends ApiError<RefundFailed>()("RefundFailed", {
-  status: 402,
-  type: "payment_error",
-  description: "The provider refused the refund; the failed refund is inside, `code` says why"
-}) {
-  readonly _tag = "RefundFailed" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { RefundNotFound, RefundFailed } = RefundErrors
 
 export const refundFailures = {
-  RefundNotFound: (error: Domain.RefundNotFound) =>
-    failWith(RefundNotFound, { message: `No such refund: '${echoed(error.id)}'`, param: "id" }),
+  RefundNotFound: noSuch(RefundNotFound, "refund"),
   RefundRefused: (error: Domain.RefundRefused) =>
     failWith(RefundFailed, {
       code: error.refund.failure?.code ?? "refund_failed",

@@ -8,6 +8,7 @@ import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
+import { listPage, retrieveById } from "../Endpoints.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
@@ -32,17 +33,10 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
       .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/refunds/:id")
-      .setPath(Schema.Struct({ id: PathId }))
-      .addSuccess(Refund)
-      .addError(RefundNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a refund")
+    retrieveById("/refunds/:id", Refund, RefundNotFound, "Retrieve a refund")
   )
   .add(
-    HttpApiEndpoint.get("list", "/refunds")
-      .setUrlParams(RefundListQuery)
-      .addSuccess(RefundList)
-      .annotate(OpenApi.Summary, "List refunds, newest first")
+    listPage("/refunds", RefundListQuery, RefundList, "List refunds, newest first")
   )
   .middleware(Authorization)
   .prefix("/v1")

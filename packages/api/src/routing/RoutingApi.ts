@@ -1,43 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
 import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
-import type * as Domain from "@orchestrator/core/routing/RoutingErrors"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { PaymentsRouting } from "@orchestrator/core/tenancy/Organization"
 import { Schema } from "effect"
-import { ApiError, failWith } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-
-export class RoutingRuleNotFound extends ApiError<RoutingRuleNotFound>()("RoutingRuleNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No routing rule with this id for this key"
-}) {
-  readonly _tag = "RoutingRuleNotFound" as const
-}
-
-export class RoutingRuleInvalid extends ApiError<RoutingRuleInvalid>()("RoutingRuleInvalid", {
-  status: 422,
-  type: "invalid_request_error",
-  codes: ["routing_rule_invalid"],
-  description: "An unknown condition, an empty list, gte above lte, a non-integer bound, or an unknown provider"
-}) {
-  readonly _tag = "RoutingRuleInvalid" as const
-}
-
-export const routingFailures = {
-  RoutingRuleNotFound: (error: Domain.RoutingRuleNotFound) =>
-    failWith(RoutingRuleNotFound, { message: `No such routing rule: '${echoed(error.id)}'`, param: "id" }),
-  RoutingRuleInvalid: (error: Domain.RoutingRuleInvalid) =>
-    failWith(RoutingRuleInvalid, { message: `Invalid ${error.param}: ${error.reason}.`, param: error.param })
-}
+import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 

@@ -1,12 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Customer"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./BillingErrors.js"
+import { retrieveById } from "../Endpoints.js"
 
 export const CustomerList = ListOf(Customer).annotations({ identifier: "CustomerList" })
 
@@ -23,11 +24,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .annotate(OpenApi.Summary, "Create a customer, optionally on a test clock")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/customers/:id")
-      .setPath(Schema.Struct({ id: PathId }))
-      .addSuccess(Customer)
-      .addError(CustomerNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a customer")
+    retrieveById("/customers/:id", Customer, CustomerNotFound, "Retrieve a customer")
   )
   .add(
     HttpApiEndpoint.get("list", "/customers")

@@ -1,20 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { InvoiceNotFound } from "./BillingErrors.js"
+import { retrieveById } from "../Endpoints.js"
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 
 export class InvoicesApi extends HttpApiGroup.make("invoices")
   .add(
-    HttpApiEndpoint.get("retrieve", "/invoices/:id")
-      .setPath(Schema.Struct({ id: PathId }))
-      .addSuccess(Invoice)
-      .addError(InvoiceNotFound)
-      .annotate(OpenApi.Summary, "Retrieve an invoice with its latest payment")
+    retrieveById("/invoices/:id", Invoice, InvoiceNotFound, "Retrieve an invoice with its latest payment")
   )
   .add(
     HttpApiEndpoint.get("list", "/invoices")

@@ -1,12 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { PathId } from "@orchestrator/core/domain/Text"
 import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { PlanNotFound } from "./BillingErrors.js"
+import { retrieveById } from "../Endpoints.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 
@@ -21,11 +21,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .annotate(OpenApi.Summary, "Create a plan: an amount billed every `interval_count` intervals")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/plans/:id")
-      .setPath(Schema.Struct({ id: PathId }))
-      .addSuccess(Plan)
-      .addError(PlanNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a plan")
+    retrieveById("/plans/:id", Plan, PlanNotFound, "Retrieve a plan")
   )
   .add(
     HttpApiEndpoint.get("list", "/plans")

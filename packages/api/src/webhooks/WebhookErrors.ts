@@ -1,31 +1,18 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/webhooks/WebhookErrors"
-import { ApiError, failWith } from "../ApiError.js"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 import { InvalidRequest } from "../CommonErrors.js"
 
-export class WebhookEndpointNotFound extends ApiError<WebhookEndpointNotFound>()("WebhookEndpointNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No webhook endpoint with this id for this key"
-}) {
-  readonly _tag = "WebhookEndpointNotFound" as const
-}
+export const WebhookErrors = apiErrors({
+  WebhookEndpointNotFound: notFound("webhook endpoint"),
+  WebhookDeliveryNotFound: notFound("webhook delivery")
+})
 
-export class WebhookDeliveryNotFound extends ApiError<WebhookDeliveryNotFound>()("WebhookDeliveryNotFound", {
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: "No webhook delivery with this id for this key"
-}) {
-  readonly _tag = "WebhookDeliveryNotFound" as const
-}
+/** Each class by its name, for endpoint declarations and `failWith`. */
+export const { WebhookEndpointNotFound, WebhookDeliveryNotFound } = WebhookErrors
 
 export const webhookFailures = {
-  WebhookEndpointNotFound: (error: Domain.WebhookEndpointNotFound) =>
-    failWith(WebhookEndpointNotFound, { message: `No such webhook endpoint: '${echoed(error.id)}'`, param: "id" }),
-  WebhookDeliveryNotFound: (error: Domain.WebhookDeliveryNotFound) =>
-    failWith(WebhookDeliveryNotFound, { message: `No such webhook delivery: '${echoed(error.id)}'`, param: "id" }),
+  WebhookEndpointNotFound: noSuch(WebhookEndpointNotFound, "webhook endpoint"),
+  WebhookDeliveryNotFound: noSuch(WebhookDeliveryNotFound, "webhook delivery"),
   // The seed answers a bad endpoint with 400: a URL the mode does not allow is bad input.
   WebhookUrlNotAllowed: (error: Domain.WebhookUrlNotAllowed) =>
     failWith(InvalidRequest, { code: "url_not_allowed", message: `Invalid url: ${error.reason}.`, param: "url" })

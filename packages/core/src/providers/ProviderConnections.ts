@@ -87,91 +87,11 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             reason: `unknown type '${echoed(type)}'; this service knows ${connectors.types.join(", ")}`
           }))
 
-      const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>
-        Option.match(settingsProblem(definition, settings), {
-          onNone: () => Effect.void,
-          onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
-        })
+      const checkBaseUrl = baseUrlCheck(privateAddresses)
 
-      /** The egress policy of the connection's calls, applied when the URL is saved (and again at each call). */
-      const checkBaseUrl = (definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
-        const problem = baseUrl === null
-          ? undefined
-          : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
-        return problem === undefined ? Effect.void : Effect.fail(
-          new ConnectionInvalid({
-            param: "base_url",
-            reason: `${problem}${
-              livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"
-            }`
-          })
-        )
-      }
+      const { insert, seal } = sealingWrites({ repository, secrets })
 
-      const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
-        const missing = definition.credentialKeys.find(({ key, required }) => required && !(key in credentials))
-        if (missing !== undefined) {
-          return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing.key}`, reason: "this type needs it" }))
-        }
-        const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.some((known) => known.key === key))
-        return unknown === undefined
-          ? Effect.void
-          : Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
-      }
-
-      const seal = (connectionId: string, input: { readonly credentials?: unknown; readonly webhook_secret?: string | undefined }) =>
-        Effect.gen(function*() {
-          if (input.credentials !== undefined) {
-            yield* repository.saveSealedSecret(
-              connectionId,
-              "credentials",
-              yield* secrets.seal(connectionId, "credentials", JSON.stringify(input.credentials))
-            )
-          }
-          if (input.webhook_secret !== undefined) {
-            yield* repository.saveSealedSecret(
-              connectionId,
-              "webhook_secret",
-              yield* secrets.seal(connectionId, "webhook_secret", input.webhook_secret)
-            )
-          }
-        })
-
-      /**
-       * Inserts a connection. The sandbox, which needs no account anywhere, gets a webhook secret of
-       * its own when none is given: it signs the webhooks it sends back with it.
-       */
-      const insert = (organizationId: string, connection: ProviderConnection, input: {
-        readonly credentials?: unknown
-        readonly webhook_secret?: string | undefined
-      }) =>
-        Effect.gen(function*() {
-          yield* repository.insert(organizationId, connection)
-          const webhookSecret = input.webhook_secret ??
-            (connection.type === "sandbox" ? `whsec_${randomBase32(32)}` : undefined)
-          yield* seal(connection.id, { ...input, webhook_secret: webhookSecret })
-        })
-
-      const newConnection = (tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
-        Effect.gen(function*() {
-          const createdAt = yield* now
-          return new ProviderConnection({
-            object: "provider_connection",
-            id: yield* ids.make("pcn"),
-            status: "active",
-            last_error: null,
-            supported_currencies: null,
-            supported_methods: null,
-            settings: {},
-            base_url: null,
-            consecutive_failures: 0,
-            circuit_retry_at: null,
-            livemode: tenant.livemode,
-            created_at: createdAt,
-            updated_at: createdAt,
-            ...fields
-          })
-        })
+      const newConnection = newConnectionWith(ids)
 
       const isDefault = (tenant: Tenant, name: string) =>
         Effect.map(organizations.find(tenant.organizationId), (organization) =>
@@ -257,4 +177,100 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
       }
     })
   )
+}
+
+const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>
+  Option.match(settingsProblem(definition, settings), {
+    onNone: () => Effect.void,
+    onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
+  })
+
+const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
+  const missing = definition.credentialKeys.find(({ key, required }) => required && !(key in credentials))
+  if (missing !== undefined) {
+    return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing.key}`, reason: "this type needs it" }))
+  }
+  const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.some((known) => known.key === key))
+  return unknown === undefined
+    ? Effect.void
+    : Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
+}
+
+/** The egress policy of the connection's calls, applied when the URL is saved (and again at each call). */
+const baseUrlCheck = (privateAddresses: Context.Tag.Service<typeof EgressSettings>["privateAddresses"]) =>
+(definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
+  const problem = baseUrl === null
+    ? undefined
+    : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
+  return problem === undefined ? Effect.void : Effect.fail(
+    new ConnectionInvalid({
+      param: "base_url",
+      reason: `${problem}${
+        livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"
+      }`
+    })
+  )
+}
+
+/** A new active connection of this mode, `fields` over the defaults. */
+const newConnectionWith = (ids: Context.Tag.Service<typeof IdGenerator>) =>
+(tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
+  Effect.gen(function*() {
+    const createdAt = yield* now
+    return new ProviderConnection({
+      object: "provider_connection",
+      id: yield* ids.make("pcn"),
+      status: "active",
+      last_error: null,
+      supported_currencies: null,
+      supported_methods: null,
+      settings: {},
+      base_url: null,
+      consecutive_failures: 0,
+      circuit_retry_at: null,
+      livemode: tenant.livemode,
+      created_at: createdAt,
+      updated_at: createdAt,
+      ...fields
+    })
+  })
+
+/** Writing a connection's secrets sealed, and inserting a connection with them. */
+const sealingWrites = ({ repository, secrets }: {
+  readonly repository: Context.Tag.Service<typeof ProviderConnectionsRepository>
+  readonly secrets: Context.Tag.Service<typeof ConnectionSecrets>
+}) => {
+  const seal = (connectionId: string, input: { readonly credentials?: unknown; readonly webhook_secret?: string | undefined }) =>
+    Effect.gen(function*() {
+      if (input.credentials !== undefined) {
+        yield* repository.saveSealedSecret(
+          connectionId,
+          "credentials",
+          yield* secrets.seal(connectionId, "credentials", JSON.stringify(input.credentials))
+        )
+      }
+      if (input.webhook_secret !== undefined) {
+        yield* repository.saveSealedSecret(
+          connectionId,
+          "webhook_secret",
+          yield* secrets.seal(connectionId, "webhook_secret", input.webhook_secret)
+        )
+      }
+    })
+
+  /**
+   * Inserts a connection. The sandbox, which needs no account anywhere, gets a webhook secret of
+   * its own when none is given: it signs the webhooks it sends back with it.
+   */
+  const insert = (organizationId: string, connection: ProviderConnection, input: {
+    readonly credentials?: unknown
+    readonly webhook_secret?: string | undefined
+  }) =>
+    Effect.gen(function*() {
+      yield* repository.insert(organizationId, connection)
+      const webhookSecret = input.webhook_secret ??
+        (connection.type === "sandbox" ? `whsec_${randomBase32(32)}` : undefined)
+      yield* seal(connection.id, { ...input, webhook_secret: webhookSecret })
+    })
+  return { insert, seal }
 }

@@ -167,60 +167,72 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
           Effect.flatMap(repository.delete(tenant, id), (deleted) =>
             deleted ? Effect.void : Effect.fail(new RoutingRuleNotFound({ id }))),
         evaluate,
-        explain: (tenant, input) =>
-          Effect.gen(function*() {
-            const organization = yield* organizations.find(tenant.organizationId)
-            const mode = input.mode ??
-              Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
-            const card = yield* knownCardOf(connectorTypes, input.payment_method)
-            const facts = routingFactsOf(input, card)
-            const listed = yield* connections.list(tenant)
-            const excluded = input.exclude ?? []
-            const time = yield* DateTime.now
-            const common = {
-              object: "routing_evaluation" as const,
-              mode,
-              payment_method: { type: input.payment_method.type, brand: card.brand, country: card.country }
-            }
-            if (input.provider !== undefined) {
-              // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
-              const forced = input.provider
-              const { reason, trial } = eligibility(listed.find((connection) => connection.name === forced), facts, excluded, time)
-              return {
-                ...common,
-                routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
-                provider: reason === null ? forced : null,
-                rule_id: null,
-                fallbacks: [],
-                candidates: [{ rule_id: null, priority: null, provider: forced, result: reason === null ? "chosen" as const : "skipped" as const, reason, trial }]
-              }
-            }
-            const evaluation = evaluateRouting({
-              rules: yield* repository.all(tenant),
-              connections: listed,
-              defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
-              facts,
-              excluded,
-              now: time,
-              rulesUsed: mode === "rules"
-            })
-            const chosen = evaluation.eligible[0]
-            const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
-            return {
-              ...common,
-              routing: chosen === undefined
-                ? null
-                : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
-              provider: chosen?.provider ?? null,
-              rule_id: chosen?.rule_id ?? null,
-              // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
-              fallbacks: evaluation.eligible.slice(1)
-                .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
-                .map((candidate) => candidate.provider),
-              candidates: evaluation.candidates
-            }
-          })
+        explain: explainRouting({ repository, connections, organizations, connectorTypes })
       }
     })
   )
 }
+
+/** What the dry run reads: the rules, the connections, the organization and the connectors' card facts. */
+interface ExplainReads {
+  readonly repository: Context.Tag.Service<typeof RoutingRulesRepository>
+  readonly connections: Context.Tag.Service<typeof ProviderConnectionsRepository>
+  readonly organizations: Context.Tag.Service<typeof OrganizationsRepository>
+  readonly connectorTypes: Context.Tag.Service<typeof Connectors>
+}
+
+/** The dry run of `RoutingRules.explain`, on its own: the longest operation, and one that writes nothing. */
+const explainRouting = ({ connections, connectorTypes, organizations, repository }: ExplainReads) =>
+(tenant: Tenant, input: EvaluateRouting): Effect.Effect<RoutingDecision> =>
+  Effect.gen(function*() {
+    const organization = yield* organizations.find(tenant.organizationId)
+    const mode = input.mode ??
+      Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
+    const card = yield* knownCardOf(connectorTypes, input.payment_method)
+    const facts = routingFactsOf(input, card)
+    const listed = yield* connections.list(tenant)
+    const excluded = input.exclude ?? []
+    const time = yield* DateTime.now
+    const common = {
+      object: "routing_evaluation" as const,
+      mode,
+      payment_method: { type: input.payment_method.type, brand: card.brand, country: card.country }
+    }
+    if (input.provider !== undefined) {
+      // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
+      const forced = input.provider
+      const { reason, trial } = eligibility(listed.find((connection) => connection.name === forced), facts, excluded, time)
+      return {
+        ...common,
+        routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
+        provider: reason === null ? forced : null,
+        rule_id: null,
+        fallbacks: [],
+        candidates: [{ rule_id: null, priority: null, provider: forced, result: reason === null ? "chosen" as const : "skipped" as const, reason, trial }]
+      }
+    }
+    const evaluation = evaluateRouting({
+      rules: yield* repository.all(tenant),
+      connections: listed,
+      defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
+      facts,
+      excluded,
+      now: time,
+      rulesUsed: mode === "rules"
+    })
+    const chosen = evaluation.eligible[0]
+    const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
+    return {
+      ...common,
+      routing: chosen === undefined
+        ? null
+        : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
+      provider: chosen?.provider ?? null,
+      rule_id: chosen?.rule_id ?? null,
+      // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
+      fallbacks: evaluation.eligible.slice(1)
+        .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
+        .map((candidate) => candidate.provider),
+      candidates: evaluation.candidates
+    }
+  })

@@ -28,6 +28,17 @@ export class DefaultProviderInvalid extends Data.TaggedError("DefaultProviderInv
   readonly reason: string
 }> {}
 
+/** The organization as a key of one mode sees it. */
+const viewOf = (organization: Organization, tenant: Tenant): OrganizationView => ({
+  object: "organization",
+  id: organization.id,
+  name: organization.name,
+  default_provider: defaultProviderOf(organization, tenant.livemode),
+  payments_routing: paymentsRoutingOf(organization, tenant.livemode),
+  livemode: tenant.livemode,
+  created_at: organization.created_at
+})
+
 /** Organizations and their keys: what the command-line tool and the embedded bootstrap manage. */
 export class Organizations extends Context.Tag("core/Organizations")<Organizations, {
   /**
@@ -75,16 +86,6 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
           onNone: () => Effect.dieMessage(`organization ${id} of an authenticated key is gone`),
           onSome: Effect.succeed
         }))
-
-      const viewOf = (organization: Organization, tenant: Tenant): OrganizationView => ({
-        object: "organization",
-        id: organization.id,
-        name: organization.name,
-        default_provider: defaultProviderOf(organization, tenant.livemode),
-        payments_routing: paymentsRoutingOf(organization, tenant.livemode),
-        livemode: tenant.livemode,
-        created_at: organization.created_at
-      })
 
       const storeKey = (organizationId: string, secret: string, livemode: boolean) =>
         Effect.gen(function*() {

@@ -74,51 +74,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
       const sender = yield* WebhookSender
       const ids = yield* IdGenerator
 
-      /**
-       * One delivery per active endpoint subscribed to each event's type: the endpoints of each tenant
-       * read once for the whole batch, the deliveries written in one statement.
-       */
-      const fanOutAll = (batch: ReadonlyArray<StoredEvent>) =>
-        Effect.gen(function*() {
-          const activeOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
-          const made: Array<NewDelivery> = []
-          const at = yield* now
-          for (const { event, organizationId } of batch) {
-            const tenant = { organizationId, livemode: event.livemode }
-            const tenantKey = `${organizationId}/${event.livemode}`
-            if (!activeOf.has(tenantKey)) activeOf.set(tenantKey, yield* endpointsRepository.active(tenant))
-            const subscribed = activeOf.get(tenantKey)!.filter((endpoint) => subscribesTo(endpoint, event.type))
-            if (subscribed.length === 0) continue
-            const payload = encodeEvent(event)
-            const body = JSON.stringify(payload)
-            for (const endpoint of subscribed) {
-              made.push({
-                tenant,
-                payload: body,
-                objectId: event.data.object.id,
-                eventCreatedAt: event.created_at,
-                delivery: new WebhookDelivery({
-                  object: "webhook_delivery",
-                  id: yield* ids.make("whev"),
-                  event_id: event.id,
-                  endpoint_id: endpoint.id,
-                  type: event.type,
-                  status: "pending",
-                  attempt_count: 0,
-                  last_response_status: null,
-                  last_error: null,
-                  next_attempt_at: at,
-                  delivered_at: null,
-                  created_at: at,
-                  livemode: event.livemode,
-                  payload,
-                  attempts: null
-                })
-              })
-            }
-          }
-          yield* deliveries.insertAll(made)
-        })
+      const fanOutAll = fanOutEvents({ deliveries, endpointsRepository, ids })
 
       const fanOut: EventConsumer = {
         name: "webhooks",
@@ -141,57 +97,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
        */
       const receiversOfPass = Cache.make({ capacity: 10_000, timeToLive: Duration.seconds(1), lookup: receiverOf })
 
-      /** One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the caller). */
-      const attempt = (leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
-        Effect.gen(function*() {
-          const due = leased.item
-          const { endpoint, secrets } = yield* receivers.get(
-            new ReceiverKey({ tenant: Data.struct({ ...due.tenant }), endpointId: due.endpointId })
-          )
-          const attemptedAt = yield* now
-          const started = yield* Clock.currentTimeMillis
-          let response: WebhookResponse | undefined
-          if (Option.isSome(endpoint) && endpoint.value.status === "active") {
-            const body = new TextEncoder().encode(due.payload)
-            const signature = yield* signatureHeader(secrets, Math.floor(started / 1000), body)
-            response = Option.getOrUndefined(
-              yield* sender.send({
-                url: endpoint.value.url,
-                headers: {
-                  "content-type": "application/json",
-                  "user-agent": USER_AGENT,
-                  [SIGNATURE_HEADER]: signature,
-                  "service-event-id": due.eventId,
-                  "service-delivery-id": due.deliveryId
-                },
-                body,
-                livemode: due.tenant.livemode
-              }).pipe(Effect.timeoutOption(ATTEMPT_TIMEOUT))
-            )
-          } else {
-            response = { _tag: "Unreachable", reason: "The endpoint is disabled; nothing was sent." }
-          }
-          const duration = (yield* Clock.currentTimeMillis) - started
-          const error = errorOf(response)
-          const attemptsMade = due.attemptCount + 1
-          // A failure is tried again on schedule; one to an endpoint that is disabled waits for a resend.
-          const active = Option.exists(endpoint, (found) => found.status === "active")
-          const delay = error === null || !active ? undefined : nextDelayMillis(attemptsMade, yield* Random.next)
-          const record: AttemptRecord = {
-            attempt: new WebhookAttempt({
-              object: "webhook_delivery_attempt",
-              id: yield* ids.make("whev"),
-              attempted_at: attemptedAt,
-              response_status: response?._tag === "Answered" ? response.status : null,
-              error,
-              duration_ms: Math.max(0, duration),
-              response_body: response?._tag === "Answered" ? storableText(response.body) : null
-            }),
-            status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
-            nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
-          }
-          return { leased, record }
-        })
+      const attempt = attemptDelivery({ sender, ids })
 
       const deliverDue = Effect.flatMap(receiversOfPass, (receivers) =>
         drainLeased({
@@ -241,3 +147,116 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
     })
   )
 }
+
+/** What fanning events out to endpoints reads and writes. */
+interface FanOutPorts {
+  readonly deliveries: Context.Tag.Service<typeof WebhookDeliveriesRepository>
+  readonly endpointsRepository: Context.Tag.Service<typeof WebhookEndpointsRepository>
+  readonly ids: Context.Tag.Service<typeof IdGenerator>
+}
+
+/**
+ * One delivery per active endpoint subscribed to each event's type: the endpoints of each tenant
+ * read once for the whole batch, the deliveries written in one statement.
+ */
+const fanOutEvents = ({ deliveries, endpointsRepository, ids }: FanOutPorts) =>
+(batch: ReadonlyArray<StoredEvent>) =>
+  Effect.gen(function*() {
+    const activeOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
+    const made: Array<NewDelivery> = []
+    const at = yield* now
+    for (const { event, organizationId } of batch) {
+      const tenant = { organizationId, livemode: event.livemode }
+      const tenantKey = `${organizationId}/${event.livemode}`
+      if (!activeOf.has(tenantKey)) activeOf.set(tenantKey, yield* endpointsRepository.active(tenant))
+      const subscribed = activeOf.get(tenantKey)!.filter((endpoint) => subscribesTo(endpoint, event.type))
+      if (subscribed.length === 0) continue
+      const payload = encodeEvent(event)
+      const body = JSON.stringify(payload)
+      for (const endpoint of subscribed) {
+        made.push({
+          tenant,
+          payload: body,
+          objectId: event.data.object.id,
+          eventCreatedAt: event.created_at,
+          delivery: new WebhookDelivery({
+            object: "webhook_delivery",
+            id: yield* ids.make("whev"),
+            event_id: event.id,
+            endpoint_id: endpoint.id,
+            type: event.type,
+            status: "pending",
+            attempt_count: 0,
+            last_response_status: null,
+            last_error: null,
+            next_attempt_at: at,
+            delivered_at: null,
+            created_at: at,
+            livemode: event.livemode,
+            payload,
+            attempts: null
+          })
+        })
+      }
+    }
+    yield* deliveries.insertAll(made)
+  })
+
+/** What one attempt uses: the sender, and ids for the attempt it records. */
+interface AttemptPorts {
+  readonly sender: Context.Tag.Service<typeof WebhookSender>
+  readonly ids: Context.Tag.Service<typeof IdGenerator>
+}
+
+/** One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the caller). */
+const attemptDelivery = ({ ids, sender }: AttemptPorts) =>
+(leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
+  Effect.gen(function*() {
+    const due = leased.item
+    const { endpoint, secrets } = yield* receivers.get(
+      new ReceiverKey({ tenant: Data.struct({ ...due.tenant }), endpointId: due.endpointId })
+    )
+    const attemptedAt = yield* now
+    const started = yield* Clock.currentTimeMillis
+    let response: WebhookResponse | undefined
+    if (Option.isSome(endpoint) && endpoint.value.status === "active") {
+      const body = new TextEncoder().encode(due.payload)
+      const signature = yield* signatureHeader(secrets, Math.floor(started / 1000), body)
+      response = Option.getOrUndefined(
+        yield* sender.send({
+          url: endpoint.value.url,
+          headers: {
+            "content-type": "application/json",
+            "user-agent": USER_AGENT,
+            [SIGNATURE_HEADER]: signature,
+            "service-event-id": due.eventId,
+            "service-delivery-id": due.deliveryId
+          },
+          body,
+          livemode: due.tenant.livemode
+        }).pipe(Effect.timeoutOption(ATTEMPT_TIMEOUT))
+      )
+    } else {
+      response = { _tag: "Unreachable", reason: "The endpoint is disabled; nothing was sent." }
+    }
+    const duration = (yield* Clock.currentTimeMillis) - started
+    const error = errorOf(response)
+    const attemptsMade = due.attemptCount + 1
+    // A failure is tried again on schedule; one to an endpoint that is disabled waits for a resend.
+    const active = Option.exists(endpoint, (found) => found.status === "active")
+    const delay = error === null || !active ? undefined : nextDelayMillis(attemptsMade, yield* Random.next)
+    const record: AttemptRecord = {
+      attempt: new WebhookAttempt({
+        object: "webhook_delivery_attempt",
+        id: yield* ids.make("whev"),
+        attempted_at: attemptedAt,
+        response_status: response?._tag === "Answered" ? response.status : null,
+        error,
+        duration_ms: Math.max(0, duration),
+        response_body: response?._tag === "Answered" ? storableText(response.body) : null
+      }),
+      status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
+      nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
+    }
+    return { leased, record }
+  })

@@ -89,25 +89,8 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
   static readonly layerMemory = Layer.effect(
     WebhookDeliveriesRepository,
     Effect.map(MemoryStore, (store) => {
-      type Row = {
-        readonly organizationId: string
-        readonly delivery: WebhookDelivery
-        readonly payload: string
-        readonly objectId: string | null
-        readonly eventCreatedAt: DateTime.Utc
-        readonly attempts: ReadonlyArray<WebhookAttempt>
-      }
-      /** A delivery never attempted yet of an earlier event of the same object, to the same endpoint. */
-      const heldBack = (row: Row) =>
-        row.objectId !== null && [...rows().values()].some((other) =>
-          other.objectId === row.objectId && other.delivery.endpoint_id === row.delivery.endpoint_id &&
-          other.delivery.status === "pending" && other.delivery.attempt_count === 0 &&
-          eventOrder(
-            { eventCreatedAt: other.eventCreatedAt, eventId: other.delivery.event_id },
-            { eventCreatedAt: row.eventCreatedAt, eventId: row.delivery.event_id }
-          )
-        )
-      const rows = () => store.table<Row>("webhook_deliveries")
+      const heldBack = (row: MemoryRow) => isHeldBack(rows().values(), row)
+      const rows = () => store.table<MemoryRow>("webhook_deliveries")
       const leases = memoryLeases(store, "webhook_deliveries")
       const recordAttempt = ({ item, token }: Leased<DueDelivery>, record: AttemptRecord) =>
         Effect.sync(() => {
@@ -134,7 +117,7 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
         [...rows().values()].filter((row) =>
           row.organizationId === tenant.organizationId && row.delivery.livemode === tenant.livemode
         )
-      const requeue = (row: Row, at: DateTime.Utc) =>
+      const requeue = (row: MemoryRow, at: DateTime.Utc) =>
         rows().set(row.delivery.id, {
           ...row,
           delivery: new WebhookDelivery({ ...row.delivery, status: "pending", next_attempt_at: at })
@@ -215,3 +198,24 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
     })
   )
 }
+
+/** A delivery as the memory store keeps it, with what the SQL store keeps in columns beside it. */
+interface MemoryRow {
+  readonly organizationId: string
+  readonly delivery: WebhookDelivery
+  readonly payload: string
+  readonly objectId: string | null
+  readonly eventCreatedAt: DateTime.Utc
+  readonly attempts: ReadonlyArray<WebhookAttempt>
+}
+
+/** A delivery never attempted yet of an earlier event of the same object, to the same endpoint. */
+const isHeldBack = (all: Iterable<MemoryRow>, row: MemoryRow) =>
+  row.objectId !== null && [...all].some((other) =>
+    other.objectId === row.objectId && other.delivery.endpoint_id === row.delivery.endpoint_id &&
+    other.delivery.status === "pending" && other.delivery.attempt_count === 0 &&
+    eventOrder(
+      { eventCreatedAt: other.eventCreatedAt, eventId: other.delivery.event_id },
+      { eventCreatedAt: row.eventCreatedAt, eventId: row.delivery.event_id }
+    )
+  )

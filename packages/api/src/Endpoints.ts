@@ -1,0 +1,31 @@
+import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import { PathId } from "@orchestrator/core/domain/Text"
+import { Schema } from "effect"
+
+/** The `:id` of a resource's path. */
+const ById = Schema.Struct({ id: PathId })
+
+/** `GET …/:id`: one resource this key can see, or its 404; every resource answers it the same way. */
+export const retrieveById = <S extends Schema.Schema.Any, E extends Schema.Schema.Any>(
+  path: HttpApiEndpoint.PathSegment,
+  resource: S,
+  notFound: E,
+  summary: string
+) =>
+  HttpApiEndpoint.get("retrieve", path)
+    .setPath(ById)
+    .addSuccess(resource)
+    .addError(notFound)
+    .annotate(OpenApi.Summary, summary)
+
+/** `GET …`: one page of a resource, filtered by `query`. */
+export const listPage = <Q extends Schema.Schema.Any, L extends Schema.Schema.Any>(
+  path: HttpApiEndpoint.PathSegment,
+  query: Q & HttpApiEndpoint.HttpApiEndpoint.ValidateUrlParams<Q>,
+  page: L,
+  summary: string
+) =>
+  HttpApiEndpoint.get("list", path)
+    .setUrlParams(query)
+    .addSuccess(page)
+    .annotate(OpenApi.Summary, summary)
