@@ -7,41 +7,52 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { int, iso, json, parsed } from "../shared/Rows.js"
+import { Column, int, json } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
 const encode = Schema.encodeSync(Payment)
 
-const toPayment = (row: any): Payment =>
-  decode({
+/** An attempt inside a payment row's `attempts` (built by `json_agg`, so its times are text). */
+const AttemptJson = Schema.Struct(
+  { created_at: Column.timestamp },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+)
+
+/** A `payments` row with its attempts: the columns the API shows, as either driver gives them. */
+const PaymentRow = Schema.Struct({
+  id: Column.text,
+  status: Column.text,
+  amount: Column.integer,
+  amount_captured: Column.integer,
+  amount_refunded: Column.integer,
+  currency: Column.text,
+  provider: Column.text,
+  provider_payment_id: Column.nullableText,
+  routing: Column.json,
+  payment_method: Column.json,
+  customer_id: Column.nullableText,
+  description: Column.nullableText,
+  metadata: Column.json,
+  capture: Column.boolean,
+  off_session: Column.boolean,
+  return_url: Column.nullableText,
+  next_action: Column.json,
+  failure: Column.json,
+  attempts: Schema.compose(Column.json, Schema.Array(AttemptJson), { strict: false }),
+  created_at: Column.timestamp,
+  updated_at: Column.timestamp,
+  livemode: Column.boolean
+})
+const decodeRow = Schema.decodeUnknownSync(PaymentRow)
+
+const toPayment = (row: unknown): Payment => {
+  const { attempts, ...payment } = decodeRow(row)
+  return decode({
     object: "payment",
-    id: row.id,
-    status: row.status,
-    amount: int(row.amount),
-    amount_captured: int(row.amount_captured),
-    amount_refunded: int(row.amount_refunded),
-    currency: row.currency,
-    provider: row.provider,
-    provider_payment_id: row.provider_payment_id,
-    routing: parsed(row.routing),
-    payment_method: parsed(row.payment_method),
-    customer_id: row.customer_id,
-    description: row.description,
-    metadata: parsed(row.metadata),
-    capture: row.capture,
-    off_session: row.off_session,
-    return_url: row.return_url,
-    next_action: parsed(row.next_action),
-    failure: parsed(row.failure),
-    attempts: parsed<Array<any>>(row.attempts).map((attempt) => ({
-      object: "payment_attempt",
-      ...attempt,
-      created_at: iso(attempt.created_at)
-    })),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    livemode: row.livemode
+    ...payment,
+    attempts: attempts.map((attempt) => ({ object: "payment_attempt", ...attempt }))
   })
+}
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 

@@ -5,40 +5,46 @@ import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/cor
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { int, iso } from "../shared/Rows.js"
+import { Column, int } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
 const encodeAttempt = Schema.encodeSync(WebhookAttempt)
 
-/** A `webhook_deliveries` row (and its attempts, when read) as the API shows it. */
-export const toDelivery = (row: any, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
-  decode({
-    object: "webhook_delivery",
-    id: row.id,
-    event_id: row.event_id,
-    endpoint_id: row.endpoint_id,
-    type: row.type,
-    status: row.status,
-    attempt_count: int(row.attempt_count),
-    last_response_status: row.last_response_status === null ? null : int(row.last_response_status),
-    last_error: row.last_error,
-    next_attempt_at: row.next_attempt_at === null ? null : iso(row.next_attempt_at),
-    delivered_at: row.delivered_at === null ? null : iso(row.delivered_at),
-    created_at: iso(row.created_at),
-    livemode: row.livemode,
-    payload: JSON.parse(row.payload),
-    attempts
-  })
-
-const toAttempt = (row: any) => ({
-  object: "webhook_delivery_attempt",
-  id: row.id,
-  attempted_at: iso(row.attempted_at),
-  response_status: row.response_status === null ? null : int(row.response_status),
-  error: row.error,
-  duration_ms: int(row.duration_ms),
-  response_body: row.response_body
+/** A `webhook_deliveries` row: the columns the API shows, as either driver gives them. */
+const DeliveryRow = Schema.Struct({
+  id: Column.text,
+  event_id: Column.text,
+  endpoint_id: Column.text,
+  type: Column.text,
+  status: Column.text,
+  attempt_count: Column.integer,
+  last_response_status: Schema.NullOr(Column.integer),
+  last_error: Column.nullableText,
+  next_attempt_at: Schema.NullOr(Column.timestamp),
+  delivered_at: Schema.NullOr(Column.timestamp),
+  created_at: Column.timestamp,
+  livemode: Column.boolean,
+  /** The exact JSON body sent, kept as text. */
+  payload: Schema.parseJson()
 })
+const decodeRow = Schema.decodeUnknownSync(DeliveryRow)
+
+/** A `webhook_deliveries` row (and its attempts, when read) as the API shows it. */
+export const toDelivery = (row: unknown, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
+  decode({ object: "webhook_delivery", ...decodeRow(row), attempts })
+
+/** A `webhook_delivery_attempts` row, as either driver gives it. */
+const AttemptRow = Schema.Struct({
+  id: Column.text,
+  attempted_at: Column.timestamp,
+  response_status: Schema.NullOr(Column.integer),
+  error: Column.nullableText,
+  duration_ms: Column.integer,
+  response_body: Column.nullableText
+})
+const decodeAttemptRow = Schema.decodeUnknownSync(AttemptRow)
+
+const toAttempt = (row: unknown) => ({ object: "webhook_delivery_attempt", ...decodeAttemptRow(row) })
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 
