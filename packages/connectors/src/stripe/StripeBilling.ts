@@ -6,7 +6,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Schema } from "effect"
 import { stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
-import type { StripeCall } from "./StripeConnector.js"
+import type { StripeCall } from "./StripeCall.js"
 import type { FormObject } from "./StripeForm.js"
 import { isEnded, nextDueOf, StripeId, StripeSubscription, StripeTestClock } from "./StripeBillingObjects.js"
 import { REFERENCE_KEY } from "./StripeObjects.js"

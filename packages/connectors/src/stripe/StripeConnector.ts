@@ -4,7 +4,6 @@ import {
   type CardDetails,
   type ConnectorContext,
   type ConnectorDefinition,
-  type ConnectorError,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
   ModificationOutcome,
@@ -15,8 +14,8 @@ import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { exchange, type PspHttp } from "../transport/PspHttp.js"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
-import { failureOf, type StripeError, StripeErrorBody } from "./StripeErrors.js"
-import { encodeForm, type FormObject } from "./StripeForm.js"
+import { failureOf, StripeErrorBody } from "./StripeErrors.js"
+import { encodeForm } from "./StripeForm.js"
 import {
   outcomeOfIntent,
   outcomeOfRefund,
@@ -27,6 +26,7 @@ import {
   RefundList
 } from "./StripeObjects.js"
 import { makeStripeBilling } from "./StripeBilling.js"
+import type { StripeCall } from "./StripeCall.js"
 import { STRIPE_LIVE_HOSTS, StripeSettings } from "./StripeSettings.js"
 import { readStripeWebhook } from "./StripeWebhooks.js"
 
@@ -43,20 +43,6 @@ export const STRIPE_API_VERSION = "2020-08-27"
 const REFUND_REASONS = new Set(["duplicate", "fraudulent", "requested_by_customer"])
 
 const noCard: CardDetails = { brand: null, last4: null, country: null }
-
-/** Stripe's answer to one call: the object, or its error with the HTTP status. */
-export type Answer =
-  | { readonly _tag: "Ok"; readonly json: unknown }
-  | { readonly _tag: "Failed"; readonly status: number; readonly error: StripeError }
-
-/** One call to Stripe's API; POSTs carry `idempotencyKey`. */
-export type StripeCall = (what: string, request: {
-  readonly method: "GET" | "POST" | "DELETE"
-  readonly path: string
-  readonly form?: FormObject
-  readonly query?: Readonly<Record<string, string>>
-  readonly idempotencyKey?: string
-}) => Effect.Effect<Answer, ConnectorError>
 
 const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
 
