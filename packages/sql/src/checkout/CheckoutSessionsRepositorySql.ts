@@ -5,7 +5,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { Column, json } from "../shared/Rows.js"
+import { Column, json, stampColumns } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
 const encode = Schema.encodeSync(CheckoutSessionRecord)
@@ -30,9 +30,7 @@ const SessionRow = Schema.Struct({
   payment_id: Column.nullableText,
   payment_ids: Column.json,
   expires_at: Column.timestamp,
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp,
-  livemode: Column.boolean
+  ...stampColumns
 })
 const decodeRow = Schema.decodeUnknownSync(SessionRow)
 

@@ -5,9 +5,8 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { Column, json } from "../shared/Rows.js"
+import { Column, json, objectFromRow } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(Event)
 const encode = Schema.encodeSync(Event)
 
 /** An `events` row: the columns the API shows, as either driver gives them. */
@@ -19,9 +18,8 @@ const EventRow = Schema.Struct({
   livemode: Column.boolean,
   data: Column.json
 })
-const decodeRow = Schema.decodeUnknownSync(EventRow)
 
-export const toEvent = (row: unknown): Event => decode({ object: "event", ...decodeRow(row) })
+export const toEvent = objectFromRow(EventRow, "event", Event)
 
 /**
  * Rows of `events`, each value cast to its column's type: usable after `values` in an insert, and in

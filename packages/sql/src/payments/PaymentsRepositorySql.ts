@@ -6,7 +6,7 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { paymentWrites } from "./PaymentWritesSql.js"
-import { Column } from "../shared/Rows.js"
+import { Column, stampColumns } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
 
@@ -37,9 +37,7 @@ const PaymentRow = Schema.Struct({
   next_action: Column.json,
   failure: Column.json,
   attempts: Schema.compose(Column.json, Schema.Array(AttemptJson), { strict: false }),
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp,
-  livemode: Column.boolean
+  ...stampColumns
 })
 const decodeRow = Schema.decodeUnknownSync(PaymentRow)
 

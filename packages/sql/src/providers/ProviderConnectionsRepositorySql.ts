@@ -4,9 +4,8 @@ import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnect
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { Column, json } from "../shared/Rows.js"
+import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(ProviderConnection)
 const encode = Schema.encodeSync(ProviderConnection)
 /** A `provider_connections` row: the columns the API shows, as either driver gives them. */
 const ConnectionRow = Schema.Struct({
@@ -23,12 +22,9 @@ const ConnectionRow = Schema.Struct({
   base_url: Column.nullableText,
   consecutive_failures: Column.integer,
   circuit_retry_at: Schema.NullOr(Column.timestamp),
-  livemode: Column.boolean,
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp
+  ...stampColumns
 })
-const decodeRow = Schema.decodeUnknownSync(ConnectionRow)
-const toConnection = (row: unknown) => decode({ object: "provider_connection", ...decodeRow(row) })
+const toConnection = objectFromRow(ConnectionRow, "provider_connection", ProviderConnection)
 
 /** Whose connection a row is, for the reads that are not already scoped to a tenant. */
 const OwnerRow = Schema.Struct({ organization_id: Column.text, livemode: Column.boolean })

@@ -5,9 +5,8 @@ import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/Re
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { Column, json } from "../shared/Rows.js"
+import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(Refund)
 const encode = Schema.encodeSync(Refund)
 
 /** A `refunds` row: the columns the API shows, as either driver gives them. */
@@ -21,13 +20,10 @@ const RefundRow = Schema.Struct({
   provider_refund_id: Column.nullableText,
   failure: Column.json,
   metadata: Column.json,
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp,
-  livemode: Column.boolean
+  ...stampColumns
 })
-const decodeRow = Schema.decodeUnknownSync(RefundRow)
 
-const toRefund = (row: unknown): Refund => decode({ object: "refund", ...decodeRow(row) })
+const toRefund = objectFromRow(RefundRow, "refund", Refund)
 
 export const RefundsRepositorySql = Layer.effect(
   RefundsRepository,

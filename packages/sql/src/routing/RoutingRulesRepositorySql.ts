@@ -4,9 +4,8 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { RoutingRulesRepository } from "@orchestrator/core/routing/RoutingRulesRepository"
 import { Effect, Layer, Option, Schema } from "effect"
-import { Column, int, iso, json } from "../shared/Rows.js"
+import { Column, int, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(RoutingRule)
 const encode = Schema.encodeSync(RoutingRule)
 
 /** A `routing_rules` row: the columns the API shows, as either driver gives them. */
@@ -16,13 +15,10 @@ const RuleRow = Schema.Struct({
   conditions: Column.json,
   action: Column.json,
   enabled: Column.boolean,
-  livemode: Column.boolean,
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp
+  ...stampColumns
 })
-const decodeRow = Schema.decodeUnknownSync(RuleRow)
 
-const toRule = (row: unknown): RoutingRule => decode({ object: "routing_rule", ...decodeRow(row) })
+const toRule = objectFromRow(RuleRow, "routing_rule", RoutingRule)
 
 /** Rules are listed in evaluation order, not newest first: that is the order they are read in. */
 export const RoutingRulesRepositorySql = Layer.effect(

@@ -40,3 +40,17 @@ export const Column = {
   boolean: Schema.Boolean
 }
 
+
+/** What every stored API object's row has besides its own columns: its mode, its creation and its last change. */
+export const stampColumns = {
+  livemode: Column.boolean,
+  created_at: Column.timestamp,
+  updated_at: Column.timestamp
+}
+
+/** Reads a row with its column schema, then as the API object named `object` with the domain's schema. */
+export const objectFromRow = <R, RI, A, AI>(row: Schema.Schema<R, RI>, object: string, domain: Schema.Schema<A, AI>) => {
+  const decodeRow = Schema.decodeUnknownSync(row)
+  const decode = Schema.decodeUnknownSync(domain)
+  return (value: unknown): A => decode({ object, ...decodeRow(value) })
+}

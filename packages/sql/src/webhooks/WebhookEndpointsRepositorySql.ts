@@ -4,9 +4,8 @@ import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { Column, iso, json } from "../shared/Rows.js"
+import { Column, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(WebhookEndpoint)
 const encode = Schema.encodeSync(WebhookEndpoint)
 
 /** A `webhook_endpoints` row: the columns the API shows, as either driver gives them. */
@@ -16,13 +15,10 @@ const EndpointRow = Schema.Struct({
   description: Column.nullableText,
   enabled_events: Column.json,
   status: Column.text,
-  livemode: Column.boolean,
-  created_at: Column.timestamp,
-  updated_at: Column.timestamp
+  ...stampColumns
 })
-const decodeRow = Schema.decodeUnknownSync(EndpointRow)
 
-const toEndpoint = (row: unknown): WebhookEndpoint => decode({ object: "webhook_endpoint", ...decodeRow(row) })
+const toEndpoint = objectFromRow(EndpointRow, "webhook_endpoint", WebhookEndpoint)
 
 export const WebhookEndpointsRepositorySql = Layer.effect(
   WebhookEndpointsRepository,
