@@ -2,58 +2,16 @@ import { SqlClient } from "@effect/sql"
 import {
   type ChargeChanges,
   OVER_REFUND,
-  type SandboxCharge,
   SandboxLedger,
-  type SandboxNotification,
   type SandboxRefund,
   type SandboxSubscription
 } from "./SandboxLedger.js"
 import { type Context, Effect, Layer, Option } from "effect"
+import { toCharge, toNotification, toRefund, toSubscription } from "./SandboxLedgerRows.js"
 
 /** `bigint` arrives as a string from `pg` and as a number from PGlite. */
 const int = (value: unknown): number => Number(value)
 
-const toCharge = (row: any): SandboxCharge => ({
-  id: row.id,
-  connectionId: row.connection_id,
-  reference: row.reference,
-  merchantReference: row.merchant_reference,
-  amount: int(row.amount),
-  currency: row.currency,
-  token: row.token,
-  capture: row.capture,
-  status: row.status,
-  amountCaptured: int(row.amount_captured),
-  amountRefunded: int(row.amount_refunded),
-  captureReference: row.capture_reference,
-  failureCode: row.failure_code,
-  failureMessage: row.failure_message,
-  returnUrl: row.return_url,
-  createdAtMillis: int(row.created_at_millis)
-})
-
-const toRefund = (row: any): SandboxRefund => ({
-  id: row.id,
-  connectionId: row.connection_id,
-  reference: row.reference,
-  chargeId: row.charge_id,
-  amount: int(row.amount),
-  status: row.status,
-  failureCode: row.failure_code,
-  failureMessage: row.failure_message,
-  createdAtMillis: int(row.created_at_millis),
-  settleAtMillis: row.settle_at_millis === null || row.settle_at_millis === undefined ? null : int(row.settle_at_millis)
-})
-
-const toNotification = (row: any): SandboxNotification => ({
-  id: row.id,
-  connectionId: row.connection_id,
-  payload: row.payload,
-  createdAtMillis: int(row.created_at_millis)
-})
-
-/** A subscription is kept whole as JSON; only what is queried has columns of its own. */
-const toSubscription = (row: any): SandboxSubscription => JSON.parse(row.state)
 /** The column the real-time schedule reads: empty for a subscription on a test clock. */
 const realTimeRun = (subscription: SandboxSubscription) => subscription.onTestClock ? null : subscription.nextRunMillis
 
@@ -68,7 +26,7 @@ const columns: Record<keyof ChargeChanges, string> = {
 type Sql = SqlClient.SqlClient
 type Ledger = Context.Tag.Service<typeof SandboxLedger>
 
-const firstRow = <A>(to: (row: any) => A) => (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), to)
+const firstRow = <A>(to: (row: unknown) => A) => (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), to)
 
 const chargeByReference = (sql: Sql) => (connectionId: string, reference: string) =>
   sql`select * from sandbox_charges where connection_id = ${connectionId} and reference = ${reference}`.pipe(
