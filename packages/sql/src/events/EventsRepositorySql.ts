@@ -73,7 +73,7 @@ export const EventsRepositorySql = Layer.effect(
         sql`delete from events where created_at < ${at(before)}::timestamptz and dispatched_at is not null
           returning id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
       claimUndispatched: (lease) =>
-        claimLeased<any, StoredEvent>(sql, {
+        claimLeased<{ readonly id: string; readonly organization_id: string }, StoredEvent>(sql, {
           table: "events",
           due: sql`dispatched_at is null`,
           order: sql`created_at, id`,

@@ -3,7 +3,7 @@ import type { IdempotencyRecord } from "@orchestrator/core/idempotency/Idempoten
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { Column } from "../shared/Rows.js"
+import { Column, fromRow } from "../shared/Rows.js"
 
 /** An `idempotency_keys` row, as either driver gives it. */
 const RecordRow = Schema.Struct({
@@ -16,21 +16,17 @@ const RecordRow = Schema.Struct({
   lock_token: Column.nullableText,
   created_at: Column.timestamp
 })
-const decodeRow = Schema.decodeUnknownSync(RecordRow)
 
-const toRecord = (value: unknown): IdempotencyRecord => {
-  const row = decodeRow(value)
-  return {
-    key: row.key,
-    fingerprint: row.fingerprint,
-    resourceId: row.resource_id,
-    // The status and the body are written together (`complete`), so a stored status always has its body.
-    response: row.response_status === null ? null : { status: row.response_status, body: row.response_body ?? "" },
-    lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(row.locked_until),
-    lockToken: row.lock_token,
-    createdAt: DateTime.unsafeMake(row.created_at)
-  }
-}
+const toRecord = fromRow(RecordRow, (row): IdempotencyRecord => ({
+  key: row.key,
+  fingerprint: row.fingerprint,
+  resourceId: row.resource_id,
+  // The status and the body are written together (`complete`), so a stored status always has its body.
+  response: row.response_status === null ? null : { status: row.response_status, body: row.response_body ?? "" },
+  lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(row.locked_until),
+  lockToken: row.lock_token,
+  createdAt: DateTime.unsafeMake(row.created_at)
+}))
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 

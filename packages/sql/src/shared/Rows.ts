@@ -48,9 +48,14 @@ export const stampColumns = {
   updated_at: Column.timestamp
 }
 
+/** Reads a row with its column schema, then builds what it holds from the decoded columns. */
+export const fromRow = <R, RI, A>(row: Schema.Schema<R, RI>, build: (columns: R) => A) => {
+  const decodeRow = Schema.decodeUnknownSync(row)
+  return (value: unknown): A => build(decodeRow(value))
+}
+
 /** Reads a row with its column schema, then as the API object named `object` with the domain's schema. */
 export const objectFromRow = <R, RI, A, AI>(row: Schema.Schema<R, RI>, object: string, domain: Schema.Schema<A, AI>) => {
-  const decodeRow = Schema.decodeUnknownSync(row)
   const decode = Schema.decodeUnknownSync(domain)
-  return (value: unknown): A => decode({ object, ...decodeRow(value) })
+  return fromRow(row, (columns): A => decode({ object, ...columns }))
 }

@@ -6,7 +6,7 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { recordAttempt, recordAttempts } from "./DeliveryAttemptsSql.js"
-import { Column, int } from "../shared/Rows.js"
+import { Column, fromRow } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
 
@@ -45,6 +45,26 @@ const AttemptRow = Schema.Struct({
 const decodeAttemptRow = Schema.decodeUnknownSync(AttemptRow)
 
 const toAttempt = (row: unknown) => ({ object: "webhook_delivery_attempt", ...decodeAttemptRow(row) })
+
+/** A delivery as a claim returns it (the columns of `returning`), as either driver gives them. */
+const DueRow = Schema.Struct({
+  id: Column.text,
+  organization_id: Column.text,
+  livemode: Column.boolean,
+  endpoint_id: Column.text,
+  event_id: Column.text,
+  payload: Column.text,
+  attempt_count: Column.integer
+})
+
+const toDue = fromRow(DueRow, (row): DueDelivery => ({
+  tenant: { organizationId: row.organization_id, livemode: row.livemode },
+  deliveryId: row.id,
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  payload: row.payload,
+  attemptCount: row.attempt_count
+}))
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 
@@ -93,7 +113,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           decode: (row) => toDelivery(row, null)
         }),
       claimDue: (lease) =>
-        claimLeased<any, DueDelivery>(sql, {
+        claimLeased<{ readonly id: string }, DueDelivery>(sql, {
           table: "webhook_deliveries",
           // First attempts in the object's event order, per endpoint: not before every earlier event of
           // the object is handed to the webhooks (two dispatchers may commit their batches in either
@@ -117,14 +137,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           order: sql`next_attempt_at, id`,
           returning: sql`id, organization_id, livemode, endpoint_id, event_id, payload, attempt_count, next_attempt_at`,
           lease,
-          item: (row) => ({
-            tenant: { organizationId: row.organization_id, livemode: row.livemode },
-            deliveryId: row.id,
-            endpointId: row.endpoint_id,
-            eventId: row.event_id,
-            payload: row.payload,
-            attemptCount: int(row.attempt_count)
-          })
+          item: toDue
         }),
       recordAttempt: recordAttempt(sql),
       recordAttempts: recordAttempts(sql),
