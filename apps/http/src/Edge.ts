@@ -15,6 +15,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
 import { API_VERSION } from "@orchestrator/core/events/Event"
+import { isDatabaseUnavailable as isUnavailable } from "@orchestrator/sql/DatabaseErrors"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
 import { strictUrls } from "./StrictUrls.js"
@@ -49,25 +50,12 @@ export const describeFailure = (cause: Cause.Cause<unknown>): string =>
     })
     .join("\n---\n")
 
-/** PostgreSQL's codes for "not now": connection failures (class 08), shutdown and startup (57P01-57P03). */
-const UNAVAILABLE_CODES = /^(08...|57P0[123])$/
-const UNAVAILABLE_MESSAGES = /ECONNREFUSED|ECONNRESET|Connection terminated|connection is closed|timeout exceeded when trying to connect/i
-
 /**
- * Whether a failure is the database being away (a restart, a failover) rather than a bug: the
- * request did nothing durable, so the client is told to retry, with 503, instead of a 500.
+ * Whether any failure in the cause is the database being away (packages/sql knows what that looks
+ * like): the request did nothing durable, so the client is told to retry, with 503, instead of a 500.
  */
 export const isDatabaseUnavailable = (cause: Cause.Cause<unknown>): boolean =>
-  [...Cause.failures(cause), ...Cause.defects(cause)].some((failure) => {
-    let current: unknown = failure
-    for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
-      const { code, message } = current as { code?: unknown; message?: unknown }
-      if (typeof code === "string" && UNAVAILABLE_CODES.test(code)) return true
-      if (typeof message === "string" && UNAVAILABLE_MESSAGES.test(message)) return true
-      current = (current as { cause?: unknown }).cause
-    }
-    return false
-  })
+  [...Cause.failures(cause), ...Cause.defects(cause)].some(isUnavailable)
 
 /** How deep `text` nests arrays and objects, counted outside strings; stops once past `limit`. */
 export const jsonDepth = (text: string, limit: number): number => {

@@ -12,6 +12,7 @@ import attemptOutcomes from "./migrations/0009_attempt_outcomes.js"
 import testClockAdvances from "./migrations/0010_test_clock_advances.js"
 import deliveryOrder from "./migrations/0011_delivery_order.js"
 import connectionDisplayNames from "./migrations/0012_connection_display_names.js"
+import sandboxLedger from "./migrations/0013_sandbox_ledger.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -25,11 +26,12 @@ const migrations = {
   "0009_attempt_outcomes": attemptOutcomes,
   "0010_test_clock_advances": testClockAdvances,
   "0011_delivery_order": deliveryOrder,
-  "0012_connection_display_names": connectionDisplayNames
+  "0012_connection_display_names": connectionDisplayNames,
+  "0013_sandbox_ledger": sandboxLedger
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 12
+export const LATEST_MIGRATION = 13
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

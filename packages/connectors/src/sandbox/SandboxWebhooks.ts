@@ -7,7 +7,7 @@ import {
 import { SIGNATURE_HEADER, signatureHeader, verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
-import { outcomeOfCharge, refundOutcome } from "./SandboxConnector.js"
+import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"
 
 /** A charge as the sandbox's webhooks show it. */
 const ChargeObject = Schema.Struct({

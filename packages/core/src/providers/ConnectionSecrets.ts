@@ -4,9 +4,8 @@ import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { MissingSecret } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
+import type { SecretKind } from "./SecretKind.js"
 
-/** Which secret of a connection a ciphertext holds; bound into the encryption, so they cannot be swapped. */
-export type SecretKind = "credentials" | "webhook_secret"
 
 /**
  * A connection's credentials and webhook secret, encrypted at rest with the key derived from the

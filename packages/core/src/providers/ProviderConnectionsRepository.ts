@@ -4,7 +4,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { SecretKind } from "./ConnectionSecrets.js"
+import type { SecretKind } from "./SecretKind.js"
 import { ProviderConnection } from "./ProviderConnection.js"
 
 /** A connection found by its id alone (an incoming PSP webhook), with the tenant it belongs to. */

@@ -5,37 +5,38 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { int, iso, json, parsed } from "../shared/Rows.js"
+import { Column, json, stampColumns } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
 const encode = Schema.encodeSync(CheckoutSessionRecord)
 
-const toSession = (row: any): CheckoutSessionRecord =>
-  decode({
-    object: "checkout.session",
-    id: row.id,
-    status: row.status,
-    amount: int(row.amount),
-    currency: row.currency,
-    ui: parsed(row.ui),
-    allowed_methods: parsed(row.allowed_methods),
-    success_url: row.success_url,
-    cancel_url: row.cancel_url,
-    return_url: row.return_url,
-    locale: row.locale,
-    customer_email: row.customer_email,
-    customer_id: row.customer_id,
-    country: row.country,
-    excluded_providers: parsed(row.excluded_providers),
-    metadata: parsed(row.metadata),
-    payment_id: row.payment_id,
-    payment_ids: parsed(row.payment_ids),
-    payment: null,
-    expires_at: iso(row.expires_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    livemode: row.livemode
-  })
+/** A `checkout_sessions` row: the columns the API shows, as either driver gives them. */
+const SessionRow = Schema.Struct({
+  id: Column.text,
+  status: Column.text,
+  amount: Column.integer,
+  currency: Column.text,
+  ui: Column.json,
+  allowed_methods: Column.json,
+  success_url: Column.text,
+  cancel_url: Column.text,
+  return_url: Column.nullableText,
+  locale: Column.nullableText,
+  customer_email: Column.nullableText,
+  customer_id: Column.nullableText,
+  country: Column.nullableText,
+  excluded_providers: Column.json,
+  metadata: Column.json,
+  payment_id: Column.nullableText,
+  payment_ids: Column.json,
+  expires_at: Column.timestamp,
+  ...stampColumns
+})
+const decodeRow = Schema.decodeUnknownSync(SessionRow)
+
+/** The payment is never stored with the session; the service expands it when asked. */
+const toSession = (row: unknown): CheckoutSessionRecord =>
+  decode({ object: "checkout.session", ...decodeRow(row), payment: null })
 
 export const CheckoutSessionsRepositorySql = Layer.effect(
   CheckoutSessionsRepository,

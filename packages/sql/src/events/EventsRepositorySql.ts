@@ -5,21 +5,21 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { iso, json, parsed } from "../shared/Rows.js"
+import { Column, json, objectFromRow } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(Event)
 const encode = Schema.encodeSync(Event)
 
-export const toEvent = (row: any): Event =>
-  decode({
-    object: "event",
-    id: row.id,
-    type: row.type,
-    api_version: row.api_version,
-    created_at: iso(row.created_at),
-    livemode: row.livemode,
-    data: parsed(row.data)
-  })
+/** An `events` row: the columns the API shows, as either driver gives them. */
+const EventRow = Schema.Struct({
+  id: Column.text,
+  type: Column.text,
+  api_version: Column.text,
+  created_at: Column.timestamp,
+  livemode: Column.boolean,
+  data: Column.json
+})
+
+export const toEvent = objectFromRow(EventRow, "event", Event)
 
 /**
  * Rows of `events`, each value cast to its column's type: usable after `values` in an insert, and in
@@ -73,7 +73,7 @@ export const EventsRepositorySql = Layer.effect(
         sql`delete from events where created_at < ${at(before)}::timestamptz and dispatched_at is not null
           returning id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
       claimUndispatched: (lease) =>
-        claimLeased<any, StoredEvent>(sql, {
+        claimLeased<{ readonly id: string; readonly organization_id: string }, StoredEvent>(sql, {
           table: "events",
           due: sql`dispatched_at is null`,
           order: sql`created_at, id`,

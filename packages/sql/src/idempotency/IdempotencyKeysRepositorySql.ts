@@ -2,18 +2,31 @@ import { SqlClient } from "@effect/sql"
 import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { DateTime, Effect, Layer, Option } from "effect"
-import { int, iso } from "../shared/Rows.js"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { Column, fromRow } from "../shared/Rows.js"
 
-const toRecord = (row: any): IdempotencyRecord => ({
+/** An `idempotency_keys` row, as either driver gives it. */
+const RecordRow = Schema.Struct({
+  key: Column.text,
+  fingerprint: Column.text,
+  resource_id: Column.nullableText,
+  response_status: Schema.NullOr(Column.integer),
+  response_body: Column.nullableText,
+  locked_until: Schema.NullOr(Column.timestamp),
+  lock_token: Column.nullableText,
+  created_at: Column.timestamp
+})
+
+const toRecord = fromRow(RecordRow, (row): IdempotencyRecord => ({
   key: row.key,
   fingerprint: row.fingerprint,
   resourceId: row.resource_id,
-  response: row.response_status === null ? null : { status: int(row.response_status), body: row.response_body },
-  lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(iso(row.locked_until)),
+  // The status and the body are written together (`complete`), so a stored status always has its body.
+  response: row.response_status === null ? null : { status: row.response_status, body: row.response_body ?? "" },
+  lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(row.locked_until),
   lockToken: row.lock_token,
-  createdAt: DateTime.unsafeMake(iso(row.created_at))
-})
+  createdAt: DateTime.unsafeMake(row.created_at)
+}))
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 

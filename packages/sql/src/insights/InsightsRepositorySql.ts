@@ -2,12 +2,27 @@ import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { FAILED_ATTEMPT_STATUSES, SUCCEEDED_ATTEMPT_STATUSES } from "@orchestrator/core/insights/AttemptTallies"
 import { InsightsRepository, TIMELINE_LIMIT } from "@orchestrator/core/insights/InsightsRepository"
-import { DateTime, Effect, Layer } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
 import { toEvent } from "../events/EventsRepositorySql.js"
-import { int } from "../shared/Rows.js"
+import { Column } from "../shared/Rows.js"
 import { toDelivery } from "../webhooks/WebhookDeliveriesRepositorySql.js"
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
+
+/** One provider's attempts in one time bucket, counted by the database. */
+const TallyRow = Schema.Struct({
+  provider: Column.text,
+  bucket_start: Column.number,
+  attempts: Column.integer,
+  succeeded: Column.integer,
+  failed: Column.integer,
+  latency_sum: Column.number,
+  latency_count: Column.integer
+})
+const decodeTallyRow = Schema.decodeUnknownSync(TallyRow)
+
+const CountRow = Schema.Struct({ status: Column.text, count: Column.integer })
+const decodeCountRow = Schema.decodeUnknownSync(CountRow)
 
 /**
  * The dashboard's read queries. Counting happens in the database (one row per provider and bucket),
@@ -32,15 +47,18 @@ export const InsightsRepositorySql = Layer.effect(
           where ${ofTenant("p", tenant)} and a.created_at >= ${at(since)}::timestamptz
           group by a.provider, bucket_start`.pipe(
           Effect.map((rows) =>
-            rows.map((row: any) => ({
-              provider: row.provider,
-              bucketStart: Number(row.bucket_start),
-              attempts: int(row.attempts),
-              succeeded: int(row.succeeded),
-              failed: int(row.failed),
-              latencySum: Number(row.latency_sum),
-              latencyCount: int(row.latency_count)
-            }))
+            rows.map((value) => {
+              const row = decodeTallyRow(value)
+              return {
+                provider: row.provider,
+                bucketStart: row.bucket_start,
+                attempts: row.attempts,
+                succeeded: row.succeeded,
+                failed: row.failed,
+                latencySum: row.latency_sum,
+                latencyCount: row.latency_count
+              }
+            })
           ),
           Effect.orDie
         ),
@@ -49,7 +67,7 @@ export const InsightsRepositorySql = Layer.effect(
           where ${ofTenant("d", tenant)} and d.created_at >= ${at(since)}::timestamptz group by d.status`.pipe(
           Effect.map((rows) => {
             const counts = { pending: 0, succeeded: 0, exhausted: 0 }
-            for (const row of rows as ReadonlyArray<any>) counts[row.status as keyof typeof counts] = int(row.count)
+            for (const row of rows.map((value) => decodeCountRow(value))) counts[row.status as keyof typeof counts] = row.count
             return counts
           }),
           Effect.orDie

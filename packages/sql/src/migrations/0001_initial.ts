@@ -1,13 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 
-/**
- * The first schema. Money is `bigint` minor units with the payment invariants as CHECKs, so even a
- * bug above cannot store a refund larger than the capture. Lists read `(created_at, id)` newest first.
- */
-export default Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.unsafe(`
+/** Organizations, unique by name. */
+const ORGANIZATIONS = `
 create table organizations (
   id text primary key,
   name text not null,
@@ -16,7 +11,10 @@ create table organizations (
   created_at timestamptz not null
 );
 create unique index organizations_by_name on organizations (name);
+`
 
+/** Secret API keys, by their keyed hash. */
+const API_KEYS = `
 create table api_keys (
   id text primary key,
   organization_id text not null references organizations (id),
@@ -27,7 +25,10 @@ create table api_keys (
   revoked_at timestamptz
 );
 create index api_keys_by_organization on api_keys (organization_id);
+`
 
+/** Each organization's PSP accounts, per mode. */
+const PROVIDER_CONNECTIONS = `
 create table provider_connections (
   id text primary key,
   organization_id text not null references organizations (id),
@@ -45,7 +46,10 @@ create table provider_connections (
   updated_at timestamptz not null,
   unique (organization_id, livemode, name)
 );
+`
 
+/** Payments, with the amount invariants as CHECKs. */
+const PAYMENTS = `
 create table payments (
   id text primary key,
   organization_id text not null references organizations (id),
@@ -73,7 +77,10 @@ create table payments (
 create index payments_by_tenant on payments (organization_id, livemode, created_at desc, id desc);
 create index payments_open on payments (status, updated_at)
   where status in ('processing', 'requires_action', 'requires_capture');
+`
 
+/** Each call of a payment to a PSP. */
+const PAYMENT_ATTEMPTS = `
 create table payment_attempts (
   id text primary key,
   payment_id text not null references payments (id),
@@ -87,7 +94,10 @@ create table payment_attempts (
   unique (payment_id, position)
 );
 create index payment_attempts_pending on payment_attempts (created_at) where status = 'pending';
+`
 
+/** Refunds of payments. */
+const REFUNDS = `
 create table refunds (
   id text primary key,
   organization_id text not null references organizations (id),
@@ -107,7 +117,10 @@ create table refunds (
 create index refunds_by_tenant on refunds (organization_id, livemode, created_at desc, id desc);
 create index refunds_by_payment on refunds (payment_id);
 create index refunds_pending on refunds (created_at) where status = 'pending';
+`
 
+/** The events of every change. */
+const EVENTS = `
 create table events (
   id text primary key,
   organization_id text not null references organizations (id),
@@ -118,7 +131,10 @@ create table events (
   created_at timestamptz not null
 );
 create index events_by_tenant on events (organization_id, livemode, created_at desc, id desc);
+`
 
+/** Requests' Idempotency-Keys and the responses they replay. */
+const IDEMPOTENCY_KEYS = `
 create table idempotency_keys (
   organization_id text not null,
   livemode boolean not null,
@@ -133,5 +149,15 @@ create table idempotency_keys (
   primary key (organization_id, livemode, key)
 );
 create index idempotency_keys_by_age on idempotency_keys (created_at);
-`).unprepared
+`
+
+/**
+ * The first schema. Money is `bigint` minor units with the payment invariants as CHECKs, so even a
+ * bug above cannot store a refund larger than the capture. Lists read `(created_at, id)` newest first.
+ */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  for (const step of [ORGANIZATIONS, API_KEYS, PROVIDER_CONNECTIONS, PAYMENTS, PAYMENT_ATTEMPTS, REFUNDS, EVENTS, IDEMPOTENCY_KEYS]) {
+    yield* sql.unsafe(step).unprepared
+  }
 })

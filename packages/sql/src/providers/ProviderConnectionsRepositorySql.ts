@@ -4,29 +4,31 @@ import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnect
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { int, iso, json, parsed } from "../shared/Rows.js"
+import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(ProviderConnection)
 const encode = Schema.encodeSync(ProviderConnection)
-const toConnection = (row: any) =>
-  decode({
-    object: "provider_connection",
-    id: row.id,
-    name: row.name,
-    display_name: row.display_name ?? null,
-    type: row.type,
-    status: row.status,
-    last_error: row.last_error,
-    supported_currencies: parsed(row.supported_currencies),
-    supported_methods: parsed(row.supported_methods),
-    settings: parsed(row.settings),
-    base_url: row.base_url,
-    consecutive_failures: int(row.consecutive_failures),
-    circuit_retry_at: row.circuit_retry_at === null ? null : iso(row.circuit_retry_at),
-    livemode: row.livemode,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at)
-  })
+/** A `provider_connections` row: the columns the API shows, as either driver gives them. */
+const ConnectionRow = Schema.Struct({
+  id: Column.text,
+  name: Column.text,
+  /** Added by migration 0012; a row without it reads as null, as it always has. */
+  display_name: Schema.optionalWith(Column.nullableText, { default: () => null }),
+  type: Column.text,
+  status: Column.text,
+  last_error: Column.nullableText,
+  supported_currencies: Column.json,
+  supported_methods: Column.json,
+  settings: Column.json,
+  base_url: Column.nullableText,
+  consecutive_failures: Column.integer,
+  circuit_retry_at: Schema.NullOr(Column.timestamp),
+  ...stampColumns
+})
+const toConnection = objectFromRow(ConnectionRow, "provider_connection", ProviderConnection)
+
+/** Whose connection a row is, for the reads that are not already scoped to a tenant. */
+const OwnerRow = Schema.Struct({ organization_id: Column.text, livemode: Column.boolean })
+const decodeOwner = Schema.decodeUnknownSync(OwnerRow)
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 
@@ -36,7 +38,7 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const ofTenant = (tenant: Tenant) =>
       sql`c.organization_id = ${tenant.organizationId} and c.livemode = ${tenant.livemode}`
-    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toConnection)
+    const one = (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), toConnection)
     const sealedColumn = (kind: "credentials" | "webhook_secret") =>
       sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")
     return ProviderConnectionsRepository.of({
@@ -78,10 +80,13 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
       findOwned: (id) =>
         sql`select * from provider_connections where id = ${id} and deleted_at is null`.pipe(
           Effect.map((rows) =>
-            Option.map(Option.fromNullable(rows[0]), (row: any) => ({
-              tenant: { organizationId: row.organization_id, livemode: row.livemode },
-              connection: toConnection(row)
-            }))
+            Option.map(Option.fromNullable(rows[0]), (row) => {
+              const owner = decodeOwner(row)
+              return {
+                tenant: { organizationId: owner.organization_id, livemode: owner.livemode },
+                connection: toConnection(row)
+              }
+            })
           ),
           Effect.orDie
         ),

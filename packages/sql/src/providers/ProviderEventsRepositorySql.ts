@@ -3,9 +3,27 @@ import { StoredProviderEvent } from "@orchestrator/core/providers/ProviderEvent"
 import { type ReceivedEvent, ProviderEventsRepository } from "@orchestrator/core/providers/ProviderEventsRepository"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { iso, json, parsed } from "../shared/Rows.js"
+import { Column, json, fromRow } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(StoredProviderEvent)
+
+/** A `provider_events` row as a claim returns it, as either driver gives it. */
+const ReceivedRow = Schema.Struct({
+  id: Column.text,
+  connection_id: Column.text,
+  organization_id: Column.text,
+  livemode: Column.boolean,
+  event: Column.json,
+  received_at: Column.timestamp
+})
+
+const toReceived = fromRow(ReceivedRow, (row): ReceivedEvent => ({
+  id: row.id,
+  connectionId: row.connection_id,
+  tenant: { organizationId: row.organization_id, livemode: row.livemode },
+  event: decode(row.event),
+  receivedAt: DateTime.unsafeMake(row.received_at)
+}))
 
 export const ProviderEventsRepositorySql = Layer.effect(
   ProviderEventsRepository,
@@ -25,19 +43,13 @@ export const ProviderEventsRepositorySql = Layer.effect(
           Effect.orDie
         ),
       claimUnapplied: (lease) =>
-        claimLeased<any, ReceivedEvent>(sql, {
+        claimLeased<{ readonly id: string }, ReceivedEvent>(sql, {
           table: "provider_events",
           due: sql`applied_at is null`,
           order: sql`received_at, id`,
           returning: sql`*`,
           lease,
-          item: (row) => ({
-            id: row.id,
-            connectionId: row.connection_id,
-            tenant: { organizationId: row.organization_id, livemode: row.livemode },
-            event: decode(parsed(row.event)),
-            receivedAt: DateTime.unsafeMake(iso(row.received_at))
-          })
+          item: toReceived
         }),
       markApplied: ({ item, token }, outcome, at) =>
         completeLeased(sql, {

@@ -5,27 +5,25 @@ import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/Re
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { int, iso, json, parsed } from "../shared/Rows.js"
+import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(Refund)
 const encode = Schema.encodeSync(Refund)
 
-const toRefund = (row: any): Refund =>
-  decode({
-    object: "refund",
-    id: row.id,
-    payment_id: row.payment_id,
-    amount: int(row.amount),
-    currency: row.currency,
-    status: row.status,
-    reason: row.reason,
-    provider_refund_id: row.provider_refund_id,
-    failure: parsed(row.failure),
-    metadata: parsed(row.metadata),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    livemode: row.livemode
-  })
+/** A `refunds` row: the columns the API shows, as either driver gives them. */
+const RefundRow = Schema.Struct({
+  id: Column.text,
+  payment_id: Column.text,
+  amount: Column.integer,
+  currency: Column.text,
+  status: Column.text,
+  reason: Column.nullableText,
+  provider_refund_id: Column.nullableText,
+  failure: Column.json,
+  metadata: Column.json,
+  ...stampColumns
+})
+
+const toRefund = objectFromRow(RefundRow, "refund", Refund)
 
 export const RefundsRepositorySql = Layer.effect(
   RefundsRepository,

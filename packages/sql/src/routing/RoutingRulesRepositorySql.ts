@@ -4,23 +4,21 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { RoutingRulesRepository } from "@orchestrator/core/routing/RoutingRulesRepository"
 import { Effect, Layer, Option, Schema } from "effect"
-import { int, iso, json, parsed } from "../shared/Rows.js"
+import { Column, int, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(RoutingRule)
 const encode = Schema.encodeSync(RoutingRule)
 
-const toRule = (row: any): RoutingRule =>
-  decode({
-    object: "routing_rule",
-    id: row.id,
-    priority: int(row.priority),
-    conditions: parsed(row.conditions),
-    action: parsed(row.action),
-    enabled: row.enabled,
-    livemode: row.livemode,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at)
-  })
+/** A `routing_rules` row: the columns the API shows, as either driver gives them. */
+const RuleRow = Schema.Struct({
+  id: Column.text,
+  priority: Column.integer,
+  conditions: Column.json,
+  action: Column.json,
+  enabled: Column.boolean,
+  ...stampColumns
+})
+
+const toRule = objectFromRow(RuleRow, "routing_rule", RoutingRule)
 
 /** Rules are listed in evaluation order, not newest first: that is the order they are read in. */
 export const RoutingRulesRepositorySql = Layer.effect(

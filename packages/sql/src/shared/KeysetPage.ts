@@ -18,7 +18,7 @@ export const keysetPage = <A>(
     readonly scope: Statement.Fragment
     readonly filters: ReadonlyArray<Statement.Fragment>
     readonly page: PageRequest
-    readonly decode: (row: any) => A
+    readonly decode: (row: unknown) => A
   }
 ): Effect.Effect<Page<A>, InvalidCursor> =>
   Effect.gen(function*() {

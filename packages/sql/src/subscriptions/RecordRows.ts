@@ -1,7 +1,10 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Option, Schema } from "effect"
-import { json, parsed } from "../shared/Rows.js"
+import { Column, json } from "../shared/Rows.js"
+
+/** A billing row as read: only its `record` column, whichever way the driver gave the json. */
+const RecordRow = Schema.Struct({ record: Column.json })
 
 interface Stored {
   readonly id: string
@@ -22,7 +25,8 @@ export const recordRows = <A extends Stored, I>(
 ) => {
   const decode = Schema.decodeUnknownSync(schema)
   const encode = Schema.encodeSync(schema)
-  const decodeRow = (row: any): A => decode(parsed(row.record))
+  const decodeRecord = Schema.decodeUnknownSync(RecordRow)
+  const decodeRow = (row: unknown): A => decode(decodeRecord(row).record)
   const ofTenant = (tenant: Tenant, alias: string) =>
     sql`${sql(`${alias}.organization_id`)} = ${tenant.organizationId} and ${sql(`${alias}.livemode`)} = ${tenant.livemode}`
   const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`

@@ -4,17 +4,30 @@ import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
 import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
 import { Effect, Layer, Option, Schema } from "effect"
-import { iso } from "../shared/Rows.js"
+import { Column } from "../shared/Rows.js"
 
 const decodeOrganization = Schema.decodeUnknownSync(Organization)
 const encodeOrganization = Schema.encodeSync(Organization)
-const toOrganization = (row: any) => decodeOrganization({ ...row, created_at: iso(row.created_at) })
+/** An `organizations` row, as either driver gives it. */
+const OrganizationRow = Schema.Struct({
+  id: Column.text,
+  name: Column.text,
+  default_provider_test: Column.nullableText,
+  default_provider_live: Column.nullableText,
+  payments_routing_test: Column.text,
+  payments_routing_live: Column.text,
+  rate_limit_test: Schema.NullOr(Column.integer),
+  rate_limit_live: Schema.NullOr(Column.integer),
+  created_at: Column.timestamp
+})
+const decodeOrganizationRow = Schema.decodeUnknownSync(OrganizationRow)
+const toOrganization = (row: unknown) => decodeOrganization(decodeOrganizationRow(row))
 
 export const OrganizationsRepositorySql = Layer.effect(
   OrganizationsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toOrganization)
+    const one = (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), toOrganization)
     return OrganizationsRepository.of({
       insert: (organization) => {
         const row = encodeOrganization(organization)
@@ -44,14 +57,24 @@ export const OrganizationsRepositorySql = Layer.effect(
 
 const decodeKey = Schema.decodeUnknownSync(ApiKey)
 const encodeKey = Schema.encodeSync(ApiKey)
-const toKey = (row: any) =>
-  decodeKey({ ...row, created_at: iso(row.created_at), revoked_at: row.revoked_at === null ? null : iso(row.revoked_at) })
+/** An `api_keys` row, as either driver gives it. */
+const KeyRow = Schema.Struct({
+  id: Column.text,
+  organization_id: Column.text,
+  livemode: Column.boolean,
+  key_hash: Column.text,
+  hint: Column.text,
+  created_at: Column.timestamp,
+  revoked_at: Schema.NullOr(Column.timestamp)
+})
+const decodeKeyRow = Schema.decodeUnknownSync(KeyRow)
+const toKey = (row: unknown) => decodeKey(decodeKeyRow(row))
 
 export const ApiKeysRepositorySql = Layer.effect(
   ApiKeysRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const one = (rows: ReadonlyArray<any>) => Option.map(Option.fromNullable(rows[0]), toKey)
+    const one = (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), toKey)
     return ApiKeysRepository.of({
       insert: (key) => {
         const row = encodeKey(key)

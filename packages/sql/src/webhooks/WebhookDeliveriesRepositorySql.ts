@@ -1,44 +1,70 @@
 import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { WebhookAttempt, WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
+import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { int, iso } from "../shared/Rows.js"
+import { recordAttempt, recordAttempts } from "./DeliveryAttemptsSql.js"
+import { Column, fromRow } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
-const encodeAttempt = Schema.encodeSync(WebhookAttempt)
+
+/** A `webhook_deliveries` row: the columns the API shows, as either driver gives them. */
+const DeliveryRow = Schema.Struct({
+  id: Column.text,
+  event_id: Column.text,
+  endpoint_id: Column.text,
+  type: Column.text,
+  status: Column.text,
+  attempt_count: Column.integer,
+  last_response_status: Schema.NullOr(Column.integer),
+  last_error: Column.nullableText,
+  next_attempt_at: Schema.NullOr(Column.timestamp),
+  delivered_at: Schema.NullOr(Column.timestamp),
+  created_at: Column.timestamp,
+  livemode: Column.boolean,
+  /** The exact JSON body sent, kept as text. */
+  payload: Schema.parseJson()
+})
+const decodeRow = Schema.decodeUnknownSync(DeliveryRow)
 
 /** A `webhook_deliveries` row (and its attempts, when read) as the API shows it. */
-export const toDelivery = (row: any, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
-  decode({
-    object: "webhook_delivery",
-    id: row.id,
-    event_id: row.event_id,
-    endpoint_id: row.endpoint_id,
-    type: row.type,
-    status: row.status,
-    attempt_count: int(row.attempt_count),
-    last_response_status: row.last_response_status === null ? null : int(row.last_response_status),
-    last_error: row.last_error,
-    next_attempt_at: row.next_attempt_at === null ? null : iso(row.next_attempt_at),
-    delivered_at: row.delivered_at === null ? null : iso(row.delivered_at),
-    created_at: iso(row.created_at),
-    livemode: row.livemode,
-    payload: JSON.parse(row.payload),
-    attempts
-  })
+export const toDelivery = (row: unknown, attempts: ReadonlyArray<unknown> | null): WebhookDelivery =>
+  decode({ object: "webhook_delivery", ...decodeRow(row), attempts })
 
-const toAttempt = (row: any) => ({
-  object: "webhook_delivery_attempt",
-  id: row.id,
-  attempted_at: iso(row.attempted_at),
-  response_status: row.response_status === null ? null : int(row.response_status),
-  error: row.error,
-  duration_ms: int(row.duration_ms),
-  response_body: row.response_body
+/** A `webhook_delivery_attempts` row, as either driver gives it. */
+const AttemptRow = Schema.Struct({
+  id: Column.text,
+  attempted_at: Column.timestamp,
+  response_status: Schema.NullOr(Column.integer),
+  error: Column.nullableText,
+  duration_ms: Column.integer,
+  response_body: Column.nullableText
 })
+const decodeAttemptRow = Schema.decodeUnknownSync(AttemptRow)
+
+const toAttempt = (row: unknown) => ({ object: "webhook_delivery_attempt", ...decodeAttemptRow(row) })
+
+/** A delivery as a claim returns it (the columns of `returning`), as either driver gives them. */
+const DueRow = Schema.Struct({
+  id: Column.text,
+  organization_id: Column.text,
+  livemode: Column.boolean,
+  endpoint_id: Column.text,
+  event_id: Column.text,
+  payload: Column.text,
+  attempt_count: Column.integer
+})
+
+const toDue = fromRow(DueRow, (row): DueDelivery => ({
+  tenant: { organizationId: row.organization_id, livemode: row.livemode },
+  deliveryId: row.id,
+  endpointId: row.endpoint_id,
+  eventId: row.event_id,
+  payload: row.payload,
+  attemptCount: row.attempt_count
+}))
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 
@@ -87,7 +113,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           decode: (row) => toDelivery(row, null)
         }),
       claimDue: (lease) =>
-        claimLeased<any, DueDelivery>(sql, {
+        claimLeased<{ readonly id: string }, DueDelivery>(sql, {
           table: "webhook_deliveries",
           // First attempts in the object's event order, per endpoint: not before every earlier event of
           // the object is handed to the webhooks (two dispatchers may commit their batches in either
@@ -111,62 +137,10 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           order: sql`next_attempt_at, id`,
           returning: sql`id, organization_id, livemode, endpoint_id, event_id, payload, attempt_count, next_attempt_at`,
           lease,
-          item: (row) => ({
-            tenant: { organizationId: row.organization_id, livemode: row.livemode },
-            deliveryId: row.id,
-            endpointId: row.endpoint_id,
-            eventId: row.event_id,
-            payload: row.payload,
-            attemptCount: int(row.attempt_count)
-          })
+          item: toDue
         }),
-      // One statement, so atomic without a transaction: one round trip instead of four (begin, update,
-      // insert, commit). The attempt is written only if the update found the delivery under our lease.
-      recordAttempt: ({ item, token }, record) => {
-        const { attempt } = record
-        const row = encodeAttempt(attempt)
-        return sql<{ recorded: number }>`with updated as (
-            update webhook_deliveries set status = ${record.status},
-              attempt_count = attempt_count + 1, last_response_status = ${attempt.response_status},
-              last_error = ${attempt.error},
-              next_attempt_at = ${record.nextAttemptAt === null ? null : at(record.nextAttemptAt)}::timestamptz,
-              delivered_at = ${record.status === "succeeded" ? row.attempted_at : null}::timestamptz,
-              updated_at = ${row.attempted_at}::timestamptz, lease_until = null, lease_token = null
-            where id = ${item.deliveryId} and lease_token = ${token} returning id),
-          recorded as (
-            insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error,
-              duration_ms, response_body)
-            select ${row.id}, updated.id, ${row.attempted_at}::timestamptz, ${row.response_status},
-              ${row.error}, ${row.duration_ms}, ${row.response_body}
-            from updated returning id)
-          select count(*)::int as recorded from recorded`.pipe(
-          Effect.map((rows) => Number(rows[0]?.recorded ?? 0) > 0),
-          Effect.orDie
-        )
-      },
-      recordAttempts: (attempts) => {
-        if (attempts.length === 0) return Effect.void
-        const values = sql.csv(attempts.map(({ leased: { item, token }, record }) => {
-          const row = encodeAttempt(record.attempt)
-          return sql`(${item.deliveryId}, ${token}, ${record.status}, ${row.response_status}::integer, ${row.error},
-            ${record.nextAttemptAt === null ? null : at(record.nextAttemptAt)}::timestamptz,
-            ${record.status === "succeeded" ? row.attempted_at : null}::timestamptz, ${row.attempted_at}::timestamptz,
-            ${row.id}, ${row.duration_ms}::integer, ${row.response_body})`
-        }))
-        // As `recordAttempt`, for all of them in one statement: deliveries whose lease this worker
-        // no longer holds are neither updated nor given an attempt.
-        return sql`with v (id, token, status, response_status, error, next_attempt_at, delivered_at, attempted_at,
-              attempt_id, duration_ms, response_body) as (values ${values}),
-            updated as (
-              update webhook_deliveries d set status = v.status, attempt_count = d.attempt_count + 1,
-                last_response_status = v.response_status, last_error = v.error, next_attempt_at = v.next_attempt_at,
-                delivered_at = v.delivered_at, updated_at = v.attempted_at, lease_until = null, lease_token = null
-              from v where d.id = v.id and d.lease_token = v.token returning d.id)
-          insert into webhook_delivery_attempts (id, delivery_id, attempted_at, response_status, error, duration_ms,
-              response_body)
-            select v.attempt_id, v.id, v.attempted_at, v.response_status, v.error, v.duration_ms, v.response_body
-            from v join updated on updated.id = v.id`.pipe(Effect.asVoid, Effect.orDie)
-      },
+      recordAttempt: recordAttempt(sql),
+      recordAttempts: recordAttempts(sql),
       resend: (tenant, id, time) =>
         sql`update webhook_deliveries d set ${requeue(time)} where d.id = ${id} and ${ofTenant(tenant)}
           returning d.*`.pipe(

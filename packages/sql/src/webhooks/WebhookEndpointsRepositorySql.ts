@@ -4,23 +4,21 @@ import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { iso, json, parsed } from "../shared/Rows.js"
+import { Column, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
-const decode = Schema.decodeUnknownSync(WebhookEndpoint)
 const encode = Schema.encodeSync(WebhookEndpoint)
 
-const toEndpoint = (row: any): WebhookEndpoint =>
-  decode({
-    object: "webhook_endpoint",
-    id: row.id,
-    url: row.url,
-    description: row.description,
-    enabled_events: parsed(row.enabled_events),
-    status: row.status,
-    livemode: row.livemode,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at)
-  })
+/** A `webhook_endpoints` row: the columns the API shows, as either driver gives them. */
+const EndpointRow = Schema.Struct({
+  id: Column.text,
+  url: Column.text,
+  description: Column.nullableText,
+  enabled_events: Column.json,
+  status: Column.text,
+  ...stampColumns
+})
+
+const toEndpoint = objectFromRow(EndpointRow, "webhook_endpoint", WebhookEndpoint)
 
 export const WebhookEndpointsRepositorySql = Layer.effect(
   WebhookEndpointsRepository,
