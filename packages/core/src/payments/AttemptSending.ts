@@ -1,0 +1,171 @@
+import { Effect, Option } from "effect"
+import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { PublicUrls } from "../ports/PublicUrls.js"
+import { Transactions } from "../ports/Transactions.js"
+import type {
+  AuthorizationOutcome,
+  AuthorizeRequest,
+  BrowserDetails,
+  StoredCredential
+} from "../providers/PaymentConnector.js"
+import type { CallResult } from "../providers/ProviderCall.js"
+import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { KeyMaterial } from "../tenancy/KeyMaterial.js"
+import type { AttemptSettlement } from "./AttemptSettlement.js"
+import { awaitsOutcome, type Payment, PaymentAttempt } from "./Payment.js"
+import type { PaymentCalls } from "./PaymentCalls.js"
+import { nextProvider, replaceAttempt, unansweredOf, unavailable } from "./PaymentOutcomes.js"
+import { PaymentPolicy } from "./PaymentPolicy.js"
+import { PaymentRecords } from "./PaymentRecords.js"
+import { returnTokenFor } from "./ReturnToken.js"
+
+/** What only the request that creates a payment knows, for the first send. */
+export interface SendContext {
+  readonly browser: BrowserDetails | null
+  readonly storedCredential: StoredCredential
+}
+
+export interface SendOptions {
+  readonly resend: boolean
+  /** The connection of the open attempt, when the caller just resolved it. */
+  readonly connection?: ProviderConnection
+  readonly context?: SendContext
+  /** Connections to fail over to, in order, once the current one has had its tries. */
+  readonly fallbacks?: ReadonlyArray<string>
+}
+
+/** What the PSP (or the transport, in our words) said about a send, for the attempt record only. */
+const providerTextOf = (result: CallResult<AuthorizationOutcome>): string | undefined => {
+  switch (result._tag) {
+    case "Unavailable":
+      return result.providerMessage === undefined ? result.reason : `${result.reason}\n${result.providerMessage}`
+    case "NoAnswer":
+      return result.reason
+    case "Answered":
+      return result.value._tag === "Refused" ? result.value.providerMessage : undefined
+  }
+}
+
+const authorizeRequest = (
+  payment: Payment,
+  attempt: PaymentAttempt,
+  context: SendContext | undefined,
+  returnUrl: string
+): AuthorizeRequest => ({
+  reference: attempt.id,
+  paymentId: payment.id,
+  amount: payment.amount,
+  currency: payment.currency,
+  paymentMethod: { type: payment.payment_method.type, token: payment.payment_method.token },
+  capture: payment.capture,
+  returnUrl,
+  description: payment.description,
+  customer: payment.customer_id === null ? null : { id: payment.customer_id, email: null, name: null },
+  browser: context?.browser ?? null,
+  offSession: payment.off_session,
+  storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
+})
+
+/**
+ * Sending a payment's attempts: authorize (or, for an attempt the PSP acknowledged, ask about it),
+ * with the retries the policy allows on the same connection or the next fallback, each retry a new
+ * attempt under its own PSP reference.
+ */
+export const makeAttemptSending = (calls: PaymentCalls, settlement: AttemptSettlement) =>
+  Effect.gen(function*() {
+    const records = yield* PaymentRecords
+    const transactions = yield* Transactions
+    const ids = yield* IdGenerator
+    const urls = yield* PublicUrls
+    const { returnSigning } = yield* KeyMaterial
+    const { call, keepProviderMessage } = calls
+    const { applySeen, settleSeen } = settlement
+
+    const newAttempt = (provider: string) =>
+      Effect.gen(function*() {
+        return new PaymentAttempt({
+          object: "payment_attempt",
+          id: yield* ids.make("att"),
+          provider,
+          status: "pending",
+          provider_payment_id: null,
+          error_code: null,
+          latency_ms: null,
+          created_at: yield* now
+        })
+      })
+
+    /** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
+    const returnUrlOf = (tenant: Tenant, payment: Payment) =>
+      Effect.map(
+        returnTokenFor(returnSigning, payment.id, tenant, payment.created_at.epochMillis),
+        (token) => urls.paymentReturn(payment.id, token)
+      )
+
+    /** Closes a failed attempt and opens the next, on `provider`, in one transaction. */
+    const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
+      transactions.run(Effect.gen(function*() {
+        const payment = yield* records.lock(tenant, paymentId)
+        const current = payment.attempts.at(-1)
+        if (payment.status !== "processing" || current?.id !== attemptId || !awaitsOutcome(current)) {
+          return Option.none<Payment>()
+        }
+        const next = yield* newAttempt(provider)
+        return Option.some(
+          yield* records.save(tenant, payment, {
+            provider,
+            attempts: [...replaceAttempt(payment, attemptId, { status: "failed", error_code: code, latency_ms: latencyMs }), next]
+          })
+        )
+      }))
+
+    const send = (tenant: Tenant, start: Payment, options: SendOptions) =>
+      Effect.gen(function*() {
+        const policy = yield* PaymentPolicy
+        let payment = start
+        let resend = options.resend
+        let connection = options.connection
+        // The same for every send of the payment (a function of the payment alone), and signed before
+        // the call's deadline starts, so the deadline measures the PSP and nothing else.
+        let returnUrl: string | undefined
+        while (true) {
+          const attempt = payment.attempts.at(-1)!
+          const acknowledged = resend && attempt.provider_payment_id !== null
+          if (!acknowledged && returnUrl === undefined) returnUrl = yield* returnUrlOf(tenant, payment)
+          const signedUrl = returnUrl
+          const { latencyMs, result } = yield* call(
+            tenant,
+            connection?.name === attempt.provider ? connection : attempt.provider,
+            (connector) =>
+              acknowledged || signedUrl === undefined
+                ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
+                : connector.authorize({ ...authorizeRequest(payment, attempt, options.context, signedUrl), resend })
+          )
+          connection = undefined
+          yield* keepProviderMessage(tenant, attempt.id, providerTextOf(result))
+          // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
+          // `processing`, and reconciliation asks the PSP under the same reference. Whatever the PSP
+          // answers to this call later is never applied: the call was abandoned at the deadline.
+          if (result._tag === "NoAnswer") {
+            if (acknowledged) return payment
+            const code = result.timedOut ? "timeout" : "outcome_unknown"
+            return yield* applySeen(tenant, payment, (current) => unansweredOf(current, attempt.id, code, latencyMs))
+          }
+          if (resend && result._tag === "Unavailable") return payment
+          resend = false
+          const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
+          const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])
+          if (Option.isSome(next) && outcome._tag === "Refused") {
+            const retried = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs, next.value)
+            if (Option.isNone(retried)) return yield* Effect.orDie(records.load(tenant, payment.id))
+            payment = retried.value
+            continue
+          }
+          return yield* settleSeen(tenant, payment, attempt.id, outcome, latencyMs)
+        }
+      })
+
+    return { newAttempt, send }
+  })
