@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
+import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import { type AdyenCheckoutState, completeChallenge, handleCheckout, serviceError } from "./FakeAdyenCheckout.js"
 import { type PspFault, startFakePspServer } from "./FakePspServer.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
@@ -16,22 +17,7 @@ import type { RecordedExchange } from "./OpenApiContract.js"
 /** The error answer a test can inject, in Adyen's shape. */
 type AdyenFault = { readonly status: number; readonly errorCode: string; readonly message?: string }
 
-export interface AdyenPayment {
-  readonly pspReference: string
-  readonly reference: string
-  readonly amount: { readonly value: number; readonly currency: string }
-  readonly metadata: Record<string, string>
-  readonly returnUrl: string
-  result: string
-}
-
-export interface AdyenModification {
-  readonly kind: "capture" | "cancel" | "refund"
-  readonly pspReference: string
-  readonly paymentPspReference: string
-  readonly reference: string
-  readonly amount: { readonly value: number; readonly currency: string } | null
-}
+export type { AdyenModification, AdyenPayment }
 
 /** One notification item, before it is signed. */
 export interface NotificationFields {

@@ -1,5 +1,5 @@
 import type * as http from "node:http"
-import type { AdyenModification, AdyenPayment } from "./FakeAdyen.js"
+import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import type { PspAnswer } from "./FakePspServer.js"
 
 /** What the fake Adyen holds: its payments, modifications, pending redirects and payments made per key. */
