@@ -1,9 +1,9 @@
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
+import { dropinScript } from "./DropinScript.js"
 
 const asset = (name: string) => readFileSync(new URL(`./browser/${name}`, import.meta.url), "utf8")
-const dropinScript = asset("dropin.js")
 const dropinStyle = asset("dropin.css")
 
 /**

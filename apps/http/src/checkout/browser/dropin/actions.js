@@ -1,0 +1,68 @@
+// What the shopper does: pay with the form's token, cancel, and (after a decline) try another
+// provider.
+
+var pay = function (dropin) {
+  if (dropin.busy || !dropin.form || !dropin.session || dropin.session.status !== "open") return
+  setBusy(dropin, true)
+  show(dropin, say(dropin.locale, "paying"), "info", false)
+  dropin.form.tokenize().then(function (method) {
+    return api(dropin, "POST", sessionPath(dropin, "confirm"), { payment_method: method }).then(function (answer) {
+      setBusy(dropin, false)
+      if (answer.status === 200) return render(dropin, answer.json, { confirmed: true })
+      if (answer.status === 409) return load(dropin)
+      fail(dropin, new Error("confirm " + answer.status))
+    })
+  }, function (error) {
+    setBusy(dropin, false)
+    if (error && error.invalidCard) show(dropin, say(dropin.locale, "invalidCard"), "error", false)
+    else fail(dropin, error)
+  }).catch(function (error) { fail(dropin, error) })
+}
+
+var cancel = function (dropin) {
+  if (dropin.busy || !dropin.session) return
+  setBusy(dropin, true)
+  api(dropin, "POST", sessionPath(dropin, "cancel")).then(function (answer) {
+    setBusy(dropin, false)
+    if (answer.status === 200) {
+      try { sessionStorage.removeItem(STORAGE + dropin.sessionId) } catch (_) { /* nothing to forget */ }
+      window.location.assign(dropin.session.cancel_url)
+      return
+    }
+    return load(dropin)
+  }).catch(function (error) { fail(dropin, error) })
+}
+
+// After a decline: the session moves to another provider and its form is mounted, or, with none
+// left, the shopper is told so.
+var reroute = function (dropin) {
+  var failed = dropin.session.payment
+  // Told to the shopper: what the session's provider is called to them, never its connection name.
+  var failedName = shownName(dropin, dropin.session.ui)
+  setBusy(dropin, true)
+  return api(dropin, "POST", sessionPath(dropin, "reroute"), failed ? { exclude_provider: failed.provider } : {})
+    .then(function (answer) {
+      setBusy(dropin, false)
+      if (answer.status === 200) {
+        var text = say(dropin.locale, "rerouted", { failed: failedName, reason: reasonOf(failed), provider: shownName(dropin, answer.json.ui) })
+        render(dropin, answer.json, { message: text, kind: "warning" })
+        if (dropin.form) dropin.form.focus()
+        return
+      }
+      if (answer.status === 422) {
+        unmountForm(dropin)
+        showActions(dropin, false)
+        dropin.view.cancelButton.hidden = false
+        show(dropin, say(dropin.locale, "noOther", { reason: reasonOf(failed) }), "error", true)
+        return
+      }
+      return load(dropin)
+    })
+    .catch(function (error) { fail(dropin, error) })
+}
+
+// The provider's reason for a decline, as a sentence.
+var reasonOf = function (payment) {
+  var text = payment && payment.failure ? payment.failure.message : ""
+  return text && !/[.!?]$/.test(text) ? text + "." : text
+}
