@@ -39,7 +39,19 @@ import { Organizations } from "./tenancy/Organizations.js"
 import { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
 import { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 
-/** Every background job: those the capabilities declare, and those the adapters add. */
+/** Who receives every event from the outbox: the webhook fan-out, billing (payments of invoices), and checkout following its payments. */
+const ConsumersLayer = Layer.effect(
+  EventConsumers,
+  Effect.map(
+    Effect.all([WebhookDeliveries, Subscriptions, CheckoutSessions]),
+    ([webhooks, subscriptions, checkout]) => [webhooks.fanOut, subscriptions.consumer, checkout.consumer]
+  )
+).pipe(Layer.provide(Layer.mergeAll(WebhookDeliveries.layer, Subscriptions.layer, CheckoutSessions.layer)))
+
+/** The outbox dispatcher, handing events to those consumers (a default of none would lose them silently). */
+const DispatchLayer = EventDispatch.layer.pipe(Layer.provide(ConsumersLayer))
+
+/** Every background job: those the capabilities declare, and those the adapters add (`ExtraJobs`). */
 const JobsLayer = Layer.effect(
   Jobs,
   Effect.gen(function*() {
@@ -57,54 +69,61 @@ const JobsLayer = Layer.effect(
     ])
     return [...services.flatMap((service) => service.jobs), ...(yield* ExtraJobs)]
   })
-)
+).pipe(Layer.provide(Layer.mergeAll(
+  PaymentRecovery.layer,
+  Refunds.layer,
+  DispatchLayer,
+  Events.layer,
+  WebhookDeliveries.layer,
+  IdempotentRequests.layer,
+  ProviderWebhooks.layer,
+  Subscriptions.layer,
+  TestClocks.layer,
+  CheckoutSessions.layer
+)))
 
-/** Who receives every event from the outbox: the webhook fan-out, billing (payments of invoices), and checkout following its payments. */
-const ConsumersLayer = Layer.effect(
-  EventConsumers,
-  Effect.map(
-    Effect.all([WebhookDeliveries, Subscriptions, CheckoutSessions]),
-    ([webhooks, subscriptions, checkout]) => [webhooks.fanOut, subscriptions.consumer, checkout.consumer]
-  )
-)
-
-/** The application services of the core, built in the order they need each other. */
-const Services = JobsLayer.pipe(
-  Layer.provideMerge(EventDispatch.layer),
-  Layer.provideMerge(ConsumersLayer),
-  Layer.provideMerge(
-    Layer.mergeAll(
-      IdempotentRequests.layer,
-      Authentication.layer,
-      Organizations.layer,
-      Events.layer,
-      RateLimits.layer,
-      FailedAuthentications.layer,
-      InsightsReader.layer
-    )
-  ),
-  Layer.provideMerge(CheckoutSessions.layer),
-  Layer.provideMerge(WebhookDeliveries.layer),
-  Layer.provideMerge(Layer.mergeAll(TestClocks.layer, Invoices.layer)),
-  Layer.provideMerge(Subscriptions.layer),
-  Layer.provideMerge(Layer.mergeAll(Customers.layer, Plans.layer)),
-  Layer.provideMerge(WebhookEndpoints.layer),
-  Layer.provideMerge(ProviderWebhooks.layer),
-  // Below the PSP webhooks, which hand it the news of native subscriptions.
-  Layer.provideMerge(NativeBilling.layer),
-  Layer.provideMerge(BillingRecords.layer),
-  Layer.provideMerge(Refunds.layer),
-  Layer.provideMerge(Layer.mergeAll(Payments.layer, PaymentRecovery.layer)),
-  Layer.provideMerge(PaymentAttempts.layer),
-  Layer.provideMerge(Layer.mergeAll(PaymentRecords.layer, RefundRecords.layer, CheckoutRecords.layer)),
-  Layer.provideMerge(Layer.mergeAll(ProviderResolution.layer, ProviderConnections.layer)),
-  Layer.provideMerge(Layer.mergeAll(ConnectionHealth.layer, RoutingRules.layer)),
-  Layer.provideMerge(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)),
-  Layer.provideMerge(IdGenerator.layer)
-).pipe(
-  // The registry over the host's catalog; connectors open their connection's secrets themselves.
-  Layer.provideMerge(Connectors.layer),
-  Layer.provideMerge(ConnectionSecrets.layer)
+/**
+ * The application services of the core. Each service's layer provides the services it needs itself
+ * (a layer used in several places is built once), so this is a flat merge of what a host may call;
+ * only the ports are left to the host.
+ */
+const Services = Layer.mergeAll(
+  JobsLayer,
+  DispatchLayer,
+  IdempotentRequests.layer,
+  Authentication.layer,
+  Organizations.layer,
+  Events.layer,
+  RateLimits.layer,
+  FailedAuthentications.layer,
+  InsightsReader.layer,
+  CheckoutSessions.layer,
+  WebhookDeliveries.layer,
+  WebhookEndpoints.layer,
+  TestClocks.layer,
+  Invoices.layer,
+  Subscriptions.layer,
+  Customers.layer,
+  Plans.layer,
+  ProviderWebhooks.layer,
+  NativeBilling.layer,
+  BillingRecords.layer,
+  Refunds.layer,
+  RefundRecords.layer,
+  Payments.layer,
+  PaymentRecovery.layer,
+  PaymentAttempts.layer,
+  PaymentRecords.layer,
+  CheckoutRecords.layer,
+  ProviderResolution.layer,
+  ProviderConnections.layer,
+  ProviderConnectionViews.layer,
+  ConnectionHealth.layer,
+  ConnectionSecrets.layer,
+  Connectors.layer,
+  RoutingRules.layer,
+  EventLog.layer,
+  IdGenerator.layer
 )
 
 /** What the core offers a host: its application services, the registry of connectors, and its jobs. */

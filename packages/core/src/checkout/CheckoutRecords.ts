@@ -1,3 +1,4 @@
+import { EventLog } from "../events/EventLog.js"
 import { Context, Effect, Layer } from "effect"
 import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
 import { CheckoutSessionRecord, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
@@ -20,5 +21,5 @@ export class CheckoutRecords extends Context.Tag("core/CheckoutRecords")<
         event: (type, session) => ({ type, object: toEventObject(session) }),
         notFound: (id) => new CheckoutSessionNotFound({ id })
       }))
-  )
+  ).pipe(Layer.provide(EventLog.layer))
 }

@@ -1,3 +1,7 @@
+import { Payments } from "../payments/Payments.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { CheckoutRecords } from "./CheckoutRecords.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
@@ -73,7 +77,7 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   readonly expire: (ref: CheckoutSessionRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer)))
 }
 
 /** The service put together from its use cases, each in its own file, all on the same caught-up session. */

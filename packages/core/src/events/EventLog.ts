@@ -44,5 +44,5 @@ export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
         prepare
       }
     })
-  )
+  ).pipe(Layer.provide(IdGenerator.layer))
 }

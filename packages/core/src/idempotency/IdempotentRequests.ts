@@ -164,5 +164,5 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           })
       }
     })
-  )
+  ).pipe(Layer.provide(IdGenerator.layer))
 }

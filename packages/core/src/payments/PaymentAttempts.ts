@@ -1,3 +1,8 @@
+import { PaymentRecords } from "./PaymentRecords.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { ConnectionHealth } from "../providers/ConnectionHealth.js"
+import { Connectors } from "../providers/Connectors.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { AuthorizationOutcome, ConnectorError, PaymentConnector } from "../providers/PaymentConnector.js"
@@ -80,7 +85,7 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
     options?: ConcludeOptions
   ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
 }>() {
-  static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ConnectionHealth.layer, ProviderResolution.layer, PaymentRecords.layer)))
 }
 
 /**

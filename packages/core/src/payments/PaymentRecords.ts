@@ -1,3 +1,4 @@
+import { EventLog } from "../events/EventLog.js"
 import { Context, Effect, Layer } from "effect"
 import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
 import { Payment, type PaymentStatus } from "./Payment.js"
@@ -22,5 +23,5 @@ export class PaymentRecords extends Context.Tag("core/PaymentRecords")<
         event: (type, payment) => ({ type, object: payment }),
         notFound: (id) => new PaymentNotFound({ id })
       }))
-  )
+  ).pipe(Layer.provide(EventLog.layer))
 }

@@ -31,7 +31,7 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
   readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(PaymentRecords.layer, PaymentAttempts.layer)))
 }
 
 const make = Effect.gen(function*() {

@@ -1,3 +1,7 @@
+import { PaymentAttempts } from "./PaymentAttempts.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { Connectors } from "../providers/Connectors.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
@@ -77,7 +81,7 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
   /** Inside the caller's transaction: gives back the amount of a refund that failed. */
   readonly releaseRefund: (tenant: Tenant, paymentId: string, amount: number) => Effect.Effect<Payment>
 }>() {
-  static readonly layer = Layer.effect(Payments, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(Payments, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, PaymentRecords.layer, PaymentAttempts.layer)))
 }
 
 /**

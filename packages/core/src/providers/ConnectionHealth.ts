@@ -74,5 +74,5 @@ export class ConnectionHealth extends Context.Tag("core/ConnectionHealth")<Conne
           })
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(EventLog.layer, ProviderConnectionViews.layer)))
 }

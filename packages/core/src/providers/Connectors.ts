@@ -51,7 +51,7 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
               }, settings)))
       }
     })
-  )
+  ).pipe(Layer.provide(ConnectionSecrets.layer))
 
   static readonly fromDefinitions = (definitions: ConnectorCatalog["Type"]) =>
     Connectors.layer.pipe(Layer.provide(Layer.succeed(ConnectorCatalog, definitions)))

@@ -176,7 +176,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             ), { discard: true })
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, ConnectionSecrets.layer, Connectors.layer, ProviderConnectionViews.layer)))
 }
 
 const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>

@@ -176,5 +176,5 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
           )
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(RoutingRules.layer, ConnectionHealth.layer)))
 }

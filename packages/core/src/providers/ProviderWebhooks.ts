@@ -169,5 +169,5 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
 
       return { receive, applyDue, jobs: [{ name: "apply-provider-events", every: "1 second", run: applyDue }] }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, PaymentAttempts.layer, Refunds.layer, NativeBilling.layer)))
 }

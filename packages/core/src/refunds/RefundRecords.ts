@@ -1,3 +1,4 @@
+import { EventLog } from "../events/EventLog.js"
 import { Context, Effect, Layer } from "effect"
 import { type Lifecycle, makeLifecycle } from "../lifecycle/Lifecycle.js"
 import { Refund, type RefundStatus } from "./Refund.js"
@@ -20,5 +21,5 @@ export class RefundRecords extends Context.Tag("core/RefundRecords")<
         event: (type, refund) => ({ type, object: refund }),
         notFound: (id) => new RefundNotFound({ id })
       }))
-  )
+  ).pipe(Layer.provide(EventLog.layer))
 }

@@ -1,3 +1,6 @@
+import { Payments } from "../payments/Payments.js"
+import { PaymentAttempts } from "../payments/PaymentAttempts.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
@@ -49,7 +52,7 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
   ) => Effect.Effect<"applied" | "unknown" | "foreign">
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentAttempts.layer, Payments.layer, RefundRecords.layer)))
 }
 
 /**

@@ -170,7 +170,7 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
         explain: explainRouting({ repository, connections, organizations, connectorTypes })
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer)))
 }
 
 /** What the dry run reads: the rules, the connections, the organization and the connectors' card facts. */

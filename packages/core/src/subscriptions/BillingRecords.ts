@@ -128,5 +128,5 @@ export class BillingRecords extends Context.Tag("core/BillingRecords")<BillingRe
           })
       })
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(EventLog.layer, Payments.layer)))
 }

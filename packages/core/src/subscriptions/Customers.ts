@@ -54,5 +54,5 @@ export class Customers extends Context.Tag("core/Customers")<Customers, {
         list: (tenant, filter, page) => repository.list(tenant, filter, page)
       }
     })
-  )
+  ).pipe(Layer.provide(IdGenerator.layer))
 }

@@ -30,5 +30,5 @@ export class Invoices extends Context.Tag("core/Invoices")<Invoices, {
             ))
       }
     })
-  )
+  ).pipe(Layer.provide(BillingRecords.layer))
 }

@@ -28,7 +28,7 @@ export type NativeReportApplied = "applied" | "unknown" | "foreign"
 export class NativeBilling extends Context.Tag("core/NativeBilling")<NativeBilling, {
   readonly apply: (tenant: Tenant, provider: string, event: SubscriptionUpdated) => Effect.Effect<NativeReportApplied>
 }>() {
-  static readonly layer = Layer.effect(NativeBilling, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(NativeBilling, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, BillingRecords.layer)))
 }
 
 const final = (record: SubscriptionRecord) => isFinal(record.status)

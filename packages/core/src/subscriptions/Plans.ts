@@ -42,5 +42,5 @@ export class Plans extends Context.Tag("core/Plans")<Plans, {
         list: (tenant, page) => repository.list(tenant, page)
       }
     })
-  )
+  ).pipe(Layer.provide(IdGenerator.layer))
 }

@@ -1,3 +1,9 @@
+import { NativeBilling } from "./NativeBilling.js"
+import { Refunds } from "../refunds/Refunds.js"
+import { Payments } from "../payments/Payments.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { Connectors } from "../providers/Connectors.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
@@ -58,7 +64,7 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptio
   readonly consumer: EventConsumer
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(Subscriptions, Effect.suspend(() => make))
+  static readonly layer = Layer.effect(Subscriptions, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, Payments.layer, Refunds.layer, BillingRecords.layer, NativeBilling.layer)))
 }
 
 /**

@@ -211,5 +211,5 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
         jobs: [{ name: "finish-test-clock-advances", every: "5 seconds", run: finishAbandoned }]
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Subscriptions.layer)))
 }

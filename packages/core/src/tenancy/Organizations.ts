@@ -191,5 +191,5 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
           }))
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, ProviderConnections.layer)))
 }

@@ -145,7 +145,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
         jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
       }
     })
-  )
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, WebhookEndpoints.layer)))
 }
 
 /** What fanning events out to endpoints reads and writes. */

@@ -145,5 +145,5 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
           })
       }
     })
-  )
+  ).pipe(Layer.provide(IdGenerator.layer))
 }
