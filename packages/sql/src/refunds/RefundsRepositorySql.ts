@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Event } from "@orchestrator/core/events/Event"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
+import { eventsAlongside, unchangedColumns, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { int, iso, json, parsed } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(Refund)
@@ -39,25 +41,37 @@ export const RefundsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
-    return RefundsRepository.of({
-      insert: (tenant, refund) => {
-        const row = encode(refund)
-        return sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
+    /** The refund (and a change's events) in one statement. */
+    const insertRefund = (tenant: Tenant, refund: Refund, events: ReadonlyArray<Event>) => {
+      const row = encode(refund)
+      return writeWith(sql, sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
             provider_refund_id, failure, metadata, created_at, updated_at)
           values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
             ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
-            ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
-      },
-      update: (tenant, refund) => {
-        const row = encode(refund)
-        return sql`update refunds set status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
+            ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+        eventsAlongside(sql, tenant, events))
+    }
+    /** The columns a change of a refund may touch. */
+    const changedColumns = (row: ReturnType<typeof encode>) =>
+      sql`status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
             failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz
-          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
-      },
+            updated_at = ${row.updated_at}::timestamptz`
+
+    return RefundsRepository.of({
+      insert: (tenant, refund) => insertRefund(tenant, refund, []),
+      insertWithEvents: insertRefund,
+      update: (tenant, refund) =>
+        writeWith(sql, sql`update refunds set ${changedColumns(encode(refund))}
+          where id = ${refund.id} and organization_id = ${tenant.organizationId}`, []),
+      updateIfUnchanged: (tenant, seen, refund, events) =>
+        updateIfUnchanged(sql, {
+          table: "refunds",
+          tenant,
+          id: refund.id,
+          unchanged: unchangedColumns(sql, seen),
+          set: changedColumns(encode(refund)),
+          alongside: eventsAlongside(sql, tenant, events)
+        }),
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       findByReference: (tenant, { pspRefundId, refundId }) =>
