@@ -73,8 +73,11 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
   readonly store: RecordStore<A>
   /** Builds a record from its fields (the class constructor, which validates them). */
   readonly make: (fields: A) => A
-  /** The event of a move to `record`: effectful, for events whose object shows related records. */
-  readonly event: (type: T, record: A) => Effect.Effect<EventInput>
+  /**
+   * The event of a move to `record`: effectful, for events whose object shows related records (a
+   * subscription's latest invoice, an invoice's payment), which are read as `tenant`'s.
+   */
+  readonly event: (type: T, record: A, tenant: Tenant) => Effect.Effect<EventInput>
   readonly notFound: (id: string) => NotFound
 }): Effect.Effect<Lifecycle<S, A, NotFound>, never, Transactions | EventLog> =>
   Effect.gen(function*() {
@@ -107,7 +110,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
-        const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state))
+        const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
         yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
         return last
       })
@@ -121,7 +124,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         const step = yield* stepOf(record.status, to)
         const updated = options.make({ ...record, ...changes, status: to, updated_at: yield* now })
         yield* store.update(tenant, updated)
-        yield* events.record(tenant, yield* options.event(step.event, updated))
+        yield* events.record(tenant, yield* options.event(step.event, updated, tenant))
         return updated
       })
 
@@ -146,7 +149,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         for (const step of steps) {
           const checked = yield* stepOf(record.status, step.to)
           record = options.make({ ...record, ...step.changes, status: step.to, updated_at: at })
-          inputs.push(yield* options.event(checked.event, record))
+          inputs.push(yield* options.event(checked.event, record, tenant))
         }
         record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
         const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
