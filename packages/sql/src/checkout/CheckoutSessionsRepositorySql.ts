@@ -2,11 +2,10 @@ import { SqlClient } from "@effect/sql"
 import { CheckoutSessionRecord } from "@orchestrator/core/checkout/CheckoutSession"
 import { type CheckoutSessionRef, CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { Event } from "@orchestrator/core/events/Event"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { eventsAlongside, unchangedColumns, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
+import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { int, iso, json, parsed } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
@@ -52,42 +51,29 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
-    /** The session (and a change's events) in one statement. */
-    const insertSession = (tenant: Tenant, session: CheckoutSessionRecord, events: ReadonlyArray<Event>) => {
-      const row = encode(session)
-      return writeWith(sql, sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
-            ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
-            customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
-            updated_at)
-          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-            ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
-            ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
-            ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
-            ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
-            ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`, eventsAlongside(sql, tenant, events))
-    }
-    /** The columns a change of a session may touch. */
-    const changedColumns = (row: ReturnType<typeof encode>) =>
-      sql`status = ${row.status}, ui = ${json(row.ui)}::jsonb,
-            excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},
-            payment_ids = ${json(row.payment_ids)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz`
+    const writes = statusRecordWrites(sql, {
+      table: "checkout_sessions",
+      encode,
+      insert: (tenant, row) =>
+        sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
+          ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
+          customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
+          updated_at)
+        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+          ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
+          ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
+          ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
+          ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
+          ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+      changed: (row) =>
+        sql`status = ${row.status}, ui = ${json(row.ui)}::jsonb,
+          excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},
+          payment_ids = ${json(row.payment_ids)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+          updated_at = ${row.updated_at}::timestamptz`
+    })
 
     return CheckoutSessionsRepository.of({
-      insert: (tenant, session) => insertSession(tenant, session, []),
-      insertWithEvents: insertSession,
-      update: (tenant, session) =>
-        writeWith(sql, sql`update checkout_sessions set ${changedColumns(encode(session))}
-          where id = ${session.id} and organization_id = ${tenant.organizationId}`, []),
-      updateIfUnchanged: (tenant, seen, session, events) =>
-        updateIfUnchanged(sql, {
-          table: "checkout_sessions",
-          tenant,
-          id: session.id,
-          unchanged: unchangedColumns(sql, seen),
-          set: changedColumns(encode(session)),
-          alongside: eventsAlongside(sql, tenant, events)
-        }),
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       ownerOf: (id) =>

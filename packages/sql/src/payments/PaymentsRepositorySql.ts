@@ -1,12 +1,11 @@
 import { SqlClient } from "@effect/sql"
-import type { Event } from "@orchestrator/core/events/Event"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { type PaymentWork, PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { eventsAlongside, type RowsAlongside, unchangedColumns, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
+import { type RowsAlongside, statusRecordWrites } from "../shared/RecordWrites.js"
 import { int, iso, json, parsed } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
@@ -86,27 +85,29 @@ export const PaymentsRepositorySql = Layer.effect(
         ? []
         : [{ table: "payment_attempts", columns: ATTEMPT_COLUMNS, rows: attemptRows(payment), conflict: upsertAttempts }]
 
-    const insertPayment = (tenant: Tenant, payment: Payment, events: ReadonlyArray<Event>) => {
-      const row = encode(payment)
-      return writeWith(sql, sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
-            currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
-            capture, off_session, return_url, next_action, failure, created_at, updated_at)
-          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-            ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
-            ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
-            ${row.customer_id}, ${row.description},
-            ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
-            ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
-            ${row.updated_at}::timestamptz)`, [...attemptsAlongside(row), ...eventsAlongside(sql, tenant, events)])
-    }
-
-    /** The columns a change of a payment may touch (never its amount, currency, tenant or creation). */
-    const changedColumns = (row: ReturnType<typeof encode>) =>
-      sql`status = ${row.status}, amount_captured = ${row.amount_captured},
-              amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
-              provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
-              metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
-              failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz`
+    /** Never a payment's amount, currency, tenant or creation: what a change of it may touch. */
+    const writes = statusRecordWrites(sql, {
+      table: "payments",
+      encode,
+      insert: (tenant, row) =>
+        sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
+          currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
+          capture, off_session, return_url, next_action, failure, created_at, updated_at)
+        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+          ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
+          ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
+          ${row.customer_id}, ${row.description},
+          ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
+          ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
+          ${row.updated_at}::timestamptz)`,
+      changed: (row) =>
+        sql`status = ${row.status}, amount_captured = ${row.amount_captured},
+            amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
+            provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
+            metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
+            failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz`,
+      alongside: attemptsAlongside
+    })
 
     const due = (work: PaymentWork) =>
       work._tag === "Waiting"
@@ -115,24 +116,7 @@ export const PaymentsRepositorySql = Layer.effect(
             and a.status in ('pending', 'unknown') and a.created_at < ${at(work.sentBefore)}::timestamptz)`
 
     return PaymentsRepository.of({
-      insert: (tenant, payment) => insertPayment(tenant, payment, []),
-      insertWithEvents: insertPayment,
-      update: (tenant, payment) => {
-        const row = encode(payment)
-        return writeWith(sql, sql`update payments set ${changedColumns(row)}
-            where id = ${row.id} and organization_id = ${tenant.organizationId}`, attemptsAlongside(row))
-      },
-      updateIfUnchanged: (tenant, seen, payment, events) => {
-        const row = encode(payment)
-        return updateIfUnchanged(sql, {
-          table: "payments",
-          tenant,
-          id: row.id,
-          unchanged: unchangedColumns(sql, seen),
-          set: changedColumns(row),
-          alongside: [...attemptsAlongside(row), ...eventsAlongside(sql, tenant, events)]
-        })
-      },
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       findByReference: (tenant, { attemptId, pspPaymentId }) =>

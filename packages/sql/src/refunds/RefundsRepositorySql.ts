@@ -1,12 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { Event } from "@orchestrator/core/events/Event"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { eventsAlongside, unchangedColumns, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
+import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { int, iso, json, parsed } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(Refund)
@@ -41,37 +40,23 @@ export const RefundsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
-    /** The refund (and a change's events) in one statement. */
-    const insertRefund = (tenant: Tenant, refund: Refund, events: ReadonlyArray<Event>) => {
-      const row = encode(refund)
-      return writeWith(sql, sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
-            provider_refund_id, failure, metadata, created_at, updated_at)
-          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
-            ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
-            ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
-        eventsAlongside(sql, tenant, events))
-    }
-    /** The columns a change of a refund may touch. */
-    const changedColumns = (row: ReturnType<typeof encode>) =>
-      sql`status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
-            failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz`
+    const writes = statusRecordWrites(sql, {
+      table: "refunds",
+      encode,
+      insert: (tenant, row) =>
+        sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
+          provider_refund_id, failure, metadata, created_at, updated_at)
+        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
+          ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
+          ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+      changed: (row) =>
+        sql`status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
+          failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+          updated_at = ${row.updated_at}::timestamptz`
+    })
 
     return RefundsRepository.of({
-      insert: (tenant, refund) => insertRefund(tenant, refund, []),
-      insertWithEvents: insertRefund,
-      update: (tenant, refund) =>
-        writeWith(sql, sql`update refunds set ${changedColumns(encode(refund))}
-          where id = ${refund.id} and organization_id = ${tenant.organizationId}`, []),
-      updateIfUnchanged: (tenant, seen, refund, events) =>
-        updateIfUnchanged(sql, {
-          table: "refunds",
-          tenant,
-          id: refund.id,
-          unchanged: unchangedColumns(sql, seen),
-          set: changedColumns(encode(refund)),
-          alongside: eventsAlongside(sql, tenant, events)
-        }),
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       findByReference: (tenant, { pspRefundId, refundId }) =>

@@ -75,3 +75,50 @@ export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
     Effect.orDie
   )
 }
+
+interface Stateful {
+  readonly id: string
+  readonly status: string
+  readonly updated_at: DateTime.Utc
+}
+
+/**
+ * The four writes of a table with `status` and `updated_at` columns: the record's insert and update,
+ * each with its events (and `alongside`, a payment's attempts) in the same statement, and the update
+ * as a compare-and-set. `encode` runs once a write.
+ */
+export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlClient, options: {
+  readonly table: string
+  readonly encode: (record: A) => Row
+  readonly insert: (tenant: Tenant, row: Row) => Statement.Fragment
+  /** The columns a change may touch, `status` and `updated_at` among them. */
+  readonly changed: (row: Row) => Statement.Fragment
+  readonly alongside?: (row: Row) => ReadonlyArray<RowsAlongside>
+}) => {
+  const { table } = options
+  const alongsideOf = options.alongside ?? (() => [])
+  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => {
+    const row = options.encode(record)
+    return writeWith(sql, options.insert(tenant, row), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)])
+  }
+  return {
+    insert: (tenant: Tenant, record: A) => insertWithEvents(tenant, record, []),
+    insertWithEvents,
+    update: (tenant: Tenant, record: A) => {
+      const row = options.encode(record)
+      return writeWith(sql, sql`update ${sql(table)} set ${options.changed(row)}
+        where id = ${record.id} and organization_id = ${tenant.organizationId}`, alongsideOf(row))
+    },
+    updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => {
+      const row = options.encode(record)
+      return updateIfUnchanged(sql, {
+        table,
+        tenant,
+        id: record.id,
+        unchanged: unchangedColumns(sql, seen),
+        set: options.changed(row),
+        alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)]
+      })
+    }
+  }
+}
