@@ -66,7 +66,7 @@ export interface Lifecycle<S extends string, A, NotFound> {
 /**
  * The one way records with a status are created and moved: every status (the first one included)
  * is checked against the state machine and saved with its event, in the caller's transaction.
- * Payments, refunds and every later stateful resource use it.
+ * Payments, refunds, checkout sessions, subscriptions and invoices use it.
  */
 export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(options: {
   readonly machine: StateMachine<S, T>
