@@ -32,10 +32,8 @@ const CrashAfterCharge = Layer.effect(
   Effect.map(PaymentsRepository, (real) => ({
     ...real,
     update: (tenant, payment) => failOnce(payment) ?? real.update(tenant, payment),
-    ...(real.updateIfUnchanged === undefined ? {} : {
-      updateIfUnchanged: (tenant, seen, payment, events) =>
-        failOnce(payment) ?? real.updateIfUnchanged!(tenant, seen, payment, events)
-    })
+    updateIfUnchanged: (tenant, seen, payment, events) =>
+      failOnce(payment) ?? real.updateIfUnchanged(tenant, seen, payment, events)
   }))
 )
 

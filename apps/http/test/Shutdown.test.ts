@@ -29,18 +29,16 @@ describe("shutdown", () => {
         Deferred.succeed(reached, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(write))
       const settled = (payment: Payment) =>
         payment.status === "succeeded" ? Effect.sync(() => events.push("settled")) : Effect.void
-      // Whichever way the store writes (one statement with the events, or a write per table).
+      // A payment is created with its events in one write, and settled by a move under the lock or
+      // by a compare-and-set.
       const Held = Layer.effect(
         PaymentsRepository,
         Effect.map(PaymentsRepository, (real) => ({
           ...real,
-          insert: (tenant, payment) => held(real.insert(tenant, payment)),
           update: (tenant, payment) => Effect.tap(real.update(tenant, payment), () => settled(payment)),
-          ...(real.insertWithEvents === undefined || real.updateIfUnchanged === undefined ? {} : {
-            insertWithEvents: (tenant, payment, written) => held(real.insertWithEvents!(tenant, payment, written)),
-            updateIfUnchanged: (tenant, seen, payment, written) =>
-              Effect.tap(real.updateIfUnchanged!(tenant, seen, payment, written), (done) => done ? settled(payment) : Effect.void)
-          })
+          insertWithEvents: (tenant, payment, written) => held(real.insertWithEvents(tenant, payment, written)),
+          updateIfUnchanged: (tenant, seen, payment, written) =>
+            Effect.tap(real.updateIfUnchanged(tenant, seen, payment, written), (done) => done ? settled(payment) : Effect.void)
         }))
       )
       const scope = yield* Scope.make()

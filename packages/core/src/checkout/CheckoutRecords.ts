@@ -18,7 +18,7 @@ export class CheckoutRecords extends Context.Tag("core/CheckoutRecords")<
         machine: CheckoutSessionStateMachine,
         store,
         make: (fields) => new CheckoutSessionRecord(fields),
-        event: (type, session) => ({ type, object: toEventObject(session) }),
+        event: (type, session) => Effect.succeed({ type, object: toEventObject(session) }),
         notFound: (id) => new CheckoutSessionNotFound({ id })
       }))
   ).pipe(Layer.provide(EventLog.layer))

@@ -1,7 +1,9 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import type { RecordStore } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
+import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -23,6 +25,9 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
   {
     readonly insert: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
     readonly update: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
+    /** See `RecordStore`: the session with its events in one write. */
+    readonly insertWithEvents: RecordStore<CheckoutSession>["insertWithEvents"]
+    readonly updateIfUnchanged: RecordStore<CheckoutSession>["updateIfUnchanged"]
     readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
     readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
     /** Whose session this is, for a browser that holds only its client secret. */
@@ -54,6 +59,7 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
       return {
         insert: save,
         update: save,
+        ...memoryRecordWrites(store, { insert: save, update: save, find }),
         find,
         findForUpdate: find,
         ownerOf: (id) =>

@@ -3,6 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
+import { insertMemoryEvents, memoryEventRows } from "../memory/MemoryEventRows.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Event } from "./Event.js"
@@ -47,7 +48,7 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
   static readonly layerMemory = Layer.effect(
     EventsRepository,
     Effect.map(MemoryStore, (store) => {
-      const rows = () => store.table<StoredEvent & { readonly dispatched: boolean }>("events")
+      const rows = () => memoryEventRows(store)
       const leases = memoryLeases(store, "events")
       const markDispatched = ({ item, token }: Leased<StoredEvent>) =>
         Effect.sync(() => {
@@ -62,9 +63,7 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
           .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
           .map((row) => row.event)
       const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
-        Effect.sync(() => {
-          for (const event of events) rows().set(event.id, { organizationId, event, dispatched: false })
-        })
+        Effect.sync(() => insertMemoryEvents(store, organizationId, events))
       return {
         insert: (organizationId, event) => insertAll(organizationId, [event]),
         insertAll,

@@ -8,21 +8,20 @@ import { Transactions } from "../ports/Transactions.js"
 
 /** What a repository of records with a status must offer the lifecycle. */
 export interface RecordStore<A> {
-  readonly insert: (tenant: Tenant, record: A) => Effect.Effect<void>
   readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
   /** Like `find`, and holds the record against concurrent writers until the transaction ends. */
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
   /**
-   * Optional, for stores that can: the record inserted with its events in one statement, which is
-   * atomic on its own and saves the database round trips of a write per table.
+   * The record inserted with its events in one write (one statement in SQL), atomic on its own:
+   * both or neither.
    */
-  readonly insertWithEvents?: (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => Effect.Effect<void>
+  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => Effect.Effect<void>
   /**
-   * Optional, for stores that can: `record` and its events written in one statement if the stored
-   * record is still as `seen` (same status, same `updated_at`); false, and nothing written, otherwise.
+   * `record` and its events written in one write if the stored record is still as `seen` (same
+   * status, same `updated_at`); false, and nothing written, otherwise. Atomic on its own.
    */
-  readonly updateIfUnchanged?: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => Effect.Effect<boolean>
+  readonly updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => Effect.Effect<boolean>
 }
 
 interface Stateful<S extends string> {
@@ -67,14 +66,18 @@ export interface Lifecycle<S extends string, A, NotFound> {
 /**
  * The one way records with a status are created and moved: every status (the first one included)
  * is checked against the state machine and saved with its event, in the caller's transaction.
- * Payments, refunds and every later stateful resource use it.
+ * Payments, refunds, checkout sessions, subscriptions and invoices use it.
  */
 export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(options: {
   readonly machine: StateMachine<S, T>
   readonly store: RecordStore<A>
   /** Builds a record from its fields (the class constructor, which validates them). */
   readonly make: (fields: A) => A
-  readonly event: (type: T, record: A) => EventInput
+  /**
+   * The event of a move to `record`: effectful, for events whose object shows related records (a
+   * subscription's latest invoice, an invoice's payment), which are read as `tenant`'s.
+   */
+  readonly event: (type: T, record: A, tenant: Tenant) => Effect.Effect<EventInput>
   readonly notFound: (id: string) => NotFound
 }): Effect.Effect<Lifecycle<S, A, NotFound>, never, Transactions | EventLog> =>
   Effect.gen(function*() {
@@ -98,28 +101,22 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         Option.match({ onNone: () => Effect.dieMessage(`${machine.name} ${id} vanished`), onSome: Effect.succeed })
       )
 
-    /** Inserts a new record in its first status, with that status's event. */
-    const create = (tenant: Tenant, record: A): Effect.Effect<A> =>
-      Effect.gen(function*() {
-        const step = yield* stepOf(null, record.status)
-        yield* store.insert(tenant, record)
-        yield* events.record(tenant, options.event(step.event, record))
-        return record
-      })
-
+    /**
+     * New records are written with their events in one write of the store, and moves without a lock
+     * as one compare-and-set (`advanceIfUnchanged`): every store, memory included, has both, so
+     * tests take production's path.
+     */
     const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
-        const inputs = states.map((state, index) => options.event(steps[index]!.event, state))
-        if (store.insertWithEvents === undefined) {
-          yield* store.insert(tenant, last)
-          yield* events.recordAll(tenant, inputs)
-        } else {
-          yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
-        }
+        const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
+        yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
         return last
       })
+
+    /** Inserts a new record in its first status, with that status's event. */
+    const create = (tenant: Tenant, record: A): Effect.Effect<A> => createThrough(tenant, [record])
 
     /** Moves a locked record to `to`, saving `changes` with it, and records the move's event. */
     const move = (tenant: Tenant, record: A, to: S, changes: Partial<A> = {}): Effect.Effect<A> =>
@@ -127,7 +124,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         const step = yield* stepOf(record.status, to)
         const updated = options.make({ ...record, ...changes, status: to, updated_at: yield* now })
         yield* store.update(tenant, updated)
-        yield* events.record(tenant, options.event(step.event, updated))
+        yield* events.record(tenant, yield* options.event(step.event, updated, tenant))
         return updated
       })
 
@@ -152,22 +149,11 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         for (const step of steps) {
           const checked = yield* stepOf(record.status, step.to)
           record = options.make({ ...record, ...step.changes, status: step.to, updated_at: at })
-          inputs.push(options.event(checked.event, record))
+          inputs.push(yield* options.event(checked.event, record, tenant))
         }
         record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
-        if (store.updateIfUnchanged !== undefined) {
-          const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
-          return written ? Option.some(record) : Option.none()
-        }
-        return yield* transactions.run(Effect.gen(function*() {
-          const current = yield* lock(tenant, seen.id)
-          if (current.status !== seen.status || current.updated_at.epochMillis !== seen.updated_at.epochMillis) {
-            return Option.none()
-          }
-          yield* store.update(tenant, record)
-          yield* events.recordAll(tenant, inputs)
-          return Option.some(record)
-        }))
+        const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
+        return written ? Option.some(record) : Option.none()
       })
 
     /**

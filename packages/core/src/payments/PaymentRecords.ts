@@ -20,7 +20,7 @@ export class PaymentRecords extends Context.Tag("core/PaymentRecords")<
         // Not validated again here: made of a validated payment and checked changes, and validated
         // in full when the store encodes it to write it.
         make: (fields) => new Payment(fields, true),
-        event: (type, payment) => ({ type, object: payment }),
+        event: (type, payment) => Effect.succeed({ type, object: payment }),
         notFound: (id) => new PaymentNotFound({ id })
       }))
   ).pipe(Layer.provide(EventLog.layer))

@@ -3,6 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordStore } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
+import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -37,9 +38,9 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
   readonly insert: (tenant: Tenant, payment: Payment) => Effect.Effect<void>
   /** Saves the payment and its attempts. */
   readonly update: (tenant: Tenant, payment: Payment) => Effect.Effect<void>
-  /** See `RecordStore`: a store that can write a payment with its events in one statement. */
-  readonly insertWithEvents?: NonNullable<RecordStore<Payment>["insertWithEvents"]>
-  readonly updateIfUnchanged?: NonNullable<RecordStore<Payment>["updateIfUnchanged"]>
+  /** See `RecordStore`: the payment with its events in one write. */
+  readonly insertWithEvents: RecordStore<Payment>["insertWithEvents"]
+  readonly updateIfUnchanged: RecordStore<Payment>["updateIfUnchanged"]
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
   /** Like `find`, and holds the payment against concurrent writers until the transaction ends. */
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
@@ -83,11 +84,13 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
         })
       const save = (tenant: Tenant, payment: Payment) =>
         Effect.sync(() => void rows().set(payment.id, { organizationId: tenant.organizationId, payment }))
+      // As the primary key does in SQL: a second payment under an id already taken is refused.
+      const insert = (tenant: Tenant, payment: Payment) =>
+        Effect.suspend(() => rows().has(payment.id) ? Effect.dieMessage(`duplicate payment id ${payment.id}`) : save(tenant, payment))
       return {
-        // As the primary key does in SQL: a second payment under an id already taken is refused.
-        insert: (tenant, payment) =>
-          rows().has(payment.id) ? Effect.dieMessage(`duplicate payment id ${payment.id}`) : save(tenant, payment),
+        insert,
         update: save,
+        ...memoryRecordWrites(store, { insert, update: save, find }),
         find,
         findForUpdate: find,
         findByReference: (tenant, { attemptId, pspPaymentId }) =>

@@ -18,7 +18,7 @@ export class RefundRecords extends Context.Tag("core/RefundRecords")<
         machine: RefundStateMachine,
         store,
         make: (fields) => new Refund(fields),
-        event: (type, refund) => ({ type, object: refund }),
+        event: (type, refund) => Effect.succeed({ type, object: refund }),
         notFound: (id) => new RefundNotFound({ id })
       }))
   ).pipe(Layer.provide(EventLog.layer))

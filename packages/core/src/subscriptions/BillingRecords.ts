@@ -1,7 +1,7 @@
-import { Context, Effect, Either, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { now } from "../domain/Timestamp.js"
 import { EventLog } from "../events/EventLog.js"
+import { makeLifecycle } from "../lifecycle/Lifecycle.js"
 import { Payments } from "../payments/Payments.js"
 import { type Invoice, InvoiceRecord, type InvoiceStatus, invoiceView } from "./Invoice.js"
 import { InvoicesRepository } from "./InvoicesRepository.js"
@@ -12,9 +12,9 @@ import { SubscriptionsRepository } from "./SubscriptionsRepository.js"
 import { SubscriptionStateMachine } from "./SubscriptionStateMachine.js"
 
 /**
- * Where subscriptions and invoices are written: every status, the first included, is checked against
- * its state machine and saved with its event (the object as the API shows it), in the caller's
- * transaction.
+ * Where subscriptions and invoices are written: a `Lifecycle` each (every status, the first included,
+ * checked against its state machine and saved with its event, in the caller's transaction), whose
+ * events show the object as the API does.
  */
 export class BillingRecords extends Context.Tag("core/BillingRecords")<BillingRecords, {
   readonly subscription: (tenant: Tenant, id: string) => Effect.Effect<SubscriptionRecord, SubscriptionNotFound>
@@ -48,15 +48,8 @@ export class BillingRecords extends Context.Tag("core/BillingRecords")<BillingRe
   static readonly layer = Layer.effect(
     BillingRecords,
     Effect.gen(function*() {
-      const subscriptions = yield* SubscriptionsRepository
       const invoices = yield* InvoicesRepository
-      const events = yield* EventLog
       const payments = yield* Payments
-
-      const required = <A, E>(found: Effect.Effect<Option.Option<A>>, missing: () => E) =>
-        Effect.flatMap(found, Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed }))
-      const present = <A>(found: Effect.Effect<Option.Option<A>>, what: string) =>
-        Effect.flatMap(found, Option.match({ onNone: () => Effect.dieMessage(`${what} vanished`), onSome: Effect.succeed }))
 
       const toInvoice = (tenant: Tenant, record: InvoiceRecord) =>
         record.payment_id === null
@@ -67,65 +60,45 @@ export class BillingRecords extends Context.Tag("core/BillingRecords")<BillingRe
         record.latest_invoice_id === null
           ? Effect.succeed(subscriptionView(record, null))
           : Effect.gen(function*() {
-            const invoice = yield* present(invoices.find(tenant, record.latest_invoice_id!), `invoice ${record.latest_invoice_id}`)
+            const invoice = yield* Effect.flatMap(
+              invoices.find(tenant, record.latest_invoice_id!),
+              Option.match({
+                onNone: () => Effect.dieMessage(`invoice ${record.latest_invoice_id} vanished`),
+                onSome: Effect.succeed
+              })
+            )
             return subscriptionView(record, yield* toInvoice(tenant, invoice))
           })
 
-      const check = <S extends string, T extends string>(
-        machine: { readonly move: (from: S | null, to: S) => Either.Either<{ readonly event: T }, unknown> },
-        from: S | null,
-        to: S
-      ) => Either.match(machine.move(from, to), { onLeft: (error) => Effect.die(error), onRight: (move) => Effect.succeed(move.event) })
+      // Each event's object is the record as the API shows it, with its latest invoice or its payment.
+      const subscriptionLifecycle = yield* makeLifecycle({
+        machine: SubscriptionStateMachine,
+        store: yield* SubscriptionsRepository,
+        make: (fields) => new SubscriptionRecord(fields),
+        event: (type, record, tenant) => Effect.map(toSubscription(tenant, record), (object) => ({ type, object })),
+        notFound: (id) => new SubscriptionNotFound({ id })
+      })
+      const invoiceLifecycle = yield* makeLifecycle({
+        machine: InvoiceStateMachine,
+        store: invoices,
+        make: (fields) => new InvoiceRecord(fields),
+        event: (type, record, tenant) => Effect.map(toInvoice(tenant, record), (object) => ({ type, object })),
+        notFound: (id) => new InvoiceNotFound({ id })
+      })
 
       return BillingRecords.of({
-        subscription: (tenant, id) => required(subscriptions.find(tenant, id), () => new SubscriptionNotFound({ id })),
-        lockSubscription: (tenant, id) => present(subscriptions.findForUpdate(tenant, id), `subscription ${id}`),
-        invoice: (tenant, id) => required(invoices.find(tenant, id), () => new InvoiceNotFound({ id })),
-        lockInvoice: (tenant, id) => present(invoices.findForUpdate(tenant, id), `invoice ${id}`),
+        subscription: subscriptionLifecycle.load,
+        lockSubscription: subscriptionLifecycle.lock,
+        invoice: invoiceLifecycle.load,
+        lockInvoice: invoiceLifecycle.lock,
         subscriptionView: toSubscription,
         invoiceView: toInvoice,
-        createSubscription: (tenant, record) =>
-          Effect.gen(function*() {
-            const type = yield* check(SubscriptionStateMachine, null, record.status)
-            yield* subscriptions.insert(tenant, record)
-            yield* events.record(tenant, { type, object: yield* toSubscription(tenant, record) })
-            return record
-          }),
-        moveSubscription: (tenant, record, to, changes = {}) =>
-          Effect.gen(function*() {
-            const type = yield* check(SubscriptionStateMachine, record.status, to)
-            const updated = new SubscriptionRecord({ ...record, ...changes, status: to, updated_at: yield* now })
-            yield* subscriptions.update(tenant, updated)
-            yield* events.record(tenant, { type, object: yield* toSubscription(tenant, updated) })
-            return updated
-          }),
-        saveSubscription: (tenant, record, changes) =>
-          Effect.gen(function*() {
-            const updated = new SubscriptionRecord({ ...record, ...changes, status: record.status, updated_at: yield* now })
-            yield* subscriptions.update(tenant, updated)
-            return updated
-          }),
-        createInvoice: (tenant, record) =>
-          Effect.gen(function*() {
-            const type = yield* check(InvoiceStateMachine, null, record.status)
-            yield* invoices.insert(tenant, record)
-            yield* events.record(tenant, { type, object: yield* toInvoice(tenant, record) })
-            return record
-          }),
-        moveInvoice: (tenant, record, to, changes = {}) =>
-          Effect.gen(function*() {
-            const type = yield* check(InvoiceStateMachine, record.status, to)
-            const updated = new InvoiceRecord({ ...record, ...changes, status: to, updated_at: yield* now })
-            yield* invoices.update(tenant, updated)
-            yield* events.record(tenant, { type, object: yield* toInvoice(tenant, updated) })
-            return updated
-          }),
-        saveInvoice: (tenant, record, changes) =>
-          Effect.gen(function*() {
-            const updated = new InvoiceRecord({ ...record, ...changes, status: record.status, updated_at: yield* now })
-            yield* invoices.update(tenant, updated)
-            return updated
-          })
+        createSubscription: subscriptionLifecycle.create,
+        moveSubscription: subscriptionLifecycle.move,
+        saveSubscription: subscriptionLifecycle.save,
+        createInvoice: invoiceLifecycle.create,
+        moveInvoice: invoiceLifecycle.move,
+        saveInvoice: invoiceLifecycle.save
       })
     })
   ).pipe(Layer.provide(Layer.mergeAll(EventLog.layer, Payments.layer)))

@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import type { RecordStore } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
+import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { InvoiceRecord } from "./Invoice.js"
 
@@ -14,6 +16,9 @@ export interface InvoiceListFilter {
 export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, {
   readonly insert: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
   readonly update: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
+  /** See `RecordStore`: the invoice with its events in one write. */
+  readonly insertWithEvents: RecordStore<InvoiceRecord>["insertWithEvents"]
+  readonly updateIfUnchanged: RecordStore<InvoiceRecord>["updateIfUnchanged"]
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
   /** The invoice a payment was made for, if any. */
@@ -31,6 +36,7 @@ export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<I
       return {
         insert: documents.save,
         update: documents.save,
+        ...memoryRecordWrites(store, { insert: documents.save, update: documents.save, find: documents.find }),
         find: documents.find,
         findForUpdate: documents.find,
         findByPayment: (tenant, paymentId) =>

@@ -1,7 +1,9 @@
 import { Context, DateTime, Effect, Layer, type Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
+import type { RecordStore } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
+import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -18,6 +20,9 @@ export interface DueSubscription {
 export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<SubscriptionsRepository, {
   readonly insert: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
   readonly update: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
+  /** See `RecordStore`: the subscription with its events in one write. */
+  readonly insertWithEvents: RecordStore<SubscriptionRecord>["insertWithEvents"]
+  readonly updateIfUnchanged: RecordStore<SubscriptionRecord>["updateIfUnchanged"]
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
   readonly list: (
@@ -76,6 +81,7 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
       return {
         insert: documents.save,
         update: documents.save,
+        ...memoryRecordWrites(store, { insert: documents.save, update: documents.save, find: documents.find }),
         find: documents.find,
         findForUpdate: documents.find,
         list: (tenant, filter, page) =>

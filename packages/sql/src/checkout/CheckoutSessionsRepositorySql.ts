@@ -5,6 +5,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
+import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { Column, json, stampColumns } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
@@ -51,28 +52,29 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
+    const writes = statusRecordWrites(sql, {
+      table: "checkout_sessions",
+      encode,
+      insert: (tenant, row) =>
+        sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
+          ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
+          customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
+          updated_at)
+        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+          ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
+          ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
+          ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
+          ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
+          ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+      changed: (row) =>
+        sql`status = ${row.status}, ui = ${json(row.ui)}::jsonb,
+          excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},
+          payment_ids = ${json(row.payment_ids)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+          updated_at = ${row.updated_at}::timestamptz`
+    })
+
     return CheckoutSessionsRepository.of({
-      insert: (tenant, session) => {
-        const row = encode(session)
-        return sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
-            ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
-            customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
-            updated_at)
-          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-            ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
-            ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
-            ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
-            ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
-            ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
-      },
-      update: (tenant, session) => {
-        const row = encode(session)
-        return sql`update checkout_sessions set status = ${row.status}, ui = ${json(row.ui)}::jsonb,
-            excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},
-            payment_ids = ${json(row.payment_ids)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz
-          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
-      },
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       ownerOf: (id) =>

@@ -1,16 +1,14 @@
-import type { SqlClient, Statement } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { Event } from "@orchestrator/core/events/Event"
+import type { SqlClient } from "@effect/sql"
 import { Payment } from "@orchestrator/core/payments/Payment"
-import { DateTime, Effect, Schema } from "effect"
-import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
-import { int, json } from "../shared/Rows.js"
+import { Schema } from "effect"
+import { type RowsAlongside, statusRecordWrites } from "../shared/RecordWrites.js"
+import { json } from "../shared/Rows.js"
 
 const encode = Schema.encodeSync(Payment)
 
 /**
  * How a payment is written: inserted, updated, or updated only if unchanged since it was read, each
- * with its attempts (and a change's events) in the same statement.
+ * with its attempts (and its events) in the same statement.
  */
 export const paymentWrites = (sql: SqlClient.SqlClient) => {
   const attemptRows = (payment: ReturnType<typeof encode>) =>
@@ -24,73 +22,33 @@ export const paymentWrites = (sql: SqlClient.SqlClient) => {
           provider_payment_id = excluded.provider_payment_id, error_code = excluded.error_code,
           latency_ms = excluded.latency_ms`
 
-  /**
-   * The payment's attempts (and a change's events), written by data-modifying CTEs put in front of the
-   * payment's own insert or update: the payment, its attempts and its events in one statement, one
-   * round trip. (Foreign keys are checked at the end of the statement, when the payment row exists.)
-   */
-  const withAttempts = (payment: ReturnType<typeof encode>, events: ReadonlyArray<Event> = [], organizationId = "") => {
-    const ctes = [
-      ...(payment.attempts.length === 0 ? [] : [sql`attempts as (insert into payment_attempts (${sql.literal(ATTEMPT_COLUMNS)})
-        values ${attemptRows(payment)} ${upsertAttempts} returning 1)`]),
-      ...(events.length === 0 ? [] : [sql`events as (insert into events (${sql.literal(EVENT_COLUMNS)})
-        values ${eventRows(sql, organizationId, events)} returning 1)`])
-    ]
-    return ctes.length === 0 ? sql`` : sql`with ${sql.csv(ctes)} `
-  }
+  /** The payment's attempts, written with it (inserted, or updated when they exist). */
+  const attemptsAlongside = (payment: ReturnType<typeof encode>): ReadonlyArray<RowsAlongside> =>
+    payment.attempts.length === 0
+      ? []
+      : [{ table: "payment_attempts", columns: ATTEMPT_COLUMNS, rows: attemptRows(payment), conflict: upsertAttempts }]
 
-  const insertPayment = (tenant: Tenant, payment: Payment, events: ReadonlyArray<Event>) => {
-    const row = encode(payment)
-    return sql`${withAttempts(row, events, tenant.organizationId)}insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
-          currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
-          capture, off_session, return_url, next_action, failure, created_at, updated_at)
-        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-          ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
-          ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
-          ${row.customer_id}, ${row.description},
-          ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
-          ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
-          ${row.updated_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
-  }
-
-  /** The columns a change of a payment may touch (never its amount, currency, tenant or creation). */
-  const changedColumns = (row: ReturnType<typeof encode>) =>
-    sql`status = ${row.status}, amount_captured = ${row.amount_captured},
-            amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
-            provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
-            metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
-            failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz`
-
-  /**
-   * The payment, its attempts and its events in one statement, if the stored row is still as `seen`:
-   * the update is the compare-and-set (under concurrency PostgreSQL re-checks its condition on the
-   * newest row version), and the attempts and events are written only when it matched.
-   */
-  const updateIfUnchanged = (tenant: Tenant, seen: Payment, payment: Payment, events: ReadonlyArray<Event>) => {
-    const row = encode(payment)
-    const guarded = (table: string, columns: string, rows: Statement.Fragment, conflict: Statement.Fragment) =>
-      sql`insert into ${sql.literal(table)} (${sql.literal(columns)})
-        select * from (values ${rows}) v where exists (select 1 from moved) ${conflict} returning 1`
-    const ctes = [
-      sql`moved as (update payments set ${changedColumns(row)}
-        where id = ${row.id} and organization_id = ${tenant.organizationId} and status = ${seen.status}
-          and updated_at = ${DateTime.formatIso(seen.updated_at)}::timestamptz returning id)`,
-      ...(row.attempts.length === 0 ? [] : [sql`attempts as (${guarded("payment_attempts", ATTEMPT_COLUMNS, attemptRows(row), upsertAttempts)})`]),
-      ...(events.length === 0 ? [] : [sql`events as (${guarded("events", EVENT_COLUMNS, eventRows(sql, tenant.organizationId, events), sql``)})`])
-    ]
-    return sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`.pipe(
-      Effect.map((rows) => int(rows[0]?.moved ?? 0) === 1),
-      Effect.orDie
-    )
-  }
-
-  return {
-    insert: insertPayment,
-    update: (tenant: Tenant, payment: Payment) => {
-      const row = encode(payment)
-      return sql`${withAttempts(row)}update payments set ${changedColumns(row)}
-          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
-    },
-    updateIfUnchanged
-  }
+  /** Never a payment's amount, currency, tenant or creation: what a change of it may touch. */
+  return statusRecordWrites(sql, {
+    table: "payments",
+    encode,
+    insert: (tenant, row) =>
+      sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
+        currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
+        capture, off_session, return_url, next_action, failure, created_at, updated_at)
+      values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+        ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
+        ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
+        ${row.customer_id}, ${row.description},
+        ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
+        ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
+        ${row.updated_at}::timestamptz)`,
+    changed: (row) =>
+      sql`status = ${row.status}, amount_captured = ${row.amount_captured},
+          amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
+          provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
+          metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
+          failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz`,
+    alongside: attemptsAlongside
+  })
 }

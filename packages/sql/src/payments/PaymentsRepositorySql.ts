@@ -85,10 +85,7 @@ export const PaymentsRepositorySql = Layer.effect(
             and a.status in ('pending', 'unknown') and a.created_at < ${at(work.sentBefore)}::timestamptz)`
 
     return PaymentsRepository.of({
-      insert: (tenant, payment) => writes.insert(tenant, payment, []),
-      insertWithEvents: writes.insert,
-      update: writes.update,
-      updateIfUnchanged: writes.updateIfUnchanged,
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       findByReference: (tenant, { attemptId, pspPaymentId }) =>

@@ -5,6 +5,7 @@ import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/Re
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
+import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 
 const encode = Schema.encodeSync(Refund)
@@ -37,25 +38,23 @@ export const RefundsRepositorySql = Layer.effect(
         Effect.orDie
       )
 
+    const writes = statusRecordWrites(sql, {
+      table: "refunds",
+      encode,
+      insert: (tenant, row) =>
+        sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
+          provider_refund_id, failure, metadata, created_at, updated_at)
+        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
+          ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
+          ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+      changed: (row) =>
+        sql`status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
+          failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
+          updated_at = ${row.updated_at}::timestamptz`
+    })
+
     return RefundsRepository.of({
-      insert: (tenant, refund) => {
-        const row = encode(refund)
-        return sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
-            provider_refund_id, failure, metadata, created_at, updated_at)
-          values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
-            ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
-            ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`.pipe(
-          Effect.asVoid,
-          Effect.orDie
-        )
-      },
-      update: (tenant, refund) => {
-        const row = encode(refund)
-        return sql`update refunds set status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
-            failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,
-            updated_at = ${row.updated_at}::timestamptz
-          where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
-      },
+      ...writes,
       find: (tenant, id) => findOne(tenant, id, false),
       findForUpdate: (tenant, id) => findOne(tenant, id, true),
       findByReference: (tenant, { pspRefundId, refundId }) =>

@@ -151,6 +151,8 @@ export const InvoicesRepositorySql = Layer.effect(
     return InvoicesRepository.of({
       insert: rows.insert,
       update: rows.update,
+      insertWithEvents: rows.insertWithEvents,
+      updateIfUnchanged: rows.updateIfUnchanged,
       find: (tenant, id) => rows.find(tenant, id),
       findForUpdate: (tenant, id) => rows.find(tenant, id, true),
       findByPayment: (tenant, paymentId) =>

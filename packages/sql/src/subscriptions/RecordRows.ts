@@ -1,6 +1,8 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Event } from "@orchestrator/core/events/Event"
 import { DateTime, Effect, Option, Schema } from "effect"
+import { eventsAlongside, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
 
 /** A billing row as read: only its `record` column, whichever way the driver gave the json. */
@@ -10,6 +12,11 @@ interface Stored {
   readonly id: string
   readonly created_at: DateTime.Utc
   readonly livemode: boolean
+}
+
+interface Stateful extends Stored {
+  readonly status: string
+  readonly updated_at: DateTime.Utc
 }
 
 /**
@@ -30,12 +37,9 @@ export const recordRows = <A extends Stored, I>(
   const ofTenant = (tenant: Tenant, alias: string) =>
     sql`${sql(`${alias}.organization_id`)} = ${tenant.organizationId} and ${sql(`${alias}.livemode`)} = ${tenant.livemode}`
   const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`
-
-  return {
-    decodeRow,
-    ofTenant,
-    insert: (tenant: Tenant, value: A) => {
-      const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
+  /** The record (and a change's events) in one statement. */
+  const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>) => {
+    const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
         ["id", sql`${value.id}`],
         ["organization_id", sql`${tenant.organizationId}`],
         ["livemode", sql`${value.livemode}`],
@@ -43,14 +47,38 @@ export const recordRows = <A extends Stored, I>(
         ["record", recordOf(value)],
         ...columns(value)
       ]
-      return sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
-        values (${sql.csv(all.map(([, fragment]) => fragment))})`.pipe(Effect.asVoid, Effect.orDie)
-    },
-    update: (tenant: Tenant, value: A) => {
-      const all = [["record", recordOf(value)] as const, ...columns(value)]
-      return sql`update ${sql(table)} set ${sql.csv(all.map(([name, fragment]) => sql`${sql(name)} = ${fragment}`))}
-        where id = ${value.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
-    },
+    return writeWith(
+      sql,
+      sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
+        values (${sql.csv(all.map(([, fragment]) => fragment))})`,
+      eventsAlongside(sql, tenant, events)
+    )
+  }
+  const changedColumns = (value: A) =>
+    sql.csv([["record", recordOf(value)] as const, ...columns(value)].map(([name, fragment]) => sql`${sql(name)} = ${fragment}`))
+
+  return {
+    decodeRow,
+    ofTenant,
+    insert: (tenant: Tenant, value: A) => insertWithEvents(tenant, value, []),
+    insertWithEvents,
+    update: (tenant: Tenant, value: A) =>
+      writeWith(sql, sql`update ${sql(table)} set ${changedColumns(value)}
+        where id = ${value.id} and organization_id = ${tenant.organizationId}`, []),
+    /**
+     * See `RecordStore`. These tables keep `updated_at` only inside `record`; `status` is a column
+     * (a record schema without one cannot be moved).
+     */
+    updateIfUnchanged: (tenant: Tenant, seen: A & Stateful, value: A, events: ReadonlyArray<Event>) =>
+      updateIfUnchanged(sql, {
+        table,
+        tenant,
+        id: value.id,
+        unchanged: sql`status = ${seen.status}
+          and (record ->> 'updated_at')::timestamptz = ${DateTime.formatIso(seen.updated_at)}::timestamptz`,
+        set: changedColumns(value),
+        alongside: eventsAlongside(sql, tenant, events)
+      }),
     find: (tenant: Tenant, id: string, forUpdate = false) =>
       sql`select t.record from ${sql(table)} t where t.id = ${id} and ${ofTenant(tenant, "t")}
         ${forUpdate ? sql`for update` : sql``}`.pipe(

@@ -44,6 +44,8 @@ export const SubscriptionsRepositorySql = Layer.effect(
     return SubscriptionsRepository.of({
       insert: rows.insert,
       update: rows.update,
+      insertWithEvents: rows.insertWithEvents,
+      updateIfUnchanged: rows.updateIfUnchanged,
       find: (tenant, id) => rows.find(tenant, id),
       findForUpdate: (tenant, id) => rows.find(tenant, id, true),
       list: (tenant, filter, page) =>

@@ -63,8 +63,6 @@ const paymentWrites = (it: StorageContractTest) => {
     Effect.gen(function*() {
       const repository = yield* PaymentsRepository
       const events = yield* EventsRepository
-      // Optional for a store: one that cannot is written to record by record instead.
-      if (repository.insertWithEvents === undefined || repository.updateIfUnchanged === undefined) return
       const tenant = yield* newTenant
       const created = payment(tenant, { status: "processing", created_at: at(1), updated_at: at(1) })
       yield* repository.insertWithEvents(tenant, created, [paymentEvent(created, 1), paymentEvent(created, 2, "payment.processing")])

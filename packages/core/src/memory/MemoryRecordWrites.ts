@@ -1,0 +1,36 @@
+import { type DateTime, Effect, Option } from "effect"
+import type { Tenant } from "../domain/Tenant.js"
+import type { Event } from "../events/Event.js"
+import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import { insertMemoryEvents } from "./MemoryEventRows.js"
+import type { MemoryStore } from "./MemoryStore.js"
+
+interface Stateful {
+  readonly id: string
+  readonly status: string
+  readonly updated_at: DateTime.Utc
+}
+
+/**
+ * A memory repository's `insertWithEvents` and `updateIfUnchanged`, as SQL's one statement does them:
+ * each in the store's transaction, so the record and its events land together or not at all, and the
+ * compare-and-set waits for any transaction holding the store.
+ */
+export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, writes: {
+  readonly insert: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+}): Pick<RecordStore<A>, "insertWithEvents" | "updateIfUnchanged"> => {
+  const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) =>
+    Effect.sync(() => insertMemoryEvents(store, tenant.organizationId, events))
+  return {
+    insertWithEvents: (tenant, record, events) =>
+      store.transaction(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events))),
+    updateIfUnchanged: (tenant, seen, record, events) =>
+      store.transaction(Effect.flatMap(writes.find(tenant, seen.id), (current) =>
+        Option.isSome(current) && current.value.status === seen.status &&
+          current.value.updated_at.epochMillis === seen.updated_at.epochMillis
+          ? Effect.as(Effect.zipRight(writes.update(tenant, record), withEvents(tenant, events)), true)
+          : Effect.succeed(false)))
+  }
+}

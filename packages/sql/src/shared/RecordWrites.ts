@@ -1,0 +1,124 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import type { Event } from "@orchestrator/core/events/Event"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { DateTime, Effect } from "effect"
+import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
+import { int } from "./Rows.js"
+
+/** Rows inserted by the same statement as a record's own write: its events, a payment's attempts. */
+export interface RowsAlongside {
+  readonly table: string
+  readonly columns: string
+  readonly rows: Statement.Fragment
+  readonly conflict?: Statement.Fragment
+}
+
+/** A change's events as rows written alongside the record (none when there are none). */
+export const eventsAlongside = (
+  sql: SqlClient.SqlClient,
+  tenant: Tenant,
+  events: ReadonlyArray<Event>
+): ReadonlyArray<RowsAlongside> =>
+  events.length === 0 ? [] : [{ table: "events", columns: EVENT_COLUMNS, rows: eventRows(sql, tenant.organizationId, events) }]
+
+const cte = (sql: SqlClient.SqlClient, index: number, body: Statement.Fragment) =>
+  sql`${sql.literal(`alongside_${index}`)} as (${body} returning 1)`
+
+/**
+ * `statement` (a record's insert or update) with `alongside` written by data-modifying CTEs in front
+ * of it: one statement, one round trip, atomic on its own. (Foreign keys are checked at the end of
+ * the statement, when the record's row exists.)
+ */
+export const writeWith = (
+  sql: SqlClient.SqlClient,
+  statement: Statement.Fragment,
+  alongside: ReadonlyArray<RowsAlongside>
+): Effect.Effect<void> =>
+  (alongside.length === 0 ? sql`${statement}` : sql`with ${
+    sql.csv(alongside.map((rows, index) =>
+      cte(sql, index, sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+        values ${rows.rows} ${rows.conflict ?? sql``}`)
+    ))
+  } ${statement}`).pipe(Effect.asVoid, Effect.orDie)
+
+/** A table with `status` and `updated_at` columns still holds the record as `seen`. */
+export const unchangedColumns = (
+  sql: SqlClient.SqlClient,
+  seen: { readonly status: string; readonly updated_at: DateTime.Utc }
+) => sql`status = ${seen.status} and updated_at = ${DateTime.formatIso(seen.updated_at)}::timestamptz`
+
+/**
+ * A record's update (`set`) and `alongside` in one statement, if the stored row is still as seen
+ * (`unchanged`: same status, same `updated_at`): the update is the compare-and-set (under concurrency PostgreSQL
+ * re-checks its condition on the newest row version), and the rows alongside are written only when
+ * it matched. Whether it did.
+ */
+export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
+  readonly table: string
+  readonly tenant: Tenant
+  readonly id: string
+  readonly unchanged: Statement.Fragment
+  readonly set: Statement.Fragment
+  readonly alongside: ReadonlyArray<RowsAlongside>
+}): Effect.Effect<boolean> => {
+  const { alongside, tenant } = options
+  const ctes = [
+    sql`moved as (update ${sql.literal(options.table)} set ${options.set}
+      where id = ${options.id} and organization_id = ${tenant.organizationId} and ${options.unchanged} returning id)`,
+    ...alongside.map((rows, index) =>
+      cte(sql, index, sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+        select * from (values ${rows.rows}) v where exists (select 1 from moved) ${rows.conflict ?? sql``}`)
+    )
+  ]
+  return sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`.pipe(
+    Effect.map((rows) => int(rows[0]?.moved ?? 0) === 1),
+    Effect.orDie
+  )
+}
+
+interface Stateful {
+  readonly id: string
+  readonly status: string
+  readonly updated_at: DateTime.Utc
+}
+
+/**
+ * The four writes of a table with `status` and `updated_at` columns: the record's insert and update,
+ * each with its events (and `alongside`, a payment's attempts) in the same statement, and the update
+ * as a compare-and-set. `encode` runs once a write.
+ */
+export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlClient, options: {
+  readonly table: string
+  readonly encode: (record: A) => Row
+  readonly insert: (tenant: Tenant, row: Row) => Statement.Fragment
+  /** The columns a change may touch, `status` and `updated_at` among them. */
+  readonly changed: (row: Row) => Statement.Fragment
+  readonly alongside?: (row: Row) => ReadonlyArray<RowsAlongside>
+}) => {
+  const { table } = options
+  const alongsideOf = options.alongside ?? (() => [])
+  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => {
+    const row = options.encode(record)
+    return writeWith(sql, options.insert(tenant, row), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)])
+  }
+  return {
+    insert: (tenant: Tenant, record: A) => insertWithEvents(tenant, record, []),
+    insertWithEvents,
+    update: (tenant: Tenant, record: A) => {
+      const row = options.encode(record)
+      return writeWith(sql, sql`update ${sql(table)} set ${options.changed(row)}
+        where id = ${record.id} and organization_id = ${tenant.organizationId}`, alongsideOf(row))
+    },
+    updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => {
+      const row = options.encode(record)
+      return updateIfUnchanged(sql, {
+        table,
+        tenant,
+        id: record.id,
+        unchanged: unchangedColumns(sql, seen),
+        set: options.changed(row),
+        alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)]
+      })
+    }
+  }
+}
