@@ -15,7 +15,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
 import { API_VERSION } from "@orchestrator/core/events/Event"
-import { isDatabaseUnavailable as isUnavailable } from "@orchestrator/sql/DatabaseErrors"
+import { Readiness } from "@orchestrator/core/ports/Readiness"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
 import { strictUrls } from "./StrictUrls.js"
@@ -51,11 +51,12 @@ export const describeFailure = (cause: Cause.Cause<unknown>): string =>
     .join("\n---\n")
 
 /**
- * Whether any failure in the cause is the database being away (packages/sql knows what that looks
- * like): the request did nothing durable, so the client is told to retry, with 503, instead of a 500.
+ * Whether any failure in the cause is the database being away (the storage adapter knows what that
+ * looks like): the request did nothing durable, so the client is told to retry, with 503, not a 500.
  */
-export const isDatabaseUnavailable = (cause: Cause.Cause<unknown>): boolean =>
-  [...Cause.failures(cause), ...Cause.defects(cause)].some(isUnavailable)
+const isDatabaseUnavailable = (cause: Cause.Cause<unknown>) =>
+  Effect.map(Effect.serviceOption(Readiness), (readiness) =>
+    Option.exists(readiness, ({ isUnavailable }) => [...Cause.failures(cause), ...Cause.defects(cause)].some(isUnavailable)))
 
 /** How deep `text` nests arrays and objects, counted outside strings; stops once past `limit`. */
 export const jsonDepth = (text: string, limit: number): number => {
@@ -132,7 +133,7 @@ const renderFailure = (request: HttpServerRequest.HttpServerRequest) => (cause: 
         : invalidJson("The request body is not valid JSON.")
       : undefined
     if (known !== undefined) return send(yield* Effect.flip(known))
-    if (isDatabaseUnavailable(cause)) {
+    if (yield* isDatabaseUnavailable(cause)) {
       yield* Effect.logWarning(`${request.method} ${pathOf(request)}: the database is unavailable\n${describeFailure(cause)}`)
       const unavailable = yield* Effect.flip(failWith(ServiceUnavailable, {
         message: "The service could not reach its database. Nothing was done twice: retry with the same Idempotency-Key."

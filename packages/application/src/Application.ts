@@ -29,7 +29,7 @@ export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
 export const memoryStorage = Layer.mergeAll(
   StorageMemory,
   SandboxLedger.layerMemory,
-  Layer.succeed(Readiness, { problem: Effect.succeed(Option.none()) })
+  Layer.succeed(Readiness, { problem: Effect.succeed(Option.none()), isUnavailable: () => false })
 )
 
 /** What a storage provides: the core's ports, the sandbox's books, and whether it is ready. */

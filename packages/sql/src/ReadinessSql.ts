@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
 import { Effect, Layer, Option } from "effect"
+import { isDatabaseUnavailable } from "./DatabaseErrors.js"
 import { appliedMigration, LATEST_MIGRATION } from "./Migrations.js"
 
 /**
  * Ready means: the database answers within two seconds and has every migration this build knows.
+ * Unavailable means: PostgreSQL's or the driver's way of saying the server went away.
  */
 export const ReadinessSql = Layer.effect(
   Readiness,
@@ -18,6 +20,7 @@ export const ReadinessSql = Layer.effect(
           : Option.some(`database schema is at migration ${applied}, this build needs ${LATEST_MIGRATION}`)
       ),
       Effect.catchAll(() => Effect.succeed(Option.some("database unreachable")))
-    )
+    ),
+    isUnavailable: isDatabaseUnavailable
   }))
 )
