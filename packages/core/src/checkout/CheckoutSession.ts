@@ -41,11 +41,8 @@ export const CheckoutPaymentPublic = Schema.Struct({
 }).annotations({ identifier: "CheckoutPaymentPublic" })
 export type CheckoutPaymentPublic = typeof CheckoutPaymentPublic.Type
 
-/**
- * A session as it is stored: everything but its client secret, which is made from the id when shown
- * (`ClientSecrets.ts`). Events carry exactly this (webhooks leave the service).
- */
-export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
+/** The fields every view of a session begins with, in this order. */
+const sessionHead = {
   object: Schema.Literal("checkout.session"),
   id: Schema.String,
   status: CheckoutSessionStatus,
@@ -53,6 +50,14 @@ export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("
   currency: Currency,
   ui: CheckoutUi,
   allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
+}
+
+/**
+ * A session as it is stored: everything but its client secret, which is made from the id when shown
+ * (`ClientSecrets.ts`). Events carry exactly this (webhooks leave the service).
+ */
+export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
+  ...sessionHead,
   success_url: Schema.String,
   cancel_url: Schema.String,
   return_url: Schema.NullOr(Schema.String),
@@ -80,13 +85,7 @@ export class CheckoutSession extends CheckoutSessionRecord.extend<CheckoutSessio
 
 /** What the drop-in reads with the client secret: exactly the seed's list of fields. */
 export const CheckoutSessionPublic = Schema.Struct({
-  object: Schema.Literal("checkout.session"),
-  id: Schema.String,
-  status: CheckoutSessionStatus,
-  amount: Amount,
-  currency: Currency,
-  ui: CheckoutUi,
-  allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
+  ...sessionHead,
   locale: Schema.NullOr(Schema.String),
   success_url: Schema.String,
   cancel_url: Schema.String,

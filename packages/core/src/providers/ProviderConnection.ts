@@ -36,6 +36,29 @@ export class ProviderConnection extends Schema.Class<ProviderConnection>("Provid
   updated_at: Timestamp
 }) {}
 
+type ConnectionFields = ConstructorParameters<typeof ProviderConnection>[0]
+
+/**
+ * A connection as it starts: active, no failures, no limits of its own, the connector's defaults;
+ * `fields` over them (`updated_at` is `created_at` unless given).
+ */
+export const freshConnection = (
+  fields: Pick<ConnectionFields, "id" | "name" | "type" | "livemode" | "created_at"> & Partial<ConnectionFields>
+) =>
+  new ProviderConnection({
+    object: "provider_connection",
+    status: "active",
+    last_error: null,
+    supported_currencies: null,
+    supported_methods: null,
+    settings: {},
+    base_url: null,
+    consecutive_failures: 0,
+    circuit_retry_at: null,
+    updated_at: fields.created_at,
+    ...fields
+  })
+
 /** A connection as the API shows it: with the address its PSP should send webhooks to. */
 export const ProviderConnectionView = Schema.Struct({
   ...ProviderConnection.fields,
