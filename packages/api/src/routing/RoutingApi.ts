@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier, Text } from "@orchestrator/core/domain/Text"
 import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
@@ -11,6 +11,7 @@ import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
+import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 
@@ -39,8 +40,6 @@ export const EvaluateRoutingBody = Schema.Struct({
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
-const Id = Schema.Struct({ id: PathId })
-
 export class RoutingApi extends HttpApiGroup.make("routing")
   .add(
     HttpApiEndpoint.post("create", "/routing-rules")
@@ -61,21 +60,14 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       )
   )
   .add(
-    HttpApiEndpoint.get("list", "/routing-rules")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
-      .addSuccess(RoutingRuleList)
-      .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
+    listPage("/routing-rules", PageOnlyQuery, RoutingRuleList, "List routing rules in the order they are evaluated")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
-      .setPath(Id)
-      .addSuccess(RoutingRule)
-      .addError(RoutingRuleNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a routing rule")
+    retrieveById("/routing-rules/:id", RoutingRule, RoutingRuleNotFound, "Retrieve a routing rule")
   )
   .add(
     HttpApiEndpoint.patch("update", "/routing-rules/:id")
-      .setPath(Id)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateRoutingRule)
       .addSuccess(RoutingRule)
@@ -87,7 +79,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
   )
   .add(
     HttpApiEndpoint.del("delete", "/routing-rules/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(DeletedRoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Delete a routing rule")

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   CancelSubscription,
   CreateSubscription,
@@ -20,10 +20,9 @@ import {
   SubscriptionNotFound,
   SubscriptionPaymentFailed
 } from "./BillingErrors.js"
+import { ById, retrieveById } from "../Endpoints.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
-
-const SubscriptionId = Schema.Struct({ id: PathId })
 
 export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   .add(
@@ -48,7 +47,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("update", "/subscriptions/:id")
-      .setPath(SubscriptionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateSubscription)
       .addSuccess(Subscription)
@@ -63,7 +62,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/subscriptions/:id/cancel")
-      .setPath(SubscriptionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CancelSubscription)
       .addSuccess(Subscription)
@@ -75,11 +74,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .annotate(OpenApi.Summary, "Cancel a subscription now, or at the end of its period")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/subscriptions/:id")
-      .setPath(SubscriptionId)
-      .addSuccess(Subscription)
-      .addError(SubscriptionNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a subscription with its latest invoice and that invoice's payment")
+    retrieveById("/subscriptions/:id", Subscription, SubscriptionNotFound, "Retrieve a subscription with its latest invoice and that invoice's payment")
   )
   .add(
     HttpApiEndpoint.get("list", "/subscriptions")

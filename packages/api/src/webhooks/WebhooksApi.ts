@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   DeliveryStatus,
   ResendDeliveries,
@@ -18,6 +18,7 @@ import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
+import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
 export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identifier: "WebhookDeliveryList" })
@@ -28,8 +29,6 @@ export const DeletedWebhookEndpoint = Schema.Struct({
   id: Schema.String,
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedWebhookEndpoint" })
-
-const Id = Schema.Struct({ id: PathId })
 
 export const DeliveryListQuery = Schema.Struct({
   status: Schema.optional(DeliveryStatus),
@@ -59,21 +58,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       )
   )
   .add(
-    HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
-      .addSuccess(WebhookEndpointList)
-      .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
+    listPage("/webhooks/endpoints", PageOnlyQuery, WebhookEndpointList, "List webhook endpoints, newest first", "listEndpoints")
   )
   .add(
-    HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
-      .addSuccess(WebhookEndpoint)
-      .addError(WebhookEndpointNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
+    retrieveById("/webhooks/endpoints/:id", WebhookEndpoint, WebhookEndpointNotFound, "Retrieve a webhook endpoint", "retrieveEndpoint")
   )
   .add(
     HttpApiEndpoint.patch("updateEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
@@ -84,14 +76,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(DeletedWebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
   )
   .add(
     mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Roll the signing secret")
@@ -102,22 +94,15 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       )
   )
   .add(
-    HttpApiEndpoint.get("listDeliveries", "/webhooks/deliveries")
-      .setUrlParams(DeliveryListQuery)
-      .addSuccess(WebhookDeliveryList)
-      .annotate(OpenApi.Summary, "List webhook deliveries, newest first")
+    listPage("/webhooks/deliveries", DeliveryListQuery, WebhookDeliveryList, "List webhook deliveries, newest first", "listDeliveries")
       .annotate(OpenApi.Description, "Deliveries with status `exhausted` are the dead-letter set.")
   )
   .add(
-    HttpApiEndpoint.get("retrieveDelivery", "/webhooks/deliveries/:id")
-      .setPath(Id)
-      .addSuccess(WebhookDelivery)
-      .addError(WebhookDeliveryNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
+    retrieveById("/webhooks/deliveries/:id", WebhookDelivery, WebhookDeliveryNotFound, "Retrieve a webhook delivery with its attempts", "retrieveDelivery")
   )
   .add(
     mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")
