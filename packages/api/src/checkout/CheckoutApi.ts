@@ -8,6 +8,7 @@ import {
   RerouteCheckout
 } from "@orchestrator/core/checkout/CheckoutSession"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
@@ -15,9 +16,11 @@ import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/Idempo
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
-import { ById, listPage } from "../Endpoints.js"
+import { listPage } from "../Endpoints.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
+
+const SessionId = Schema.Struct({ id: PathId })
 
 /** The client secret may come in the query; no other parameter is taken there. */
 const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })
@@ -57,7 +60,7 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
 export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   .add(
     HttpApiEndpoint.get("retrieve", "/checkout/sessions/:id")
-      .setPath(ById)
+      .setPath(SessionId)
       .setUrlParams(Schema.Struct({
         expand: Schema.optional(Schema.Literal("payment")),
         ...ClientSecretQuery.fields
@@ -73,7 +76,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("confirm", "/checkout/sessions/:id/confirm")
-      .setPath(ById)
+      .setPath(SessionId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(ConfirmCheckout)
       .addSuccess(CheckoutSessionPublic)
@@ -90,7 +93,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/checkout/sessions/:id/cancel")
-      .setPath(ById)
+      .setPath(SessionId)
       .setHeaders(OptionalIdempotencyKey)
       .addSuccess(CheckoutSessionPublic)
       .addError(CheckoutSessionNotFound)
@@ -101,7 +104,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("reroute", "/checkout/sessions/:id/reroute")
-      .setPath(ById)
+      .setPath(SessionId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(RerouteCheckout))
       .addSuccess(CheckoutSessionPublic)

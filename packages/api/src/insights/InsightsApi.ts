@@ -1,11 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
 import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { PaymentNotFound } from "../payments/PaymentErrors.js"
-import { retrieveById } from "../Endpoints.js"
 
 export const InsightsQuery = Schema.Struct({
   hours: Schema.optional(
@@ -33,7 +33,11 @@ export class InsightsApi extends HttpApiGroup.make("insights")
       )
   )
   .add(
-    retrieveById("/payments/:id/timeline", PaymentTimeline, PaymentNotFound, "A payment's events and its refunds', with the webhook deliveries of each", "paymentTimeline")
+    HttpApiEndpoint.get("paymentTimeline", "/payments/:id/timeline")
+      .setPath(Schema.Struct({ id: PathId }))
+      .addSuccess(PaymentTimeline)
+      .addError(PaymentNotFound)
+      .annotate(OpenApi.Summary, "A payment's events and its refunds', with the webhook deliveries of each")
       .annotate(
         OpenApi.Description,
         "Oldest first, up to 200 events (kept 30 days). Deliveries are listed without their attempts; retrieve one for those."

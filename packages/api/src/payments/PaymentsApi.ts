@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CurrencyCode } from "@orchestrator/core/domain/Currency"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   CancelPayment,
   CapturePayment,
@@ -25,9 +25,11 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
-import { ById, listPage, retrieveById } from "../Endpoints.js"
+import { listPage } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
+
+const PaymentId = Schema.Struct({ id: PathId })
 
 export const PaymentListQuery = Schema.Struct({
   status: Schema.optional(PaymentStatus),
@@ -62,11 +64,15 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
     listPage("/payments", PaymentListQuery, PaymentList, "List payments, newest first")
   )
   .add(
-    retrieveById("/payments/:id", Payment, PaymentNotFound, "Retrieve a payment")
+    HttpApiEndpoint.get("retrieve", "/payments/:id")
+      .setPath(PaymentId)
+      .addSuccess(Payment)
+      .addError(PaymentNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a payment")
   )
   .add(
     HttpApiEndpoint.post("capture", "/payments/:id/capture")
-      .setPath(ById)
+      .setPath(PaymentId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CapturePayment))
       .addSuccess(Payment)
@@ -82,7 +88,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
-      .setPath(ById)
+      .setPath(PaymentId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CancelPayment))
       .addSuccess(Payment)
@@ -107,7 +113,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
 export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   .add(
     HttpApiEndpoint.get("return", "/payments/:id/return")
-      .setPath(ById)
+      .setPath(PaymentId)
       // Our `token`, and what the PSP appends for the way back (Adyen's `redirectResult`) for its connector.
       .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
       .addSuccess(HttpApiSchema.Empty(303))

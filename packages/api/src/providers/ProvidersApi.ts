@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
 import {
   CreateProviderConnection,
@@ -18,7 +18,6 @@ import {
   ProviderConnectionNotFound,
   WebhookUnverified
 } from "./ProviderErrors.js"
-import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const ProviderConnectionList = ListOf(ProviderConnectionView).annotations({ identifier: "ProviderConnectionList" })
 
@@ -27,6 +26,8 @@ export const DeletedProviderConnection = Schema.Struct({
   id: Schema.String,
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedProviderConnection" })
+
+const Id = Schema.Struct({ id: PathId })
 
 export class ProvidersApi extends HttpApiGroup.make("providers")
   .add(
@@ -48,14 +49,21 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       )
   )
   .add(
-    listPage("/provider-connections", PageOnlyQuery, ProviderConnectionList, "List provider connections, newest first")
+    HttpApiEndpoint.get("list", "/provider-connections")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(ProviderConnectionList)
+      .annotate(OpenApi.Summary, "List provider connections, newest first")
   )
   .add(
-    retrieveById("/provider-connections/:id", ProviderConnectionView, ProviderConnectionNotFound, "Retrieve a provider connection, with its health")
+    HttpApiEndpoint.get("retrieve", "/provider-connections/:id")
+      .setPath(Id)
+      .addSuccess(ProviderConnectionView)
+      .addError(ProviderConnectionNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a provider connection, with its health")
   )
   .add(
     HttpApiEndpoint.patch("update", "/provider-connections/:id")
-      .setPath(ById)
+      .setPath(Id)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateProviderConnection)
       .addSuccess(ProviderConnectionView)
@@ -68,7 +76,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
   )
   .add(
     HttpApiEndpoint.del("delete", "/provider-connections/:id")
-      .setPath(ById)
+      .setPath(Id)
       .addSuccess(DeletedProviderConnection)
       .addError(ProviderConnectionNotFound)
       .addError(DefaultProviderInUse)

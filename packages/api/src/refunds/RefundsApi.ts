@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -8,7 +8,7 @@ import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
-import { ById, listPage, retrieveById } from "../Endpoints.js"
+import { listPage, retrieveById } from "../Endpoints.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
@@ -20,7 +20,7 @@ export const RefundListQuery = Schema.Struct({
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(
     HttpApiEndpoint.post("create", "/payments/:id/refund")
-      .setPath(ById)
+      .setPath(Schema.Struct({ id: PathId }))
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })

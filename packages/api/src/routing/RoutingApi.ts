@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { Identifier, Text } from "@orchestrator/core/domain/Text"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
 import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
@@ -11,7 +11,6 @@ import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
-import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 
@@ -40,6 +39,8 @@ export const EvaluateRoutingBody = Schema.Struct({
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
+const Id = Schema.Struct({ id: PathId })
+
 export class RoutingApi extends HttpApiGroup.make("routing")
   .add(
     HttpApiEndpoint.post("create", "/routing-rules")
@@ -60,14 +61,21 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       )
   )
   .add(
-    listPage("/routing-rules", PageOnlyQuery, RoutingRuleList, "List routing rules in the order they are evaluated")
+    HttpApiEndpoint.get("list", "/routing-rules")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(RoutingRuleList)
+      .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
   )
   .add(
-    retrieveById("/routing-rules/:id", RoutingRule, RoutingRuleNotFound, "Retrieve a routing rule")
+    HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
+      .setPath(Id)
+      .addSuccess(RoutingRule)
+      .addError(RoutingRuleNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a routing rule")
   )
   .add(
     HttpApiEndpoint.patch("update", "/routing-rules/:id")
-      .setPath(ById)
+      .setPath(Id)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateRoutingRule)
       .addSuccess(RoutingRule)
@@ -79,7 +87,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
   )
   .add(
     HttpApiEndpoint.del("delete", "/routing-rules/:id")
-      .setPath(ById)
+      .setPath(Id)
       .addSuccess(DeletedRoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Delete a routing rule")

@@ -1,11 +1,12 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
+import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { PlanNotFound } from "./BillingErrors.js"
-import { PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
+import { retrieveById } from "../Endpoints.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 
@@ -23,7 +24,10 @@ export class PlansApi extends HttpApiGroup.make("plans")
     retrieveById("/plans/:id", Plan, PlanNotFound, "Retrieve a plan")
   )
   .add(
-    listPage("/plans", PageOnlyQuery, PlanList, "List plans, newest first")
+    HttpApiEndpoint.get("list", "/plans")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(PlanList)
+      .annotate(OpenApi.Summary, "List plans, newest first")
   )
   .middleware(Authorization)
   .prefix("/v1")

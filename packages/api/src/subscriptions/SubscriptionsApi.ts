@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   CancelSubscription,
   CreateSubscription,
@@ -20,9 +20,10 @@ import {
   SubscriptionNotFound,
   SubscriptionPaymentFailed
 } from "./BillingErrors.js"
-import { ById, retrieveById } from "../Endpoints.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
+
+const SubscriptionId = Schema.Struct({ id: PathId })
 
 export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   .add(
@@ -47,7 +48,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("update", "/subscriptions/:id")
-      .setPath(ById)
+      .setPath(SubscriptionId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateSubscription)
       .addSuccess(Subscription)
@@ -62,7 +63,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/subscriptions/:id/cancel")
-      .setPath(ById)
+      .setPath(SubscriptionId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CancelSubscription)
       .addSuccess(Subscription)
@@ -74,7 +75,11 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .annotate(OpenApi.Summary, "Cancel a subscription now, or at the end of its period")
   )
   .add(
-    retrieveById("/subscriptions/:id", Subscription, SubscriptionNotFound, "Retrieve a subscription with its latest invoice and that invoice's payment")
+    HttpApiEndpoint.get("retrieve", "/subscriptions/:id")
+      .setPath(SubscriptionId)
+      .addSuccess(Subscription)
+      .addError(SubscriptionNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a subscription with its latest invoice and that invoice's payment")
   )
   .add(
     HttpApiEndpoint.get("list", "/subscriptions")

@@ -1,13 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { PathId } from "@orchestrator/core/domain/Text"
 import { AdvanceTestClock, CreateTestClock, TestClock } from "@orchestrator/core/subscriptions/TestClock"
+import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./BillingErrors.js"
-import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const TestClockList = ListOf(TestClock).annotations({ identifier: "TestClockList" })
+
+const ClockId = Schema.Struct({ id: PathId })
 
 export class TestClocksApi extends HttpApiGroup.make("testClocks")
   .add(
@@ -21,21 +24,28 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
       .annotate(OpenApi.Summary, "Create a test clock (test mode only)")
   )
   .add(
-    retrieveById("/test_helpers/test_clocks/:id", TestClock, TestClockNotFound, "Retrieve a test clock")
+    HttpApiEndpoint.get("retrieve", "/test_helpers/test_clocks/:id")
+      .setPath(ClockId)
+      .addSuccess(TestClock)
+      .addError(TestClockNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a test clock")
   )
   .add(
-    listPage("/test_helpers/test_clocks", PageOnlyQuery, TestClockList, "List test clocks, newest first")
+    HttpApiEndpoint.get("list", "/test_helpers/test_clocks")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(TestClockList)
+      .annotate(OpenApi.Summary, "List test clocks, newest first")
   )
   .add(
     HttpApiEndpoint.del("delete", "/test_helpers/test_clocks/:id")
-      .setPath(ById)
+      .setPath(ClockId)
       .addSuccess(TestClock)
       .addError(TestClockNotFound)
       .annotate(OpenApi.Summary, "Delete a test clock; its customers' subscriptions stop being billed")
   )
   .add(
     HttpApiEndpoint.post("advance", "/test_helpers/test_clocks/:id/advance")
-      .setPath(ById)
+      .setPath(ClockId)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(AdvanceTestClock)
       .addSuccess(TestClock)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
+import { Identifier, PathId } from "@orchestrator/core/domain/Text"
 import {
   DeliveryStatus,
   ResendDeliveries,
@@ -18,7 +18,6 @@ import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
-import { ById, PageOnlyQuery, listPage, retrieveById } from "../Endpoints.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
 export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identifier: "WebhookDeliveryList" })
@@ -29,6 +28,8 @@ export const DeletedWebhookEndpoint = Schema.Struct({
   id: Schema.String,
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedWebhookEndpoint" })
+
+const Id = Schema.Struct({ id: PathId })
 
 export const DeliveryListQuery = Schema.Struct({
   status: Schema.optional(DeliveryStatus),
@@ -58,14 +59,21 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       )
   )
   .add(
-    listPage("/webhooks/endpoints", PageOnlyQuery, WebhookEndpointList, "List webhook endpoints, newest first", "listEndpoints")
+    HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
+      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(WebhookEndpointList)
+      .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
   )
   .add(
-    retrieveById("/webhooks/endpoints/:id", WebhookEndpoint, WebhookEndpointNotFound, "Retrieve a webhook endpoint", "retrieveEndpoint")
+    HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
+      .setPath(Id)
+      .addSuccess(WebhookEndpoint)
+      .addError(WebhookEndpointNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
   )
   .add(
     HttpApiEndpoint.patch("updateEndpoint", "/webhooks/endpoints/:id")
-      .setPath(ById)
+      .setPath(Id)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
@@ -76,14 +84,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
-      .setPath(ById)
+      .setPath(Id)
       .addSuccess(DeletedWebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
   )
   .add(
     mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
-      .setPath(ById)
+      .setPath(Id)
       .addSuccess(WebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Roll the signing secret")
@@ -94,15 +102,22 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       )
   )
   .add(
-    listPage("/webhooks/deliveries", DeliveryListQuery, WebhookDeliveryList, "List webhook deliveries, newest first", "listDeliveries")
+    HttpApiEndpoint.get("listDeliveries", "/webhooks/deliveries")
+      .setUrlParams(DeliveryListQuery)
+      .addSuccess(WebhookDeliveryList)
+      .annotate(OpenApi.Summary, "List webhook deliveries, newest first")
       .annotate(OpenApi.Description, "Deliveries with status `exhausted` are the dead-letter set.")
   )
   .add(
-    retrieveById("/webhooks/deliveries/:id", WebhookDelivery, WebhookDeliveryNotFound, "Retrieve a webhook delivery with its attempts", "retrieveDelivery")
+    HttpApiEndpoint.get("retrieveDelivery", "/webhooks/deliveries/:id")
+      .setPath(Id)
+      .addSuccess(WebhookDelivery)
+      .addError(WebhookDeliveryNotFound)
+      .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
   )
   .add(
     mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
-      .setPath(ById)
+      .setPath(Id)
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")
