@@ -3,9 +3,10 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Refund)
 
@@ -29,8 +30,7 @@ export const RefundsRepositorySql = Layer.effect(
   RefundsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`r.organization_id = ${tenant.organizationId} and r.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "r")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
@@ -67,11 +67,10 @@ export const RefundsRepositorySql = Layer.effect(
         ),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: sql`r.*`,
-          from: sql`refunds r`,
+          table: "refunds",
           alias: "r",
           scope: ofTenant(tenant),
-          filters: filter.paymentId === undefined ? [] : [sql`r.payment_id = ${filter.paymentId}`],
+          filters: equalsWhereGiven(sql, { "r.payment_id": filter.paymentId }),
           page,
           decode: toRefund
         }),
