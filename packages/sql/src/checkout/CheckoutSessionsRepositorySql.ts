@@ -5,7 +5,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { Column, json, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, json, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
@@ -46,10 +46,7 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
     const ofTenant = tenantScope(sql, "s")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select s.* from checkout_sessions s where s.id = ${id} and ${ofTenant(tenant)}
-        ${forUpdate ? sql`for update` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSession)),
-        Effect.orDie
-      )
+        ${forUpdate ? sql`for update` : sql``}`.pipe(firstRow(toSession))
 
     return CheckoutSessionsRepository.of({
       insert: (tenant, session) => {

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { Column, json, objectFromRow } from "../shared/Rows.js"
+import { Column, firstRow, json, objectFromRow } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Event)
@@ -50,10 +50,7 @@ export const EventsRepositorySql = Layer.effect(
         sql`select * from events where organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode}
           order by created_at desc, id desc limit ${limit}`.pipe(Effect.map((rows) => rows.map(toEvent)), Effect.orDie),
       find: (tenant, id) =>
-        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEvent)),
-          Effect.orDie
-        ),
+        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEvent)),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
           table: "events",

@@ -6,7 +6,7 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { paymentWrites } from "./PaymentWritesSql.js"
-import { Column, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
@@ -71,10 +71,7 @@ export const PaymentsRepositorySql = Layer.effect(
 
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select ${columns} from payments p where p.id = ${id} and ${ofTenant(tenant)}
-        ${forUpdate ? sql`for update of p` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPayment)),
-        Effect.orDie
-      )
+        ${forUpdate ? sql`for update of p` : sql``}`.pipe(firstRow(toPayment))
 
     const writes = paymentWrites(sql)
 

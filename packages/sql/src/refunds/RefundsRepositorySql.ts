@@ -2,10 +2,10 @@ import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Refund)
@@ -32,10 +32,7 @@ export const RefundsRepositorySql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const ofTenant = tenantScope(sql, "r")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
-      sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
-        Effect.orDie
-      )
+      sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(firstRow(toRefund))
 
     return RefundsRepository.of({
       insert: (tenant, refund) => {
@@ -61,10 +58,7 @@ export const RefundsRepositorySql = Layer.effect(
       findByReference: (tenant, { pspRefundId, refundId }) =>
         sql`select r.* from refunds r where ${ofTenant(tenant)}
           and (r.id = ${refundId} or (${pspRefundId}::text is not null and r.provider_refund_id = ${pspRefundId}))
-          order by (r.id = ${refundId}) desc limit 1`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
-          Effect.orDie
-        ),
+          order by (r.id = ${refundId}) desc limit 1`.pipe(firstRow(toRefund)),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
           table: "refunds",

@@ -3,7 +3,7 @@ import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { Column, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(WebhookEndpoint)
@@ -44,10 +44,7 @@ export const WebhookEndpointsRepositorySql = Layer.effect(
           where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (tenant, id) =>
-        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint)),
-          Effect.orDie
-        ),
+        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEndpoint)),
       list: (tenant, page) =>
         keysetPage(sql, {
           table: "webhook_endpoints",
