@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type
@@ -90,7 +91,7 @@ export const DEFAULT_DISPLAY_NAME = "the payment provider"
 export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string =>
   connection.display_name ?? DEFAULT_DISPLAY_NAME
 
-export const CreateProviderConnection = Schema.Struct({
+export const CreateProviderConnection = RequestBody("CreateProviderConnection", {
   name: ConnectionName,
   display_name: Schema.optional(Schema.NullOr(DisplayName)),
   type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
@@ -100,11 +101,11 @@ export const CreateProviderConnection = Schema.Struct({
   supported_currencies: Schema.optional(Schema.NullOr(Currencies)),
   supported_methods: Schema.optional(Schema.NullOr(Methods)),
   settings: Schema.optional(Settings)
-}).annotations({ identifier: "CreateProviderConnection", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateProviderConnection = typeof CreateProviderConnection.Type
 
 /** A connection's name and type never change: payments are recorded against them. */
-export const UpdateProviderConnection = Schema.Struct({
+export const UpdateProviderConnection = RequestBody("UpdateProviderConnection", {
   display_name: Schema.optional(Schema.NullOr(DisplayName)),
   credentials: Schema.optional(Credentials),
   webhook_secret: Schema.optional(WebhookSecret),
@@ -113,5 +114,5 @@ export const UpdateProviderConnection = Schema.Struct({
   supported_methods: Schema.optional(Schema.NullOr(Methods)),
   settings: Schema.optional(Settings),
   status: Schema.optional(Schema.Literal("active", "disabled"))
-}).annotations({ identifier: "UpdateProviderConnection", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateProviderConnection = typeof UpdateProviderConnection.Type
