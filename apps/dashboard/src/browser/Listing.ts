@@ -1,6 +1,5 @@
-import { type Child, h } from "./Dom.js"
+import { h } from "./Dom.js"
 import { href, type Location, navigate } from "./Router.js"
-import { table } from "./Table.js"
 
 /** One filter of a list: a choice among the API's values, or free text such as an id. */
 export type Filter =
@@ -67,32 +66,6 @@ export const paging = (
       ? null
       : h("a", { href: href(section, { ...values, starting_after: nextCursor }), class: "button", id: "next-page" }, "Next page")
   )
-
-/**
- * A filtered list's page in `section`: its title, the filter form, one page of `rows` newest first,
- * and the paging links.
- */
-export const filteredList = (options: {
-  readonly section: string
-  readonly title: string
-  readonly filters: ReadonlyArray<Filter>
-  readonly values: Record<string, string | undefined>
-  readonly headers: ReadonlyArray<string>
-  readonly rows: ReadonlyArray<ReadonlyArray<Child>>
-  readonly empty: string
-  readonly after: string | undefined
-  readonly nextCursor: string | null
-}) => {
-  const { section, title, values } = options
-  return h(
-    "section",
-    { "aria-labelledby": `${section}-title` },
-    h("h1", { id: `${section}-title` }, title),
-    filterForm(section, `Filter ${title.toLowerCase()}`, options.filters, values),
-    table(`${title}, newest first`, options.headers, options.rows, options.empty, { id: `${section}-table` }),
-    paging(section, values, options.after, options.nextCursor)
-  )
-}
 
 /** A label and its value in a `dl.facts`. */
 export const field = (label: string, value: Node | string) => [h("dt", {}, label), h("dd", {}, value)]

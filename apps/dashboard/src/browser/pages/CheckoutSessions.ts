@@ -1,9 +1,10 @@
 import { type CheckoutSession, CheckoutSessionStatus } from "@orchestrator/core/checkout/CheckoutSession"
 import { type PageContext, sameMode } from "../Context.js"
+import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
-import { filteredList, filtersOf, idLink } from "../Listing.js"
+import { filterForm, filtersOf, idLink, paging } from "../Listing.js"
 import type { Location } from "../Router.js"
-import { badge } from "../Table.js"
+import { badge, table } from "../Table.js"
 
 /** A session as the dashboard keeps it: without its client secret, which belongs to the customer's browser only. */
 export type ShownSession = Omit<CheckoutSession, "client_secret">
@@ -34,15 +35,18 @@ export const checkoutSessionsPage = async ({ api, mode }: PageContext, location:
     when(session.expires_at),
     when(session.created_at)
   ])
-  return filteredList({
-    section: "checkout",
-    title: "Checkout sessions",
-    filters: FILTERS,
-    values,
-    headers: ["Session", "Status", "Amount", "Provider", "Customer", "Payments", "Expires", "Created"],
-    rows,
-    empty: "No checkout session matches these filters.",
-    after,
-    nextCursor: list.next_cursor
-  })
+  return h(
+    "section",
+    { "aria-labelledby": "checkout-title" },
+    h("h1", { id: "checkout-title" }, "Checkout sessions"),
+    filterForm("checkout", "Filter checkout sessions", FILTERS, values),
+    table(
+      "Checkout sessions, newest first",
+      ["Session", "Status", "Amount", "Provider", "Customer", "Payments", "Expires", "Created"],
+      rows,
+      "No checkout session matches these filters.",
+      { id: "checkout-table" }
+    ),
+    paging("checkout", values, after, list.next_cursor)
+  )
 }

@@ -1,6 +1,8 @@
 import { type PageContext, sameMode } from "../Context.js"
-import { filteredList, filtersOf } from "../Listing.js"
+import { h } from "../Dom.js"
+import { filterForm, filtersOf, paging } from "../Listing.js"
 import type { Location } from "../Router.js"
+import { table } from "../Table.js"
 import { INVOICE_HEADERS, invoiceRows } from "./InvoiceRows.js"
 
 const FILTERS = [{ name: "subscription", label: "Subscription" }] as const
@@ -16,15 +18,12 @@ export const invoicesPage = async ({ api, mode }: PageContext, location: Locatio
   }
   const list = await api((client) => client.invoices.list({ urlParams }))
   const invoices = sameMode(mode, list.data)
-  return filteredList({
-    section: "invoices",
-    title: "Invoices",
-    filters: FILTERS,
-    values,
-    headers: INVOICE_HEADERS,
-    rows: invoiceRows(invoices),
-    empty: "No invoice matches these filters.",
-    after,
-    nextCursor: list.next_cursor
-  })
+  return h(
+    "section",
+    { "aria-labelledby": "invoices-title" },
+    h("h1", { id: "invoices-title" }, "Invoices"),
+    filterForm("invoices", "Filter invoices", FILTERS, values),
+    table("Invoices, newest first", INVOICE_HEADERS, invoiceRows(invoices), "No invoice matches these filters.", { id: "invoices-table" }),
+    paging("invoices", values, after, list.next_cursor)
+  )
 }

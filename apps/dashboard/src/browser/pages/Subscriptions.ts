@@ -2,9 +2,9 @@ import { SubscriptionStatus } from "@orchestrator/core/subscriptions/Subscriptio
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
-import { filteredList, filtersOf, idLink } from "../Listing.js"
+import { filterForm, filtersOf, idLink, paging } from "../Listing.js"
 import { href, type Location } from "../Router.js"
-import { badge } from "../Table.js"
+import { badge, table } from "../Table.js"
 import { clockTime } from "../TestClockMark.js"
 
 const FILTERS = [
@@ -39,15 +39,18 @@ export const subscriptionsPage = async ({ api, mode }: PageContext, location: Lo
     subscription.provider,
     clockTime(when(subscription.created_at), subscription.test_clock)
   ])
-  return filteredList({
-    section: "subscriptions",
-    title: "Subscriptions",
-    filters: FILTERS,
-    values,
-    headers: ["Subscription", "Status", "Customer", "Plan", "Latest invoice", "Current period", "Provider", "Created"],
-    rows,
-    empty: "No subscription matches these filters.",
-    after,
-    nextCursor: list.next_cursor
-  })
+  return h(
+    "section",
+    { "aria-labelledby": "subscriptions-title" },
+    h("h1", { id: "subscriptions-title" }, "Subscriptions"),
+    filterForm("subscriptions", "Filter subscriptions", FILTERS, values),
+    table(
+      "Subscriptions, newest first",
+      ["Subscription", "Status", "Customer", "Plan", "Latest invoice", "Current period", "Provider", "Created"],
+      rows,
+      "No subscription matches these filters.",
+      { id: "subscriptions-table" }
+    ),
+    paging("subscriptions", values, after, list.next_cursor)
+  )
 }
