@@ -1,11 +1,11 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
 import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { EventNotFound } from "./EventErrors.js"
-import { retrieveById } from "../Endpoints.js"
+import { listPage, retrieveById } from "../Endpoints.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 
@@ -18,10 +18,7 @@ export const EventListQuery = Schema.Struct({
 
 export class EventsApi extends HttpApiGroup.make("events")
   .add(
-    HttpApiEndpoint.get("list", "/events")
-      .setUrlParams(EventListQuery)
-      .addSuccess(EventList)
-      .annotate(OpenApi.Summary, "List events of the last 30 days, newest first")
+    listPage("/events", EventListQuery, EventList, "List events of the last 30 days, newest first")
       .annotate(OpenApi.Description, "Filter by `type` and by creation time, `created[gte]` and `created[lte]` (ISO 8601).")
   )
   .add(

@@ -6,7 +6,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { exchange, type PspHttp } from "../transport/PspHttp.js"
+import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"
 import { ADYEN_LIVE_HOSTS, type AdyenSettings } from "./AdyenSettings.js"
 
@@ -15,9 +15,7 @@ export const ADYEN_TEST_BASE_URL = "https://checkout-test.adyen.com"
 export const ADYEN_API_VERSION = "v71"
 
 /** Adyen's answer to one call: the object, or its service error with the HTTP status. */
-export type Answer =
-  | { readonly _tag: "Ok"; readonly json: unknown }
-  | { readonly _tag: "Failed"; readonly status: number; readonly error: ServiceError }
+export type Answer = PspAnswer<ServiceError>
 
 const decodeServiceError = Schema.decodeUnknownOption(ServiceErrorSchema)
 
@@ -36,14 +34,8 @@ export type AdyenCall = (
  */
 export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, settings: AdyenSettings) => {
   const { connection } = context
-  const client = http.client({
-    connectTimeoutMs: settings.connect_timeout_ms,
-    timeoutMs: settings.timeout_ms,
-    livemode: connection.livemode,
-    liveHosts: ADYEN_LIVE_HOSTS
-  })
+  const { client, timeouts } = connectionClient(http, connection.livemode, settings, ADYEN_LIVE_HOSTS)
   const baseUrl = `${(connection.base_url ?? ADYEN_TEST_BASE_URL).replace(/\/+$/, "")}/${ADYEN_API_VERSION}`
-  const timeouts = { connectTimeoutMs: settings.connect_timeout_ms, timeoutMs: settings.timeout_ms }
 
   const credentials = Effect.gen(function*() {
     // Live payments must never go to Adyen's test platform by default.

@@ -7,29 +7,23 @@ import { chargeObject, refundObject, SandboxWebhook } from "./SandboxWebhooks.js
 
 const encode = Schema.encodeSync(Schema.parseJson(SandboxWebhook))
 
-const notification = (connectionId: string, millis: number, webhook: (id: string) => SandboxWebhook) => {
-  const id = makeId("sbev", millis)
-  return { id, connectionId, payload: encode(webhook(id)), createdAtMillis: millis }
-}
+/** The event's `id` and `created` (seconds), which every sandbox webhook begins with. */
+type EventHead = { readonly id: string; readonly created: number }
+
+/** Owes the connection a webhook, stamped now with a new event id. */
+const notify = (ledger: SandboxLedger["Type"], connectionId: string, webhook: (head: EventHead) => SandboxWebhook) =>
+  Effect.flatMap(Clock.currentTimeMillis, (millis) => {
+    const id = makeId("sbev", millis)
+    const payload = encode(webhook({ id, created: Math.floor(millis / 1000) }))
+    return ledger.notify({ id, connectionId, payload, createdAtMillis: millis })
+  })
 
 /** The sandbox owes the connection a webhook about a charge that moved without a call (3DS done). */
 export const notifyCharge = (ledger: SandboxLedger["Type"], charge: SandboxCharge) =>
-  Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-    ledger.notify(notification(charge.connectionId, millis, (id) => ({
-      id,
-      type: "charge.updated",
-      created: Math.floor(millis / 1000),
-      data: { charge: chargeObject(charge) }
-    }))))
+  notify(ledger, charge.connectionId, (head) => ({ ...head, type: "charge.updated", data: { charge: chargeObject(charge) } }))
 
 const notifyRefund = (ledger: SandboxLedger["Type"], refund: SandboxRefund) =>
-  Effect.flatMap(Clock.currentTimeMillis, (millis) =>
-    ledger.notify(notification(refund.connectionId, millis, (id) => ({
-      id,
-      type: "refund.updated",
-      created: Math.floor(millis / 1000),
-      data: { refund: refundObject(refund) }
-    }))))
+  notify(ledger, refund.connectionId, (head) => ({ ...head, type: "refund.updated", data: { refund: refundObject(refund) } }))
 
 /**
  * The sandbox's own background work, as a real PSP's: settles the asynchronous refunds that are due,

@@ -5,7 +5,7 @@ import {
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { exchange, type PspHttp } from "../transport/PspHttp.js"
+import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
 import { encodeForm, type FormObject } from "./StripeForm.js"
 import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjects.js"
@@ -21,9 +21,7 @@ export const STRIPE_BASE_URL = "https://api.stripe.com"
 export const STRIPE_API_VERSION = "2020-08-27"
 
 /** Stripe's answer to one call: the object, or its error with the HTTP status. */
-export type Answer =
-  | { readonly _tag: "Ok"; readonly json: unknown }
-  | { readonly _tag: "Failed"; readonly status: number; readonly error: StripeError }
+export type Answer = PspAnswer<StripeError>
 
 /** One call to Stripe's API; POSTs carry `idempotencyKey`. */
 export type StripeCall = (what: string, request: {
@@ -43,14 +41,8 @@ const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
  */
 export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext, settings: StripeSettings): StripeCall => {
   const { connection } = context
-  const client = http.client({
-    connectTimeoutMs: settings.connect_timeout_ms,
-    timeoutMs: settings.timeout_ms,
-    livemode: connection.livemode,
-    liveHosts: STRIPE_LIVE_HOSTS
-  })
+  const { client, timeouts } = connectionClient(http, connection.livemode, settings, STRIPE_LIVE_HOSTS)
   const baseUrl = (connection.base_url ?? STRIPE_BASE_URL).replace(/\/+$/, "")
-  const timeouts = { connectTimeoutMs: settings.connect_timeout_ms, timeoutMs: settings.timeout_ms }
 
   /** The secret key, checked against the connection's mode: a live key never serves test traffic. */
   const secretKey = Effect.flatMap(

@@ -53,6 +53,28 @@ export interface PspTimeouts {
   readonly timeoutMs: number
 }
 
+/** A PSP's answer to one call, as its connector reads it: the object, or the PSP's error with the HTTP status. */
+export type PspAnswer<E> =
+  | { readonly _tag: "Ok"; readonly json: unknown }
+  | { readonly _tag: "Failed"; readonly status: number; readonly error: E }
+
+/** A connector's settings for its calls' bounds (every HTTP connector has both). */
+export interface CallBounds {
+  readonly connect_timeout_ms: number
+  readonly timeout_ms: number
+}
+
+/** One connection's client and its calls' timeouts: its bounds, and in live mode only `liveHosts`. */
+export const connectionClient = (
+  http: PspHttp["Type"],
+  livemode: boolean,
+  bounds: CallBounds,
+  liveHosts: ReadonlyArray<string>
+) => {
+  const timeouts: PspTimeouts = { connectTimeoutMs: bounds.connect_timeout_ms, timeoutMs: bounds.timeout_ms }
+  return { client: http.client({ ...timeouts, livemode, liveHosts }), timeouts }
+}
+
 /**
  * Transport errors raised before a byte of the request can have left: nothing reached the PSP, so
  * the request is safe to send again, here or elsewhere. Anything else may have been processed.

@@ -6,6 +6,7 @@ import { Amount } from "../domain/Money.js"
 import { Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Failure, NextAction, Payment, PaymentMethodInput, PaymentStatus } from "../payments/Payment.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const CheckoutSessionStatus = Schema.Literal(
   "open",
@@ -41,11 +42,8 @@ export const CheckoutPaymentPublic = Schema.Struct({
 }).annotations({ identifier: "CheckoutPaymentPublic" })
 export type CheckoutPaymentPublic = typeof CheckoutPaymentPublic.Type
 
-/**
- * A session as it is stored: everything but its client secret, which is made from the id when shown
- * (`ClientSecrets.ts`). Events carry exactly this (webhooks leave the service).
- */
-export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
+/** The fields every view of a session begins with, in this order. */
+const sessionHead = {
   object: Schema.Literal("checkout.session"),
   id: Schema.String,
   status: CheckoutSessionStatus,
@@ -53,6 +51,14 @@ export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("
   currency: Currency,
   ui: CheckoutUi,
   allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
+}
+
+/**
+ * A session as it is stored: everything but its client secret, which is made from the id when shown
+ * (`ClientSecrets.ts`). Events carry exactly this (webhooks leave the service).
+ */
+export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
+  ...sessionHead,
   success_url: Schema.String,
   cancel_url: Schema.String,
   return_url: Schema.NullOr(Schema.String),
@@ -80,13 +86,7 @@ export class CheckoutSession extends CheckoutSessionRecord.extend<CheckoutSessio
 
 /** What the drop-in reads with the client secret: exactly the seed's list of fields. */
 export const CheckoutSessionPublic = Schema.Struct({
-  object: Schema.Literal("checkout.session"),
-  id: Schema.String,
-  status: CheckoutSessionStatus,
-  amount: Amount,
-  currency: Currency,
-  ui: CheckoutUi,
-  allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
+  ...sessionHead,
   locale: Schema.NullOr(Schema.String),
   success_url: Schema.String,
   cancel_url: Schema.String,
@@ -138,7 +138,7 @@ export const EXPIRES_IN_MIN = 1800
 export const EXPIRES_IN_MAX = 86400
 
 /** Body of `POST /v1/checkout/sessions`. */
-export const CreateCheckoutSession = Schema.Struct({
+export const CreateCheckoutSession = RequestBody("CreateCheckoutSession", {
   amount: Amount,
   currency: Currency,
   success_url: Url,
@@ -156,19 +156,19 @@ export const CreateCheckoutSession = Schema.Struct({
   provider: Schema.optional(Identifier),
   expires_in: Schema.optional(Schema.Int.pipe(Schema.between(EXPIRES_IN_MIN, EXPIRES_IN_MAX))),
   metadata: Schema.optional(Metadata)
-}).annotations({ identifier: "CreateCheckoutSession", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateCheckoutSession = typeof CreateCheckoutSession.Type
 
 /** Body of `POST /v1/checkout/sessions/{id}/confirm`: the token the provider's card form made. */
-export const ConfirmCheckout = Schema.Struct({
+export const ConfirmCheckout = RequestBody("ConfirmCheckout", {
   payment_method: PaymentMethodInput
-}).annotations({ identifier: "ConfirmCheckout", parseOptions: { onExcessProperty: "error" } })
+})
 export type ConfirmCheckout = typeof ConfirmCheckout.Type
 
 /** Body of `POST /v1/checkout/sessions/{id}/reroute`. */
-export const RerouteCheckout = Schema.Struct({
+export const RerouteCheckout = RequestBody("RerouteCheckout", {
   exclude_provider: Schema.optional(Identifier)
-}).annotations({ identifier: "RerouteCheckout", parseOptions: { onExcessProperty: "error" } })
+})
 export type RerouteCheckout = typeof RerouteCheckout.Type
 
 export const CheckoutSessionListFilter = Schema.Struct({

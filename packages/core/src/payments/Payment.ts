@@ -4,6 +4,7 @@ import { Amount, MinorUnits } from "../domain/Money.js"
 import { Metadata } from "../domain/Metadata.js"
 import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const PaymentStatus = Schema.Literal(
   "created",
@@ -138,7 +139,7 @@ export const PaymentMethodInput = Schema.Struct({
 }).annotations({ identifier: "PaymentMethodInput" })
 
 /** Body of `POST /v1/payments`. Unknown fields are refused. */
-export const CreatePayment = Schema.Struct({
+export const CreatePayment = RequestBody("CreatePayment", {
   amount: Amount,
   currency: Currency,
   payment_method: PaymentMethodInput,
@@ -148,17 +149,17 @@ export const CreatePayment = Schema.Struct({
   capture: Schema.optional(Schema.Boolean),
   return_url: Schema.optional(Url),
   metadata: Schema.optional(Metadata)
-}).annotations({ identifier: "CreatePayment", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreatePayment = typeof CreatePayment.Type
 
-export const CapturePayment = Schema.Struct({
+export const CapturePayment = RequestBody("CapturePayment", {
   amount: Schema.optional(Amount)
-}).annotations({ identifier: "CapturePayment", parseOptions: { onExcessProperty: "error" } })
+})
 export type CapturePayment = typeof CapturePayment.Type
 
-export const CancelPayment = Schema.Struct({
+export const CancelPayment = RequestBody("CancelPayment", {
   cancellation_reason: Schema.optional(BoundedString)
-}).annotations({ identifier: "CancelPayment", parseOptions: { onExcessProperty: "error" } })
+})
 export type CancelPayment = typeof CancelPayment.Type
 
 export const PaymentListFilter = Schema.Struct({

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type
@@ -36,6 +37,29 @@ export class ProviderConnection extends Schema.Class<ProviderConnection>("Provid
   updated_at: Timestamp
 }) {}
 
+type ConnectionFields = ConstructorParameters<typeof ProviderConnection>[0]
+
+/**
+ * A connection as it starts: active, no failures, no limits of its own, the connector's defaults;
+ * `fields` over them (`updated_at` is `created_at` unless given).
+ */
+export const freshConnection = (
+  fields: Pick<ConnectionFields, "id" | "name" | "type" | "livemode" | "created_at"> & Partial<ConnectionFields>
+) =>
+  new ProviderConnection({
+    object: "provider_connection",
+    status: "active",
+    last_error: null,
+    supported_currencies: null,
+    supported_methods: null,
+    settings: {},
+    base_url: null,
+    consecutive_failures: 0,
+    circuit_retry_at: null,
+    updated_at: fields.created_at,
+    ...fields
+  })
+
 /** A connection as the API shows it: with the address its PSP should send webhooks to. */
 export const ProviderConnectionView = Schema.Struct({
   ...ProviderConnection.fields,
@@ -67,7 +91,7 @@ export const DEFAULT_DISPLAY_NAME = "the payment provider"
 export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string =>
   connection.display_name ?? DEFAULT_DISPLAY_NAME
 
-export const CreateProviderConnection = Schema.Struct({
+export const CreateProviderConnection = RequestBody("CreateProviderConnection", {
   name: ConnectionName,
   display_name: Schema.optional(Schema.NullOr(DisplayName)),
   type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
@@ -77,11 +101,11 @@ export const CreateProviderConnection = Schema.Struct({
   supported_currencies: Schema.optional(Schema.NullOr(Currencies)),
   supported_methods: Schema.optional(Schema.NullOr(Methods)),
   settings: Schema.optional(Settings)
-}).annotations({ identifier: "CreateProviderConnection", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateProviderConnection = typeof CreateProviderConnection.Type
 
 /** A connection's name and type never change: payments are recorded against them. */
-export const UpdateProviderConnection = Schema.Struct({
+export const UpdateProviderConnection = RequestBody("UpdateProviderConnection", {
   display_name: Schema.optional(Schema.NullOr(DisplayName)),
   credentials: Schema.optional(Credentials),
   webhook_secret: Schema.optional(WebhookSecret),
@@ -90,5 +114,5 @@ export const UpdateProviderConnection = Schema.Struct({
   supported_methods: Schema.optional(Schema.NullOr(Methods)),
   settings: Schema.optional(Settings),
   status: Schema.optional(Schema.Literal("active", "disabled"))
-}).annotations({ identifier: "UpdateProviderConnection", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateProviderConnection = typeof UpdateProviderConnection.Type

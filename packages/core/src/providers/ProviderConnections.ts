@@ -15,6 +15,7 @@ import { Connectors } from "./Connectors.js"
 import type { ConnectorDefinition } from "./PaymentConnector.js"
 import {
   type CreateProviderConnection,
+  freshConnection,
   ProviderConnection,
   type ProviderConnectionView,
   type UpdateProviderConnection
@@ -217,17 +218,8 @@ const newConnectionWith = (ids: Context.Tag.Service<typeof IdGenerator>) =>
 (tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
   Effect.gen(function*() {
     const createdAt = yield* now
-    return new ProviderConnection({
-      object: "provider_connection",
+    return freshConnection({
       id: yield* ids.make("pcn"),
-      status: "active",
-      last_error: null,
-      supported_currencies: null,
-      supported_methods: null,
-      settings: {},
-      base_url: null,
-      consecutive_failures: 0,
-      circuit_retry_at: null,
       livemode: tenant.livemode,
       created_at: createdAt,
       updated_at: createdAt,

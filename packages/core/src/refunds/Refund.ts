@@ -5,6 +5,7 @@ import { Failure } from "../payments/Payment.js"
 import { Metadata } from "../domain/Metadata.js"
 import { BoundedString } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const RefundStatus = Schema.Literal("pending", "succeeded", "failed")
 export type RefundStatus = typeof RefundStatus.Type
@@ -27,9 +28,9 @@ export class Refund extends Schema.Class<Refund>("Refund")({
 }) {}
 
 /** Body of `POST /v1/payments/{id}/refund`; without `amount` the whole refundable balance is refunded. */
-export const CreateRefund = Schema.Struct({
+export const CreateRefund = RequestBody("CreateRefund", {
   amount: Schema.optional(Amount),
   reason: Schema.optional(BoundedString),
   metadata: Schema.optional(Metadata)
-}).annotations({ identifier: "CreateRefund", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateRefund = typeof CreateRefund.Type

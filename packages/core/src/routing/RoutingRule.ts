@@ -3,6 +3,7 @@ import { Amount } from "../domain/Money.js"
 import { Text } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 /** What a payment must be for a rule to match: every condition given holds. */
 export const RuleConditions = Schema.Struct({
@@ -36,22 +37,22 @@ const AnyConditions = Schema.Record({ key: Text, value: Schema.Unknown })
 
 const Priority = Schema.Int.pipe(Schema.between(0, 1_000_000))
 
-export const CreateRoutingRule = Schema.Struct({
+export const CreateRoutingRule = RequestBody("CreateRoutingRule", {
   priority: Priority,
   conditions: AnyConditions,
   action: Schema.Struct({ provider: ConnectionName }).annotations({ parseOptions: { onExcessProperty: "error" } }),
   enabled: Schema.optional(Schema.Boolean)
-}).annotations({ identifier: "CreateRoutingRule", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateRoutingRule = typeof CreateRoutingRule.Type
 
-export const UpdateRoutingRule = Schema.Struct({
+export const UpdateRoutingRule = RequestBody("UpdateRoutingRule", {
   priority: Schema.optional(Priority),
   conditions: Schema.optional(AnyConditions),
   action: Schema.optional(
     Schema.Struct({ provider: ConnectionName }).annotations({ parseOptions: { onExcessProperty: "error" } })
   ),
   enabled: Schema.optional(Schema.Boolean)
-}).annotations({ identifier: "UpdateRoutingRule", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateRoutingRule = typeof UpdateRoutingRule.Type
 
 /** A rule that cannot be what it says: `param` names the offending part. */

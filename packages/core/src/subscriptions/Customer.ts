@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Metadata } from "../domain/Metadata.js"
 import { BoundedString, Identifier, Text } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export class Customer extends Schema.Class<Customer>("Customer")({
   object: Schema.Literal("customer"),
@@ -18,10 +19,10 @@ export class Customer extends Schema.Class<Customer>("Customer")({
 const Email = Text.pipe(Schema.maxLength(320), Schema.pattern(/^[^\s@]+@[^\s@]+$/, { message: () => "must be an email address" }))
 
 /** Body of `POST /v1/customers`. */
-export const CreateCustomer = Schema.Struct({
+export const CreateCustomer = RequestBody("CreateCustomer", {
   email: Schema.optional(Email),
   name: Schema.optional(BoundedString),
   metadata: Schema.optional(Metadata),
   test_clock: Schema.optional(Identifier)
-}).annotations({ identifier: "CreateCustomer", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateCustomer = typeof CreateCustomer.Type

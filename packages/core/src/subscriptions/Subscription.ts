@@ -4,6 +4,7 @@ import { Identifier, Url } from "../domain/Text.js"
 import { CardToken } from "../payments/Payment.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Invoice } from "./Invoice.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const SubscriptionStatus = Schema.Literal(
   "incomplete",
@@ -84,7 +85,7 @@ export const SubscriptionPaymentMethod = Schema.transform(
 )
 
 /** Body of `POST /v1/subscriptions`. */
-export const CreateSubscription = Schema.Struct({
+export const CreateSubscription = RequestBody("CreateSubscription", {
   customer: Identifier,
   plan: Identifier,
   payment_method: SubscriptionPaymentMethod,
@@ -94,21 +95,21 @@ export const CreateSubscription = Schema.Struct({
   /** Where the customer comes back after 3D Secure on the first charge; without it, our page saying the window can be closed. */
   return_url: Schema.optional(Url),
   metadata: Schema.optional(Metadata)
-}).annotations({ identifier: "CreateSubscription", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateSubscription = typeof CreateSubscription.Type
 
 /** Body of `POST /v1/subscriptions/{id}`; `payment_method` replaces the stored token for later charges. */
-export const UpdateSubscription = Schema.Struct({
+export const UpdateSubscription = RequestBody("UpdateSubscription", {
   plan: Schema.optional(Identifier),
   cancel_at_period_end: Schema.optional(Schema.Boolean),
   payment_method: Schema.optional(SubscriptionPaymentMethod),
   metadata: Schema.optional(Metadata)
-}).annotations({ identifier: "UpdateSubscription", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateSubscription = typeof UpdateSubscription.Type
 
-export const CancelSubscription = Schema.Struct({
+export const CancelSubscription = RequestBody("CancelSubscription", {
   at_period_end: Schema.optional(Schema.Boolean)
-}).annotations({ identifier: "CancelSubscription", parseOptions: { onExcessProperty: "error" } })
+})
 export type CancelSubscription = typeof CancelSubscription.Type
 
 export const SubscriptionListFilter = Schema.Struct({

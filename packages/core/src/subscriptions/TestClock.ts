@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { BoundedString } from "../domain/Text.js"
 import { TimeFilter, Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 /** `advancing` while an advance is running the clock's due work; `ready` once all of it has settled. */
 export const TestClockStatus = Schema.Literal("ready", "advancing", "internal_failure")
@@ -17,13 +18,13 @@ export class TestClock extends Schema.Class<TestClock>("TestClock")({
   livemode: Schema.Boolean
 }) {}
 
-export const CreateTestClock = Schema.Struct({
+export const CreateTestClock = RequestBody("CreateTestClock", {
   frozen_time: TimeFilter,
   name: Schema.optional(BoundedString)
-}).annotations({ identifier: "CreateTestClock", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateTestClock = typeof CreateTestClock.Type
 
-export const AdvanceTestClock = Schema.Struct({
+export const AdvanceTestClock = RequestBody("AdvanceTestClock", {
   frozen_time: TimeFilter
-}).annotations({ identifier: "AdvanceTestClock", parseOptions: { onExcessProperty: "error" } })
+})
 export type AdvanceTestClock = typeof AdvanceTestClock.Type

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 /**
  * How payments that force no provider find one: the organization's default provider, or its
@@ -47,8 +48,8 @@ export const OrganizationView = Schema.Struct({
 }).annotations({ identifier: "Organization" })
 export type OrganizationView = typeof OrganizationView.Type
 
-export const UpdateOrganization = Schema.Struct({
+export const UpdateOrganization = RequestBody("UpdateOrganization", {
   default_provider: Schema.optional(ConnectionName),
   payments_routing: Schema.optional(PaymentsRouting)
-}).annotations({ identifier: "UpdateOrganization", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateOrganization = typeof UpdateOrganization.Type

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Identifier } from "../domain/Text.js"
 import { TimeFilter, Timestamp } from "../domain/Timestamp.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const DeliveryStatus = Schema.Literal("pending", "succeeded", "exhausted")
 export type DeliveryStatus = typeof DeliveryStatus.Type
@@ -48,14 +49,14 @@ export const DeliveryListFilter = Schema.Struct({
 export type DeliveryListFilter = typeof DeliveryListFilter.Type
 
 /** Which deliveries a bulk resend takes: by default, the dead-letter set (`exhausted`). */
-export const ResendDeliveries = Schema.Struct({
+export const ResendDeliveries = RequestBody("ResendDeliveries", {
   status: Schema.optional(DeliveryStatus),
   endpoint_id: Schema.optional(Identifier),
   type: Schema.optional(Identifier),
   /** Deliveries created at or after this time; `created[gte]` is the same, as the lists spell it. */
   created_after: Schema.optional(TimeFilter),
   "created[gte]": Schema.optional(TimeFilter)
-}).annotations({ identifier: "ResendDeliveries", parseOptions: { onExcessProperty: "error" } })
+})
 export type ResendDeliveries = typeof ResendDeliveries.Type
 
 /** How many deliveries a bulk resend queued. */

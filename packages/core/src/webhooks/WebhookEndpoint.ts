@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { EVENT_TYPES } from "../events/Event.js"
+import { RequestBody } from "../domain/RequestBody.js"
 
 export const EndpointStatus = Schema.Literal("active", "disabled")
 export type EndpointStatus = typeof EndpointStatus.Type
@@ -32,19 +33,19 @@ export const EnabledEvent = Text.pipe(
 /** Every 1..5 000-character URL that parses as http or https; whether it may be used is decided by mode. */
 const EndpointUrl = Url.pipe(Schema.minLength(1))
 
-export const CreateWebhookEndpoint = Schema.Struct({
+export const CreateWebhookEndpoint = RequestBody("CreateWebhookEndpoint", {
   url: EndpointUrl,
   enabled_events: Schema.optional(Schema.Array(EnabledEvent).pipe(Schema.maxItems(100))),
   description: Schema.optional(BoundedString)
-}).annotations({ identifier: "CreateWebhookEndpoint", parseOptions: { onExcessProperty: "error" } })
+})
 export type CreateWebhookEndpoint = typeof CreateWebhookEndpoint.Type
 
-export const UpdateWebhookEndpoint = Schema.Struct({
+export const UpdateWebhookEndpoint = RequestBody("UpdateWebhookEndpoint", {
   url: Schema.optional(EndpointUrl),
   enabled_events: Schema.optional(Schema.Array(EnabledEvent).pipe(Schema.maxItems(100))),
   description: Schema.optional(Schema.NullOr(BoundedString)),
   status: Schema.optional(EndpointStatus)
-}).annotations({ identifier: "UpdateWebhookEndpoint", parseOptions: { onExcessProperty: "error" } })
+})
 export type UpdateWebhookEndpoint = typeof UpdateWebhookEndpoint.Type
 
 /** Whether an endpoint receives events of `type`. */

@@ -3,10 +3,11 @@ import { CheckoutSessionRecord } from "@orchestrator/core/checkout/CheckoutSessi
 import { type CheckoutSessionRef, CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { statusRecordWrites } from "../shared/RecordWrites.js"
-import { Column, json, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, json, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const decode = Schema.decodeUnknownSync(CheckoutSessionRecord)
 const encode = Schema.encodeSync(CheckoutSessionRecord)
@@ -43,14 +44,10 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
   CheckoutSessionsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`s.organization_id = ${tenant.organizationId} and s.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "s")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select s.* from checkout_sessions s where s.id = ${id} and ${ofTenant(tenant)}
-        ${forUpdate ? sql`for update` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toSession)),
-        Effect.orDie
-      )
+        ${forUpdate ? sql`for update` : sql``}`.pipe(firstRow(toSession))
 
     const writes = statusRecordWrites(sql, {
       table: "checkout_sessions",
@@ -91,11 +88,10 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
         ),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: sql`s.*`,
-          from: sql`checkout_sessions s`,
+          table: "checkout_sessions",
           alias: "s",
           scope: ofTenant(tenant),
-          filters: filter.status === undefined ? [] : [sql`s.status = ${filter.status}`],
+          filters: equalsWhereGiven(sql, { "s.status": filter.status }),
           page,
           decode: toSession
         }),

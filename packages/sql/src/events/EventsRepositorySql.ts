@@ -1,11 +1,11 @@
 import { SqlClient } from "@effect/sql"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { Column, json, objectFromRow } from "../shared/Rows.js"
+import { Column, firstRow, json, objectFromRow } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Event)
 
@@ -38,8 +38,7 @@ export const EventsRepositorySql = Layer.effect(
   EventsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`e.organization_id = ${tenant.organizationId} and e.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "e")
     const at = (time: DateTime.Utc) => DateTime.formatIso(time)
     const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
       events.length === 0 ? Effect.void : sql`insert into events (${sql.literal(EVENT_COLUMNS)})
@@ -51,18 +50,14 @@ export const EventsRepositorySql = Layer.effect(
         sql`select * from events where organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode}
           order by created_at desc, id desc limit ${limit}`.pipe(Effect.map((rows) => rows.map(toEvent)), Effect.orDie),
       find: (tenant, id) =>
-        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEvent)),
-          Effect.orDie
-        ),
+        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEvent)),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: sql`e.*`,
-          from: sql`events e`,
+          table: "events",
           alias: "e",
           scope: ofTenant(tenant),
           filters: [
-            ...(filter.type === undefined ? [] : [sql`e.type = ${filter.type}`]),
+            ...equalsWhereGiven(sql, { "e.type": filter.type }),
             ...(filter.createdGte === undefined ? [] : [sql`e.created_at >= ${at(filter.createdGte)}::timestamptz`]),
             ...(filter.createdLte === undefined ? [] : [sql`e.created_at <= ${at(filter.createdLte)}::timestamptz`])
           ],

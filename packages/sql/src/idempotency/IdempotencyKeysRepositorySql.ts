@@ -3,7 +3,7 @@ import type { IdempotencyRecord } from "@orchestrator/core/idempotency/Idempoten
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { Column, fromRow } from "../shared/Rows.js"
+import { Column, firstRow, fromRow } from "../shared/Rows.js"
 
 /** An `idempotency_keys` row, as either driver gives it. */
 const RecordRow = Schema.Struct({
@@ -59,10 +59,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
         sql`update idempotency_keys set locked_until = ${at(lockedUntil)}::timestamptz, lock_token = ${lockToken}
           where ${ofKey(tenant, key)} and response_status is null
             and (locked_until is null or locked_until < ${at(now)}::timestamptz)
-          returning *`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRecord)),
-          Effect.orDie
-        ),
+          returning *`.pipe(firstRow(toRecord)),
       attach: (tenant, key, lockToken, resourceId) =>
         sql`update idempotency_keys set resource_id = ${resourceId}
           where ${ofKey(tenant, key)} and lock_token = ${lockToken} returning 1 as held`.pipe(

@@ -3,10 +3,11 @@ import { Payment } from "@orchestrator/core/payments/Payment"
 import { type PaymentWork, PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { paymentWrites } from "./PaymentWritesSql.js"
-import { Column, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
 
@@ -66,15 +67,11 @@ export const PaymentsRepositorySql = Layer.effect(
         from payment_attempts a where a.payment_id = p.id
       ), '[]'::json) as attempts`
 
-    const ofTenant = (tenant: Tenant) =>
-      sql`p.organization_id = ${tenant.organizationId} and p.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "p")
 
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select ${columns} from payments p where p.id = ${id} and ${ofTenant(tenant)}
-        ${forUpdate ? sql`for update of p` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toPayment)),
-        Effect.orDie
-      )
+        ${forUpdate ? sql`for update of p` : sql``}`.pipe(firstRow(toPayment))
 
     const writes = paymentWrites(sql)
 
@@ -113,15 +110,17 @@ export const PaymentsRepositorySql = Layer.effect(
           ),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: columns,
-          from: sql`payments p`,
+          table: "payments",
           alias: "p",
+          select: columns,
           scope: ofTenant(tenant),
           filters: [
-            ...(filter.status === undefined ? [] : [sql`p.status = ${filter.status}`]),
-            ...(filter.provider === undefined ? [] : [sql`p.provider = ${filter.provider}`]),
-            ...(filter.currency === undefined ? [] : [sql`p.currency = ${filter.currency}`]),
-            ...(filter.customer_id === undefined ? [] : [sql`p.customer_id = ${filter.customer_id}`]),
+            ...equalsWhereGiven(sql, {
+              "p.status": filter.status,
+              "p.provider": filter.provider,
+              "p.currency": filter.currency,
+              "p.customer_id": filter.customer_id
+            }),
             ...(filter.test_clock === undefined ? [] : [sql`p.metadata ->> 'test_clock' = ${filter.test_clock}`])
           ],
           page,

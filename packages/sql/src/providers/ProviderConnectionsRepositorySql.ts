@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(ProviderConnection)
 /** A `provider_connections` row: the columns the API shows, as either driver gives them. */
@@ -36,8 +36,7 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
   ProviderConnectionsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`c.organization_id = ${tenant.organizationId} and c.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "c")
     const one = (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), toConnection)
     const sealedColumn = (kind: "credentials" | "webhook_secret") =>
       sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")
@@ -95,11 +94,9 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
           order by c.created_at, c.id`.pipe(Effect.map((rows) => rows.map(toConnection)), Effect.orDie),
       page: (tenant, page) =>
         keysetPage(sql, {
-          select: sql`c.*`,
-          from: sql`provider_connections c`,
+          table: "provider_connections",
           alias: "c",
           scope: sql`${ofTenant(tenant)} and c.deleted_at is null`,
-          filters: [],
           page,
           decode: toConnection
         }),

@@ -2,11 +2,12 @@ import { SqlClient } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { statusRecordWrites } from "../shared/RecordWrites.js"
-import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Refund)
 
@@ -30,13 +31,9 @@ export const RefundsRepositorySql = Layer.effect(
   RefundsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`r.organization_id = ${tenant.organizationId} and r.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "r")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
-      sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
-        Effect.orDie
-      )
+      sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(firstRow(toRefund))
 
     const writes = statusRecordWrites(sql, {
       table: "refunds",
@@ -60,17 +57,13 @@ export const RefundsRepositorySql = Layer.effect(
       findByReference: (tenant, { pspRefundId, refundId }) =>
         sql`select r.* from refunds r where ${ofTenant(tenant)}
           and (r.id = ${refundId} or (${pspRefundId}::text is not null and r.provider_refund_id = ${pspRefundId}))
-          order by (r.id = ${refundId}) desc limit 1`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRefund)),
-          Effect.orDie
-        ),
+          order by (r.id = ${refundId}) desc limit 1`.pipe(firstRow(toRefund)),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: sql`r.*`,
-          from: sql`refunds r`,
+          table: "refunds",
           alias: "r",
           scope: ofTenant(tenant),
-          filters: filter.paymentId === undefined ? [] : [sql`r.payment_id = ${filter.paymentId}`],
+          filters: equalsWhereGiven(sql, { "r.payment_id": filter.paymentId }),
           page,
           decode: toRefund
         }),

@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { InvalidCursor } from "@orchestrator/core/domain/Pagination"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { RoutingRulesRepository } from "@orchestrator/core/routing/RoutingRulesRepository"
-import { Effect, Layer, Option, Schema } from "effect"
-import { Column, int, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { Effect, Layer, Schema } from "effect"
+import { Column, firstRow, int, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(RoutingRule)
 
@@ -25,8 +25,7 @@ export const RoutingRulesRepositorySql = Layer.effect(
   RoutingRulesRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`r.organization_id = ${tenant.organizationId} and r.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "r")
     const order = sql`order by r.priority, r.created_at, r.id`
     return RoutingRulesRepository.of({
       insert: (tenant, rule) => {
@@ -49,10 +48,7 @@ export const RoutingRulesRepositorySql = Layer.effect(
           Effect.orDie
         ),
       find: (tenant, id) =>
-        sql`select * from routing_rules r where r.id = ${id} and ${ofTenant(tenant)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRule)),
-          Effect.orDie
-        ),
+        sql`select * from routing_rules r where r.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toRule)),
       all: (tenant) =>
         sql`select * from routing_rules r where ${ofTenant(tenant)} ${order}`.pipe(
           Effect.map((rows) => rows.map(toRule)),

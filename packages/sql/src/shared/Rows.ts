@@ -1,5 +1,5 @@
 /** Helpers shared by the SQL repositories for the differences between `pg` and PGlite rows. */
-import { Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 
 /** `timestamptz` arrives as a `Date` at the top level and as a string inside JSON. */
 export const iso = (value: unknown): string =>
@@ -59,3 +59,7 @@ export const objectFromRow = <R, RI, A, AI>(row: Schema.Schema<R, RI>, object: s
   const decode = Schema.decodeUnknownSync(domain)
   return fromRow(row, (columns): A => decode({ object, ...columns }))
 }
+
+/** A query's first row decoded, or none; a failing query is a defect, as everywhere in these repositories. */
+export const firstRow = <Row, A>(decode: (row: Row) => A) => <E, R>(query: Effect.Effect<ReadonlyArray<Row>, E, R>) =>
+  query.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decode)), Effect.orDie)

@@ -9,7 +9,7 @@ import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { type AbandonedAdvance, TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import { randomBase32 } from "@orchestrator/core/domain/Ids"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso, json } from "../shared/Rows.js"
 import { recordRows } from "./RecordRows.js"
@@ -26,15 +26,7 @@ export const CustomersRepositorySql = Layer.effect(
       insert: rows.insert,
       find: (tenant, id) => rows.find(tenant, id),
       list: (tenant, filter, page) =>
-        keysetPage(sql, {
-          select: sql`c.record`,
-          from: sql`customers c`,
-          alias: "c",
-          scope: rows.ofTenant(tenant, "c"),
-          filters: filter.email === undefined ? [] : [sql`c.email = ${filter.email}`],
-          page,
-          decode: rows.decodeRow
-        })
+        rows.page(tenant, "c", page, equalsWhereGiven(sql, { "c.email": filter.email }))
     })
   })
 )
@@ -48,15 +40,7 @@ export const PlansRepositorySql = Layer.effect(
       insert: rows.insert,
       find: (tenant, id) => rows.find(tenant, id),
       list: (tenant, page) =>
-        keysetPage(sql, {
-          select: sql`p.record`,
-          from: sql`plans p`,
-          alias: "p",
-          scope: rows.ofTenant(tenant, "p"),
-          filters: [],
-          page,
-          decode: rows.decodeRow
-        })
+        rows.page(tenant, "p", page)
     })
   })
 )
@@ -77,15 +61,7 @@ export const TestClocksRepositorySql = Layer.effect(
           and livemode = ${tenant.livemode}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenant, id) => rows.find(tenant, id),
       list: (tenant, page) =>
-        keysetPage(sql, {
-          select: sql`k.record`,
-          from: sql`test_clocks k`,
-          alias: "k",
-          scope: rows.ofTenant(tenant, "k"),
-          filters: [],
-          page,
-          decode: rows.decodeRow
-        }),
+        rows.page(tenant, "k", page),
       // One statement: the row lock makes two processes' starts take turns, and the second sees the first's lease.
       startAdvance: (tenant, id, target, lease) =>
         Effect.gen(function*() {
@@ -161,20 +137,12 @@ export const InvoicesRepositorySql = Layer.effect(
           Effect.orDie
         ),
       list: (tenant, filter, page) =>
-        keysetPage(sql, {
-          select: sql`i.record`,
-          from: sql`invoices i`,
-          alias: "i",
-          scope: rows.ofTenant(tenant, "i"),
-          filters: [
-            ...(filter.subscription === undefined ? [] : [sql`i.subscription_id = ${filter.subscription}`]),
-            // A subscription stays on its customer's clock for life: its invoices are the clock's.
-            ...(filter.test_clock === undefined ? [] : [sql`i.subscription_id in (select s.id from subscriptions s
-              where s.test_clock = ${filter.test_clock} and s.organization_id = i.organization_id)`])
-          ],
-          page,
-          decode: rows.decodeRow
-        })
+        rows.page(tenant, "i", page, [
+          ...equalsWhereGiven(sql, { "i.subscription_id": filter.subscription }),
+          // A subscription stays on its customer's clock for life: its invoices are the clock's.
+          ...(filter.test_clock === undefined ? [] : [sql`i.subscription_id in (select s.id from subscriptions s
+            where s.test_clock = ${filter.test_clock} and s.organization_id = i.organization_id)`])
+        ])
     })
   })
 )

@@ -2,8 +2,11 @@ import type { SqlClient, Statement } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
 import { DateTime, Effect, Option, Schema } from "effect"
+import type { PageRequest } from "@orchestrator/core/domain/Pagination"
+import { keysetPage } from "../shared/KeysetPage.js"
 import { eventsAlongside, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 /** A billing row as read: only its `record` column, whichever way the driver gave the json. */
 const RecordRow = Schema.Struct({ record: Column.json })
@@ -34,8 +37,7 @@ export const recordRows = <A extends Stored, I>(
   const encode = Schema.encodeSync(schema)
   const decodeRecord = Schema.decodeUnknownSync(RecordRow)
   const decodeRow = (row: unknown): A => decode(decodeRecord(row).record)
-  const ofTenant = (tenant: Tenant, alias: string) =>
-    sql`${sql(`${alias}.organization_id`)} = ${tenant.organizationId} and ${sql(`${alias}.livemode`)} = ${tenant.livemode}`
+  const ofTenant = (tenant: Tenant, alias: string) => tenantScope(sql, alias)(tenant)
   const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`
   /** The record (and a change's events) in one statement. */
   const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>) => {
@@ -78,6 +80,17 @@ export const recordRows = <A extends Stored, I>(
           and (record ->> 'updated_at')::timestamptz = ${DateTime.formatIso(seen.updated_at)}::timestamptz`,
         set: changedColumns(value),
         alongside: eventsAlongside(sql, tenant, events)
+      }),
+    /** One page of the tenant's records, read as `alias` for the `filters`. */
+    page: (tenant: Tenant, alias: string, page: PageRequest, filters?: ReadonlyArray<Statement.Fragment>) =>
+      keysetPage(sql, {
+        table,
+        alias,
+        select: sql`${sql(`${alias}.record`)}`,
+        scope: ofTenant(tenant, alias),
+        ...(filters === undefined ? {} : { filters }),
+        page,
+        decode: decodeRow
       }),
     find: (tenant: Tenant, id: string, forUpdate = false) =>
       sql`select t.record from ${sql(table)} t where t.id = ${id} and ${ofTenant(tenant, "t")}

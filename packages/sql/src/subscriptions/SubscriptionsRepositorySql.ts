@@ -4,7 +4,7 @@ import type { LeaseRequest } from "@orchestrator/core/ports/LeasedWork"
 import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
 import { type DueSubscription, SubscriptionsRepository } from "@orchestrator/core/subscriptions/SubscriptionsRepository"
 import { DateTime, Effect, Layer } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso } from "../shared/Rows.js"
 import { recordRows, timeOrNull } from "./RecordRows.js"
@@ -49,20 +49,12 @@ export const SubscriptionsRepositorySql = Layer.effect(
       find: (tenant, id) => rows.find(tenant, id),
       findForUpdate: (tenant, id) => rows.find(tenant, id, true),
       list: (tenant, filter, page) =>
-        keysetPage(sql, {
-          select: sql`s.record`,
-          from: sql`subscriptions s`,
-          alias: "s",
-          scope: rows.ofTenant(tenant, "s"),
-          filters: [
-            ...(filter.status === undefined ? [] : [sql`s.status = ${filter.status}`]),
-            ...(filter.customer === undefined ? [] : [sql`s.customer_id = ${filter.customer}`]),
-            ...(filter.plan === undefined ? [] : [sql`s.plan_id = ${filter.plan}`]),
-            ...(filter.test_clock === undefined ? [] : [sql`s.test_clock = ${filter.test_clock}`])
-          ],
-          page,
-          decode: rows.decodeRow
-        }),
+        rows.page(tenant, "s", page, equalsWhereGiven(sql, {
+          "s.status": filter.status,
+          "s.customer_id": filter.customer,
+          "s.plan_id": filter.plan,
+          "s.test_clock": filter.test_clock
+        })),
       // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never
       // due, nor those of a clock an advance holds: that advance runs them, in time order.
       claimDue: (lease) =>

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { keysetPage } from "../shared/KeysetPage.js"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { recordAttempt, recordAttempts } from "./DeliveryAttemptsSql.js"
 import { Column, fromRow } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
 
@@ -72,8 +72,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
   WebhookDeliveriesRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`d.organization_id = ${tenant.organizationId} and d.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "d")
     const requeue = (time: DateTime.Utc) =>
       sql`status = 'pending', next_attempt_at = ${at(time)}::timestamptz, updated_at = ${at(time)}::timestamptz,
         lease_until = null, lease_token = null`
@@ -100,14 +99,15 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
         }).pipe(Effect.orDie),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
-          select: sql`d.*`,
-          from: sql`webhook_deliveries d`,
+          table: "webhook_deliveries",
           alias: "d",
           scope: ofTenant(tenant),
           filters: [
-            ...(filter.status === undefined ? [] : [sql`d.status = ${filter.status}`]),
-            ...(filter.type === undefined ? [] : [sql`d.type = ${filter.type}`]),
-            ...(filter.endpoint_id === undefined ? [] : [sql`d.endpoint_id = ${filter.endpoint_id}`])
+            ...equalsWhereGiven(sql, {
+              "d.status": filter.status,
+              "d.type": filter.type,
+              "d.endpoint_id": filter.endpoint_id
+            })
           ],
           page,
           decode: (row) => toDelivery(row, null)

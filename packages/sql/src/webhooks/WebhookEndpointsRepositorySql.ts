@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { Column, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { Column, firstRow, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
+import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(WebhookEndpoint)
 
@@ -24,8 +24,7 @@ export const WebhookEndpointsRepositorySql = Layer.effect(
   WebhookEndpointsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofTenant = (tenant: Tenant) =>
-      sql`w.organization_id = ${tenant.organizationId} and w.livemode = ${tenant.livemode}`
+    const ofTenant = tenantScope(sql, "w")
     const at = (time: DateTime.Utc | null) => (time === null ? null : DateTime.formatIso(time))
     return WebhookEndpointsRepository.of({
       insert: (tenant, endpoint, secrets) => {
@@ -45,17 +44,12 @@ export const WebhookEndpointsRepositorySql = Layer.effect(
           where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (tenant, id) =>
-        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toEndpoint)),
-          Effect.orDie
-        ),
+        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEndpoint)),
       list: (tenant, page) =>
         keysetPage(sql, {
-          select: sql`w.*`,
-          from: sql`webhook_endpoints w`,
+          table: "webhook_endpoints",
           alias: "w",
           scope: ofTenant(tenant),
-          filters: [],
           page,
           decode: toEndpoint
         }),
