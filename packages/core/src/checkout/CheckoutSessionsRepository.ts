@@ -1,7 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
@@ -22,14 +22,7 @@ export interface CheckoutSessionOwner {
 
 export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessionsRepository")<
   CheckoutSessionsRepository,
-  {
-    readonly insert: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
-    readonly update: (tenant: Tenant, session: CheckoutSession) => Effect.Effect<void>
-    /** See `RecordStore`: the session with its events in one write. */
-    readonly insertWithEvents: RecordStore<CheckoutSession>["insertWithEvents"]
-    readonly updateIfUnchanged: RecordStore<CheckoutSession>["updateIfUnchanged"]
-    readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
-    readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<CheckoutSession>>
+  RecordRepository<CheckoutSession> & {
     /** Whose session this is, for a browser that holds only its client secret. */
     readonly ownerOf: (id: string) => Effect.Effect<Option.Option<CheckoutSessionOwner>>
     readonly list: (

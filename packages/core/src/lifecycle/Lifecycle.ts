@@ -24,6 +24,11 @@ export interface RecordStore<A> {
   readonly updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => Effect.Effect<boolean>
 }
 
+/** A repository of records with a status: the lifecycle's store, and an insert without events. */
+export interface RecordRepository<A> extends RecordStore<A> {
+  readonly insert: (tenant: Tenant, record: A) => Effect.Effect<void>
+}
+
 interface Stateful<S extends string> {
   readonly id: string
   readonly status: S

@@ -1,7 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
@@ -34,16 +34,8 @@ const isDue = (payment: Payment, work: PaymentWork) => {
   return payment.status === "processing" && awaitsOutcome(last) && DateTime.lessThan(last!.created_at, work.sentBefore)
 }
 
-export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<PaymentsRepository, {
-  readonly insert: (tenant: Tenant, payment: Payment) => Effect.Effect<void>
-  /** Saves the payment and its attempts. */
-  readonly update: (tenant: Tenant, payment: Payment) => Effect.Effect<void>
-  /** See `RecordStore`: the payment with its events in one write. */
-  readonly insertWithEvents: RecordStore<Payment>["insertWithEvents"]
-  readonly updateIfUnchanged: RecordStore<Payment>["updateIfUnchanged"]
-  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
-  /** Like `find`, and holds the payment against concurrent writers until the transaction ends. */
-  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Payment>>
+/** Every write of a payment writes its attempts with it. */
+export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<PaymentsRepository, RecordRepository<Payment> & {
   /** The payment of an attempt (our PSP reference), or else of the PSP's own id for it. */
   readonly findByReference: (
     tenant: Tenant,

@@ -1,7 +1,7 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
@@ -14,14 +14,7 @@ export interface RefundRef {
   readonly refundId: string
 }
 
-export class RefundsRepository extends Context.Tag("core/RefundsRepository")<RefundsRepository, {
-  readonly insert: (tenant: Tenant, refund: Refund) => Effect.Effect<void>
-  readonly update: (tenant: Tenant, refund: Refund) => Effect.Effect<void>
-  /** See `RecordStore`: the refund with its events in one write. */
-  readonly insertWithEvents: RecordStore<Refund>["insertWithEvents"]
-  readonly updateIfUnchanged: RecordStore<Refund>["updateIfUnchanged"]
-  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Refund>>
-  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Refund>>
+export class RefundsRepository extends Context.Tag("core/RefundsRepository")<RefundsRepository, RecordRepository<Refund> & {
   /** A refund by its id (our PSP reference), or else by the PSP's own id for it. */
   readonly findByReference: (
     tenant: Tenant,

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
@@ -13,14 +13,7 @@ export interface InvoiceListFilter {
   readonly test_clock?: string | undefined
 }
 
-export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, {
-  readonly insert: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
-  readonly update: (tenant: Tenant, invoice: InvoiceRecord) => Effect.Effect<void>
-  /** See `RecordStore`: the invoice with its events in one write. */
-  readonly insertWithEvents: RecordStore<InvoiceRecord>["insertWithEvents"]
-  readonly updateIfUnchanged: RecordStore<InvoiceRecord>["updateIfUnchanged"]
-  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
-  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<InvoiceRecord>>
+export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, RecordRepository<InvoiceRecord> & {
   /** The invoice a payment was made for, if any. */
   readonly findByPayment: (tenant: Tenant, paymentId: string) => Effect.Effect<Option.Option<InvoiceRecord>>
   readonly list: (

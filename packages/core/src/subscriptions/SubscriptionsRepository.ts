@@ -1,7 +1,7 @@
-import { Context, DateTime, Effect, Layer, type Option } from "effect"
+import { Context, DateTime, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
@@ -17,14 +17,7 @@ export interface DueSubscription {
   readonly dueAt: DateTime.Utc
 }
 
-export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<SubscriptionsRepository, {
-  readonly insert: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
-  readonly update: (tenant: Tenant, subscription: SubscriptionRecord) => Effect.Effect<void>
-  /** See `RecordStore`: the subscription with its events in one write. */
-  readonly insertWithEvents: RecordStore<SubscriptionRecord>["insertWithEvents"]
-  readonly updateIfUnchanged: RecordStore<SubscriptionRecord>["updateIfUnchanged"]
-  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
-  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<SubscriptionRecord>>
+export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<SubscriptionsRepository, RecordRepository<SubscriptionRecord> & {
   readonly list: (
     tenant: Tenant,
     filter: SubscriptionListFilter,
