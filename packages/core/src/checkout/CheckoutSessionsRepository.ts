@@ -3,7 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
-import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -50,11 +50,7 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
       const save = (tenant: Tenant, session: CheckoutSession) =>
         Effect.sync(() => void rows().set(session.id, { organizationId: tenant.organizationId, session }))
       return {
-        insert: save,
-        update: save,
-        ...memoryRecordWrites(store, { insert: save, update: save, find }),
-        find,
-        findForUpdate: find,
+        ...memoryRecordRepository(store, { save, find }),
         ownerOf: (id) =>
           Effect.sync(() =>
             Option.map(Option.fromNullable(rows().get(id)), (row) => ({

@@ -1,7 +1,7 @@
 import { type DateTime, Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { Event } from "../events/Event.js"
-import type { RecordStore } from "../lifecycle/Lifecycle.js"
+import type { RecordRepository, RecordStore } from "../lifecycle/Lifecycle.js"
 import { insertMemoryEvents } from "./MemoryEventRows.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
@@ -34,3 +34,19 @@ export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, write
           : Effect.succeed(false)))
   }
 }
+
+/**
+ * Every `RecordRepository` member of a memory repository whose records are saved whole (an insert
+ * and an update are the same write) and read back by `find`, which also stands for a locking read:
+ * the store's transaction already holds everything.
+ */
+export const memoryRecordRepository = <A extends Stateful>(store: MemoryStore, records: {
+  readonly save: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+}): RecordRepository<A> => ({
+  insert: records.save,
+  update: records.save,
+  ...memoryRecordWrites(store, { insert: records.save, update: records.save, find: records.find }),
+  find: records.find,
+  findForUpdate: records.find
+})

@@ -3,7 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
-import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -44,11 +44,7 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
       const save = (tenant: Tenant, refund: Refund) =>
         Effect.sync(() => void rows().set(refund.id, { organizationId: tenant.organizationId, refund }))
       return {
-        insert: save,
-        update: save,
-        ...memoryRecordWrites(store, { insert: save, update: save, find }),
-        find,
-        findForUpdate: find,
+        ...memoryRecordRepository(store, { save, find }),
         findByReference: (tenant, { pspRefundId, refundId }) =>
           Effect.sync(() => {
             const refunds = [...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.refund)

@@ -3,7 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
-import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { InvoiceRecord } from "./Invoice.js"
 
@@ -27,11 +27,7 @@ export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<I
     Effect.map(MemoryStore, (store) => {
       const documents = memoryDocuments<InvoiceRecord>(store, "invoices")
       return {
-        insert: documents.save,
-        update: documents.save,
-        ...memoryRecordWrites(store, { insert: documents.save, update: documents.save, find: documents.find }),
-        find: documents.find,
-        findForUpdate: documents.find,
+        ...memoryRecordRepository(store, documents),
         findByPayment: (tenant, paymentId) =>
           Effect.sync(() =>
             Option.fromNullable(

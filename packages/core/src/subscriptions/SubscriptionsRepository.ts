@@ -3,7 +3,7 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
-import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
@@ -72,11 +72,7 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
           )
         )
       return {
-        insert: documents.save,
-        update: documents.save,
-        ...memoryRecordWrites(store, { insert: documents.save, update: documents.save, find: documents.find }),
-        find: documents.find,
-        findForUpdate: documents.find,
+        ...memoryRecordRepository(store, documents),
         list: (tenant, filter, page) =>
           documents.list(
             tenant,
