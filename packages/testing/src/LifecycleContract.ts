@@ -1,5 +1,4 @@
 import { expect, layer, type Vitest } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { API_VERSION, type Event } from "@orchestrator/core/events/Event"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
@@ -10,9 +9,7 @@ import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsReposito
 import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
-import { Customer } from "@orchestrator/core/subscriptions/Customer"
 import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
-import { Plan } from "@orchestrator/core/subscriptions/Plan"
 import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
 import { SubscriptionRecord, subscriptionView } from "@orchestrator/core/subscriptions/Subscription"
 import { SubscriptionsRepository } from "@orchestrator/core/subscriptions/SubscriptionsRepository"
@@ -90,56 +87,11 @@ const subscriptions: RecordKind<SubscriptionRecord> = {
   store: SubscriptionsRepository,
   fresh: (tenant) =>
     Effect.gen(function*() {
-      const customer = new Customer({
-        object: "customer",
-        id: id("cus"),
-        email: "a@example.com",
-        name: null,
-        metadata: {},
-        test_clock: null,
-        created_at: at(0),
-        livemode: tenant.livemode
-      })
-      yield* (yield* CustomersRepository).insert(tenant, customer)
-      const plan = new Plan({
-        object: "plan",
-        id: id("plan"),
-        amount: 1999,
-        currency: "EUR" as Currency,
-        interval: "month",
-        interval_count: 1,
-        trial_days: null,
-        metadata: {},
-        created_at: at(0),
-        livemode: tenant.livemode
-      })
+      const owner = fixtures.customer(null)
+      yield* (yield* CustomersRepository).insert(tenant, owner)
+      const plan = fixtures.monthlyPlan()
       yield* (yield* PlansRepository).insert(tenant, plan)
-      return new SubscriptionRecord({
-        id: id("sub"),
-        status: "active",
-        customer_id: customer.id,
-        plan_id: plan.id,
-        provider: "sandbox_a",
-        provider_forced: false,
-        engine: "orchestrator",
-        payment_method: "tok_visa",
-        return_url: null,
-        current_period_start: at(0),
-        current_period_end: at(60_000),
-        billing_cycle_anchor: at(0),
-        cancel_at_period_end: false,
-        canceled_at: null,
-        trial_end: null,
-        pending_update: null,
-        provider_subscription_id: null,
-        test_clock: null,
-        metadata: {},
-        latest_invoice_id: null,
-        next_run_at: at(60_000),
-        created_at: at(1),
-        updated_at: at(1),
-        livemode: tenant.livemode
-      })
+      return fixtures.subscription(plan, owner, 60_000, 1)
     }),
   next: "past_due",
   later: "canceled",

@@ -1,6 +1,5 @@
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Customer } from "@orchestrator/core/subscriptions/Customer"
 import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
 import { InvoiceRecord } from "@orchestrator/core/subscriptions/Invoice"
 import { InvoicesRepository } from "@orchestrator/core/subscriptions/InvoicesRepository"
@@ -12,7 +11,7 @@ import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import { Effect, Option } from "effect"
 import { expect } from "@effect/vitest"
-import { at, id, newTenant, payment, same, page, type StorageContractTest } from "./StorageContractFixtures.js"
+import { at, customer, id, monthlyPlan, newTenant, payment, same, page, subscription, type StorageContractTest } from "./StorageContractFixtures.js"
 
 const testClock = () =>
   new TestClock({
@@ -22,60 +21,6 @@ const testClock = () =>
     frozen_time: at(1_000),
     status: "ready",
     created_at: at(0),
-    livemode: false
-  })
-
-const customer = (testClock: string | null) =>
-  new Customer({
-    object: "customer",
-    id: id("cus"),
-    email: "a@example.com",
-    name: null,
-    metadata: {},
-    test_clock: testClock,
-    created_at: at(0),
-    livemode: false
-  })
-
-const monthlyPlan = () =>
-  new Plan({
-    object: "plan",
-    id: id("plan"),
-    amount: 1999,
-    currency: "EUR" as Currency,
-    interval: "month",
-    interval_count: 1,
-    trial_days: null,
-    metadata: {},
-    created_at: at(0),
-    livemode: false
-  })
-
-const subscription = (plan: Plan, owner: Customer, nextRunAt: number, createdAt: number) =>
-  new SubscriptionRecord({
-    id: id("sub"),
-    status: "active",
-    customer_id: owner.id,
-    plan_id: plan.id,
-    provider: "sandbox_a",
-    provider_forced: false,
-    engine: "orchestrator",
-    payment_method: "tok_visa",
-    return_url: null,
-    current_period_start: at(0),
-    current_period_end: at(nextRunAt),
-    billing_cycle_anchor: at(0),
-    cancel_at_period_end: false,
-    canceled_at: null,
-    trial_end: null,
-    pending_update: null,
-    provider_subscription_id: null,
-    test_clock: owner.test_clock,
-    metadata: {},
-    latest_invoice_id: null,
-    next_run_at: at(nextRunAt),
-    created_at: at(createdAt),
-    updated_at: at(createdAt),
     livemode: false
   })
 

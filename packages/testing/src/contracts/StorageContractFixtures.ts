@@ -5,6 +5,9 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import { Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
+import { Customer } from "@orchestrator/core/subscriptions/Customer"
+import { Plan } from "@orchestrator/core/subscriptions/Plan"
+import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
 import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
 import { expect, type Vitest } from "@effect/vitest"
@@ -105,3 +108,60 @@ export const same = <A, I>(schema: Schema.Schema<A, I>, actual: A, expected: A) 
   expect(Schema.encodeSync(schema)(actual)).toEqual(Schema.encodeSync(schema)(expected))
 
 export const page = (limit: number, startingAfter?: string) => ({ limit, startingAfter })
+
+/** A test-mode customer, on `testClock` if given. */
+export const customer = (testClock: string | null) =>
+  new Customer({
+    object: "customer",
+    id: id("cus"),
+    email: "a@example.com",
+    name: null,
+    metadata: {},
+    test_clock: testClock,
+    created_at: at(0),
+    livemode: false
+  })
+
+/** A test-mode plan of 19.99 EUR a month. */
+export const monthlyPlan = () =>
+  new Plan({
+    object: "plan",
+    id: id("plan"),
+    amount: 1999,
+    currency: "EUR" as Currency,
+    interval: "month",
+    interval_count: 1,
+    trial_days: null,
+    metadata: {},
+    created_at: at(0),
+    livemode: false
+  })
+
+/** An active subscription of `owner` to `plan`, next due at `nextRunAt`. */
+export const subscription = (plan: Plan, owner: Customer, nextRunAt: number, createdAt: number) =>
+  new SubscriptionRecord({
+    id: id("sub"),
+    status: "active",
+    customer_id: owner.id,
+    plan_id: plan.id,
+    provider: "sandbox_a",
+    provider_forced: false,
+    engine: "orchestrator",
+    payment_method: "tok_visa",
+    return_url: null,
+    current_period_start: at(0),
+    current_period_end: at(nextRunAt),
+    billing_cycle_anchor: at(0),
+    cancel_at_period_end: false,
+    canceled_at: null,
+    trial_end: null,
+    pending_update: null,
+    provider_subscription_id: null,
+    test_clock: owner.test_clock,
+    metadata: {},
+    latest_invoice_id: null,
+    next_run_at: at(nextRunAt),
+    created_at: at(createdAt),
+    updated_at: at(createdAt),
+    livemode: false
+  })
