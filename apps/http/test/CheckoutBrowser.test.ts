@@ -196,17 +196,22 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           const { page } = yield* open(hostedUrl, undefined, { fakeTimers: true })
           // Until `confirmed`, the session's endpoints tell the browser its payment is still processing,
           // as they do while a provider's answer is late (a webhook or reconciliation settles it later).
+          // Only answers after Pay are rewritten: the page's first look at the session may come after
+          // this route is in place, and must still find it open (or no form is shown).
+          let paying = false
           let confirmed = false
           let looks = 0
           yield* Effect.promise(() =>
             page.route(`**/v1/checkout/sessions/${session.id}**`, async (route) => {
               const response = await route.fetch()
               const body = await response.json()
+              if (!paying) return route.fulfill({ response, json: body })
               if (route.request().method() === "GET") looks++
               await route.fulfill({ response, json: confirmed ? body : { ...body, status: "processing" } })
             })
           )
           yield* enterCard(yield* cardFrame(page), "4242 4242 4242 4242")
+          paying = true
           yield* click(page, /Pay/)
           const said = () => page.locator(".orchestrator-message").innerText()
           yield* Effect.promise(() => expect.poll(said).toContain("Waiting for your bank"))
