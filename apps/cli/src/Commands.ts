@@ -11,6 +11,7 @@ import { Console, Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
+import { stopWithParent } from "./ParentWatch.js"
 import type { Settings } from "./Settings.js"
 
 const application = (settings: Settings) =>
@@ -39,7 +40,11 @@ const application = (settings: Settings) =>
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
   // The composition root mounts the dashboard and the sandbox PSP's pages beside the API.
   const http = HttpMain({ port: settings.port, trustedProxies: settings.trustedProxies, pages: Layer.merge(SandboxPagesLive, DashboardPagesLive) })
-  const parts = [...(roles.http ? [http] : []), ...(roles.worker ? [WorkerMain] : [])]
+  const parts = [
+    ...(roles.http ? [http] : []),
+    ...(roles.worker ? [WorkerMain] : []),
+    ...(settings.stopWithParent ? [stopWithParent] : [])
+  ]
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {
       yield* Effect.logInfo(`Storage: ${Database.describe(settings.database)}`)

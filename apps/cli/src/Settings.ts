@@ -30,6 +30,8 @@ export interface Settings {
    * 0 (the default): the header is ignored and the socket's peer is the client.
    */
   readonly trustedProxies: number
+  /** Set by `pnpm start`: stop when the command that started the service is gone (see ParentWatch). */
+  readonly stopWithParent: boolean
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -77,7 +79,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   /** Deprecated: `true` is `ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny`, `false` is `allow`. */
   webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY")),
   trustedProxies: check(Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)), (count) =>
-    count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined)
+    count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined),
+  stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false))
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -99,7 +102,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       Option.orElse(raw.privateAddresses, () => Option.map(raw.webhooksPublicOnly, (publicOnly) => publicOnly ? "deny" as const : "allow" as const)),
       () => Option.isSome(raw.databaseUrl) ? "deny" as const : "allow" as const
     ),
-    trustedProxies: raw.trustedProxies
+    trustedProxies: raw.trustedProxies,
+    stopWithParent: raw.stopWithParent
   }))
 )
 
