@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CurrencyCode } from "@orchestrator/core/domain/Currency"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   CancelPayment,
   CapturePayment,
@@ -25,21 +25,18 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
-import { listPage } from "../Endpoints.js"
+import { ById, listPage, ListQuery } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
-const PaymentId = Schema.Struct({ id: PathId })
-
-export const PaymentListQuery = Schema.Struct({
+export const PaymentListQuery = ListQuery({
   status: Schema.optional(PaymentStatus),
   provider: Schema.optional(Identifier),
   currency: Schema.optional(CurrencyCode),
   customer_id: Schema.optional(Identifier),
   /** Payments billed on this test clock (they carry it in `metadata.test_clock`). */
-  test_clock: Schema.optional(Identifier),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+  test_clock: Schema.optional(Identifier)
+})
 
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(
@@ -65,14 +62,14 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/payments/:id")
-      .setPath(PaymentId)
+      .setPath(ById)
       .addSuccess(Payment)
       .addError(PaymentNotFound)
       .annotate(OpenApi.Summary, "Retrieve a payment")
   )
   .add(
     HttpApiEndpoint.post("capture", "/payments/:id/capture")
-      .setPath(PaymentId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CapturePayment))
       .addSuccess(Payment)
@@ -88,7 +85,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
-      .setPath(PaymentId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(CancelPayment))
       .addSuccess(Payment)
@@ -113,7 +110,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
 export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   .add(
     HttpApiEndpoint.get("return", "/payments/:id/return")
-      .setPath(PaymentId)
+      .setPath(ById)
       // Our `token`, and what the PSP appends for the way back (Adyen's `redirectResult`) for its connector.
       .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
       .addSuccess(HttpApiSchema.Empty(303))
