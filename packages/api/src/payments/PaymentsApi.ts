@@ -25,7 +25,7 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
-import { ById, listPage, ListQuery } from "../Endpoints.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
@@ -37,6 +37,25 @@ export const PaymentListQuery = ListQuery({
   /** Payments billed on this test clock (they carry it in `metadata.test_clock`). */
   test_clock: Schema.optional(Identifier)
 })
+
+/**
+ * A command on one payment (capture, cancel): idempotent, its body optional; it answers the payment, or
+ * why not. Each adds its own failures after these (their order is the OpenAPI document's).
+ */
+const paymentCommand = <Name extends string, Body extends Schema.Schema.Any>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  body: Body
+) =>
+  HttpApiEndpoint.post(name, path)
+    .setPath(ById)
+    .setHeaders(OptionalIdempotencyKey)
+    .setPayload(Schema.NullOr(body))
+    .addSuccess(Payment)
+    .addError(PaymentFailed)
+    .addError(PaymentNotFound)
+    .addError(PaymentStateConflict)
+    .addError(IdempotencyKeyInUse)
 
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(
@@ -61,22 +80,10 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
     listPage("/payments", PaymentListQuery, PaymentList, "List payments, newest first")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/payments/:id")
-      .setPath(ById)
-      .addSuccess(Payment)
-      .addError(PaymentNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a payment")
+    retrieveById("/payments/:id", Payment, PaymentNotFound, "Retrieve a payment")
   )
   .add(
-    HttpApiEndpoint.post("capture", "/payments/:id/capture")
-      .setPath(ById)
-      .setHeaders(OptionalIdempotencyKey)
-      .setPayload(Schema.NullOr(CapturePayment))
-      .addSuccess(Payment)
-      .addError(PaymentFailed)
-      .addError(PaymentNotFound)
-      .addError(PaymentStateConflict)
-      .addError(IdempotencyKeyInUse)
+    paymentCommand("capture", "/payments/:id/capture", CapturePayment)
       .addError(AmountTooLarge)
       .addError(IdempotencyKeyReused)
       .addError(ProviderUnavailable)
@@ -84,15 +91,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
   )
   .add(
-    HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
-      .setPath(ById)
-      .setHeaders(OptionalIdempotencyKey)
-      .setPayload(Schema.NullOr(CancelPayment))
-      .addSuccess(Payment)
-      .addError(PaymentFailed)
-      .addError(PaymentNotFound)
-      .addError(PaymentStateConflict)
-      .addError(IdempotencyKeyInUse)
+    paymentCommand("cancel", "/payments/:id/cancel", CancelPayment)
       .addError(IdempotencyKeyReused)
       .addError(ProviderUnavailable)
       .addError(ProviderTimeout)

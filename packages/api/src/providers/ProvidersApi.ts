@@ -8,7 +8,7 @@ import {
 } from "@orchestrator/core/providers/ProviderConnection"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { ById, ListQuery } from "../Endpoints.js"
+import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
@@ -54,11 +54,12 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .annotate(OpenApi.Summary, "List provider connections, newest first")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/provider-connections/:id")
-      .setPath(ById)
-      .addSuccess(ProviderConnectionView)
-      .addError(ProviderConnectionNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a provider connection, with its health")
+    retrieveById(
+      "/provider-connections/:id",
+      ProviderConnectionView,
+      ProviderConnectionNotFound,
+      "Retrieve a provider connection, with its health"
+    )
   )
   .add(
     HttpApiEndpoint.patch("update", "/provider-connections/:id")
