@@ -1,9 +1,14 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
+import { PageQuery } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
 import { Schema } from "effect"
 
 /** The `:id` of a resource's path. */
-const ById = Schema.Struct({ id: PathId })
+export const ById = Schema.Struct({ id: PathId })
+
+/** The URL params of a list: its optional `filters` and the page; any other parameter is refused. */
+export const ListQuery = <Filters extends Schema.Struct.Fields>(filters: Filters) =>
+  Schema.Struct({ ...filters, ...PageQuery }).annotations({ parseOptions: { onExcessProperty: "error" } })
 
 /** `GET …/:id`: one resource this key can see, or its 404; every resource answers it the same way. */
 export const retrieveById = <S extends Schema.Schema.Any, E extends Schema.Schema.Any>(

@@ -7,8 +7,7 @@ import {
   CreateCheckoutSession,
   RerouteCheckout
 } from "@orchestrator/core/checkout/CheckoutSession"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
@@ -16,19 +15,14 @@ import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/Idempo
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
-import { listPage } from "../Endpoints.js"
+import { ById, listPage, ListQuery } from "../Endpoints.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
-
-const SessionId = Schema.Struct({ id: PathId })
 
 /** The client secret may come in the query; no other parameter is taken there. */
 const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })
 
-export const CheckoutSessionListQuery = Schema.Struct({
-  status: Schema.optional(CheckoutSessionStatus),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+export const CheckoutSessionListQuery = ListQuery({  status: Schema.optional(CheckoutSessionStatus) })
 
 /** What the merchant's server does with its secret key: create sessions and list them. */
 export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
@@ -60,7 +54,7 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
 export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   .add(
     HttpApiEndpoint.get("retrieve", "/checkout/sessions/:id")
-      .setPath(SessionId)
+      .setPath(ById)
       .setUrlParams(Schema.Struct({
         expand: Schema.optional(Schema.Literal("payment")),
         ...ClientSecretQuery.fields
@@ -76,7 +70,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("confirm", "/checkout/sessions/:id/confirm")
-      .setPath(SessionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(ConfirmCheckout)
       .addSuccess(CheckoutSessionPublic)
@@ -93,7 +87,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/checkout/sessions/:id/cancel")
-      .setPath(SessionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .addSuccess(CheckoutSessionPublic)
       .addError(CheckoutSessionNotFound)
@@ -104,7 +98,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   )
   .add(
     HttpApiEndpoint.post("reroute", "/checkout/sessions/:id/reroute")
-      .setPath(SessionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(RerouteCheckout))
       .addSuccess(CheckoutSessionPublic)

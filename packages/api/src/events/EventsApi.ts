@@ -1,20 +1,19 @@
 import { HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { EventNotFound } from "./EventErrors.js"
-import { listPage, retrieveById } from "../Endpoints.js"
+import { listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 
-export const EventListQuery = Schema.Struct({
+export const EventListQuery = ListQuery({
   type: Schema.optional(Schema.Literal(...EVENT_TYPES)),
   "created[gte]": Schema.optional(TimeFilter),
-  "created[lte]": Schema.optional(TimeFilter),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+  "created[lte]": Schema.optional(TimeFilter)
+})
 
 export class EventsApi extends HttpApiGroup.make("events")
   .add(

@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
-import { PathId } from "@orchestrator/core/domain/Text"
 import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
 import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById } from "../Endpoints.js"
 import { PaymentNotFound } from "../payments/PaymentErrors.js"
 
 export const InsightsQuery = Schema.Struct({
@@ -34,7 +34,7 @@ export class InsightsApi extends HttpApiGroup.make("insights")
   )
   .add(
     HttpApiEndpoint.get("paymentTimeline", "/payments/:id/timeline")
-      .setPath(Schema.Struct({ id: PathId }))
+      .setPath(ById)
       .addSuccess(PaymentTimeline)
       .addError(PaymentNotFound)
       .annotate(OpenApi.Summary, "A payment's events and its refunds', with the webhook deliveries of each")

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CurrencyCode } from "@orchestrator/core/domain/Currency"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   CancelPayment,
   CapturePayment,
@@ -25,21 +25,37 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
-import { listPage } from "../Endpoints.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
-const PaymentId = Schema.Struct({ id: PathId })
-
-export const PaymentListQuery = Schema.Struct({
+export const PaymentListQuery = ListQuery({
   status: Schema.optional(PaymentStatus),
   provider: Schema.optional(Identifier),
   currency: Schema.optional(CurrencyCode),
   customer_id: Schema.optional(Identifier),
   /** Payments billed on this test clock (they carry it in `metadata.test_clock`). */
-  test_clock: Schema.optional(Identifier),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+  test_clock: Schema.optional(Identifier)
+})
+
+/**
+ * A command on one payment (capture, cancel): idempotent, its body optional; it answers the payment, or
+ * why not. Each adds its own failures after these (their order is the OpenAPI document's).
+ */
+const paymentCommand = <Name extends string, Body extends Schema.Schema.Any>(
+  name: Name,
+  path: HttpApiEndpoint.PathSegment,
+  body: Body
+) =>
+  HttpApiEndpoint.post(name, path)
+    .setPath(ById)
+    .setHeaders(OptionalIdempotencyKey)
+    .setPayload(Schema.NullOr(body))
+    .addSuccess(Payment)
+    .addError(PaymentFailed)
+    .addError(PaymentNotFound)
+    .addError(PaymentStateConflict)
+    .addError(IdempotencyKeyInUse)
 
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(
@@ -64,22 +80,10 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
     listPage("/payments", PaymentListQuery, PaymentList, "List payments, newest first")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/payments/:id")
-      .setPath(PaymentId)
-      .addSuccess(Payment)
-      .addError(PaymentNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a payment")
+    retrieveById("/payments/:id", Payment, PaymentNotFound, "Retrieve a payment")
   )
   .add(
-    HttpApiEndpoint.post("capture", "/payments/:id/capture")
-      .setPath(PaymentId)
-      .setHeaders(OptionalIdempotencyKey)
-      .setPayload(Schema.NullOr(CapturePayment))
-      .addSuccess(Payment)
-      .addError(PaymentFailed)
-      .addError(PaymentNotFound)
-      .addError(PaymentStateConflict)
-      .addError(IdempotencyKeyInUse)
+    paymentCommand("capture", "/payments/:id/capture", CapturePayment)
       .addError(AmountTooLarge)
       .addError(IdempotencyKeyReused)
       .addError(ProviderUnavailable)
@@ -87,15 +91,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
   )
   .add(
-    HttpApiEndpoint.post("cancel", "/payments/:id/cancel")
-      .setPath(PaymentId)
-      .setHeaders(OptionalIdempotencyKey)
-      .setPayload(Schema.NullOr(CancelPayment))
-      .addSuccess(Payment)
-      .addError(PaymentFailed)
-      .addError(PaymentNotFound)
-      .addError(PaymentStateConflict)
-      .addError(IdempotencyKeyInUse)
+    paymentCommand("cancel", "/payments/:id/cancel", CancelPayment)
       .addError(IdempotencyKeyReused)
       .addError(ProviderUnavailable)
       .addError(ProviderTimeout)
@@ -113,7 +109,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
 export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   .add(
     HttpApiEndpoint.get("return", "/payments/:id/return")
-      .setPath(PaymentId)
+      .setPath(ById)
       // Our `token`, and what the PSP appends for the way back (Adyen's `redirectResult`) for its connector.
       .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
       .addSuccess(HttpApiSchema.Empty(303))

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
 import {
   CreateProviderConnection,
@@ -8,6 +8,7 @@ import {
 } from "@orchestrator/core/providers/ProviderConnection"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
@@ -26,8 +27,6 @@ export const DeletedProviderConnection = Schema.Struct({
   id: Schema.String,
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedProviderConnection" })
-
-const Id = Schema.Struct({ id: PathId })
 
 export class ProvidersApi extends HttpApiGroup.make("providers")
   .add(
@@ -50,20 +49,21 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
   )
   .add(
     HttpApiEndpoint.get("list", "/provider-connections")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(ListQuery({}))
       .addSuccess(ProviderConnectionList)
       .annotate(OpenApi.Summary, "List provider connections, newest first")
   )
   .add(
-    HttpApiEndpoint.get("retrieve", "/provider-connections/:id")
-      .setPath(Id)
-      .addSuccess(ProviderConnectionView)
-      .addError(ProviderConnectionNotFound)
-      .annotate(OpenApi.Summary, "Retrieve a provider connection, with its health")
+    retrieveById(
+      "/provider-connections/:id",
+      ProviderConnectionView,
+      ProviderConnectionNotFound,
+      "Retrieve a provider connection, with its health"
+    )
   )
   .add(
     HttpApiEndpoint.patch("update", "/provider-connections/:id")
-      .setPath(Id)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateProviderConnection)
       .addSuccess(ProviderConnectionView)
@@ -76,7 +76,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
   )
   .add(
     HttpApiEndpoint.del("delete", "/provider-connections/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(DeletedProviderConnection)
       .addError(ProviderConnectionNotFound)
       .addError(DefaultProviderInUse)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -8,19 +8,16 @@ import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
-import { listPage, retrieveById } from "../Endpoints.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
-export const RefundListQuery = Schema.Struct({
-  payment_id: Schema.optional(Identifier),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+export const RefundListQuery = ListQuery({  payment_id: Schema.optional(Identifier) })
 
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(
     HttpApiEndpoint.post("create", "/payments/:id/refund")
-      .setPath(Schema.Struct({ id: PathId }))
+      .setPath(ById)
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })

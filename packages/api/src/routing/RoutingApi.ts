@@ -1,12 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId, Text } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier, Text } from "@orchestrator/core/domain/Text"
 import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
 import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
 import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
 import { PaymentsRouting } from "@orchestrator/core/tenancy/Organization"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
@@ -39,8 +40,6 @@ export const EvaluateRoutingBody = Schema.Struct({
   exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
-const Id = Schema.Struct({ id: PathId })
-
 export class RoutingApi extends HttpApiGroup.make("routing")
   .add(
     HttpApiEndpoint.post("create", "/routing-rules")
@@ -62,20 +61,20 @@ export class RoutingApi extends HttpApiGroup.make("routing")
   )
   .add(
     HttpApiEndpoint.get("list", "/routing-rules")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(ListQuery({}))
       .addSuccess(RoutingRuleList)
       .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(RoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Retrieve a routing rule")
   )
   .add(
     HttpApiEndpoint.patch("update", "/routing-rules/:id")
-      .setPath(Id)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateRoutingRule)
       .addSuccess(RoutingRule)
@@ -87,7 +86,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
   )
   .add(
     HttpApiEndpoint.del("delete", "/routing-rules/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(DeletedRoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Delete a routing rule")

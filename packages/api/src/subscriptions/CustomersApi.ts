@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Customer"
 import { Schema } from "effect"
@@ -7,7 +7,7 @@ import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./BillingErrors.js"
-import { retrieveById } from "../Endpoints.js"
+import { ListQuery, retrieveById } from "../Endpoints.js"
 
 export const CustomerList = ListOf(Customer).annotations({ identifier: "CustomerList" })
 
@@ -28,9 +28,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
   )
   .add(
     HttpApiEndpoint.get("list", "/customers")
-      .setUrlParams(Schema.Struct({ email: Schema.optional(Identifier), ...PageQuery }).annotations({
-        parseOptions: { onExcessProperty: "error" }
-      }))
+      .setUrlParams(ListQuery({ email: Schema.optional(Identifier) }))
       .addSuccess(CustomerList)
       .annotate(OpenApi.Summary, "List customers, newest first")
   )

@@ -1,11 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { InvoiceNotFound } from "./BillingErrors.js"
-import { retrieveById } from "../Endpoints.js"
+import { ListQuery, retrieveById } from "../Endpoints.js"
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 
@@ -15,12 +15,9 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
   )
   .add(
     HttpApiEndpoint.get("list", "/invoices")
-      .setUrlParams(Schema.Struct({
+      .setUrlParams(ListQuery({
         subscription: Schema.optional(Identifier),
-        test_clock: Schema.optional(Identifier),
-        ...PageQuery
-      }).annotations({
-        parseOptions: { onExcessProperty: "error" }
+        test_clock: Schema.optional(Identifier)
       }))
       .addSuccess(InvoiceList)
       .annotate(OpenApi.Summary, "List invoices, newest first")

@@ -1,12 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
-import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { PlanNotFound } from "./BillingErrors.js"
-import { retrieveById } from "../Endpoints.js"
+import { ListQuery, retrieveById } from "../Endpoints.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 
@@ -25,7 +24,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
   )
   .add(
     HttpApiEndpoint.get("list", "/plans")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(ListQuery({}))
       .addSuccess(PlanList)
       .annotate(OpenApi.Summary, "List plans, newest first")
   )

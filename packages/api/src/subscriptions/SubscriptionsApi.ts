@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   CancelSubscription,
   CreateSubscription,
@@ -10,6 +10,7 @@ import {
 } from "@orchestrator/core/subscriptions/Subscription"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
@@ -22,8 +23,6 @@ import {
 } from "./BillingErrors.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
-
-const SubscriptionId = Schema.Struct({ id: PathId })
 
 export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   .add(
@@ -48,7 +47,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("update", "/subscriptions/:id")
-      .setPath(SubscriptionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateSubscription)
       .addSuccess(Subscription)
@@ -63,7 +62,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.post("cancel", "/subscriptions/:id/cancel")
-      .setPath(SubscriptionId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CancelSubscription)
       .addSuccess(Subscription)
@@ -76,20 +75,19 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/subscriptions/:id")
-      .setPath(SubscriptionId)
+      .setPath(ById)
       .addSuccess(Subscription)
       .addError(SubscriptionNotFound)
       .annotate(OpenApi.Summary, "Retrieve a subscription with its latest invoice and that invoice's payment")
   )
   .add(
     HttpApiEndpoint.get("list", "/subscriptions")
-      .setUrlParams(Schema.Struct({
+      .setUrlParams(ListQuery({
         status: Schema.optional(SubscriptionStatus),
         customer: Schema.optional(Identifier),
         plan: Schema.optional(Identifier),
-        test_clock: Schema.optional(Identifier),
-        ...PageQuery
-      }).annotations({ parseOptions: { onExcessProperty: "error" } }))
+        test_clock: Schema.optional(Identifier)
+      }))
       .addSuccess(SubscriptionList)
       .annotate(OpenApi.Summary, "List subscriptions, newest first")
   )

@@ -1,16 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { AdvanceTestClock, CreateTestClock, TestClock } from "@orchestrator/core/subscriptions/TestClock"
-import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./BillingErrors.js"
 
 export const TestClockList = ListOf(TestClock).annotations({ identifier: "TestClockList" })
-
-const ClockId = Schema.Struct({ id: PathId })
 
 export class TestClocksApi extends HttpApiGroup.make("testClocks")
   .add(
@@ -25,27 +22,27 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/test_helpers/test_clocks/:id")
-      .setPath(ClockId)
+      .setPath(ById)
       .addSuccess(TestClock)
       .addError(TestClockNotFound)
       .annotate(OpenApi.Summary, "Retrieve a test clock")
   )
   .add(
     HttpApiEndpoint.get("list", "/test_helpers/test_clocks")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(ListQuery({}))
       .addSuccess(TestClockList)
       .annotate(OpenApi.Summary, "List test clocks, newest first")
   )
   .add(
     HttpApiEndpoint.del("delete", "/test_helpers/test_clocks/:id")
-      .setPath(ClockId)
+      .setPath(ById)
       .addSuccess(TestClock)
       .addError(TestClockNotFound)
       .annotate(OpenApi.Summary, "Delete a test clock; its customers' subscriptions stop being billed")
   )
   .add(
     HttpApiEndpoint.post("advance", "/test_helpers/test_clocks/:id/advance")
-      .setPath(ClockId)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(AdvanceTestClock)
       .addSuccess(TestClock)

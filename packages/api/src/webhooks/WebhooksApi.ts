@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf, PageQuery } from "@orchestrator/core/domain/Pagination"
-import { Identifier, PathId } from "@orchestrator/core/domain/Text"
+import { ListOf } from "@orchestrator/core/domain/Pagination"
+import { Identifier } from "@orchestrator/core/domain/Text"
 import {
   DeliveryStatus,
   ResendDeliveries,
@@ -14,6 +14,7 @@ import {
 } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
@@ -29,14 +30,11 @@ export const DeletedWebhookEndpoint = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotations({ identifier: "DeletedWebhookEndpoint" })
 
-const Id = Schema.Struct({ id: PathId })
-
-export const DeliveryListQuery = Schema.Struct({
+export const DeliveryListQuery = ListQuery({
   status: Schema.optional(DeliveryStatus),
   type: Schema.optional(Identifier),
-  endpoint_id: Schema.optional(Identifier),
-  ...PageQuery
-}).annotations({ parseOptions: { onExcessProperty: "error" } })
+  endpoint_id: Schema.optional(Identifier)
+})
 
 const mutation = <Name extends string, Path extends `/${string}`>(name: Name, path: Path) =>
   HttpApiEndpoint.post(name, path)
@@ -60,20 +58,20 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
-      .setUrlParams(Schema.Struct(PageQuery).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(ListQuery({}))
       .addSuccess(WebhookEndpointList)
       .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
   )
   .add(
     HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
   )
   .add(
     HttpApiEndpoint.patch("updateEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
+      .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
@@ -84,14 +82,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(DeletedWebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
   )
   .add(
     mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Roll the signing secret")
@@ -110,14 +108,14 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.get("retrieveDelivery", "/webhooks/deliveries/:id")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
   )
   .add(
     mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
-      .setPath(Id)
+      .setPath(ById)
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")

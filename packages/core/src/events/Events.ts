@@ -1,6 +1,5 @@
 import { Context, Data, DateTime, Duration, Effect, Layer, Option } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
-import type { Tenant } from "../domain/Tenant.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Job } from "../ports/Jobs.js"
 import type { Event } from "./Event.js"
 import { type EventFilter, EventsRepository } from "./EventsRepository.js"
@@ -12,9 +11,7 @@ export const EVENT_RETENTION = Duration.days(30)
 export class EventNotFound extends Data.TaggedError("EventNotFound")<{ readonly id: string }> {}
 
 /** The events of the last 30 days, as the API shows them. */
-export class Events extends Context.Tag("core/Events")<Events, {
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Event, EventNotFound>
-  readonly list: (tenant: Tenant, filter: EventFilter, page: PageRequest) => Effect.Effect<Page<Event>, InvalidCursor>
+export class Events extends Context.Tag("core/Events")<Events, ResourceReads<Event, EventNotFound, EventFilter> & {
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(

@@ -1,4 +1,4 @@
-import { type DateTime, Effect, Either, Option } from "effect"
+import { Context, type DateTime, Effect, Either, Layer, Option } from "effect"
 import type { StateMachine } from "../domain/StateMachine.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
@@ -73,9 +73,9 @@ export interface Lifecycle<S extends string, A, NotFound> {
  * is checked against the state machine and saved with its event, in the caller's transaction.
  * Payments, refunds, checkout sessions, subscriptions and invoices use it.
  */
-export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(options: {
+/** What `makeLifecycle` needs to know of a kind of record besides its store. */
+export interface LifecycleOptions<S extends string, T extends EventInput["type"], A, NotFound> {
   readonly machine: StateMachine<S, T>
-  readonly store: RecordStore<A>
   /** Builds a record from its fields (the class constructor, which validates them). */
   readonly make: (fields: A) => A
   /**
@@ -84,7 +84,11 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
    */
   readonly event: (type: T, record: A, tenant: Tenant) => Effect.Effect<EventInput>
   readonly notFound: (id: string) => NotFound
-}): Effect.Effect<Lifecycle<S, A, NotFound>, never, Transactions | EventLog> =>
+}
+
+export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(
+  options: LifecycleOptions<S, T, A, NotFound> & { readonly store: RecordStore<A> }
+): Effect.Effect<Lifecycle<S, A, NotFound>, never, Transactions | EventLog> =>
   Effect.gen(function*() {
     const transactions = yield* Transactions
     const events = yield* EventLog
@@ -180,3 +184,32 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
 
     return { load, lock, create, createThrough, move, save, advanceIfUnchanged, moveIfStill }
   })
+
+/**
+ * The tag of a kind of record's `Lifecycle` (its status, the record, its not-found failure), for a
+ * class: `class PaymentRecords extends LifecycleTag("core/PaymentRecords")<PaymentRecords, …>() {}`.
+ */
+export const LifecycleTag = <const Id extends string>(id: Id) =>
+<Self, S extends string, A, NotFound>(): Context.TagClass<Self, Id, Lifecycle<S, A, NotFound>> =>
+  Context.Tag(id)<Self, Lifecycle<S, A, NotFound>>()
+
+/**
+ * The layer of `tag`, a kind of record's `Lifecycle` over the records of `repository`; its events go
+ * to the event log, in the caller's transaction.
+ */
+export const lifecycleLayer = <
+  Self,
+  S extends string,
+  T extends EventInput["type"],
+  A extends Stateful<S>,
+  NotFound,
+  Repository,
+  R extends RecordStore<A>
+>(
+  tag: Context.Tag<Self, Lifecycle<S, A, NotFound>>,
+  repository: Context.Tag<Repository, R>,
+  options: LifecycleOptions<S, T, A, NotFound>
+) =>
+  Layer.effect(tag, Effect.flatMap(repository, (store) => makeLifecycle({ ...options, store }))).pipe(
+    Layer.provide(EventLog.layer)
+  )

@@ -1,8 +1,8 @@
-import { type DateTime, Effect, Option } from "effect"
+import { type Context, type DateTime, Effect, Layer, Option } from "effect"
 import type { Page, PageRequest, InvalidCursor } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "./MemoryPaging.js"
-import type { MemoryStore } from "./MemoryStore.js"
+import { MemoryStore } from "./MemoryStore.js"
 
 interface Document {
   readonly id: string
@@ -34,3 +34,13 @@ export const memoryDocuments = <A extends Document>(store: MemoryStore, name: st
       )
   }
 }
+
+/** One table of `memoryDocuments`. */
+export type MemoryDocuments<A extends Document> = ReturnType<typeof memoryDocuments<A>>
+
+/** The in-memory layer of a repository kept in one table of documents: its members, made of that table. */
+export const memoryDocumentsLayer = <Self, Shape, A extends Document>(
+  tag: Context.Tag<Self, Shape>,
+  table: string,
+  members: (documents: MemoryDocuments<A>) => Shape
+) => Layer.effect(tag, Effect.map(MemoryStore, (store) => members(memoryDocuments<A>(store, table))))

@@ -3,7 +3,7 @@ import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { Connectors } from "../providers/Connectors.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderResolution.js"
 import { makeCaptureAndCancel } from "./CaptureAndCancel.js"
@@ -26,7 +26,7 @@ import { makeRefundBalance } from "./RefundBalance.js"
 export type { PaymentContext } from "./PaymentCreation.js"
 
 /** The payments operations the API offers, and the balance moves refunds make. */
-export class Payments extends Context.Tag("core/Payments")<Payments, {
+export class Payments extends Context.Tag("core/Payments")<Payments, ResourceReads<Payment, PaymentNotFound, PaymentListFilter> & {
   /**
    * Writes the payment (`created`, then `processing` with its first attempt) in one transaction,
    * calls the PSP, and records the answer. Under an Idempotency-Key whose earlier run was cut short,
@@ -45,12 +45,6 @@ export class Payments extends Context.Tag("core/Payments")<Payments, {
     Payment,
     PaymentNotFound | PaymentRefused | ReturnUrlRequired
   >
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Payment, PaymentNotFound>
-  readonly list: (
-    tenant: Tenant,
-    filter: PaymentListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<Payment>, InvalidCursor>
   readonly capture: (tenant: Tenant, id: string, input: CapturePayment) => Effect.Effect<
     Payment,
     PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnreachable

@@ -2,7 +2,7 @@ import { Context, Effect, Either, Layer, Option, ParseResult, Schema } from "eff
 import { echoed } from "../domain/EchoedText.js"
 import { randomBase32 } from "../domain/Ids.js"
 import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
@@ -39,13 +39,11 @@ const settingsProblem = (definition: ConnectorDefinition, settings: unknown) =>
   })
 
 /** PSP accounts: created, changed and deleted by the merchant, with their secrets sealed. */
-export class ProviderConnections extends Context.Tag("core/ProviderConnections")<ProviderConnections, {
+export class ProviderConnections extends Context.Tag("core/ProviderConnections")<ProviderConnections, ResourceReads<ProviderConnectionView, ProviderConnectionNotFound> & {
   readonly create: (tenant: Tenant, input: CreateProviderConnection) => Effect.Effect<
     ProviderConnectionView,
     ConnectionInvalid | ConnectionNameTaken | ResourceLimitExceeded
   >
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<ProviderConnectionView, ProviderConnectionNotFound>
-  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<ProviderConnectionView>, InvalidCursor>
   readonly update: (tenant: Tenant, id: string, input: UpdateProviderConnection) => Effect.Effect<
     ProviderConnectionView,
     ProviderConnectionNotFound | ConnectionInvalid | DefaultProviderInUse

@@ -2,7 +2,7 @@ import { Payments } from "../payments/Payments.js"
 import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import type { Job } from "../ports/Jobs.js"
@@ -13,9 +13,9 @@ import type { RefundNotFound, RefundRefused } from "./RefundErrors.js"
 import { RefundRecords } from "./RefundRecords.js"
 import { makeRefundReconciliation } from "./RefundReconciliation.js"
 import { makeRefundSending } from "./RefundSending.js"
-import { type RefundRef, RefundsRepository } from "./RefundsRepository.js"
+import { type RefundListFilter, type RefundRef, RefundsRepository } from "./RefundsRepository.js"
 
-export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
+export class Refunds extends Context.Tag("core/Refunds")<Refunds, ResourceReads<Refund, RefundNotFound, RefundListFilter> & {
   /**
    * Reserves the amount on the payment and writes the refund `pending` in one transaction (so two
    * concurrent refunds can never exceed what was captured), then asks the PSP. Under an
@@ -28,12 +28,6 @@ export class Refunds extends Context.Tag("core/Refunds")<Refunds, {
   ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
   /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
   readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound>
-  readonly list: (
-    tenant: Tenant,
-    filter: { readonly paymentId: string | undefined },
-    page: PageRequest
-  ) => Effect.Effect<Page<Refund>, InvalidCursor>
   /**
    * Worker: settles a refund the PSP never answered. One it acknowledged (`provider_refund_id` set)
    * is asked about; one it never answered is sent again under its reference, so it happens once

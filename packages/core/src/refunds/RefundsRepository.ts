@@ -14,6 +14,11 @@ export interface RefundRef {
   readonly refundId: string
 }
 
+/** What a list of refunds may be narrowed to. */
+export interface RefundListFilter {
+  readonly paymentId: string | undefined
+}
+
 export class RefundsRepository extends Context.Tag("core/RefundsRepository")<RefundsRepository, RecordRepository<Refund> & {
   /** A refund by its id (our PSP reference), or else by the PSP's own id for it. */
   readonly findByReference: (
@@ -22,7 +27,7 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
   ) => Effect.Effect<Option.Option<Refund>>
   readonly list: (
     tenant: Tenant,
-    filter: { readonly paymentId: string | undefined },
+    filter: RefundListFilter,
     page: PageRequest
   ) => Effect.Effect<Page<Refund>, InvalidCursor>
   /** Leases refunds still pending that were created before `createdBefore`, oldest first. */

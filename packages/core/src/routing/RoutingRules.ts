@@ -1,6 +1,6 @@
 import { Context, DateTime, Effect, Either, Layer, Option, Schema } from "effect"
 import { echoed } from "../domain/EchoedText.js"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
@@ -51,13 +51,11 @@ export interface KnownState {
 }
 
 /** Routing rules: kept per organization and mode, and evaluated the same way by every caller. */
-export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, {
+export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, ResourceReads<RoutingRule, RoutingRuleNotFound> & {
   readonly create: (
     tenant: Tenant,
     input: CreateRoutingRule
   ) => Effect.Effect<RoutingRule, RoutingRuleInvalid | ResourceLimitExceeded>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<RoutingRule, RoutingRuleNotFound>
-  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<RoutingRule>, InvalidCursor>
   readonly update: (
     tenant: Tenant,
     id: string,

@@ -1,17 +1,15 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { type CreateCustomer, Customer } from "./Customer.js"
-import { CustomersRepository } from "./CustomersRepository.js"
+import { type CustomerListFilter, CustomersRepository } from "./CustomersRepository.js"
 import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./SubscriptionErrors.js"
 import { TestClocksRepository } from "./TestClocksRepository.js"
 
-export class Customers extends Context.Tag("core/Customers")<Customers, {
+export class Customers extends Context.Tag("core/Customers")<Customers, ResourceReads<Customer, CustomerNotFound, CustomerListFilter> & {
   readonly create: (tenant: Tenant, input: CreateCustomer) => Effect.Effect<Customer, ReferenceNotFound | BillingRequestInvalid>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Customer, CustomerNotFound>
-  readonly list: (tenant: Tenant, filter: { readonly email: string | undefined }, page: PageRequest) => Effect.Effect<Page<Customer>, InvalidCursor>
 }>() {
   static readonly layer = Layer.effect(
     Customers,

@@ -1,19 +1,12 @@
 import { Context, Effect, Layer } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
-import type { Tenant } from "../domain/Tenant.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import { BillingRecords } from "./BillingRecords.js"
 import type { Invoice } from "./Invoice.js"
 import { type InvoiceListFilter, InvoicesRepository } from "./InvoicesRepository.js"
 import type { InvoiceNotFound } from "./SubscriptionErrors.js"
 
 /** Reading invoices; the schedule writes them (see `Subscriptions`). */
-export class Invoices extends Context.Tag("core/Invoices")<Invoices, {
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Invoice, InvoiceNotFound>
-  readonly list: (
-    tenant: Tenant,
-    filter: InvoiceListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<Invoice>, InvalidCursor>
+export class Invoices extends Context.Tag("core/Invoices")<Invoices, ResourceReads<Invoice, InvoiceNotFound, InvoiceListFilter> & {
 }>() {
   static readonly layer = Layer.effect(
     Invoices,

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -7,10 +7,8 @@ import { type CreatePlan, Plan } from "./Plan.js"
 import { PlansRepository } from "./PlansRepository.js"
 import { PlanNotFound } from "./SubscriptionErrors.js"
 
-export class Plans extends Context.Tag("core/Plans")<Plans, {
+export class Plans extends Context.Tag("core/Plans")<Plans, ResourceReads<Plan, PlanNotFound> & {
   readonly create: (tenant: Tenant, input: CreatePlan) => Effect.Effect<Plan>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Plan, PlanNotFound>
-  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<Plan>, InvalidCursor>
 }>() {
   static readonly layer = Layer.effect(
     Plans,

@@ -1,8 +1,7 @@
-import { Context, Effect, Layer, type Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import { memoryDocuments } from "../memory/MemoryDocuments.js"
-import { MemoryStore } from "../memory/MemoryStore.js"
+import { type MemoryDocuments, memoryDocumentsLayer } from "../memory/MemoryDocuments.js"
 import type { Plan } from "./Plan.js"
 
 export class PlansRepository extends Context.Tag("core/PlansRepository")<PlansRepository, {
@@ -10,15 +9,9 @@ export class PlansRepository extends Context.Tag("core/PlansRepository")<PlansRe
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<Plan>>
   readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<Plan>, InvalidCursor>
 }>() {
-  static readonly layerMemory = Layer.effect(
-    PlansRepository,
-    Effect.map(MemoryStore, (store) => {
-      const documents = memoryDocuments<Plan>(store, "plans")
-      return {
-        insert: documents.save,
-        find: documents.find,
-        list: (tenant, page) => documents.list(tenant, () => true, page)
-      }
-    })
-  )
+  static readonly layerMemory = memoryDocumentsLayer(PlansRepository, "plans", (documents: MemoryDocuments<Plan>) => ({
+    insert: documents.save,
+    find: documents.find,
+    list: (tenant, page) => documents.list(tenant, () => true, page)
+  }))
 }

@@ -5,7 +5,7 @@ import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { Connectors } from "../providers/Connectors.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { Job } from "../ports/Jobs.js"
@@ -33,7 +33,7 @@ import type {
 import { makeSubscriptionRenewals } from "./SubscriptionRenewals.js"
 import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 
-export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptions, {
+export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptions, ResourceReads<Subscription, SubscriptionNotFound, SubscriptionListFilter> & {
   /**
    * Writes the subscription (`trialing`, or `incomplete` with its first invoice) and charges the first
    * period through the payments service: paid → `active`; 3D Secure → stays `incomplete` with the
@@ -50,11 +50,6 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptio
   readonly cancel: (tenant: Tenant, id: string, input: CancelSubscription) => Effect.Effect<
     Subscription,
     SubscriptionNotFound | SubscriptionFinal | ProviderNotUsable
-  >
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<Subscription, SubscriptionNotFound>
-  readonly list: (tenant: Tenant, filter: SubscriptionListFilter, page: PageRequest) => Effect.Effect<
-    Page<Subscription>,
-    InvalidCursor
   >
   /** Does what is due for one subscription at the current time (renewal, retry, trial end, expiry). */
   readonly runDue: (tenant: Tenant, subscriptionId: string) => Effect.Effect<void>

@@ -1,5 +1,5 @@
 import { Context, DateTime, Duration, Effect, Exit, Layer, Option } from "effect"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -97,10 +97,8 @@ const makeAdvanceSteps = Effect.gen(function*() {
   return drain
 })
 
-export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, {
+export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, ResourceReads<TestClock, TestClockNotFound> & {
   readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
-  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<TestClock>, InvalidCursor>
   readonly remove: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
   /**
    * Moves the clock to `frozen_time`, running every renewal, retry, trial end and expiry due on its

@@ -1,6 +1,6 @@
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
-import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
+import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { RESOURCE_LIMITS, type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
@@ -24,14 +24,12 @@ const newSecret = () => `whsec_${randomBase32(32)}`
 const ownerOf = (endpointId: string) => `${endpointId}/webhook_signing_secret`
 
 /** Webhook endpoints: where merchants receive events, and the secrets that sign what they receive. */
-export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<WebhookEndpoints, {
+export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<WebhookEndpoints, ResourceReads<WebhookEndpoint, WebhookEndpointNotFound> & {
   /** The new endpoint, with its secret: shown this once. */
   readonly create: (
     tenant: Tenant,
     input: CreateWebhookEndpoint
   ) => Effect.Effect<WebhookEndpoint, WebhookUrlNotAllowed | ResourceLimitExceeded>
-  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  readonly list: (tenant: Tenant, page: PageRequest) => Effect.Effect<Page<WebhookEndpoint>, InvalidCursor>
   readonly update: (
     tenant: Tenant,
     id: string,

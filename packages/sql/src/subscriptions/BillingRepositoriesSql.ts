@@ -12,7 +12,7 @@ import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso, json } from "../shared/Rows.js"
-import { recordRows } from "./RecordRows.js"
+import { recordRepositoryOf, recordRows } from "./RecordRows.js"
 
 export const CustomersRepositorySql = Layer.effect(
   CustomersRepository,
@@ -125,12 +125,7 @@ export const InvoicesRepositorySql = Layer.effect(
       ["payment_id", sql`${invoice.payment_id}`]
     ])
     return InvoicesRepository.of({
-      insert: rows.insert,
-      update: rows.update,
-      insertWithEvents: rows.insertWithEvents,
-      updateIfUnchanged: rows.updateIfUnchanged,
-      find: (tenant, id) => rows.find(tenant, id),
-      findForUpdate: (tenant, id) => rows.find(tenant, id, true),
+      ...recordRepositoryOf(rows),
       findByPayment: (tenant, paymentId) =>
         sql`select i.record from invoices i where i.payment_id = ${paymentId} and ${rows.ofTenant(tenant, "i")}`.pipe(
           Effect.map((found) => Option.map(Option.fromNullable(found[0]), rows.decodeRow)),

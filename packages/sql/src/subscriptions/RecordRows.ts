@@ -3,6 +3,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
 import { DateTime, Effect, Option, Schema } from "effect"
 import type { PageRequest } from "@orchestrator/core/domain/Pagination"
+import type { RecordRepository } from "@orchestrator/core/lifecycle/Lifecycle"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { eventsAlongside, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
@@ -100,6 +101,18 @@ export const recordRows = <A extends Stored, I>(
       )
   }
 }
+
+/** The `RecordRepository` of a table of records with a status: the lifecycle's store over its `recordRows`. */
+export const recordRepositoryOf = <A extends Stateful>(
+  rows: ReturnType<typeof recordRows<A, unknown>>
+): RecordRepository<A> => ({
+  insert: rows.insert,
+  update: rows.update,
+  insertWithEvents: rows.insertWithEvents,
+  updateIfUnchanged: rows.updateIfUnchanged,
+  find: (tenant, id) => rows.find(tenant, id),
+  findForUpdate: (tenant, id) => rows.find(tenant, id, true)
+})
 
 /** A nullable time as a `timestamptz` parameter. */
 export const timeOrNull = (sql: SqlClient.SqlClient, time: DateTime.Utc | null) =>

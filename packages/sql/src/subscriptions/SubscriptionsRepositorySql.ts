@@ -7,7 +7,7 @@ import { DateTime, Effect, Layer } from "effect"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso } from "../shared/Rows.js"
-import { recordRows, timeOrNull } from "./RecordRows.js"
+import { recordRepositoryOf, recordRows, timeOrNull } from "./RecordRows.js"
 
 interface DueRow {
   readonly id: string
@@ -42,12 +42,7 @@ export const SubscriptionsRepositorySql = Layer.effect(
       })
     const at = (time: DateTime.Utc) => sql`${DateTime.formatIso(time)}::timestamptz`
     return SubscriptionsRepository.of({
-      insert: rows.insert,
-      update: rows.update,
-      insertWithEvents: rows.insertWithEvents,
-      updateIfUnchanged: rows.updateIfUnchanged,
-      find: (tenant, id) => rows.find(tenant, id),
-      findForUpdate: (tenant, id) => rows.find(tenant, id, true),
+      ...recordRepositoryOf(rows),
       list: (tenant, filter, page) =>
         rows.page(tenant, "s", page, equalsWhereGiven(sql, {
           "s.status": filter.status,
