@@ -19,7 +19,11 @@ export interface ContractRig {
   readonly completeRedirect: (redirectUrl: string) => Effect.Effect<void>
   /** Whether `capture: false` leaves an authorization to capture later (false skips manual-capture scenarios). */
   readonly manualCapture: boolean
-  /** The next request the fake receives is processed but never answered: the connector must time out. */
+  /**
+   * The next request the fake receives is processed but never answered: the connector must time out.
+   * "Request" means one that creates or changes a payment: a PSP whose calls need a token first
+   * (PayPal's OAuth) answers the token call as usual and drops the answer to the payment's.
+   */
   readonly dropNextAnswer: () => void
   /** How many payments the fake holds under our reference: a retry or resend must never make it 2. */
   readonly paymentsFor: (reference: string) => number
@@ -51,6 +55,13 @@ export interface ContractRig {
    * idempotency key is what settles a lost answer.
    */
   readonly findsByReference?: boolean
+  /**
+   * A wallet (PayPal): every payment waits for the payer's approval, so `approved` answers
+   * `ActionRequired` too, and the contract approves (`completeRedirect`) wherever it needs an
+   * authorization. A repeat, a sync or a resend before approval may answer `ActionRequired` for the
+   * same payment. Default false.
+   */
+  readonly approvalRequired?: boolean
   /** How far to move the TestClock for the connector to give up (default: its `deadlineMs`, else 120 s). */
   readonly timeoutMs?: number
 }
@@ -91,7 +102,8 @@ const request = (
 const authorized = (rig: ContractRig, extra: Partial<AuthorizeRequest> = {}) =>
   Effect.gen(function*() {
     const sent = request(rig, "approved", extra)
-    const outcome = yield* rig.connector.authorize(sent)
+    const first = yield* rig.connector.authorize(sent)
+    const outcome = first._tag === "ActionRequired" && rig.approvalRequired === true ? yield* settleReturn(rig, sent, first) : first
     if (outcome._tag !== "Authorized") return yield* Effect.die(`expected Authorized, got ${JSON.stringify(outcome)}`)
     return { sent, outcome }
   })
@@ -148,7 +160,9 @@ export const connectorContract = (harness: ConnectorHarness): void => {
       Effect.gen(function*() {
         const { outcome, sent } = yield* authorized(rig)
         expect(outcome).toMatchObject({ captured: true, amountCaptured: sent.amount })
-        expect(yield* rig.connector.authorize(sent)).toEqual(outcome)
+        const again = yield* rig.connector.authorize(sent)
+        if (rig.approvalRequired === true) expect(again).toMatchObject({ pspPaymentId: outcome.pspPaymentId })
+        else expect(again).toEqual(outcome)
         expect(rig.paymentsFor(sent.reference)).toBe(1)
         expect(rig.recordedAmount(sent.reference)).toBe(sent.amount)
       }))
@@ -216,12 +230,14 @@ export const connectorContract = (harness: ConnectorHarness): void => {
         yield* TestClock.adjust(rig.timeoutMs ?? rig.connector.deadlineMs ?? 120_000)
         expect(yield* Effect.flip(Fiber.join(pending))).toMatchObject({ _tag: "ConnectorOutcomeUnknown" })
 
+        // Before the payer approved, a wallet's payment waits for them: that answer settles it too.
+        const waiting = (outcome: AuthorizationOutcome) => rig.approvalRequired === true && outcome._tag === "ActionRequired"
         const synced = yield* rig.connector.syncPayment({ reference: sent.reference, pspPaymentId: null })
-        if (rig.findsByReference === false) expect(isSettled(synced)).toBe(true)
-        else expect(synced).toMatchObject({ _tag: "Authorized", captured: true })
+        if (rig.findsByReference === false) expect(isSettled(synced) || waiting(synced)).toBe(true)
+        else if (!waiting(synced)) expect(synced).toMatchObject({ _tag: "Authorized", captured: true })
         const resent = yield* rig.connector.authorize({ ...sent, resend: true })
-        expect(resent).toMatchObject({ _tag: "Authorized", captured: true, amountCaptured: sent.amount })
-        if (synced._tag === "Authorized") expect(resent).toMatchObject({ pspPaymentId: synced.pspPaymentId })
+        if (!waiting(resent)) expect(resent).toMatchObject({ _tag: "Authorized", captured: true, amountCaptured: sent.amount })
+        if (synced._tag === "Authorized" || synced._tag === "ActionRequired") expect(resent).toMatchObject({ pspPaymentId: synced.pspPaymentId })
         expect(rig.paymentsFor(sent.reference)).toBe(1)
       }))
 
