@@ -39,6 +39,8 @@ export interface FakeCheckoutCom {
   readonly paymentsFor: (idempotencyKey: string) => number
   injectFault: (fault: PspFault<CheckoutComFault>) => void
   readonly hungRequests: () => number
+  /** The next POST is processed but never answered (the `hang` fault): the connector must time out. */
+  readonly dropNextAnswer: () => void
   /** Holds captures, voids and refunds back (accepted, not carried out) until `settleActions`. */
   readonly holdActions: (hold: boolean) => void
   readonly settleActions: () => void
@@ -119,6 +121,7 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     paymentsFor: (key) => state.counts.get(key) ?? 0,
     injectFault: server.injectFault,
     hungRequests: server.hungRequests,
+    dropNextAnswer: () => server.injectFault("hang"),
     holdActions: (hold) => {
       state.holdActions = hold
     },
