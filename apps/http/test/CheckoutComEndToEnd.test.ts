@@ -125,6 +125,31 @@ for (const database of testDatabases()) {
           expect(fake.paymentsFor(reference)).toBe(1)
         }))
 
+      it.effect("live mode: Checkout.com's documented host and the per-merchant {prefix}.api.checkout.com only", () =>
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant(true)
+          const create = (name: string, base_url?: string) =>
+            raw(`${baseUrl}/v1/provider-connections`, {
+              method: "POST",
+              headers: json(secret),
+              body: JSON.stringify({
+                name,
+                type: "checkout_com",
+                credentials: { secret_key: "sk_TOPSECRETcheckout1live" },
+                settings: { processing_channel_id: "pc_fakechannel0000000000000000".slice(0, 29) },
+                ...(base_url === undefined ? {} : { base_url })
+              })
+            }).pipe(Effect.tap((response: RawResponse) => Effect.sync(() => responses.push(response.text))))
+          for (const [name, url] of [["cko_default", undefined], ["cko_api", "https://api.checkout.com"], ["cko_prefix", "https://1a2b3c4d.api.checkout.com"]] as const) {
+            const created = yield* create(name, url)
+            expect([name, created.status]).toEqual([name, 201])
+          }
+          for (const url of ["https://api.sandbox.checkout.com", "https://1a2b3c4d.api.sandbox.checkout.com", "https://api.checkout.com.evil.example", "http://api.checkout.com"]) {
+            const refused = yield* create(`cko_${Math.random().toString(36).slice(2, 8)}`, url)
+            expect([url, refused.status, refused.json.error.code, refused.json.error.param]).toEqual([url, 422, "connection_invalid", "base_url"])
+          }
+        }))
+
       it.effect("no response or log line shows the Checkout.com key or signature key", () =>
         Effect.sync(() => {
           expect(responses.length).toBeGreaterThan(10)
