@@ -148,6 +148,9 @@ describe("CheckoutComConnector against a wire-level fake of Checkout.com's Unifi
       // A live key on a test connection never leaves.
       const live = yield* checkout(fake, { key: "sk_m73dzbpy7cf3gfd46xr4yj5xo4e" })
       expect(yield* Effect.flip(live.authorize(token("approved")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("live Checkout.com key") })
+      // A key of the previous account structure (ABC) belongs to another API.
+      const abc = yield* checkout(fake, { key: "sk_test_0a1b2c3d-0000-4000-8000-000000000000" })
+      expect(yield* Effect.flip(abc.authorize(token("approved")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("ABC") })
     }))
 
   it.scoped("3DS: 202 with _links.redirect is ActionRequired; the customer comes back and GET /payments/{id} tells", () =>

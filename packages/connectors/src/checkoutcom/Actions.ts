@@ -38,10 +38,11 @@ export const checkoutComCapture = (call: CheckoutComCall): PaymentConnector["cap
     })
     if (answer._tag === "Failed") return CaptureOutcome.Refused(refusalOfError(answer.status, answer.error))
     yield* read(ActionAccepted, "capture")(answer.json)
-    const now = yield* lookAtPayment(call, pspPaymentId)
-    const captured = Option.isSome(now) && CAPTURED.has(now.value.status) ? now.value.balances?.total_captured ?? 0 : 0
-    return captured > 0
-      ? CaptureOutcome.Captured({ amount: fromCheckoutComAmount(captured, now.pipe(Option.map((p) => p.currency), Option.getOrElse(() => currency))) })
+    const now = Option.getOrUndefined(yield* lookAtPayment(call, pspPaymentId))
+    const captured = now !== undefined && CAPTURED.has(now.status) ? now.balances?.total_captured ?? 0 : 0
+    // What Checkout.com shows captured is what is recorded (a retry may have asked another amount).
+    return now !== undefined && captured > 0
+      ? CaptureOutcome.Captured({ amount: fromCheckoutComAmount(captured, now.currency) })
       : CaptureOutcome.Pending()
   })
 

@@ -51,6 +51,10 @@ export const makeCheckoutComCall = (
       if (key === undefined || !key.startsWith("sk_")) {
         return Effect.fail(new ConnectorUnavailable({ reason: "the connection needs credentials.secret_key (sk_sbox_… or sk_…)" }))
       }
+      // The previous account structure (ABC) has `sk_test_…` keys sent without `Bearer`: another API.
+      if (key.startsWith("sk_test_")) {
+        return Effect.fail(new ConnectorUnavailable({ reason: "an ABC (previous account structure) key: this connector speaks NAS (sk_sbox_…, sk_…)" }))
+      }
       const sandbox = SANDBOX_KEY.test(key)
       return sandbox === connection.livemode
         ? Effect.fail(new ConnectorUnavailable({ reason: `a ${sandbox ? "sandbox" : "live"} Checkout.com key on a ${connection.livemode ? "live" : "test"} connection` }))
