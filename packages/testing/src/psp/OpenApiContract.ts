@@ -80,6 +80,8 @@ export class OpenApiContract {
   static stripe = () => new OpenApiContract("stripe-spec3-2022-04.openapi.json", "3.0", "")
   static adyenCheckout = () => new OpenApiContract("adyen-checkout-v71.openapi.json", "3.1", "/v71")
   static adyenWebhooks = () => new OpenApiContract("adyen-webhooks-v1.openapi.json", "3.1", "")
+  /** Checkout.com's Unified Payments API for the new account structure (NAS), June 2021. */
+  static checkoutCom = () => new OpenApiContract("checkout-com-nas-2021-06.openapi.json", "3.0", "")
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
@@ -174,6 +176,8 @@ export class OpenApiContract {
     const responses = found.operation.responses
     const declared = responses[String(exchange.status)] ?? responses[`${String(exchange.status)[0]}XX`] ?? responses.default
     const resolved = declared?.$ref === undefined ? declared : this.schemaAt(declared.$ref.slice(2))
+    // A status the document declares without a body (Checkout.com's 401, 404, 502): an empty answer fits it.
+    if (resolved !== undefined && (resolved as any).content === undefined && exchange.responseBody === "") return []
     const schema = (resolved as any)?.content?.["application/json"]?.schema
     if (schema === undefined) return [`no JSON answer with status ${exchange.status} for ${exchange.method} ${found.template}`]
     const validate = this.validator(`${found.template}:${exchange.method}:${exchange.status}`, schema, false)

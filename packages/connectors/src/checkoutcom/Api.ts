@@ -1,0 +1,108 @@
+import {
+  type ConnectorContext,
+  type ConnectorError,
+  ConnectorOutcomeUnknown,
+  ConnectorUnavailable
+} from "@orchestrator/core/providers/PaymentConnector"
+import { Effect, Option, Redacted, Schema } from "effect"
+import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import {
+  CHECKOUT_COM_LIVE_HOSTS,
+  CHECKOUT_COM_LIVE_URL,
+  CHECKOUT_COM_SANDBOX_URL,
+  type CheckoutComSettings
+} from "./Settings.js"
+import { ErrorBody } from "./Wire.js"
+
+/** Checkout.com's answer to one call: the object, or its error body (often none) with the HTTP status. */
+export type Answer = PspAnswer<ErrorBody>
+
+/** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`. */
+export type CheckoutComCall = (what: string, request: {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly body?: unknown
+  readonly idempotencyKey?: string
+}) => Effect.Effect<Answer, ConnectorError>
+
+const decodeError = Schema.decodeUnknownOption(ErrorBody)
+
+/** NAS secret keys: `sk_sbox_…` in the sandbox, `sk_…` live. */
+const SANDBOX_KEY = /^sk_sbox_/
+
+/**
+ * Calls to Checkout.com for one connection: `Authorization: Bearer` with its secret key (a sandbox
+ * key never serves a live connection, nor the reverse), and Checkout.com's statuses sorted into what
+ * the caller handles (`Failed`) and what makes the outcome unavailable or unknown.
+ */
+export const makeCheckoutComCall = (
+  http: PspHttp["Type"],
+  context: ConnectorContext,
+  settings: CheckoutComSettings
+): CheckoutComCall => {
+  const { connection } = context
+  const { client, timeouts } = connectionClient(http, connection.livemode, settings, CHECKOUT_COM_LIVE_HOSTS)
+  const baseUrl = (connection.base_url ?? (connection.livemode ? CHECKOUT_COM_LIVE_URL : CHECKOUT_COM_SANDBOX_URL)).replace(/\/+$/, "")
+
+  const secretKey = Effect.flatMap(
+    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
+    (credentials) => {
+      const key = Redacted.value(credentials).secret_key
+      if (key === undefined || !key.startsWith("sk_")) {
+        return Effect.fail(new ConnectorUnavailable({ reason: "the connection needs credentials.secret_key (sk_sbox_… or sk_…)" }))
+      }
+      // The previous account structure (ABC) has `sk_test_…` keys sent without `Bearer`: another API.
+      if (key.startsWith("sk_test_")) {
+        return Effect.fail(new ConnectorUnavailable({ reason: "an ABC (previous account structure) key: this connector speaks NAS (sk_sbox_…, sk_…)" }))
+      }
+      const sandbox = SANDBOX_KEY.test(key)
+      return sandbox === connection.livemode
+        ? Effect.fail(new ConnectorUnavailable({ reason: `a ${sandbox ? "sandbox" : "live"} Checkout.com key on a ${connection.livemode ? "live" : "test"} connection` }))
+        : Effect.succeed(key)
+    }
+  )
+
+  return (what, request) =>
+    Effect.gen(function*() {
+      const key = yield* secretKey
+      const response = yield* exchange(client, {
+        method: request.method,
+        url: `${baseUrl}${request.path}`,
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: "application/json",
+          ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
+          ...(request.idempotencyKey === undefined ? {} : { "cko-idempotency-key": request.idempotencyKey })
+        },
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
+      }, timeouts, `Checkout.com ${what}`)
+      if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
+      // Reasons are ours (they reach operators); what Checkout.com said goes to the attempt record only.
+      if (response.status >= 500 || response.status === 401) {
+        return yield* new ConnectorUnavailable({
+          reason: response.status === 401
+            ? "Checkout.com rejected the credentials (HTTP 401)"
+            : `Checkout.com ${what} answered HTTP ${response.status}`,
+          providerMessage: response.text === "" ? undefined : response.text
+        })
+      }
+      // Another request under this key is still being processed: 409 today, 429 ("too many requests or
+      // duplicate request detected") in the 2021 document. A refusal could let a second provider charge
+      // too, so the outcome is unknown and reconciliation sends it again under the same key.
+      if ((response.status === 409 || response.status === 429) && request.idempotencyKey !== undefined) {
+        return yield* new ConnectorOutcomeUnknown({ reason: `Checkout.com ${what}: too many requests, or the same request still in progress` })
+      }
+      const error = Option.getOrElse(decodeError(response.json), (): ErrorBody => ({}))
+      return { _tag: "Failed", status: response.status, error } as const
+    })
+}
+
+/** A 2xx body we cannot read: Checkout.com acted, we do not know how; reconciliation asks again. */
+export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
+  Effect.mapError(
+    Schema.decodeUnknown(schema)(json),
+    () => new ConnectorOutcomeUnknown({ reason: `Checkout.com ${what}: unreadable answer` })
+  )
+
+/** A payment id as a path segment. */
+export const paymentPath = (id: string) => `/payments/${encodeURIComponent(id)}`

@@ -1,0 +1,59 @@
+import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import { Either } from "effect"
+import { CAPTURE_KEY } from "./Outcomes.js"
+import type { CheckoutComSettings } from "./Settings.js"
+
+/**
+ * What the merchant's token stands for, as Checkout.com's `source`: a token from Checkout.com's
+ * Frames or Flow in the browser (`tok_…`, `type: "token"`, card data never seen here) or a card
+ * Checkout.com stored from an earlier payment (`src_…`, `type: "id"`).
+ */
+export const sourceOf = (token: string): Either.Either<Record<string, string>, string> =>
+  /^tok_\w{26}$/.test(token)
+    ? Either.right({ type: "token", token })
+    : /^src_\w{26}$/.test(token)
+    ? Either.right({ type: "id", id: token })
+    : Either.left("The token is neither a Checkout.com card token (tok_…) nor a stored source (src_…).")
+
+/** Checkout.com's limits on the fields we fill. */
+const URL_LIMIT = 255
+const DESCRIPTION_LIMIT = 100
+
+/** Whether our return URL fits Checkout.com's `success_url` (255 characters). */
+export const returnUrlFits = (request: AuthorizeRequest) => request.offSession || request.returnUrl.length <= URL_LIMIT
+
+/**
+ * The body of `POST /payments`: our attempt id as `reference` (it is the idempotency key too), the
+ * capture asked for (also in `metadata`, so the details and webhooks tell it), 3D Secure for a
+ * customer who is there, and our return URL for both ends of the redirect: the return asks
+ * Checkout.com how it went, whatever the URL says.
+ */
+export const paymentBody = (
+  request: AuthorizeRequest,
+  amount: number,
+  source: Record<string, string>,
+  settings: CheckoutComSettings
+) => {
+  const customer = request.customer
+  const present = !request.offSession
+  return {
+    source,
+    amount,
+    currency: request.currency,
+    reference: request.reference,
+    capture: request.capture,
+    processing_channel_id: settings.processing_channel_id,
+    payment_type: present ? "Regular" : "Recurring",
+    ...(present ? {} : { merchant_initiated: true }),
+    ...(request.description === null ? {} : { description: request.description.slice(0, DESCRIPTION_LIMIT) }),
+    ...(customer === null || (customer.email === null && customer.name === null) ? {} : {
+      customer: {
+        ...(customer.email === null ? {} : { email: customer.email }),
+        ...(customer.name === null ? {} : { name: customer.name })
+      }
+    }),
+    ...(present && settings.three_ds ? { "3ds": { enabled: true } } : {}),
+    ...(present ? { success_url: request.returnUrl, failure_url: request.returnUrl } : {}),
+    metadata: { [CAPTURE_KEY]: request.capture ? "automatic" : "manual", payment_id: request.paymentId }
+  }
+}

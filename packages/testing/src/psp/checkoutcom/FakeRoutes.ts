@@ -1,0 +1,176 @@
+import type { PspAnswer } from "../FakePspServer.js"
+import {
+  cardSource,
+  type CheckoutComPayment,
+  type CheckoutComState,
+  DECLINES,
+  newId,
+  OUTCOMES,
+  recordAction,
+  tokenName,
+  validationError
+} from "./FakeState.js"
+
+const THOUSANDTHS = new Set("BHD IQD JOD KWD LYD OMR TND".split(" "))
+
+const links = (state: CheckoutComState, payment: CheckoutComPayment) => ({
+  self: { href: `${state.baseUrl()}/payments/${payment.id}` },
+  actions: { href: `${state.baseUrl()}/payments/${payment.id}/actions` },
+  ...(payment.status === "Pending" && payment.metadata.__redirect === true
+    ? { redirect: { href: `${state.baseUrl()}/fake/3ds/${payment.id}` } }
+    : {})
+})
+
+/** `GET /payments/{id}`, as the document's `PaymentDetails`. */
+const details = (state: CheckoutComState, payment: CheckoutComPayment) => {
+  const { __redirect: _, ...metadata } = payment.metadata
+  return {
+    id: payment.id,
+    requested_on: payment.requestedOn,
+    ...(payment.approved || payment.status !== "Pending" ? { source: cardSource(payment.sourceId) } : {}),
+    amount: payment.amount,
+    currency: payment.currency,
+    payment_type: "Regular",
+    reference: payment.reference,
+    approved: payment.approved,
+    status: payment.status,
+    // The document's balances require an `id` (the payment's, here).
+    balances: {
+      id: payment.id,
+      total_authorized: payment.approved ? payment.amount : 0,
+      total_voided: payment.voided,
+      available_to_void: payment.status === "Authorized" ? payment.amount : 0,
+      total_captured: payment.captured,
+      available_to_capture: payment.status === "Authorized" ? payment.amount : 0,
+      total_refunded: payment.refunded,
+      available_to_refund: payment.captured - payment.refunded
+    },
+    metadata,
+    _links: links(state, payment)
+  }
+}
+
+/** `POST /payments`: the token's name decides; 201 processed, 202 for 3DS and for news later. */
+const createPayment = (state: CheckoutComState, body: any, key: string | undefined): PspAnswer => {
+  if (body?.processing_channel_id !== state.processingChannelId) return validationError(422, "processing_channel_id_invalid")
+  const token = body.source?.type === "token" ? body.source.token : body.source?.type === "id" ? body.source.id : undefined
+  const name = tokenName(token)
+  if (name === undefined || !OUTCOMES.has(name)) return validationError(422, body.source?.type === "id" ? "source_id_invalid" : "token_invalid")
+  const amount = body.amount
+  if (!Number.isSafeInteger(amount) || amount < 0 || amount > 999_999_999) return validationError(422, "amount_invalid")
+  if (THOUSANDTHS.has(body.currency) && amount % 10 !== 0) return validationError(422, "amount_invalid")
+  const decline = DECLINES[name]
+  const waits = name === "threeds" || name === "pending"
+  const payment: CheckoutComPayment = {
+    id: newId("pay"),
+    reference: body.reference,
+    amount,
+    currency: body.currency,
+    capture: body.capture !== false,
+    status: waits ? "Pending" : decline !== undefined ? "Declined" : body.capture !== false ? "Captured" : "Authorized",
+    approved: !waits && decline === undefined,
+    metadata: { ...body.metadata, ...(name === "threeds" ? { __redirect: true } : {}) },
+    successUrl: body.success_url,
+    failureUrl: body.failure_url,
+    requestedOn: new Date().toISOString(),
+    sourceId: body.source.type === "id" ? body.source.id : newId("src"),
+    actions: [],
+    captured: 0,
+    refunded: 0,
+    voided: 0
+  }
+  state.payments.set(payment.id, payment)
+  if (key !== undefined) state.counts.set(key, (state.counts.get(key) ?? 0) + 1)
+  if (waits) {
+    return [202, { id: payment.id, status: "Pending", reference: payment.reference, _links: links(state, payment) }]
+  }
+  const authorization = recordAction(payment, "Authorization", amount, payment.reference, decline)
+  if (payment.status === "Captured") payment.captured = amount
+  return [201, {
+    id: payment.id,
+    action_id: authorization.id,
+    amount,
+    currency: payment.currency,
+    approved: payment.approved,
+    // Checkout.com answers `Authorized` and captures a moment later when `capture` is true.
+    status: decline === undefined ? "Authorized" : "Declined",
+    ...(decline === undefined ? { auth_code: "643381" } : {}),
+    response_code: authorization.responseCode,
+    response_summary: authorization.responseSummary,
+    source: cardSource(payment.sourceId),
+    balances: { id: payment.id, total_authorized: payment.approved ? amount : 0, total_captured: 0, total_refunded: 0, total_voided: 0 },
+    processed_on: authorization.processedOn,
+    reference: payment.reference,
+    _links: links(state, payment)
+  }]
+}
+
+/** Carries out an accepted action now, or later when the fake holds actions back. */
+const carryOut = (state: CheckoutComState, work: () => void) => {
+  if (state.holdActions) state.held.push(work)
+  else work()
+}
+
+/** `POST /payments/{id}/captures|voids|refunds`: 404 for no payment, 403 when the state forbids it, else 202. */
+const paymentAction = (state: CheckoutComState, payment: CheckoutComPayment, kind: string, body: any): PspAnswer => {
+  const accepted = (actionId: string) =>
+    [202, {
+      action_id: actionId,
+      ...(body?.reference === undefined ? {} : { reference: body.reference }),
+      _links: { payment: { href: `${state.baseUrl()}/payments/${payment.id}` } }
+    }] as PspAnswer
+  const actionId = newId("act")
+  if (kind === "captures") {
+    if (payment.status !== "Authorized") return [403, undefined]
+    const amount = body?.amount ?? payment.amount
+    if (amount > payment.amount) return validationError(422, "amount_invalid")
+    carryOut(state, () => {
+      recordAction(payment, "Capture", amount, body?.reference, undefined, actionId)
+      payment.captured = amount
+      payment.status = amount === payment.amount ? "Captured" : "Partially Captured"
+    })
+    return accepted(actionId)
+  }
+  if (kind === "voids") {
+    if (payment.status !== "Authorized") return [403, undefined]
+    carryOut(state, () => {
+      recordAction(payment, "Void", payment.amount, body?.reference, undefined, actionId)
+      payment.voided = payment.amount
+      payment.status = "Voided"
+    })
+    return accepted(actionId)
+  }
+  const available = payment.captured - payment.refunded
+  if (available <= 0) return [403, undefined]
+  const amount = body?.amount ?? available
+  if (amount > available) return validationError(422, "refund_amount_exceeds_balance")
+  payment.refunded += amount
+  carryOut(state, () => {
+    recordAction(payment, "Refund", amount, body?.reference, undefined, actionId)
+    payment.status = payment.refunded === payment.captured ? "Refunded" : "Partially Refunded"
+  })
+  return accepted(actionId)
+}
+
+/** One call to the fake's API. */
+export const handleCheckoutCom = (state: CheckoutComState, method: string, path: string, body: any, key: string | undefined): PspAnswer => {
+  if (method === "POST" && path === "/payments") return createPayment(state, body, key)
+  const match = /^\/payments\/([^/]+)(?:\/(actions|captures|voids|refunds))?$/.exec(path)
+  const payment = match === null ? undefined : state.payments.get(match[1]!)
+  if (match === null || payment === undefined) return [404, undefined]
+  if (method === "GET" && match[2] === undefined) return [200, details(state, payment)]
+  if (method === "GET" && match[2] === "actions") {
+    return [200, payment.actions.map((action) => ({
+      id: action.id,
+      type: action.type,
+      processed_on: action.processedOn,
+      amount: action.amount,
+      approved: action.approved,
+      response_code: action.responseCode,
+      response_summary: action.responseSummary,
+      ...(action.reference === undefined ? {} : { reference: action.reference })
+    })).reverse()]
+  }
+  if (method === "POST" && match[2] !== undefined && match[2] !== "actions") return paymentAction(state, payment, match[2], body)
+  return [404, undefined]
+}
