@@ -32,7 +32,8 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
     Effect.gen(function*() {
       const definitions = yield* ConnectorCatalog
       const secrets = yield* ConnectionSecrets
-      const publicBaseUrl = (yield* PublicUrls).base
+      const urls = yield* PublicUrls
+      const publicBaseUrl = urls.base
       const definition = (type: string) =>
         Object.hasOwn(definitions, type)
           ? Effect.succeed(definitions[type]! as ConnectorDefinition)
@@ -47,7 +48,8 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
                 connection,
                 credentials: secrets.credentials(connection),
                 webhookSecret: secrets.webhookSecret(connection),
-                publicBaseUrl
+                publicBaseUrl,
+                webhookUrl: urls.providerWebhook(connection.id)
               }, settings)))
       }
     })

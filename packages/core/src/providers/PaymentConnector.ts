@@ -331,6 +331,11 @@ export interface ConnectorContext {
   readonly credentials: Effect.Effect<Redacted.Redacted<Readonly<Record<string, string>>>, MissingSecret>
   readonly webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>
   readonly publicBaseUrl: string
+  /**
+   * Where the service takes this connection's webhooks (`PublicUrls.providerWebhook`), for a PSP that
+   * is told per payment where to send its news (Mollie's `webhookUrl`).
+   */
+  readonly webhookUrl?: string
 }
 
 /**
@@ -353,5 +358,13 @@ export interface ConnectorDefinition<Settings = unknown> {
    * test tokens): routing uses its country before any PSP is asked, as payments and the dry run do.
    */
   readonly cardOfToken?: (token: string) => CardDetails | undefined
+  /**
+   * What is wrong with these credentials for a connection of this mode, found when they are saved
+   * (a live key on a test connection): the credential's key and why, or `undefined`.
+   */
+  readonly credentialsProblem?: (
+    credentials: Readonly<Record<string, string>>,
+    livemode: boolean
+  ) => { readonly key: string; readonly reason: string } | undefined
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

@@ -13,7 +13,7 @@ export type PspFault<S extends { readonly status: number }> =
   | { readonly delayMs: number }
   | S
 
-/** A status and the JSON body answered with it. */
+/** A status and the JSON body answered with it (`undefined`: an answer without a body). */
 export type PspAnswer = [number, unknown]
 
 /** What differs from one fake PSP to another; the server loop around it is the same. */
@@ -34,6 +34,8 @@ export interface FakePspOptions<S extends { readonly status: number }> {
   /** Headers added to an answer replayed for its idempotency key. */
   readonly replayHeaders: Record<string, string>
   readonly handle: (method: string, url: URL, body: string, idempotencyKey: string | undefined) => PspAnswer
+  /** The answers' media type: `application/json` unless the PSP says otherwise (Mollie: `application/hal+json`). */
+  readonly contentType?: string
 }
 
 export interface FakePspServer<S extends { readonly status: number }> {
@@ -62,11 +64,11 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
     if (saved !== undefined) {
       if (saved.body !== body || (options.matchesPath && saved.path !== url.pathname)) return options.keyReused
       replayed()
-      return [saved.status, JSON.parse(saved.response)]
+      return [saved.status, saved.response === "" ? undefined : JSON.parse(saved.response)]
     }
     const [status, json] = options.handle(method, url, body, key)
     if (key !== undefined && options.keyedMethod(method)) {
-      idempotency.set(key, { body, path: url.pathname, status, response: JSON.stringify(json) })
+      idempotency.set(key, { body, path: url.pathname, status, response: json === undefined ? "" : JSON.stringify(json) })
     }
     return [status, json]
   }
@@ -81,9 +83,10 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
       const headers = Object.fromEntries(Object.entries(request.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : value]))
       const method = request.method ?? "GET"
       const answer = (status: number, json: unknown) => {
-        const text = JSON.stringify(json)
+        const text = json === undefined ? "" : JSON.stringify(json)
         exchanges.push({ method, url: request.url ?? "/", headers, body, status, responseBody: text })
-        response.writeHead(status, { "content-type": "application/json", ...options.responseHeaders() }).end(text)
+        const type = json === undefined ? {} : { "content-type": options.contentType ?? "application/json" }
+        response.writeHead(status, { ...type, ...options.responseHeaders() }).end(text)
       }
       const key = request.headers["idempotency-key"] as string | undefined
       const refused = options.refuse(request, key)
