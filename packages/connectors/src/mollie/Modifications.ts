@@ -10,7 +10,20 @@ import { fromMollieAmount, toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"
 import { failureOfError } from "./Failures.js"
 import { retrievePayment } from "./Payments.js"
-import { Capture, REFERENCE_KEY } from "./Wire.js"
+import { Capture, CaptureList, REFERENCE_KEY, referenceOf } from "./Wire.js"
+
+/** The capture made under our reference, among the payment's: what a repeated capture answers. */
+const captureByReference = (call: MollieCall, pspPaymentId: string, reference: string) =>
+  Effect.flatMap(
+    call("list captures", { method: "GET", path: `/v2/payments/${path(pspPaymentId)}/captures`, query: { limit: "250" } }),
+    (answer) =>
+      answer._tag === "Failed"
+        ? Effect.succeed(undefined)
+        : Effect.map(
+          read(CaptureList, "list captures")(answer.json),
+          (list) => list._embedded.captures.find((capture) => referenceOf(capture.metadata) === reference)
+        )
+  )
 
 /** Captures (part of) an authorized payment under our reference; Mollie may settle the capture later (`pending`). */
 export const mollieCapture = (call: MollieCall): PaymentConnector["capture"] => ({ amount, currency, pspPaymentId, reference }) =>
@@ -23,28 +36,34 @@ export const mollieCapture = (call: MollieCall): PaymentConnector["capture"] => 
       idempotencyKey: reference,
       body: { amount: value.right, metadata: { [REFERENCE_KEY]: reference } }
     })
-    if (answer._tag === "Failed") {
-      const { code, message, providerMessage } = failureOfError(answer.error, "capture_failed")
-      return CaptureOutcome.Refused({ code, message, providerMessage })
-    }
-    const capture = yield* read(Capture, "create capture")(answer.json)
-    switch (capture.status) {
-      case "succeeded": {
-        const captured = capture.amount === undefined || capture.amount === null ? amount : fromMollieAmount(capture.amount)
-        if (captured === undefined) return yield* new ConnectorOutcomeUnknown({ reason: "Mollie create capture: unreadable amount" })
-        return CaptureOutcome.Captured({ amount: captured })
-      }
-      case "failed":
-        return CaptureOutcome.Refused({
-          code: "capture_failed",
-          message: failureMessage("capture_failed"),
-          providerMessage: "Mollie: the capture failed"
-        })
-      default:
-        // `pending`: the payment turns `paid` when it succeeds, and Mollie calls the webhook.
-        return CaptureOutcome.Pending()
-    }
+    if (answer._tag === "Ok") return yield* outcomeOfCapture(yield* read(Capture, "create capture")(answer.json), amount)
+    // Refused, perhaps because this capture was made before (under this reference, another amount): that one stands.
+    const earlier = yield* captureByReference(call, pspPaymentId, reference)
+    if (earlier !== undefined) return yield* outcomeOfCapture(earlier, amount)
+    const { code, message, providerMessage } = failureOfError(answer.error, "capture_failed")
+    return CaptureOutcome.Refused({ code, message, providerMessage })
   })
+
+/** What a capture's status means: `succeeded` with its amount, `pending` settled later by the webhook. */
+const outcomeOfCapture = (capture: Capture, asked: number) => {
+  switch (capture.status) {
+    case "succeeded": {
+      const captured = capture.amount === undefined || capture.amount === null ? asked : fromMollieAmount(capture.amount)
+      return captured === undefined
+        ? Effect.fail(new ConnectorOutcomeUnknown({ reason: "Mollie create capture: unreadable amount" }))
+        : Effect.succeed(CaptureOutcome.Captured({ amount: captured }))
+    }
+    case "failed":
+      return Effect.succeed(CaptureOutcome.Refused({
+        code: "capture_failed",
+        message: failureMessage("capture_failed"),
+        providerMessage: "Mollie: the capture failed"
+      }))
+    default:
+      // `pending`: the payment turns `paid` when it succeeds, and Mollie calls the webhook.
+      return Effect.succeed(CaptureOutcome.Pending())
+  }
+}
 
 /**
  * Cancels a payment: an authorized one by releasing its authorization (Mollie answers 202 and cancels

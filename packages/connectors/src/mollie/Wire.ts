@@ -64,9 +64,13 @@ export const Capture = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
   amount: Schema.optional(Schema.NullOr(Amount)),
-  paymentId: Schema.String
+  paymentId: Schema.String,
+  metadata: Metadata
 })
 export type Capture = typeof Capture.Type
+
+/** `GET /v2/payments/{id}/captures`: the payment's captures. */
+export const CaptureList = Schema.Struct({ _embedded: Schema.Struct({ captures: Schema.Array(Capture) }) })
 
 /** Every non-2xx answer (`components/schemas/error-response`). */
 export const MollieError = Schema.Struct({

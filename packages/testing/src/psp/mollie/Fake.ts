@@ -36,6 +36,10 @@ export interface FakeMollie {
   readonly paymentsFor: (idempotencyKey: string) => number
   readonly injectFault: (fault: PspFault<MollieFault>) => void
   readonly hungRequests: () => number
+  /** The next POST or DELETE is processed but never answered (the `hang` fault): the connector must time out. */
+  readonly dropNextAnswer: () => void
+  /** Payments whose `metadata.reference` is ours, however many keys created them. */
+  readonly paymentsWithReference: (reference: string) => ReadonlyArray<FakeMolliePayment>
   /** Captures answer `pending` from now on (Mollie settles them later), or `succeeded` again. */
   readonly capturesPending: (pending: boolean) => void
   /** Moves a payment as the customer, the issuer or time would (then Mollie calls the webhook). */
@@ -108,6 +112,9 @@ export const startFakeMollie = async (): Promise<FakeMollie & { close: () => Pro
     paymentsFor: (key) => state.counts.get(key) ?? 0,
     injectFault: server.injectFault,
     hungRequests: server.hungRequests,
+    dropNextAnswer: () => server.injectFault("hang"),
+    paymentsWithReference: (reference) =>
+      [...state.payments.values()].filter((payment) => (payment.metadata as { reference?: unknown } | null)?.reference === reference),
     capturesPending: (pending) => {
       state.captureStatus = pending ? "pending" : "succeeded"
     },

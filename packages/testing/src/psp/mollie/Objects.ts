@@ -46,6 +46,7 @@ export interface FakeMollieCapture {
   readonly id: string
   readonly paymentId: string
   readonly amount: MollieAmount
+  readonly metadata: unknown
   readonly createdAt: string
   status: "pending" | "succeeded" | "failed"
 }
@@ -143,6 +144,7 @@ export const captureJson = (origin: string, mode: string, capture: FakeMollieCap
   mode,
   amount: capture.amount,
   status: capture.status,
+  metadata: capture.metadata,
   createdAt: capture.createdAt,
   paymentId: capture.paymentId,
   _links: {

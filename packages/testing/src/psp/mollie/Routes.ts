@@ -107,6 +107,7 @@ const capture = (state: MollieState, payment: FakeMolliePayment, body: any): Psp
     id: `cpt_Fake${String(++state.sequence).padStart(5, "0")}`,
     paymentId: payment.id,
     amount,
+    metadata: body?.metadata ?? null,
     createdAt: CREATED_AT,
     status: state.captureStatus
   }
@@ -168,7 +169,11 @@ export const handleMollie = (state: MollieState, mode: "test" | "live", method: 
     settle(payment, "canceled")
     return [202, undefined]
   }
-  if (action === "captures" && method === "POST") return capture(state, payment, body)
+  if (action === "captures") {
+    if (method === "POST") return capture(state, payment, body)
+    const ours = state.captures.filter((each) => each.paymentId === payment.id)
+    return [200, listJson(origin, url.pathname, "captures", ours.map((each) => captureJson(origin, mode, each)))]
+  }
   if (action === "refunds") {
     if (method === "POST") return refund(state, payment, body)
     const ours = state.refunds.filter((each) => each.paymentId === payment.id)
