@@ -1,6 +1,7 @@
 import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Effect, Layer } from "effect"
 import { adyenDefinition } from "./adyen/AdyenConnector.js"
+import { paypalDefinition } from "./paypal/Connector.js"
 import { SandboxLedger } from "./sandbox/SandboxLedger.js"
 import { sandboxDefinition } from "./sandbox/SandboxConnector.js"
 import { stripeDefinition } from "./stripe/StripeConnector.js"
@@ -19,7 +20,8 @@ export const ConnectorCatalogLive = Layer.effect(
     return {
       sandbox: sandboxDefinition(ledger),
       stripe: stripeDefinition(http),
-      adyen: adyenDefinition(http)
+      adyen: adyenDefinition(http),
+      paypal: paypalDefinition(http)
     }
   })
 )

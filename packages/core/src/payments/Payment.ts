@@ -5,6 +5,7 @@ import { Metadata } from "../domain/Metadata.js"
 import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { RequestBody } from "../domain/RequestBody.js"
+import { CARD_METHOD, REDIRECT_METHODS } from "./PaymentMethodTypes.js"
 
 export const PaymentStatus = Schema.Literal(
   "created",
@@ -27,7 +28,8 @@ export type PaymentRouting = typeof PaymentRouting.Type
 
 export class PaymentMethod extends Schema.Class<PaymentMethod>("PaymentMethod")({
   type: Schema.String,
-  token: Schema.String,
+  /** The PSP's card token; `null` for a redirect method (`paypal`), which has none. */
+  token: Schema.NullOr(Schema.String),
   brand: Schema.NullOr(Schema.String),
   last4: Schema.NullOr(Schema.String),
   country: Schema.NullOr(Schema.String)
@@ -130,13 +132,23 @@ export const CardToken = Identifier.pipe(
   )
 )
 
-export const PaymentMethodInput = Schema.Struct({
-  type: Schema.Literal("card"),
+/** A card: the PSP's token for it, and what the merchant's page already knows of it. */
+export const CardMethodInput = Schema.Struct({
+  type: Schema.Literal(CARD_METHOD),
   token: CardToken,
   brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
   last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
   country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
-}).annotations({ identifier: "PaymentMethodInput" })
+}).annotations({ identifier: "CardMethodInput" })
+
+/** A wallet or local method (`{ "type": "paypal" }`): no token, the customer approves at the PSP. */
+export const RedirectMethodInput = Schema.Struct({
+  type: Schema.Literal(...REDIRECT_METHODS)
+}).annotations({ identifier: "RedirectMethodInput" })
+
+export const PaymentMethodInput = Schema.Union(CardMethodInput, RedirectMethodInput)
+  .annotations({ identifier: "PaymentMethodInput" })
+export type PaymentMethodInput = typeof PaymentMethodInput.Type
 
 /** Body of `POST /v1/payments`. Unknown fields are refused. */
 export const CreatePayment = RequestBody("CreatePayment", {

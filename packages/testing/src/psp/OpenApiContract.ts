@@ -80,6 +80,9 @@ export class OpenApiContract {
   static stripe = () => new OpenApiContract("stripe-spec3-2022-04.openapi.json", "3.0", "")
   static adyenCheckout = () => new OpenApiContract("adyen-checkout-v71.openapi.json", "3.1", "/v71")
   static adyenWebhooks = () => new OpenApiContract("adyen-webhooks-v1.openapi.json", "3.1", "")
+  static paypalOrders = () => new OpenApiContract("paypal-checkout-orders-v2.openapi.json", "3.0", "")
+  static paypalPayments = () => new OpenApiContract("paypal-payments-v2.openapi.json", "3.0", "")
+  static paypalWebhooks = () => new OpenApiContract("paypal-webhooks-v1.openapi.json", "3.0", "")
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
