@@ -72,8 +72,28 @@ export const moneyOf = (units: number, currency: string): Money => {
 
 export const TIME = "2026-01-01T00:00:00Z"
 
-/** PayPal's error answer: `name`, `message` as the document enumerates them, and the issue. */
-export const paypalError = (status: number, issue: string, description: string, links?: ReadonlyArray<unknown>): PspAnswer => {
+/** Each issue's description, word for word as PayPal's documents enumerate it. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  MISSING_REQUIRED_PARAMETER: "A required field or parameter is missing.",
+  INVALID_RESOURCE_ID: "Specified resource ID does not exist. Please check the resource ID and try again.",
+  DECIMAL_PRECISION: "If the currency supports decimals, only two decimal place precision is supported.",
+  INSTRUMENT_DECLINED: "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
+  ORDER_ALREADY_CAPTURED: "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
+  ORDER_ALREADY_AUTHORIZED: "Order already authorized.If 'intent=AUTHORIZE' only one authorization per order is allowed.",
+  ORDER_NOT_APPROVED:
+    "Payer has not yet approved the Order for payment. Please redirect the payer to the 'rel':'approve' url returned as part of the HATEOAS links within the Create Order call.",
+  PAYER_ACTION_REQUIRED: "Transaction cannot complete successfully, instruct the buyer to return to PayPal.",
+  MAX_CAPTURE_AMOUNT_EXCEEDED:
+    "Capture amount exceeds allowable limit. Please contact customer service or your account manager to request the change to your overage limit. The default overage limit is 115%, which allows the sum of all captures to be up to 115% of the order amount. The ability to over capture is subjected to regulatory approvals.",
+  PREVIOUSLY_CAPTURED: "Authorization has been previously captured and hence cannot be voided.",
+  PREVIOUSLY_VOIDED: "Authorization has been previously voided and hence cannot be voided again.",
+  CAPTURE_FULLY_REFUNDED: "The capture has already been fully refunded",
+  REFUND_AMOUNT_EXCEEDED: "The refund amount must be less than or equal to the capture amount that has not yet been refunded."
+}
+
+/** PayPal's error answer: `name`, `message` and the issue's description as the documents enumerate them. */
+export const paypalError = (status: number, issue: string, given: string, links?: ReadonlyArray<unknown>): PspAnswer => {
+  const description = DESCRIPTIONS[issue] ?? given
   const [name, message] = status === 400
     ? ["INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema."]
     : status === 404
