@@ -2,6 +2,7 @@ import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Effect, Layer } from "effect"
 import { adyenDefinition } from "./adyen/AdyenConnector.js"
 import { mollieDefinition } from "./mollie/Connector.js"
+import { paypalDefinition } from "./paypal/Connector.js"
 import { SandboxLedger } from "./sandbox/SandboxLedger.js"
 import { sandboxDefinition } from "./sandbox/SandboxConnector.js"
 import { stripeDefinition } from "./stripe/StripeConnector.js"
@@ -21,7 +22,8 @@ export const ConnectorCatalogLive = Layer.effect(
       sandbox: sandboxDefinition(ledger),
       stripe: stripeDefinition(http),
       adyen: adyenDefinition(http),
-      mollie: mollieDefinition(http)
+      mollie: mollieDefinition(http),
+      paypal: paypalDefinition(http)
     }
   })
 )

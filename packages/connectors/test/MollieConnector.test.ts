@@ -100,7 +100,7 @@ describe("MollieConnector against a wire-level fake of Mollie", () => {
       yield* connector.authorize(authorizeWith("tkn_paid", { amount: 7, description: "x".repeat(300) }))
       expect(lastBody(fake).amount).toEqual({ currency: "EUR", value: "0.07" })
       expect(lastBody(fake).description).toHaveLength(255)
-      const ideal = yield* connector.authorize(authorizeWith("", { paymentMethod: { type: "ideal", token: "" } }))
+      const ideal = yield* connector.authorize(authorizeWith("", { paymentMethod: { type: "ideal", token: null } }))
       expect(ideal._tag).toBe("ActionRequired")
       expect(lastBody(fake)).not.toHaveProperty("cardToken")
       expect(lastBody(fake).method).toBe("ideal")

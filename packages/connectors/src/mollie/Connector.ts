@@ -3,7 +3,7 @@ import { Effect, Option } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeMollieCall } from "./Api.js"
 import { mollieCancel, mollieCapture } from "./Modifications.js"
-import { mollieAuthorize, mollieSyncPayment, retrievePayment } from "./Payments.js"
+import { MOLLIE_REDIRECT_METHODS, mollieAuthorize, mollieSyncPayment, retrievePayment } from "./Payments.js"
 import { listRefunds, mollieRefund, mollieSyncRefund } from "./Refunds.js"
 import { apiKeyProblem, MOLLIE_LIVE_HOSTS, MollieSettings } from "./Settings.js"
 import { readMollieWebhook } from "./Webhooks.js"
@@ -46,6 +46,8 @@ export const makeMollieConnector = (
 export const mollieDefinition = (http: PspHttp["Type"]): ConnectorDefinition<MollieSettings> => ({
   settings: MollieSettings,
   liveHosts: MOLLIE_LIVE_HOSTS,
+  // Cards by a Mollie Components token; iDEAL and Bancontact paid on Mollie's checkout.
+  paymentMethods: ["card", ...MOLLIE_REDIRECT_METHODS],
   credentialKeys: [{ key: "api_key", required: true }],
   credentialsProblem: (credentials, livemode) => {
     const key = credentials.api_key

@@ -18,7 +18,7 @@ const noCard = { brand: null, last4: null, country: null }
 const DESCRIPTION_LIMIT = 255
 
 /** Our payment method types that are Mollie methods of their own name, paid on Mollie's checkout without a token. */
-const REDIRECT_METHODS = new Set(["ideal", "bancontact"])
+export const MOLLIE_REDIRECT_METHODS: ReadonlyArray<string> = ["ideal", "bancontact"]
 
 /**
  * Mollie cannot call a webhook on the service's own machine: such a `webhookUrl` is refused with the
@@ -38,7 +38,7 @@ const reachableWebhook = (url: string | undefined) => {
 export const paymentBody = (request: AuthorizeRequest, amount: MollieAmount, webhookUrl: string | undefined) => {
   const { type, token } = request.paymentMethod
   const method = type === "card"
-    ? { method: "creditcard", ...(token === "" ? {} : { cardToken: token }) }
+    ? { method: "creditcard", ...(token === null || token === "" ? {} : { cardToken: token }) }
     : { method: type }
   const hook = reachableWebhook(webhookUrl)
   return {
@@ -89,7 +89,7 @@ export const mollieAuthorize = (call: MollieCall, webhookUrl: string | undefined
     const refused = (code: string, providerMessage?: string) =>
       AuthorizationOutcome.Refused({ pspPaymentId: null, code, message: failureMessage(code), retryable: false, card: noCard, providerMessage })
     const { type } = request.paymentMethod
-    if (type !== "card" && !REDIRECT_METHODS.has(type)) return refused("invalid_payment_method", `Mollie: no method for '${type}'`)
+    if (type !== "card" && !MOLLIE_REDIRECT_METHODS.includes(type)) return refused("invalid_payment_method", `Mollie: no method for '${type}'`)
     // Charging without the customer needs a Mollie mandate (a `first` payment), which this connector does not make.
     if (request.offSession) return refused("authentication_required", "Mollie: off-session payments need a mandate")
     const amount = toMollieAmount(request.amount, request.currency)

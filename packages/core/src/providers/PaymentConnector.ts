@@ -41,7 +41,8 @@ export interface AuthorizeRequest {
   readonly paymentId: string
   readonly amount: number
   readonly currency: Currency
-  readonly paymentMethod: { readonly type: string; readonly token: string }
+  /** A card's PSP token; a redirect method (`paypal`) has none: the customer approves at the PSP. */
+  readonly paymentMethod: { readonly type: string; readonly token: string | null }
   /** `false` authorizes only; the money moves on capture. */
   readonly capture: boolean
   /**
@@ -366,5 +367,10 @@ export interface ConnectorDefinition<Settings = unknown> {
     credentials: Readonly<Record<string, string>>,
     livemode: boolean
   ) => { readonly key: string; readonly reason: string } | undefined
+  /**
+   * The payment methods (`payment_method.type`) this PSP takes; `["card"]` when unset. Routing never
+   * sends a payment to a connection whose type cannot take its method.
+   */
+  readonly paymentMethods?: ReadonlyArray<string>
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

@@ -91,10 +91,20 @@ export class OpenApiContract {
   private schemas = 0
   private readonly doc: any
 
-  constructor(file: string, dialect: Dialect, private readonly basePath: string) {
+  /**
+   * `unicodeRegExp: false` for a document whose patterns are written for JavaScript's non-Unicode
+   * regular expressions (PayPal's email pattern escapes characters the `u` flag refuses).
+   */
+  constructor(file: string, dialect: Dialect, private readonly basePath: string, patterns: { readonly unicodeRegExp?: boolean } = {}) {
     this.doc = withoutNullable(readDocument(file))
     const make = (coerceTypes: boolean) => {
-      const options = { strict: false, allErrors: true, validateFormats: false, coerceTypes: coerceTypes ? "array" as const : false }
+      const options = {
+        strict: false,
+        allErrors: true,
+        validateFormats: false,
+        coerceTypes: coerceTypes ? "array" as const : false,
+        unicodeRegExp: patterns.unicodeRegExp ?? true
+      }
       return dialect === "3.1" ? new Ajv2020(options) : new Ajv(options)
     }
     this.requestAjv = make(dialect === "3.0")
@@ -110,6 +120,9 @@ export class OpenApiContract {
   static adyenCheckout = () => new OpenApiContract("adyen-checkout-v71.openapi.json", "3.1", "/v71")
   static adyenWebhooks = () => new OpenApiContract("adyen-webhooks-v1.openapi.json", "3.1", "")
   static mollie = () => new OpenApiContract("mollie-v2.openapi.yaml", "3.1", "")
+  static paypalOrders = () => new OpenApiContract("paypal-checkout-orders-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static paypalPayments = () => new OpenApiContract("paypal-payments-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static paypalWebhooks = () => new OpenApiContract("paypal-webhooks-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
