@@ -4,6 +4,7 @@ import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
+import { newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 
 const USAGE = `Usage: orchestrator <command>
@@ -19,6 +20,9 @@ const USAGE = `Usage: orchestrator <command>
   keys revoke <key_id>           revoke a key
   org rate-limit --org <org_id> [--live-rps <n|default>] [--test-rps <n|default>]
                                  requests per second per API key for one organization
+  dev new-connector <name> [--root <dir>]
+                                 write a new PSP connector's folder, fake and contract test from the
+                                 connector kit's template (into this repository, or <dir>)
 
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
 ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
@@ -34,7 +38,8 @@ class UsageError {
 /** What the operator typed is wrong (exit code 2, like a usage error), said in one line without the usage. */
 const isInputError = (error: unknown) =>
   typeof error === "object" && error !== null && "_tag" in error &&
-  (error._tag === "OrganizationNameInvalid" || error._tag === "OrganizationNameTaken")
+  (error._tag === "OrganizationNameInvalid" || error._tag === "OrganizationNameTaken" ||
+    error._tag === "ConnectorNameInvalid" || error._tag === "ConnectorExists")
 
 const program = Effect.gen(function*() {
   const { positionals, values } = yield* Effect.try({
@@ -48,6 +53,7 @@ const program = Effect.gen(function*() {
           live: { type: "boolean" },
           "live-rps": { type: "string" },
           "test-rps": { type: "string" },
+          root: { type: "string" },
           help: { type: "boolean" }
         }
       }),
@@ -55,6 +61,12 @@ const program = Effect.gen(function*() {
   })
   const [command = "start", subcommand, argument] = positionals
   if (values.help === true || command === "help") return yield* Console.log(USAGE)
+  // A developer's command: it needs no configuration of the service.
+  if (command === "dev" && subcommand === "new-connector") {
+    if (argument === undefined) return yield* Effect.fail(new UsageError("dev new-connector needs a name, e.g. dev new-connector acmepay"))
+    const made = yield* newConnector({ name: argument, sourceRoot: REPOSITORY_ROOT, targetRoot: values.root ?? REPOSITORY_ROOT })
+    return yield* Console.log(`Created the ${made.name} connector:\n${made.files.map((file) => `  ${file}`).join("\n")}\n\n${made.nextSteps}`)
+  }
   const settings = yield* SettingsConfig
   const run = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Logger.withMinimumLogLevel(settings.logLevel)) as Effect.Effect<A, E, R>
@@ -120,6 +132,10 @@ const describeFailure = (error: unknown): string => {
     case "OrganizationNameTaken":
       // JSON quoting: the name is shown as typed, on one line, whatever it holds.
       return `an organization named ${JSON.stringify((error as { name: string }).name)} already exists`
+    case "ConnectorNameInvalid":
+      return `invalid connector name ${JSON.stringify((error as { name: string }).name)}: lower-case letters and digits, a letter first, 2 to 30 characters`
+    case "ConnectorExists":
+      return `a connector named '${(error as { name: string }).name}' already exists (${(error as { path: string }).path})`
     case "ApiKeyNotFound":
       return `no API key with id '${(error as { id: string }).id}'`
     case "SqlError":

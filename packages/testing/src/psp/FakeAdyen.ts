@@ -40,6 +40,8 @@ export interface FakeAdyen {
   readonly paymentsFor: (idempotencyKey: string) => number
   injectFault: (fault: PspFault<AdyenFault>) => void
   readonly hungRequests: () => number
+  /** The next POST is processed but never answered (the `hang` fault): the connector must time out. */
+  readonly dropNextAnswer: () => void
   /** A notification (standard webhook) body with each item signed under `hexKey`. */
   readonly notification: (hexKey: string, items: ReadonlyArray<NotificationFields>) => string
   /** The AUTHORISATION notification Adyen sends for a payment, with its metadata echoed. */
@@ -107,6 +109,7 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
     payments,
     modifications,
     paymentsFor: (key) => counts.get(key) ?? 0,
+    dropNextAnswer: () => server.injectFault("hang"),
     injectFault: server.injectFault,
     hungRequests: server.hungRequests,
     notification: (hexKey, items) =>

@@ -43,6 +43,10 @@ export interface FakeStripe {
   injectFault: (fault: PspFault<StripeFault>) => void
   /** A received request hung by the fault is there: the tests' cue to move the clock. */
   readonly hungRequests: () => number
+  /** The next POST is processed but never answered (the `hang` fault): the connector must time out. */
+  readonly dropNextAnswer: () => void
+  /** PaymentIntents whose `metadata[reference]` is ours, however many keys created them. */
+  readonly paymentsFor: (reference: string) => number
   /** The body and headers of a webhook event of `type` about `object`, signed with `secret` at `timestamp`. */
   readonly signedEvent: (secret: string, type: string, object: unknown, timestamp: number) => { body: string; signature: string }
   /** Refunds answer `pending` until `settleRefund`. */
@@ -142,6 +146,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     chargesFor: (key: string) => state.charges.get(key) ?? 0,
     injectFault: server.injectFault,
     hungRequests: server.hungRequests,
+    dropNextAnswer: () => server.injectFault("hang"),
+    paymentsFor: (reference: string) => [...state.intents.values()].filter((intent) => intent.metadata.reference === reference).length,
     signedEvent: (secret: string, type: string, object: unknown, timestamp: number) =>
       signed(secret, newId("evt"), type, object, timestamp, timestamp),
     settleRefund: (id: string, status: "succeeded" | "failed") => {
