@@ -41,6 +41,8 @@ export interface FakePayPal {
   readonly webhook: (webhookId: string, eventType: string, resource: unknown) => WebhookDelivery
   /** Settles a PENDING capture of the order as COMPLETED or DECLINED, and gives its webhook's resource. */
   readonly settleCapture: (orderId: string, to: "COMPLETED" | "DECLINED") => unknown
+  /** The resource of the order's capture, for a PAYMENT.CAPTURE.* webhook. */
+  readonly captureResource: (orderId: string) => unknown
   /** The resource of the refund `id`, for a PAYMENT.CAPTURE.REFUNDED webhook. */
   readonly refundResource: (id: string) => unknown
 }
@@ -137,6 +139,12 @@ export const startFakePayPal = async (
       const capture = order.captures.find((each) => each.status === "PENDING")
       if (capture === undefined) throw new Error(`order ${orderId} has no pending capture`)
       capture.status = to
+      return captureJson(order, capture)
+    },
+    captureResource: (orderId) => {
+      const order = orderOf(orderId)
+      const capture = order.captures[0]
+      if (capture === undefined) throw new Error(`order ${orderId} has no capture`)
       return captureJson(order, capture)
     },
     refundResource: (id) => {
