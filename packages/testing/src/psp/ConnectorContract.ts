@@ -259,8 +259,8 @@ export const connectorContract = (harness: ConnectorHarness): void => {
         expect(rig.currencies.length).toBeGreaterThan(0)
         for (const currency of rig.currencies) {
           // Representable in every exponent (and by PSPs that want three-decimal amounts to end in 0).
-          // A wallet's payment is authorized once the payer approved (`authorized` approves it).
-          const { outcome, sent } = yield* authorized(rig, { amount: 12_340, currency })
+          const sent = request(rig, "approved", { amount: 12_340, currency })
+          const outcome = yield* rig.connector.authorize(sent)
           expect([currency, outcome]).toMatchObject([currency, { _tag: "Authorized", amountCaptured: 12_340 }])
           expect([currency, rig.recordedAmount(sent.reference)]).toEqual([currency, 12_340])
         }
