@@ -15,6 +15,9 @@ export class ConnectorNameInvalid extends Data.TaggedError("ConnectorNameInvalid
 /** Something of that name is already there: nothing is overwritten. */
 export class ConnectorExists extends Data.TaggedError("ConnectorExists")<{ readonly name: string; readonly path: string }> {}
 
+/** The template is read from a clone of the repository: a bundled build of the tool has none. */
+export class ConnectorTemplateMissing extends Data.TaggedError("ConnectorTemplateMissing")<{ readonly path: string }> {}
+
 /** A connection type is what merchants write in `type`: lower case letters and digits, a letter first. */
 const VALID_NAME = /^[a-z][a-z0-9]{1,29}$/
 
@@ -66,6 +69,8 @@ export const newConnector = (options: { readonly name: string; readonly sourceRo
     const taken = [`packages/connectors/src/${name}`, `packages/testing/src/psp/${name}`, ...files.map(([, to]) => to)]
       .find((relative) => name === "template" || fs.existsSync(path.join(options.targetRoot, relative)))
     if (taken !== undefined) return yield* new ConnectorExists({ name, path: taken })
+    const missing = files.map(([from]) => path.join(options.sourceRoot, from)).find((file) => !fs.existsSync(file))
+    if (missing !== undefined) return yield* new ConnectorTemplateMissing({ path: missing })
     const written = yield* Effect.sync(() =>
       files.map(([from, to]) => {
         const text = fs.readFileSync(path.join(options.sourceRoot, from), "utf8")

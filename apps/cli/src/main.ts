@@ -136,6 +136,8 @@ const describeFailure = (error: unknown): string => {
       return `invalid connector name ${JSON.stringify((error as { name: string }).name)}: lower-case letters and digits, a letter first, 2 to 30 characters`
     case "ConnectorExists":
       return `a connector named '${(error as { name: string }).name}' already exists (${(error as { path: string }).path})`
+    case "ConnectorTemplateMissing":
+      return `the connector kit's template is not here (${(error as { path: string }).path}): run the command from a clone of the repository`
     case "ApiKeyNotFound":
       return `no API key with id '${(error as { id: string }).id}'`
     case "SqlError":

@@ -1,4 +1,4 @@
-import { ConnectorExists, ConnectorNameInvalid, newConnector, REPOSITORY_ROOT } from "../src/NewConnector.js"
+import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "../src/NewConnector.js"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -59,6 +59,13 @@ describe("dev new-connector", () => {
     fs.writeFileSync(path.join(root, "packages/testing/src/psp/acmepay/Fake.ts"), "mine")
     expect(refused("acmepay")).toEqual(new ConnectorExists({ name: "acmepay", path: "packages/testing/src/psp/acmepay" }))
     expect(filesUnder(root)).toEqual([path.join("packages", "testing", "src", "psp", "acmepay", "Fake.ts")])
+  })
+
+  it("says where it looked when the template is not there (a build without the sources), and writes nothing", () => {
+    const root = tempRoot()
+    const outcome = Effect.runSync(Effect.either(newConnector({ name: "acmepay", sourceRoot: tempRoot(), targetRoot: root })))
+    expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(ConnectorTemplateMissing)
+    expect(filesUnder(root)).toEqual([])
   })
 
   // Through bin/orchestrator, as a developer runs it: the tool starts from its sources (tsx), which

@@ -144,126 +144,131 @@ const settleReturn = (rig: ContractRig, sent: AuthorizeRequest, pending: { reado
 
 const isSettled = (outcome: AuthorizationOutcome) => outcome._tag === "Authorized" || outcome._tag === "Unknown"
 
+type Scenario = readonly [name: string, body: (rig: ContractRig) => Effect.Effect<void, unknown>]
+
+/** The contract: each scenario something a merchant would notice, run on a rig of its own. */
+const SCENARIOS: ReadonlyArray<Scenario> = [
+  ["authorizes and captures an approved payment; the same reference again answers the same, one payment", (rig) =>
+    Effect.gen(function*() {
+      const { outcome, sent } = yield* authorized(rig)
+      expect(outcome).toMatchObject({ captured: true, amountCaptured: sent.amount })
+      const again = yield* rig.connector.authorize(sent)
+      if (rig.approvalRequired === true) expect(again).toMatchObject({ pspPaymentId: outcome.pspPaymentId })
+      else expect(again).toEqual(outcome)
+      expect(rig.paymentsFor(sent.reference)).toBe(1)
+      expect(rig.recordedAmount(sent.reference)).toBe(sent.amount)
+    })],
+
+  ["refuses a declined payment with our decline code, not worth retrying", (rig) =>
+    Effect.gen(function*() {
+      const outcome = yield* rig.connector.authorize(request(rig, "declined"))
+      expect(outcome).toMatchObject({ _tag: "Refused", code: rig.declineCode, retryable: false })
+    })],
+
+  ["sends the customer to the PSP's page, and after they approve, the payment is authorized", (rig) =>
+    Effect.gen(function*() {
+      const sent = request(rig, "redirect")
+      const outcome = yield* rig.connector.authorize(sent)
+      if (outcome._tag !== "ActionRequired") return expect.fail(`expected ActionRequired, got ${JSON.stringify(outcome)}`)
+      expect(new URL(outcome.redirectUrl).protocol).toMatch(/^https?:$/)
+      expect(yield* settleReturn(rig, sent, outcome)).toMatchObject({ _tag: "Authorized", pspPaymentId: outcome.pspPaymentId })
+      expect(rig.paymentsFor(sent.reference)).toBe(1)
+    })],
+
+  ["manual capture: an authorization waits, then the amount asked is captured once", (rig) =>
+    Effect.gen(function*() {
+      if (!rig.manualCapture) return
+      const { outcome, sent } = yield* authorized(rig, { capture: false })
+      expect(outcome).toMatchObject({ captured: false, amountCaptured: 0 })
+      const amount = rig.partialCapture === false ? sent.amount : 600
+      const capture = { reference: `${sent.reference}_capture`, pspPaymentId: outcome.pspPaymentId, amount, currency: sent.currency }
+      const captured = yield* rig.connector.capture(capture)
+      const expected = rig.captureSettlesLater === true && captured._tag === "Pending" ? { _tag: "Pending" } : { _tag: "Captured", amount }
+      expect(captured).toEqual(expected)
+      // The same capture sent again (a retry after a lost answer) answers the first, and takes nothing more.
+      expect(yield* rig.connector.capture(capture)).toEqual(captured)
+    })],
+
+  ["cancels an authorization not captured yet", (rig) =>
+    Effect.gen(function*() {
+      if (!rig.manualCapture) return
+      const { outcome, sent } = yield* authorized(rig, { capture: false })
+      const canceled = yield* rig.connector.cancel({ reference: `${sent.reference}_cancel`, pspPaymentId: outcome.pspPaymentId })
+      expect(["Done", "Pending"]).toContain(canceled._tag)
+    })],
+
+  ["refunds part, then the rest; a refund beyond what is left does not succeed", (rig) =>
+    Effect.gen(function*() {
+      const { outcome, sent } = yield* authorized(rig)
+      const refund = (reference: string, amount: number) =>
+        rig.connector.refund({ reference, pspPaymentId: outcome.pspPaymentId, amount, currency: sent.currency, reason: "requested_by_customer" })
+      const partial = yield* refund(`${sent.reference}_r1`, 400)
+      expect(["Succeeded", "Pending"]).toContain(partial._tag)
+      const rest = yield* refund(`${sent.reference}_r2`, sent.amount - 400)
+      expect(["Succeeded", "Pending"]).toContain(rest._tag)
+      const beyond = yield* refund(`${sent.reference}_r3`, 100)
+      expect(beyond._tag).not.toBe("Succeeded")
+    })],
+
+  ["no answer in time is an unknown outcome; reconciliation and a resend settle it with one payment", (rig) =>
+    Effect.gen(function*() {
+      const sent = request(rig, "approved")
+      rig.dropNextAnswer()
+      const pending = yield* Effect.fork(rig.connector.authorize(sent))
+      if ((yield* arrived(rig, sent.reference, pending)) === 0) {
+        return expect.fail(`the request never reached the fake; the call ended with ${JSON.stringify(yield* Effect.either(Fiber.join(pending)))}`)
+      }
+      // Time runs out on the connector's clock (TestClock, no sleeping).
+      yield* TestClock.adjust(rig.timeoutMs ?? rig.connector.deadlineMs ?? 120_000)
+      expect(yield* Effect.flip(Fiber.join(pending))).toMatchObject({ _tag: "ConnectorOutcomeUnknown" })
+
+      // Before the payer approved, a wallet's payment waits for them: that answer settles it too.
+      const waiting = (outcome: AuthorizationOutcome) => rig.approvalRequired === true && outcome._tag === "ActionRequired"
+      const synced = yield* rig.connector.syncPayment({ reference: sent.reference, pspPaymentId: null })
+      if (rig.findsByReference === false) expect(isSettled(synced) || waiting(synced)).toBe(true)
+      else if (!waiting(synced)) expect(synced).toMatchObject({ _tag: "Authorized", captured: true })
+      const resent = yield* rig.connector.authorize({ ...sent, resend: true })
+      if (!waiting(resent)) expect(resent).toMatchObject({ _tag: "Authorized", captured: true, amountCaptured: sent.amount })
+      if (synced._tag === "Authorized" || synced._tag === "ActionRequired") expect(resent).toMatchObject({ pspPaymentId: synced.pspPaymentId })
+      expect(rig.paymentsFor(sent.reference)).toBe(1)
+    })],
+
+  ["a webhook signed by the PSP is read as news of that payment; a forged one is refused", (rig) =>
+    Effect.gen(function*() {
+      const { outcome, sent } = yield* authorized(rig)
+      const events = yield* rig.connector.verifyWebhook(yield* rig.paymentWebhook(outcome.pspPaymentId, { forged: false }))
+      const about = events.filter((event) =>
+        event._tag === "PaymentUpdated" && (event.pspPaymentId === outcome.pspPaymentId || event.reference === sent.reference)
+      )
+      expect(about).toHaveLength(1)
+      expect(about[0]).toMatchObject({ outcome: { _tag: "Authorized" } })
+      const forged = yield* Effect.either(rig.connector.verifyWebhook(yield* rig.paymentWebhook(outcome.pspPaymentId, { forged: true })))
+      expect(Either.isLeft(forged) ? forged.left._tag : "accepted").toBe("WebhookRejected")
+    })],
+
+  ["amounts reach the PSP in each currency's minor units", (rig) =>
+    Effect.gen(function*() {
+      expect(rig.currencies.length).toBeGreaterThan(0)
+      for (const currency of rig.currencies) {
+        // Representable in every exponent (and by PSPs that want three-decimal amounts to end in 0).
+        const { outcome, sent } = yield* authorized(rig, { amount: 12_340, currency })
+        expect([currency, outcome]).toMatchObject([currency, { _tag: "Authorized", amountCaptured: 12_340 }])
+        expect([currency, rig.recordedAmount(sent.reference)]).toEqual([currency, 12_340])
+      }
+    })]
+]
+
 /** Registers the shared contract's tests (describe/it from @effect/vitest) for one connector. */
 export const connectorContract = (harness: ConnectorHarness): void => {
-  const scenario = (name: string, body: (rig: ContractRig) => Effect.Effect<void, unknown>) =>
-    it.scoped(name, () =>
-      Effect.gen(function*() {
-        const rig = yield* harness.start
-        // A connector's failure (ConnectorUnavailable, …) shown with what it says, not as "An error has occurred".
-        yield* Effect.catchAll(body(rig), (error) => Effect.dieMessage(`the connector failed: ${JSON.stringify(error)}`))
-        expectNoViolations(rig)
-      }))
-
   describe(`${harness.name}: the shared connector contract`, () => {
-    scenario("authorizes and captures an approved payment; the same reference again answers the same, one payment", (rig) =>
-      Effect.gen(function*() {
-        const { outcome, sent } = yield* authorized(rig)
-        expect(outcome).toMatchObject({ captured: true, amountCaptured: sent.amount })
-        const again = yield* rig.connector.authorize(sent)
-        if (rig.approvalRequired === true) expect(again).toMatchObject({ pspPaymentId: outcome.pspPaymentId })
-        else expect(again).toEqual(outcome)
-        expect(rig.paymentsFor(sent.reference)).toBe(1)
-        expect(rig.recordedAmount(sent.reference)).toBe(sent.amount)
-      }))
-
-    scenario("refuses a declined payment with our decline code, not worth retrying", (rig) =>
-      Effect.gen(function*() {
-        const outcome = yield* rig.connector.authorize(request(rig, "declined"))
-        expect(outcome).toMatchObject({ _tag: "Refused", code: rig.declineCode, retryable: false })
-      }))
-
-    scenario("sends the customer to the PSP's page, and after they approve, the payment is authorized", (rig) =>
-      Effect.gen(function*() {
-        const sent = request(rig, "redirect")
-        const outcome = yield* rig.connector.authorize(sent)
-        if (outcome._tag !== "ActionRequired") return expect.fail(`expected ActionRequired, got ${JSON.stringify(outcome)}`)
-        expect(new URL(outcome.redirectUrl).protocol).toMatch(/^https?:$/)
-        expect(yield* settleReturn(rig, sent, outcome)).toMatchObject({ _tag: "Authorized", pspPaymentId: outcome.pspPaymentId })
-        expect(rig.paymentsFor(sent.reference)).toBe(1)
-      }))
-
-    scenario("manual capture: an authorization waits, then the amount asked is captured once", (rig) =>
+    for (const [name, body] of SCENARIOS) {
+      it.scoped(name, () =>
         Effect.gen(function*() {
-          if (!rig.manualCapture) return
-          const { outcome, sent } = yield* authorized(rig, { capture: false })
-          expect(outcome).toMatchObject({ captured: false, amountCaptured: 0 })
-          const amount = rig.partialCapture === false ? sent.amount : 600
-          const capture = { reference: `${sent.reference}_capture`, pspPaymentId: outcome.pspPaymentId, amount, currency: sent.currency }
-          const captured = yield* rig.connector.capture(capture)
-          const expected = rig.captureSettlesLater === true && captured._tag === "Pending" ? { _tag: "Pending" } : { _tag: "Captured", amount }
-          expect(captured).toEqual(expected)
-          // The same capture sent again (a retry after a lost answer) answers the first, and takes nothing more.
-          expect(yield* rig.connector.capture(capture)).toEqual(captured)
+          const rig = yield* harness.start
+          // A connector's failure (ConnectorUnavailable, …) shown with what it says, not as "An error has occurred".
+          yield* Effect.catchAll(body(rig), (error) => Effect.dieMessage(`the connector failed: ${JSON.stringify(error)}`))
+          expectNoViolations(rig)
         }))
-
-      scenario("cancels an authorization not captured yet", (rig) =>
-        Effect.gen(function*() {
-          if (!rig.manualCapture) return
-          const { outcome, sent } = yield* authorized(rig, { capture: false })
-          const canceled = yield* rig.connector.cancel({ reference: `${sent.reference}_cancel`, pspPaymentId: outcome.pspPaymentId })
-          expect(["Done", "Pending"]).toContain(canceled._tag)
-        }))
-
-    scenario("refunds part, then the rest; a refund beyond what is left does not succeed", (rig) =>
-      Effect.gen(function*() {
-        const { outcome, sent } = yield* authorized(rig)
-        const refund = (reference: string, amount: number) =>
-          rig.connector.refund({ reference, pspPaymentId: outcome.pspPaymentId, amount, currency: sent.currency, reason: "requested_by_customer" })
-        const partial = yield* refund(`${sent.reference}_r1`, 400)
-        expect(["Succeeded", "Pending"]).toContain(partial._tag)
-        const rest = yield* refund(`${sent.reference}_r2`, sent.amount - 400)
-        expect(["Succeeded", "Pending"]).toContain(rest._tag)
-        const beyond = yield* refund(`${sent.reference}_r3`, 100)
-        expect(beyond._tag).not.toBe("Succeeded")
-      }))
-
-    scenario("no answer in time is an unknown outcome; reconciliation and a resend settle it with one payment", (rig) =>
-      Effect.gen(function*() {
-        const sent = request(rig, "approved")
-        rig.dropNextAnswer()
-        const pending = yield* Effect.fork(rig.connector.authorize(sent))
-        if ((yield* arrived(rig, sent.reference, pending)) === 0) {
-          return expect.fail(`the request never reached the fake; the call ended with ${JSON.stringify(yield* Effect.either(Fiber.join(pending)))}`)
-        }
-        // Time runs out on the connector's clock (TestClock, no sleeping).
-        yield* TestClock.adjust(rig.timeoutMs ?? rig.connector.deadlineMs ?? 120_000)
-        expect(yield* Effect.flip(Fiber.join(pending))).toMatchObject({ _tag: "ConnectorOutcomeUnknown" })
-
-        // Before the payer approved, a wallet's payment waits for them: that answer settles it too.
-        const waiting = (outcome: AuthorizationOutcome) => rig.approvalRequired === true && outcome._tag === "ActionRequired"
-        const synced = yield* rig.connector.syncPayment({ reference: sent.reference, pspPaymentId: null })
-        if (rig.findsByReference === false) expect(isSettled(synced) || waiting(synced)).toBe(true)
-        else if (!waiting(synced)) expect(synced).toMatchObject({ _tag: "Authorized", captured: true })
-        const resent = yield* rig.connector.authorize({ ...sent, resend: true })
-        if (!waiting(resent)) expect(resent).toMatchObject({ _tag: "Authorized", captured: true, amountCaptured: sent.amount })
-        if (synced._tag === "Authorized" || synced._tag === "ActionRequired") expect(resent).toMatchObject({ pspPaymentId: synced.pspPaymentId })
-        expect(rig.paymentsFor(sent.reference)).toBe(1)
-      }))
-
-    scenario("a webhook signed by the PSP is read as news of that payment; a forged one is refused", (rig) =>
-      Effect.gen(function*() {
-        const { outcome, sent } = yield* authorized(rig)
-        const events = yield* rig.connector.verifyWebhook(yield* rig.paymentWebhook(outcome.pspPaymentId, { forged: false }))
-        const about = events.filter((event) =>
-          event._tag === "PaymentUpdated" && (event.pspPaymentId === outcome.pspPaymentId || event.reference === sent.reference)
-        )
-        expect(about).toHaveLength(1)
-        expect(about[0]).toMatchObject({ outcome: { _tag: "Authorized" } })
-        const forged = yield* Effect.either(rig.connector.verifyWebhook(yield* rig.paymentWebhook(outcome.pspPaymentId, { forged: true })))
-        expect(Either.isLeft(forged) ? forged.left._tag : "accepted").toBe("WebhookRejected")
-      }))
-
-    scenario("amounts reach the PSP in each currency's minor units", (rig) =>
-      Effect.gen(function*() {
-        expect(rig.currencies.length).toBeGreaterThan(0)
-        for (const currency of rig.currencies) {
-          // Representable in every exponent (and by PSPs that want three-decimal amounts to end in 0).
-          const sent = request(rig, "approved", { amount: 12_340, currency })
-          const outcome = yield* rig.connector.authorize(sent)
-          expect([currency, outcome]).toMatchObject([currency, { _tag: "Authorized", amountCaptured: 12_340 }])
-          expect([currency, rig.recordedAmount(sent.reference)]).toEqual([currency, 12_340])
-        }
-      }))
+    }
   })
 }
