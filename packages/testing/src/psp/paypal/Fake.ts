@@ -1,9 +1,12 @@
 import { Effect } from "effect"
-import { createHmac, randomUUID } from "node:crypto"
+import { randomUUID } from "node:crypto"
 import { type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import { handlePayPal, type PayPalState } from "./FakeApi.js"
 import { captureJson, type FakeOrder, type Funding, paypalError, refundJson } from "./FakeOrders.js"
+import { makeFakeWebhooks, type WebhookDelivery } from "./FakeWebhooks.js"
+
+export type { WebhookDelivery }
 
 /**
  * A local PayPal REST API written from PayPal's published documents (Orders v2, Payments v2,
@@ -17,11 +20,6 @@ import { captureJson, type FakeOrder, type Funding, paypalError, refundJson } fr
 
 /** The error answer a test can inject, with PayPal's issue. */
 type PayPalFault = { readonly status: number; readonly issue: string }
-
-export interface WebhookDelivery {
-  readonly headers: Record<string, string>
-  readonly body: string
-}
 
 export interface FakePayPal {
   readonly url: string
@@ -43,6 +41,8 @@ export interface FakePayPal {
   readonly webhook: (webhookId: string, eventType: string, resource: unknown) => WebhookDelivery
   /** Settles a PENDING capture of the order as COMPLETED or DECLINED, and gives its webhook's resource. */
   readonly settleCapture: (orderId: string, to: "COMPLETED" | "DECLINED") => unknown
+  /** The resource of the order's capture, for a PAYMENT.CAPTURE.* webhook. */
+  readonly captureResource: (orderId: string) => unknown
   /** The resource of the refund `id`, for a PAYMENT.CAPTURE.REFUNDED webhook. */
   readonly refundResource: (id: string) => unknown
 }
@@ -52,8 +52,6 @@ export const fakePayPal = Effect.acquireRelease(
   (fake) => Effect.promise(() => fake.close())
 )
 
-const SIGNING_KEY = "fake-paypal-signing-key"
-
 export const startFakePayPal = async (
   clientId = "FAKE-CLIENT-ID",
   clientSecret = "FAKE-CLIENT-SECRET"
@@ -62,23 +60,13 @@ export const startFakePayPal = async (
   const state: PayPalState = { orders: new Map(), refunds: new Map(), ordersPerRequestId: new Map(), baseUrl: () => baseUrl, nextId: 1 }
   const validTokens = new Set<string>()
   let issued = 0
-  const deliveries = new Map<string, { webhookId: string; time: string; sig: string; body: string }>()
+  const webhooks = makeFakeWebhooks(() => baseUrl)
 
   const issueToken = (): [number, unknown] => {
     const token = `A21AA${randomUUID().replace(/-/g, "")}`
     validTokens.add(token)
     issued++
     return [200, { scope: "https://uri.paypal.com/services/payments/payment", access_token: token, token_type: "Bearer", app_id: "APP-FAKE", expires_in: 32400, nonce: randomUUID() }]
-  }
-
-  const verify = (body: any): [number, unknown] => {
-    const required = ["auth_algo", "cert_url", "transmission_id", "transmission_sig", "transmission_time", "webhook_id", "webhook_event"]
-    const missing = required.find((field) => body?.[field] === undefined)
-    if (missing !== undefined) return paypalError(400, "MISSING_REQUIRED_PARAMETER", missing)
-    const delivered = deliveries.get(body.transmission_id)
-    const genuine = delivered !== undefined && delivered.sig === body.transmission_sig && delivered.webhookId === body.webhook_id &&
-      delivered.time === body.transmission_time && JSON.stringify(JSON.parse(delivered.body)) === JSON.stringify(body.webhook_event)
-    return [200, { verification_status: genuine ? "SUCCESS" : "FAILURE" }]
   }
 
   const server = await startFakePspServer<PayPalFault>({
@@ -117,7 +105,7 @@ export const startFakePayPal = async (
     handle: (method, url, body, key) => {
       if (url.pathname === "/v1/oauth2/token") return issueToken()
       const json = body === "" ? undefined : JSON.parse(body)
-      if (url.pathname === "/v1/notifications/verify-webhook-signature") return verify(json)
+      if (url.pathname === "/v1/notifications/verify-webhook-signature") return webhooks.verify(json)
       return handlePayPal(state, method, url.pathname, json, key)
     }
   })
@@ -145,38 +133,18 @@ export const startFakePayPal = async (
     },
     injectFault: server.injectFault,
     hungRequests: server.hungRequests,
-    webhook: (webhookId, eventType, resource) => {
-      const id = randomUUID()
-      const time = new Date().toISOString()
-      const body = JSON.stringify({
-        id: `WH-${id.slice(0, 8).toUpperCase()}`,
-        create_time: time,
-        resource_type: eventType.startsWith("CHECKOUT") ? "checkout-order" : eventType.includes("REFUND") ? "refund" : "capture",
-        event_type: eventType,
-        summary: eventType,
-        resource,
-        event_version: "1.0",
-        resource_version: "2.0"
-      })
-      const sig = createHmac("sha256", SIGNING_KEY).update(`${id}|${time}|${webhookId}|${body}`).digest("base64")
-      deliveries.set(id, { webhookId, time, sig, body })
-      return {
-        body,
-        headers: {
-          "content-type": "application/json",
-          "paypal-transmission-id": id,
-          "paypal-transmission-time": time,
-          "paypal-transmission-sig": sig,
-          "paypal-cert-url": `${baseUrl}/fake/certs/CERT-360caa42-fca2a594-1d93a270`,
-          "paypal-auth-algo": "SHA256withRSA"
-        }
-      }
-    },
+    webhook: webhooks.webhook,
     settleCapture: (orderId, to) => {
       const order = orderOf(orderId)
       const capture = order.captures.find((each) => each.status === "PENDING")
       if (capture === undefined) throw new Error(`order ${orderId} has no pending capture`)
       capture.status = to
+      return captureJson(order, capture)
+    },
+    captureResource: (orderId) => {
+      const order = orderOf(orderId)
+      const capture = order.captures[0]
+      if (capture === undefined) throw new Error(`order ${orderId} has no capture`)
       return captureJson(order, capture)
     },
     refundResource: (id) => {

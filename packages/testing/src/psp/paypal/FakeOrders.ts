@@ -83,6 +83,8 @@ const DESCRIPTIONS: Readonly<Record<string, string>> = {
   ORDER_NOT_APPROVED:
     "Payer has not yet approved the Order for payment. Please redirect the payer to the 'rel':'approve' url returned as part of the HATEOAS links within the Create Order call.",
   PAYER_ACTION_REQUIRED: "Transaction cannot complete successfully, instruct the buyer to return to PayPal.",
+  PAYER_CANNOT_PAY: "Combination of payer and payee settings mean that this buyer cannot pay this seller.",
+  TRANSACTION_REFUSED: "The request was refused.",
   MAX_CAPTURE_AMOUNT_EXCEEDED:
     "Capture amount exceeds allowable limit. Please contact customer service or your account manager to request the change to your overage limit. The default overage limit is 115%, which allows the sum of all captures to be up to 115% of the order amount. The ability to over capture is subjected to regulatory approvals.",
   PREVIOUSLY_CAPTURED: "Authorization has been previously captured and hence cannot be voided.",
