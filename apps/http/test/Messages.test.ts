@@ -117,7 +117,7 @@ for (const database of testDatabases()) {
               "/v1/payments",
               { ...good, payment_method: { type: "bank", token: "tok_visa" } },
               "payment_method.type",
-              "Invalid payment_method.type: must be \"card\", not \"bank\"."
+              "Invalid payment_method.type: must be one of \"card\", \"paypal\", \"ideal\", \"bancontact\", not \"bank\"."
             ],
             ["/v1/payments", { ...good, amount: "1050" }, "amount", "Invalid amount: must be a number, not a string."],
             ["/v1/payments", { ...good, capture: "yes" }, "capture", "Invalid capture: must be true or false, not a string."],

@@ -54,7 +54,7 @@ for (const database of testDatabases()) {
           const taken = yield* call("/v1/provider-connections", { body: { name: "sandbox_eu", type: "sandbox" } })
           expect([taken.status, taken.json.error.code]).toEqual([409, "connection_name_taken"])
           const invalid = [
-            [{ name: "x", type: "paypal" }, "type"],
+            [{ name: "x", type: "worldpay" }, "type"],
             [{ name: "x", type: "sandbox", settings: { outage: "yes" } }, "settings"],
             [{ name: "x", type: "sandbox", settings: { latency: 5 } }, "settings"],
             [{ name: "x", type: "sandbox", credentials: { password: "p" } }, "credentials.password"]

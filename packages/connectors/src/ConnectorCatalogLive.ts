@@ -2,6 +2,8 @@ import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Effect, Layer } from "effect"
 import { adyenDefinition } from "./adyen/AdyenConnector.js"
 import { CHECKOUT_COM_TYPE, checkoutComDefinition } from "./checkoutcom/Connector.js"
+import { mollieDefinition } from "./mollie/Connector.js"
+import { paypalDefinition } from "./paypal/Connector.js"
 import { SandboxLedger } from "./sandbox/SandboxLedger.js"
 import { sandboxDefinition } from "./sandbox/SandboxConnector.js"
 import { stripeDefinition } from "./stripe/StripeConnector.js"
@@ -21,7 +23,9 @@ export const ConnectorCatalogLive = Layer.effect(
       sandbox: sandboxDefinition(ledger),
       stripe: stripeDefinition(http),
       adyen: adyenDefinition(http),
-      [CHECKOUT_COM_TYPE]: checkoutComDefinition(http)
+      [CHECKOUT_COM_TYPE]: checkoutComDefinition(http),
+      mollie: mollieDefinition(http),
+      paypal: paypalDefinition(http)
     }
   })
 )

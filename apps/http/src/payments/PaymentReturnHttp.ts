@@ -27,8 +27,12 @@ const closingPage = HttpServerResponse.text(
 export const PaymentReturnHttpLive = HttpApiBuilder.group(Api, "paymentReturn", (handlers) =>
   Effect.map(Payments, (payments) =>
     handlers.handle("return", ({ path, urlParams }) => {
-      // The token is ours; everything else is what the PSP appended for its connector.
-      const { [RETURN_TOKEN_PARAM]: token, ...details } = urlParams
+      // The token is ours; everything else is what the PSP appended for its connector. Of a name given
+      // twice the first is kept: ours comes first, a PSP appends (PayPal adds `token=<order id>`).
+      const first = (value: string | ReadonlyArray<string>) => typeof value === "string" ? value : value[0] ?? ""
+      const { [RETURN_TOKEN_PARAM]: tokens, ...appended } = urlParams
+      const token = tokens === undefined ? undefined : first(tokens)
+      const details = Object.fromEntries(Object.entries(appended).map(([name, value]) => [name, first(value)]))
       return payments.returnFromAction(path.id, token, details).pipe(
         Effect.map((payment) => {
           if (payment.return_url === null) return closingPage

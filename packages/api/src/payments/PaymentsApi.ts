@@ -111,7 +111,8 @@ export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
     HttpApiEndpoint.get("return", "/payments/:id/return")
       .setPath(ById)
       // Our `token`, and what the PSP appends for the way back (Adyen's `redirectResult`) for its connector.
-      .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.String }))
+      // A name may come twice: PayPal appends its own `token` (the order) after ours.
+      .setUrlParams(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Array(Schema.String)) }))
       .addSuccess(HttpApiSchema.Empty(303))
       // Without a return_url there is nowhere to send the customer: a page says they may close it.
       .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))

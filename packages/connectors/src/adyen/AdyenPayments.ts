@@ -31,7 +31,10 @@ export const adyenAuthorize = (call: AdyenCall): PaymentConnector["authorize"] =
     if (Either.isLeft(value)) {
       return AuthorizationOutcome.Refused({ pspPaymentId: null, ...value.left, retryable: false, card: noCard })
     }
-    const paymentMethod = paymentMethodOf(request.paymentMethod.token)
+    // Routing sends Adyen cards only (its definition's default): a method without a token is refused.
+    const paymentMethod = request.paymentMethod.token === null
+      ? Either.left("Adyen takes card payments here.")
+      : paymentMethodOf(request.paymentMethod.token)
     if (Either.isLeft(paymentMethod)) {
       return AuthorizationOutcome.Refused({
         pspPaymentId: null,

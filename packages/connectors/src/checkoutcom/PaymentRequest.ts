@@ -8,8 +8,10 @@ import type { CheckoutComSettings } from "./Settings.js"
  * Frames or Flow in the browser (`tok_…`, `type: "token"`, card data never seen here) or a card
  * Checkout.com stored from an earlier payment (`src_…`, `type: "id"`).
  */
-export const sourceOf = (token: string): Either.Either<Record<string, string>, string> =>
-  /^tok_\w{26}$/.test(token)
+export const sourceOf = (token: string | null): Either.Either<Record<string, string>, string> =>
+  token === null
+    ? Either.left("Checkout.com takes card payments here.")
+    : /^tok_\w{26}$/.test(token)
     ? Either.right({ type: "token", token })
     : /^src_\w{26}$/.test(token)
     ? Either.right({ type: "id", id: token })

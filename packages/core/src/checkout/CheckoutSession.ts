@@ -5,7 +5,7 @@ import { Metadata } from "../domain/Metadata.js"
 import { Amount } from "../domain/Money.js"
 import { Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { Failure, NextAction, Payment, PaymentMethodInput, PaymentStatus } from "../payments/Payment.js"
+import { CardMethodInput, Failure, NextAction, Payment, PaymentStatus } from "../payments/Payment.js"
 import { RequestBody } from "../domain/RequestBody.js"
 
 export const CheckoutSessionStatus = Schema.Literal(
@@ -161,7 +161,7 @@ export type CreateCheckoutSession = typeof CreateCheckoutSession.Type
 
 /** Body of `POST /v1/checkout/sessions/{id}/confirm`: the token the provider's card form made. */
 export const ConfirmCheckout = RequestBody("ConfirmCheckout", {
-  payment_method: PaymentMethodInput
+  payment_method: CardMethodInput
 })
 export type ConfirmCheckout = typeof ConfirmCheckout.Type
 

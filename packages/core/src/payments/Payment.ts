@@ -5,6 +5,7 @@ import { Metadata } from "../domain/Metadata.js"
 import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { RequestBody } from "../domain/RequestBody.js"
+import { CARD_METHOD, REDIRECT_METHODS, type RedirectMethod } from "./PaymentMethodTypes.js"
 
 export const PaymentStatus = Schema.Literal(
   "created",
@@ -27,7 +28,8 @@ export type PaymentRouting = typeof PaymentRouting.Type
 
 export class PaymentMethod extends Schema.Class<PaymentMethod>("PaymentMethod")({
   type: Schema.String,
-  token: Schema.String,
+  /** The PSP's card token; `null` for a redirect method (`paypal`), which has none. */
+  token: Schema.NullOr(Schema.String),
   brand: Schema.NullOr(Schema.String),
   last4: Schema.NullOr(Schema.String),
   country: Schema.NullOr(Schema.String)
@@ -130,13 +132,29 @@ export const CardToken = Identifier.pipe(
   )
 )
 
-export const PaymentMethodInput = Schema.Struct({
-  type: Schema.Literal("card"),
+/** A card: the PSP's token for it, and what the merchant's page already knows of it. */
+export const CardMethodInput = Schema.Struct({
+  type: Schema.Literal(CARD_METHOD),
   token: CardToken,
   brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
   last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
   country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
-}).annotations({ identifier: "PaymentMethodInput" })
+}).annotations({ identifier: "CardMethodInput" })
+
+/** A wallet or local method (`{ "type": "paypal" }`): no token, the customer approves at the PSP. */
+const redirectMethodInput = (type: RedirectMethod) =>
+  Schema.Struct({ type: Schema.Literal(type) })
+    .annotations({ identifier: `${type.charAt(0).toUpperCase()}${type.slice(1)}MethodInput` })
+
+/**
+ * One member per method, each with its single `type`: a type none of them takes is then told as
+ * "one of card, paypal, …", not as the first member's mismatch.
+ */
+export const RedirectMethodInput = Schema.Union(...REDIRECT_METHODS.map(redirectMethodInput))
+
+export const PaymentMethodInput = Schema.Union(CardMethodInput, ...REDIRECT_METHODS.map(redirectMethodInput))
+  .annotations({ identifier: "PaymentMethodInput" })
+export type PaymentMethodInput = typeof PaymentMethodInput.Type
 
 /** Body of `POST /v1/payments`. Unknown fields are refused. */
 export const CreatePayment = RequestBody("CreatePayment", {

@@ -84,7 +84,7 @@ export const makePaymentCreation = Effect.gen(function*() {
         routing,
         payment_method: new PaymentMethod({
           type: input.payment_method.type,
-          token: input.payment_method.token,
+          token: "token" in input.payment_method ? input.payment_method.token : null,
           brand: card.brand,
           last4: card.last4,
           country: card.country

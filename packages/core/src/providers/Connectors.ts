@@ -1,4 +1,5 @@
 import { Context, Data, Effect, Layer, Schema } from "effect"
+import { connectorTakes } from "../payments/PaymentMethodTypes.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { ConnectionSecrets } from "./ConnectionSecrets.js"
 import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
@@ -23,6 +24,8 @@ export class ConnectorCatalog extends Context.Tag("core/ConnectorCatalog")<
 export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
   readonly types: ReadonlyArray<string>
   readonly definition: (type: string) => Effect.Effect<ConnectorDefinition, UnknownConnectorType>
+  /** Whether connections of `type` can take payments by `method` (the definition's `paymentMethods`). */
+  readonly takes: (type: string, method: string) => boolean
   /** The connector of a connection whose settings were checked when they were saved. */
   readonly forConnection: (connection: ProviderConnection) => Effect.Effect<PaymentConnector, UnknownConnectorType>
 }>() {
@@ -32,7 +35,8 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
     Effect.gen(function*() {
       const definitions = yield* ConnectorCatalog
       const secrets = yield* ConnectionSecrets
-      const publicBaseUrl = (yield* PublicUrls).base
+      const urls = yield* PublicUrls
+      const publicBaseUrl = urls.base
       const definition = (type: string) =>
         Object.hasOwn(definitions, type)
           ? Effect.succeed(definitions[type]! as ConnectorDefinition)
@@ -40,6 +44,7 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
       return {
         types: Object.keys(definitions),
         definition,
+        takes: (type, method) => connectorTakes(Object.hasOwn(definitions, type) ? definitions[type]!.paymentMethods : undefined, method),
         forConnection: (connection) =>
           Effect.flatMap(definition(connection.type), (found) =>
             Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
@@ -47,7 +52,8 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
                 connection,
                 credentials: secrets.credentials(connection),
                 webhookSecret: secrets.webhookSecret(connection),
-                publicBaseUrl
+                publicBaseUrl,
+                webhookUrl: urls.providerWebhook(connection.id)
               }, settings)))
       }
     })

@@ -29,6 +29,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
   // Requests the provider turned away.
   invalid_request: "The payment provider refused the request.",
   invalid_payment_method: "The payment method is not valid at this provider.",
+  payment_method_declined: "The payment method was declined (its wallet or funding source said no).",
   canceled: "The payment was canceled.",
   // Captures, cancels and refunds.
   capture_failed: "The capture failed.",

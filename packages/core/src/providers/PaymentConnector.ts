@@ -41,7 +41,8 @@ export interface AuthorizeRequest {
   readonly paymentId: string
   readonly amount: number
   readonly currency: Currency
-  readonly paymentMethod: { readonly type: string; readonly token: string }
+  /** A card's PSP token; a redirect method (`paypal`) has none: the customer approves at the PSP. */
+  readonly paymentMethod: { readonly type: string; readonly token: string | null }
   /** `false` authorizes only; the money moves on capture. */
   readonly capture: boolean
   /**
@@ -331,6 +332,11 @@ export interface ConnectorContext {
   readonly credentials: Effect.Effect<Redacted.Redacted<Readonly<Record<string, string>>>, MissingSecret>
   readonly webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>
   readonly publicBaseUrl: string
+  /**
+   * Where the service takes this connection's webhooks (`PublicUrls.providerWebhook`), for a PSP that
+   * is told per payment where to send its news (Mollie's `webhookUrl`).
+   */
+  readonly webhookUrl?: string
 }
 
 /**
@@ -353,5 +359,18 @@ export interface ConnectorDefinition<Settings = unknown> {
    * test tokens): routing uses its country before any PSP is asked, as payments and the dry run do.
    */
   readonly cardOfToken?: (token: string) => CardDetails | undefined
+  /**
+   * What is wrong with these credentials for a connection of this mode, found when they are saved
+   * (a live key on a test connection): the credential's key and why, or `undefined`.
+   */
+  readonly credentialsProblem?: (
+    credentials: Readonly<Record<string, string>>,
+    livemode: boolean
+  ) => { readonly key: string; readonly reason: string } | undefined
+  /**
+   * The payment methods (`payment_method.type`) this PSP takes; `["card"]` when unset. Routing never
+   * sends a payment to a connection whose type cannot take its method.
+   */
+  readonly paymentMethods?: ReadonlyArray<string>
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

@@ -106,7 +106,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             })
           }
           yield* checkSettings(definition, input.settings ?? {})
-          yield* checkCredentials(definition, input.credentials ?? {})
+          yield* checkCredentials(definition, input.credentials ?? {}, tenant.livemode)
           yield* checkBaseUrl(definition, tenant.livemode, input.base_url ?? null)
           const connection = yield* newConnection(tenant, {
             name: input.name,
@@ -135,7 +135,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
             const connection = yield* lockForChange(tenant, id)
             const definition = yield* definitionOf(connection.type)
             if (input.settings !== undefined) yield* checkSettings(definition, input.settings)
-            if (input.credentials !== undefined) yield* checkCredentials(definition, input.credentials)
+            if (input.credentials !== undefined) yield* checkCredentials(definition, input.credentials, connection.livemode)
             if (input.base_url !== undefined) yield* checkBaseUrl(definition, connection.livemode, input.base_url)
             if (input.status === "disabled" && (yield* isDefault(tenant, connection.name))) {
               return yield* new DefaultProviderInUse({ name: connection.name })
@@ -184,15 +184,20 @@ const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>
     onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
   })
 
-const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>) => {
+const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>, livemode: boolean) => {
   const missing = definition.credentialKeys.find(({ key, required }) => required && !(key in credentials))
   if (missing !== undefined) {
     return Effect.fail(new ConnectionInvalid({ param: `credentials.${missing.key}`, reason: "this type needs it" }))
   }
   const unknown = Object.keys(credentials).find((key) => !definition.credentialKeys.some((known) => known.key === key))
-  return unknown === undefined
+  if (unknown !== undefined) {
+    return Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
+  }
+  // The PSP's own rule for its keys and the connection's mode (a live key never serves a test connection).
+  const problem = definition.credentialsProblem?.(credentials, livemode)
+  return problem === undefined
     ? Effect.void
-    : Effect.fail(new ConnectionInvalid({ param: `credentials.${unknown}`, reason: "this type does not take it" }))
+    : Effect.fail(new ConnectionInvalid({ param: `credentials.${problem.key}`, reason: problem.reason }))
 }
 
 /** The egress policy of the connection's calls, applied when the URL is saved (and again at each call). */

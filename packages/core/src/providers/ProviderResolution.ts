@@ -8,6 +8,7 @@ import { RoutingRules } from "../routing/RoutingRules.js"
 import { type Organization, paymentsRoutingOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { ConnectionHealth } from "./ConnectionHealth.js"
+import { Connectors } from "./Connectors.js"
 import { type ProviderConnection, supports } from "./ProviderConnection.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 
@@ -80,6 +81,10 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
       const organizations = yield* OrganizationsRepository
       const routing = yield* RoutingRules
       const health = yield* ConnectionHealth
+      const connectorTypes = yield* Connectors
+      /** The connection's own limits, and what its connector type takes (never a card to PayPal). */
+      const usable = (connection: ProviderConnection, facts: RoutingFacts) =>
+        supports(connection, facts.currency, facts.method) && connectorTypes.takes(connection.type, facts.method)
 
       /**
        * The organization's settings and connections. One after the other: both are kept a moment in
@@ -99,7 +104,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
           if (connection.status === "disabled") {
             return yield* new ProviderNotUsable({ provider, reason: `provider '${provider}' is disabled` })
           }
-          if (!supports(connection, facts.currency, facts.method)) {
+          if (!usable(connection, facts)) {
             return yield* new ProviderNotUsable({
               provider,
               reason: `provider '${provider}' does not support ${facts.currency} ${facts.method} payments`
@@ -159,7 +164,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
             const others = all
               .filter((connection) =>
                 connection.status !== "disabled" && !excluded.includes(connection.name) &&
-                supports(connection, facts.currency, facts.method)
+                usable(connection, facts)
               )
               .sort((a, b) => a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1))
             for (const connection of others) {
@@ -176,5 +181,5 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
           )
       }
     })
-  ).pipe(Layer.provide(Layer.mergeAll(RoutingRules.layer, ConnectionHealth.layer)))
+  ).pipe(Layer.provide(Layer.mergeAll(RoutingRules.layer, ConnectionHealth.layer, Connectors.layer)))
 }

@@ -42,12 +42,19 @@ export interface Evaluation {
 const ruleOrder = (a: RoutingRule, b: RoutingRule) =>
   a.priority - b.priority || a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1)
 
-/** Whether a connection can take the payment now, or why not; `trial` when only as a trial call. */
+/** Whether connections of a type can take payments by a method (`Connectors.takes`). */
+export type TakesMethod = (type: string, method: string) => boolean
+
+/**
+ * Whether a connection can take the payment now, or why not; `trial` when only as a trial call.
+ * `takes` says which methods each connection type takes (a PayPal connection never gets a card).
+ */
 export const eligibility = (
   connection: ProviderConnection | undefined,
   facts: RoutingFacts,
   excluded: ReadonlyArray<string>,
-  now: DateTime.Utc
+  now: DateTime.Utc,
+  takes?: TakesMethod
 ): { readonly reason: SkipReason | null; readonly trial: boolean } => {
   const skip = (reason: SkipReason) => ({ reason, trial: false })
   if (connection === undefined) return skip("unknown_provider")
@@ -63,6 +70,7 @@ export const eligibility = (
         : "method_unsupported"
     )
   }
+  if (takes !== undefined && !takes(connection.type, facts.method.toLowerCase())) return skip("method_unsupported")
   return { reason: null, trial: connection.status === "error" }
 }
 
@@ -81,6 +89,7 @@ export const evaluateRouting = (input: {
   readonly now: DateTime.Utc
   /** `false` in default routing: every rule is listed, passed over as `rules_not_used`. */
   readonly rulesUsed?: boolean
+  readonly takes?: TakesMethod
 }): Evaluation => {
   const byName = new Map(input.connections.map((connection) => [connection.name, connection]))
   const candidates: Array<Candidate> = []
@@ -89,7 +98,7 @@ export const evaluateRouting = (input: {
     const base = { rule_id: rule?.id ?? null, priority: rule?.priority ?? null, provider }
     if (ruleSkip !== null) return candidates.push({ ...base, result: "skipped", reason: ruleSkip, trial: false })
     if (taken.has(provider)) return candidates.push({ ...base, result: "skipped", reason: "already_a_candidate", trial: false })
-    const { reason, trial } = eligibility(byName.get(provider), input.facts, input.excluded, input.now)
+    const { reason, trial } = eligibility(byName.get(provider), input.facts, input.excluded, input.now, input.takes)
     if (reason !== null) return candidates.push({ ...base, result: "skipped", reason, trial: false })
     taken.add(provider)
     return candidates.push({ ...base, result: taken.size === 1 ? "chosen" : "fallback", reason: null, trial })

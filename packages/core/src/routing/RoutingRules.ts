@@ -116,7 +116,8 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
             defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
             facts,
             excluded,
-            now: yield* DateTime.now
+            now: yield* DateTime.now,
+            takes: connectorTypes.takes
           })
         })
 
@@ -199,7 +200,13 @@ const explainRouting = ({ connections, connectorTypes, organizations, repository
     if (input.provider !== undefined) {
       // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
       const forced = input.provider
-      const { reason, trial } = eligibility(listed.find((connection) => connection.name === forced), facts, excluded, time)
+      const { reason, trial } = eligibility(
+        listed.find((connection) => connection.name === forced),
+        facts,
+        excluded,
+        time,
+        connectorTypes.takes
+      )
       return {
         ...common,
         routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
@@ -216,7 +223,8 @@ const explainRouting = ({ connections, connectorTypes, organizations, repository
       facts,
       excluded,
       now: time,
-      rulesUsed: mode === "rules"
+      rulesUsed: mode === "rules",
+      takes: connectorTypes.takes
     })
     const chosen = evaluation.eligible[0]
     const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type

@@ -40,7 +40,7 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
         const seen = answers.get(request.reference)
         if (seen !== undefined) return Effect.succeed(seen)
         const tries = calls.filter((call) => call.paymentMethod.token === request.paymentMethod.token).length
-        const script = scripts[request.paymentMethod.token] ?? []
+        const script = scripts[request.paymentMethod.token ?? ""] ?? []
         const step = script[Math.min(tries - 1, script.length - 1)] ??
           AuthorizationOutcome.Authorized({
             pspPaymentId: `psp_${request.reference}`,

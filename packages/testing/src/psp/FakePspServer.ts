@@ -13,7 +13,7 @@ export type PspFault<S extends { readonly status: number }> =
   | { readonly delayMs: number }
   | S
 
-/** A status and the JSON body answered with it (`undefined`: an empty body, as some PSPs answer 401 or 404). */
+/** A status and the JSON body answered with it (`undefined`: an answer without a body). */
 export type PspAnswer = [number, unknown]
 
 /** What differs from one fake PSP to another; the server loop around it is the same. */
@@ -25,7 +25,9 @@ export interface FakePspOptions<S extends { readonly status: number }> {
   /** An answer before anything is processed or a fault consumed (bad credentials, a bad key), if any. */
   readonly refuse: (request: http.IncomingMessage, idempotencyKey: string | undefined) => PspAnswer | undefined
   /** Which requests take the injected fault and use idempotency keys. */
-  readonly keyedMethod: (method: string) => boolean
+  readonly keyedMethod: (method: string, url: URL) => boolean
+  /** The request header carrying the idempotency key (lower case); `idempotency-key` unless said. */
+  readonly idempotencyHeader?: string
   readonly faultAnswer: (fault: S) => PspAnswer
   /** The answer to a key reused with another request; `matchesPath`: whether the path is part of the request. */
   readonly keyReused: PspAnswer
@@ -34,8 +36,8 @@ export interface FakePspOptions<S extends { readonly status: number }> {
   /** Headers added to an answer replayed for its idempotency key. */
   readonly replayHeaders: Record<string, string>
   readonly handle: (method: string, url: URL, body: string, idempotencyKey: string | undefined) => PspAnswer
-  /** The request header carrying the idempotency key, in lower case (default `idempotency-key`). */
-  readonly idempotencyHeader?: string
+  /** The answers' media type: `application/json` unless the PSP says otherwise (Mollie: `application/hal+json`). */
+  readonly contentType?: string
 }
 
 export interface FakePspServer<S extends { readonly status: number }> {
@@ -60,14 +62,14 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
   let hung = 0
 
   const answerFor = (method: string, url: URL, body: string, key: string | undefined, replayed: () => void): PspAnswer => {
-    const saved = key === undefined || !options.keyedMethod(method) ? undefined : idempotency.get(key)
+    const saved = key === undefined || !options.keyedMethod(method, url) ? undefined : idempotency.get(key)
     if (saved !== undefined) {
       if (saved.body !== body || (options.matchesPath && saved.path !== url.pathname)) return options.keyReused
       replayed()
       return [saved.status, saved.response === "" ? undefined : JSON.parse(saved.response)]
     }
     const [status, json] = options.handle(method, url, body, key)
-    if (key !== undefined && options.keyedMethod(method)) {
+    if (key !== undefined && options.keyedMethod(method, url)) {
       idempotency.set(key, { body, path: url.pathname, status, response: json === undefined ? "" : JSON.stringify(json) })
     }
     return [status, json]
@@ -85,12 +87,13 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
       const answer = (status: number, json: unknown) => {
         const text = json === undefined ? "" : JSON.stringify(json)
         exchanges.push({ method, url: request.url ?? "/", headers, body, status, responseBody: text })
-        response.writeHead(status, { "content-type": "application/json", ...options.responseHeaders() }).end(text)
+        const type = json === undefined ? {} : { "content-type": options.contentType ?? "application/json" }
+        response.writeHead(status, { ...type, ...options.responseHeaders() }).end(text)
       }
       const key = request.headers[options.idempotencyHeader ?? "idempotency-key"] as string | undefined
       const refused = options.refuse(request, key)
       if (refused !== undefined) return answer(...refused)
-      const injected = options.keyedMethod(method) ? fault : null
+      const injected = options.keyedMethod(method, url) ? fault : null
       if (injected !== null) fault = null
       if (injected !== null && typeof injected === "object" && "status" in injected) {
         return answer(...options.faultAnswer(injected))

@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from "ajv"
 import { Ajv2020 } from "ajv/dist/2020.js"
+import yaml from "js-yaml"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -52,6 +53,30 @@ const withoutNullable = (node: any): any => {
 }
 
 /**
+ * Required properties a request does not send: OpenAPI lists `readOnly` ones (an id, a status) among
+ * an object's `required`, "relevant only for responses". Mollie's shared entity schemas do so.
+ */
+const withoutReadOnlyRequired = (node: any, schemas: Record<string, any>): any => {
+  if (Array.isArray(node)) return node.map((each) => withoutReadOnlyRequired(each, schemas))
+  if (typeof node !== "object" || node === null) return node
+  const converted = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutReadOnlyRequired(value, schemas)]))
+  if (!Array.isArray(node.required) || typeof node.properties !== "object") return converted
+  const readOnly = (property: any) =>
+    property?.readOnly === true ||
+    (typeof property?.$ref === "string" && schemas[property.$ref.split("/").at(-1)]?.readOnly === true)
+  return { ...converted, required: node.required.filter((name: string) => !readOnly(node.properties[name])) }
+}
+
+/** The document, JSON or YAML (read as YAML 1.2's core schema: Mollie's unquoted dates stay strings). */
+const readDocument = (file: string): any => {
+  const text = fs.readFileSync(path.join(pspDocuments(), file), "utf8")
+  return /\.ya?ml$/.test(file) ? yaml.load(text, { schema: yaml.CORE_SCHEMA }) : JSON.parse(text)
+}
+
+/** The JSON body schema of a declared answer: `application/json`, or HAL's (`application/hal+json`, Mollie's). */
+const jsonSchemaOf = (content: any): unknown => content?.["application/json"]?.schema ?? content?.["application/hal+json"]?.schema
+
+/**
  * A PSP's published OpenAPI document as a judge of requests and responses: the operation must exist
  * for the method and path, its required parameters be there with their types and enums, the body
  * match the schema of its content type (Stripe's form bodies decoded with bracket nesting, as Stripe
@@ -61,20 +86,34 @@ const withoutNullable = (node: any): any => {
 export class OpenApiContract {
   private readonly requestAjv: Ajv
   private readonly responseAjv: Ajv
+  private readonly parameterAjv: Ajv
   private readonly compiled = new Map<string, ValidateFunction>()
   private schemas = 0
   private readonly doc: any
 
-  constructor(file: string, dialect: Dialect, private readonly basePath: string) {
-    this.doc = withoutNullable(JSON.parse(fs.readFileSync(path.join(pspDocuments(), file), "utf8")))
+  /**
+   * `unicodeRegExp: false` for a document whose patterns are written for JavaScript's non-Unicode
+   * regular expressions (PayPal's email pattern escapes characters the `u` flag refuses).
+   */
+  constructor(file: string, dialect: Dialect, private readonly basePath: string, patterns: { readonly unicodeRegExp?: boolean } = {}) {
+    this.doc = withoutNullable(readDocument(file))
     const make = (coerceTypes: boolean) => {
-      const options = { strict: false, allErrors: true, validateFormats: false, coerceTypes: coerceTypes ? "array" as const : false }
+      const options = {
+        strict: false,
+        allErrors: true,
+        validateFormats: false,
+        coerceTypes: coerceTypes ? "array" as const : false,
+        unicodeRegExp: patterns.unicodeRegExp ?? true
+      }
       return dialect === "3.1" ? new Ajv2020(options) : new Ajv(options)
     }
     this.requestAjv = make(dialect === "3.0")
     this.responseAjv = make(false)
+    this.parameterAjv = make(true)
     // The components once per validator: every operation's schema refers into them.
-    for (const ajv of [this.requestAjv, this.responseAjv]) ajv.addSchema({ $id: DOC_ID, components: this.doc.components })
+    const requestComponents = withoutReadOnlyRequired(this.doc.components, this.doc.components?.schemas ?? {})
+    this.requestAjv.addSchema({ $id: DOC_ID, components: requestComponents })
+    for (const ajv of [this.responseAjv, this.parameterAjv]) ajv.addSchema({ $id: DOC_ID, components: this.doc.components })
   }
 
   static stripe = () => new OpenApiContract("stripe-spec3-2022-04.openapi.json", "3.0", "")
@@ -82,18 +121,22 @@ export class OpenApiContract {
   static adyenWebhooks = () => new OpenApiContract("adyen-webhooks-v1.openapi.json", "3.1", "")
   /** Checkout.com's Unified Payments API for the new account structure (NAS), June 2021. */
   static checkoutCom = () => new OpenApiContract("checkout-com-nas-2021-06.openapi.json", "3.0", "")
+  static mollie = () => new OpenApiContract("mollie-v2.openapi.yaml", "3.1", "")
+  static paypalOrders = () => new OpenApiContract("paypal-checkout-orders-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static paypalPayments = () => new OpenApiContract("paypal-payments-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static paypalWebhooks = () => new OpenApiContract("paypal-webhooks-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
     return pointer.split("/").reduce((node, key) => node?.[key], this.doc)
   }
 
-  private validator(key: string, schema: unknown, forRequest: boolean): ValidateFunction {
-    const cacheKey = `${forRequest ? "req" : "res"}:${key}`
+  private validator(key: string, schema: unknown, forRequest: boolean | "parameter"): ValidateFunction {
+    const cacheKey = `${forRequest === "parameter" ? "par" : forRequest ? "req" : "res"}:${key}`
     const existing = this.compiled.get(cacheKey)
     if (existing !== undefined) return existing
     // The operation's `#/components/…` references point into the components added once.
-    const ajv = forRequest ? this.requestAjv : this.responseAjv
+    const ajv = forRequest === "parameter" ? this.parameterAjv : forRequest ? this.requestAjv : this.responseAjv
     const rooted = JSON.parse(JSON.stringify(schema).replaceAll("\"$ref\":\"#/", `"$ref":"${DOC_ID}#/`))
     const validate = ajv.compile({ $id: `urn:psp:operation:${this.schemas++}`, allOf: [rooted] })
     this.compiled.set(cacheKey, validate)
@@ -131,7 +174,9 @@ export class OpenApiContract {
     if (found === undefined) return [`no operation ${request.method} ${url.pathname} in the document`]
     const problems: Array<string> = []
     const query = qs.parse(url.search.slice(1), { depth: 10, arrayLimit: 100 })
-    for (const raw of found.operation.parameters ?? []) {
+    // Parameters of the path item apply to each of its operations (Mollie declares the ids there).
+    const item = this.doc.paths[found.template]
+    for (const raw of [...(item.parameters ?? []), ...(found.operation.parameters ?? [])]) {
       const parameter = this.parameter(raw)
       const value = parameter.in === "path"
         ? found.params[parameter.name]
@@ -148,7 +193,7 @@ export class OpenApiContract {
         const key = `${found.template}:${request.method}:${parameter.in}:${parameter.name}`
         // Parameters travel as text: coerce them to the schema's types, as the PSP does.
         const holder = { value }
-        const validate = this.validator(key, { type: "object", properties: { value: parameter.schema } }, true)
+        const validate = this.validator(key, { type: "object", properties: { value: parameter.schema } }, "parameter")
         problems.push(...this.errorsOf(validate, holder).map((error) => `${parameter.in} ${parameter.name}: ${error}`))
       }
     }
@@ -176,9 +221,9 @@ export class OpenApiContract {
     const responses = found.operation.responses
     const declared = responses[String(exchange.status)] ?? responses[`${String(exchange.status)[0]}XX`] ?? responses.default
     const resolved = declared?.$ref === undefined ? declared : this.schemaAt(declared.$ref.slice(2))
-    // A status the document declares without a body (Checkout.com's 401, 404, 502): an empty answer fits it.
+    // A status the document declares without a body (Checkout.com's 401, 404, 502; Mollie's 202 to a release): an empty answer fits it.
     if (resolved !== undefined && (resolved as any).content === undefined && exchange.responseBody === "") return []
-    const schema = (resolved as any)?.content?.["application/json"]?.schema
+    const schema = jsonSchemaOf((resolved as any)?.content)
     if (schema === undefined) return [`no JSON answer with status ${exchange.status} for ${exchange.method} ${found.template}`]
     const validate = this.validator(`${found.template}:${exchange.method}:${exchange.status}`, schema, false)
     return this.errorsOf(validate, JSON.parse(exchange.responseBody)).map((error) => `response ${exchange.status} ${error}`)

@@ -139,7 +139,10 @@ export const paymentPage = async (context: PageContext, id: string) => {
       field("Routing", `${payment.routing.strategy}${payment.routing.rule_id === null ? "" : ` (${payment.routing.rule_id})`}`),
       field("Captured", money(payment.amount_captured, payment.currency)),
       field("Refunded", money(payment.amount_refunded, payment.currency)),
-      field("Card", `${payment.payment_method.brand ?? payment.payment_method.type} ${payment.payment_method.last4 ?? ""}`),
+      // A wallet (PayPal) has no card to show: its method's name instead.
+      payment.payment_method.type === "card"
+        ? field("Card", `${payment.payment_method.brand ?? payment.payment_method.type} ${payment.payment_method.last4 ?? ""}`)
+        : field("Payment method", payment.payment_method.type === "paypal" ? "PayPal" : payment.payment_method.type),
       field("Customer", payment.customer_id ?? "—"),
       field("Created", when(payment.created_at))
     ),

@@ -1,0 +1,88 @@
+import {
+  type ConnectorContext,
+  type ConnectorError,
+  ConnectorOutcomeUnknown,
+  ConnectorUnavailable
+} from "@orchestrator/core/providers/PaymentConnector"
+import { Effect, Option, Redacted, Schema } from "effect"
+import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { apiKeyProblem, MOLLIE_BASE_URL, MOLLIE_LIVE_HOSTS, type MollieSettings } from "./Settings.js"
+import { type MollieError, MollieError as MollieErrorSchema } from "./Wire.js"
+
+/** Mollie's answer to one call: the object, or its error with the HTTP status. */
+export type Answer = PspAnswer<MollieError>
+
+/** One call to Mollie's API; POSTs and DELETEs carry `idempotencyKey` (Mollie's `Idempotency-Key`). */
+export type MollieCall = (what: string, request: {
+  readonly method: "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly body?: unknown
+  readonly query?: Readonly<Record<string, string>>
+  readonly idempotencyKey?: string
+}) => Effect.Effect<Answer, ConnectorError>
+
+const decodeError = Schema.decodeUnknownOption(MollieErrorSchema)
+
+/**
+ * Calls to Mollie's API for one connection: its API key (checked against the connection's mode
+ * before every call, so a live key never serves a test connection), JSON in, HAL JSON out, and
+ * Mollie's errors sorted into what the caller handles (`Failed`) and what makes the outcome
+ * unavailable or unknown.
+ */
+export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext, settings: MollieSettings): MollieCall => {
+  const { connection } = context
+  const { client, timeouts } = connectionClient(http, connection.livemode, settings, MOLLIE_LIVE_HOSTS)
+  const baseUrl = (connection.base_url ?? MOLLIE_BASE_URL).replace(/\/+$/, "")
+
+  const apiKey = Effect.flatMap(
+    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
+    (credentials) => {
+      const key = Redacted.value(credentials).api_key
+      if (key === undefined || key === "") {
+        return Effect.fail(new ConnectorUnavailable({ reason: "the connection has no credentials.api_key" }))
+      }
+      const problem = apiKeyProblem(key, connection.livemode)
+      return problem === undefined ? Effect.succeed(key) : Effect.fail(new ConnectorUnavailable({ reason: problem }))
+    }
+  )
+
+  return (what, request) =>
+    Effect.gen(function*() {
+      const key = yield* apiKey
+      const query = request.query === undefined ? "" : `?${new URLSearchParams(request.query).toString()}`
+      const response = yield* exchange(client, {
+        method: request.method,
+        url: `${baseUrl}${request.path}${query}`,
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: "application/hal+json",
+          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+          ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
+        },
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
+      }, timeouts, `Mollie ${what}`)
+      if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
+      // Reasons are ours (they reach operators); what Mollie said goes to the attempt record only.
+      if (response.status >= 500) {
+        return yield* new ConnectorUnavailable({ reason: `Mollie ${what} answered HTTP ${response.status}`, providerMessage: response.text })
+      }
+      if (response.status === 401 || response.status === 403) {
+        return yield* new ConnectorUnavailable({
+          reason: `Mollie rejected the API key (HTTP ${response.status})`,
+          providerMessage: response.text
+        })
+      }
+      const error = Option.getOrElse(
+        decodeError(response.json),
+        (): MollieError => ({ status: response.status, title: "", detail: response.text })
+      )
+      return { _tag: "Failed", status: response.status, error } as const
+    })
+}
+
+/** A 2xx body we cannot read: Mollie acted, we do not know how; reconciliation asks again. */
+export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
+  Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `Mollie ${what}: unreadable answer` }))
+
+/** An id as a path segment. */
+export const path = (id: string) => encodeURIComponent(id)
