@@ -6,6 +6,7 @@ import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrato
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, TestClock } from "effect"
+import * as net from "node:net"
 import { fetchHttp, RETURN_URL } from "./pspFixtures.js"
 import { approveAt, expectPayPalContract, paypal, paypalPayment, WEBHOOK_ID, webhookEventErrors } from "./paypalFixtures.js"
 
@@ -285,6 +286,36 @@ describe("PayPalConnector against a wire-level fake of PayPal", () => {
       expect(yield* connector.syncPayment({ reference: request.reference, pspPaymentId: null })).toEqual(AuthorizationOutcome.Unknown())
       expect(yield* connector.authorize({ ...request, resend: true })).toMatchObject({ _tag: "ActionRequired" })
       expect(fake.ordersFor(request.reference)).toBe(1)
+    }))
+
+  it.scoped("a token call that gets no answer leaves the payment untouched: unavailable, never unknown", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakePayPal
+      // A host that takes the connection and never answers.
+      const sockets = new Set<net.Socket>()
+      const silent = yield* Effect.acquireRelease(
+        Effect.promise(() =>
+          new Promise<net.Server>((resolve) => {
+            const server = net.createServer((socket) => void sockets.add(socket))
+            server.listen(0, "127.0.0.1", () => resolve(server))
+          })
+        ),
+        (server) =>
+          Effect.promise(() =>
+            new Promise<void>((resolve) => {
+              for (const socket of sockets) socket.destroy()
+              server.close(() => resolve())
+            })
+          )
+      )
+      const port = (silent.address() as net.AddressInfo).port
+      const connector = yield* paypal(fake, { timeout_ms: 5_000 }, { baseUrl: `http://127.0.0.1:${port}` })
+      const pending = yield* Effect.fork(connector.authorize(paypalPayment()))
+      yield* Effect.promise(async () => {
+        while (sockets.size === 0) await new Promise((resolve) => setImmediate(resolve))
+      })
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* Effect.flip(Fiber.join(pending))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("access token") })
     }))
 
   it.effect("the connection type: cards never, live calls to PayPal's live host only", () =>

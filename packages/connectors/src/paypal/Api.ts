@@ -67,7 +67,10 @@ export const makePayPalCall = (
           accept: "application/json"
         },
         body: "grant_type=client_credentials"
-      }, timeouts, "PayPal access token")
+      }, timeouts, "PayPal access token").pipe(
+        // Only a token was asked for: however that call ended, no order or charge can have been made.
+        Effect.catchTag("ConnectorOutcomeUnknown", (lost) => new ConnectorUnavailable({ reason: lost.reason }))
+      )
       if (response.status !== 200) {
         return yield* new ConnectorUnavailable({
           reason: response.status === 401 || response.status === 400
