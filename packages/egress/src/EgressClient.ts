@@ -112,6 +112,28 @@ const readAnswer = (
   incoming.on("error", (error: NodeJS.ErrnoException) => call.abort(failureOf(error, true)))
 }
 
+/** The call's deadline, and its connect timeout when shorter: each aborts with what it proves was (not) sent. */
+const armDeadlines = (
+  request: EgressRequest,
+  connected: () => boolean,
+  abort: (failure: EgressFailure) => void
+): Array<NodeJS.Timeout> => {
+  const timers = [setTimeout(() =>
+    abort(
+      connected()
+        ? new EgressFailure({ sent: true, code: "EGRESS_DEADLINE", message: `No complete answer within ${request.deadlineMs} ms.` })
+        : new EgressFailure({ sent: false, code: "EGRESS_CONNECT_TIMEOUT", message: `No connection within ${request.deadlineMs} ms.` })
+    ), request.deadlineMs)]
+  if (request.connectTimeoutMs !== undefined && request.connectTimeoutMs < request.deadlineMs) {
+    timers.push(setTimeout(() => {
+      if (!connected()) {
+        abort(new EgressFailure({ sent: false, code: "EGRESS_CONNECT_TIMEOUT", message: `No connection within ${request.connectTimeoutMs} ms.` }))
+      }
+    }, request.connectTimeoutMs))
+  }
+  return timers
+}
+
 /**
  * The service's one way out to the network (PSPs, webhook receivers, itself). For every call:
  * the URL is checked against the egress policy before anything is sent, and every address its
@@ -164,19 +186,7 @@ export const makeEgressClient = (options: { readonly resolve?: Resolve } = {}) =
         settle(Effect.fail(failure))
         outgoing?.destroy()
       }
-      timers.push(setTimeout(() =>
-        abort(
-          connected
-            ? new EgressFailure({ sent: true, code: "EGRESS_DEADLINE", message: `No complete answer within ${request.deadlineMs} ms.` })
-            : new EgressFailure({ sent: false, code: "EGRESS_CONNECT_TIMEOUT", message: `No connection within ${request.deadlineMs} ms.` })
-        ), request.deadlineMs))
-      if (request.connectTimeoutMs !== undefined && request.connectTimeoutMs < request.deadlineMs) {
-        timers.push(setTimeout(() => {
-          if (!connected) {
-            abort(new EgressFailure({ sent: false, code: "EGRESS_CONNECT_TIMEOUT", message: `No connection within ${request.connectTimeoutMs} ms.` }))
-          }
-        }, request.connectTimeoutMs))
-      }
+      timers.push(...armDeadlines(request, () => connected, abort))
 
       const onAnswer = (incoming: http.IncomingMessage) => readAnswer(incoming, request.answerLimit, { settled: () => settled, settle, abort })
 

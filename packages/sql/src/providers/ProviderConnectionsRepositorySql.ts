@@ -32,6 +32,46 @@ const decodeOwner = Schema.decodeUnknownSync(OwnerRow)
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
 
+/** The circuit breaker's writes (ConnectionHealth): each one statement, so concurrent calls count right. */
+const circuitWrites = (sql: SqlClient.SqlClient): Pick<
+  ProviderConnectionsRepository["Type"],
+  "recordFailure" | "recordSuccess" | "claimTrial"
+> => ({
+  recordFailure: (connectionId, { now, reason, retryAt, threshold }) =>
+    sql`with before as (select status from provider_connections where id = ${connectionId} for update)
+      update provider_connections c set
+        consecutive_failures = c.consecutive_failures + 1,
+        last_error = ${reason},
+        status = case
+          when c.status = 'active' and c.consecutive_failures + 1 >= ${threshold} then 'error'
+          else c.status end,
+        circuit_retry_at = case
+          when (c.status = 'active' and c.consecutive_failures + 1 >= ${threshold}) or c.status = 'error'
+            then ${at(retryAt)}::timestamptz
+          else c.circuit_retry_at end,
+        trial_until = null,
+        updated_at = ${at(now)}::timestamptz
+      from before where c.id = ${connectionId}
+      returning c.*, before.status as previous_status`.pipe(
+      Effect.map((rows) => ({
+        connection: toConnection(rows[0]),
+        opened: rows[0]!.previous_status === "active" && rows[0]!.status === "error"
+      })),
+      Effect.orDie
+    ),
+  recordSuccess: (connectionId, now) =>
+    sql`update provider_connections set consecutive_failures = 0,
+        status = case when status = 'error' then 'active' else status end,
+        last_error = case when status = 'error' then null else last_error end,
+        circuit_retry_at = null, trial_until = null, updated_at = ${at(now)}::timestamptz
+      where id = ${connectionId} and (consecutive_failures > 0 or status = 'error')`.pipe(Effect.asVoid, Effect.orDie),
+  claimTrial: (connectionId, now, until) =>
+    sql`update provider_connections set trial_until = ${at(until)}::timestamptz
+      where id = ${connectionId} and status = 'error' and circuit_retry_at <= ${at(now)}::timestamptz
+        and (trial_until is null or trial_until < ${at(now)}::timestamptz)
+      returning id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+})
+
 export const ProviderConnectionsRepositorySql = Layer.effect(
   ProviderConnectionsRepository,
   Effect.gen(function*() {
@@ -111,39 +151,7 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
           Effect.asVoid,
           Effect.orDie
         ),
-      recordFailure: (connectionId, { now, reason, retryAt, threshold }) =>
-        sql`with before as (select status from provider_connections where id = ${connectionId} for update)
-          update provider_connections c set
-            consecutive_failures = c.consecutive_failures + 1,
-            last_error = ${reason},
-            status = case
-              when c.status = 'active' and c.consecutive_failures + 1 >= ${threshold} then 'error'
-              else c.status end,
-            circuit_retry_at = case
-              when (c.status = 'active' and c.consecutive_failures + 1 >= ${threshold}) or c.status = 'error'
-                then ${at(retryAt)}::timestamptz
-              else c.circuit_retry_at end,
-            trial_until = null,
-            updated_at = ${at(now)}::timestamptz
-          from before where c.id = ${connectionId}
-          returning c.*, before.status as previous_status`.pipe(
-          Effect.map((rows) => ({
-            connection: toConnection(rows[0]),
-            opened: rows[0]!.previous_status === "active" && rows[0]!.status === "error"
-          })),
-          Effect.orDie
-        ),
-      recordSuccess: (connectionId, now) =>
-        sql`update provider_connections set consecutive_failures = 0,
-            status = case when status = 'error' then 'active' else status end,
-            last_error = case when status = 'error' then null else last_error end,
-            circuit_retry_at = null, trial_until = null, updated_at = ${at(now)}::timestamptz
-          where id = ${connectionId} and (consecutive_failures > 0 or status = 'error')`.pipe(Effect.asVoid, Effect.orDie),
-      claimTrial: (connectionId, now, until) =>
-        sql`update provider_connections set trial_until = ${at(until)}::timestamptz
-          where id = ${connectionId} and status = 'error' and circuit_retry_at <= ${at(now)}::timestamptz
-            and (trial_until is null or trial_until < ${at(now)}::timestamptz)
-          returning id`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+      ...circuitWrites(sql)
     })
   })
 )
