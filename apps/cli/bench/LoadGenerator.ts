@@ -9,6 +9,8 @@ import * as http from "node:http"
 
 export interface ClosedLoop {
   readonly requestsPerSecond: number
+  /** Requests answered 2xx. */
+  readonly completed: number
   readonly errors: number
   readonly non2xx: number
 }
@@ -59,7 +61,7 @@ export const closedLoop = (options: {
       })
     }, (error, result) => {
       if (error) return reject(error)
-      resolve({ requestsPerSecond: result.requests.average, errors: result.errors, non2xx: result.non2xx })
+      resolve({ requestsPerSecond: result.requests.average, completed: result["2xx"], errors: result.errors, non2xx: result.non2xx })
     })
   })
 
