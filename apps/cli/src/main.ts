@@ -4,6 +4,7 @@ import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
+import { ServiceLoggerLive } from "./ServiceLogger.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 
 const USAGE = `Usage: orchestrator <command>
@@ -131,6 +132,8 @@ const describeFailure = (error: unknown): string => {
 }
 
 program.pipe(
+  // One line per entry, no formatting through util.format, written after each turn of the event loop.
+  Effect.provide(ServiceLoggerLive),
   // Nothing collects traces, and a span per request, operation and SQL statement costs CPU on every payment.
   Effect.withTracerEnabled(false),
   Effect.catchAll((error) =>
@@ -141,5 +144,5 @@ program.pipe(
       })
     )
   ),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )
