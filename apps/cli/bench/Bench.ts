@@ -26,6 +26,7 @@ const CONNECTIONS = 32
 const SEQUENTIAL = QUICK ? 100 : 300
 const STORED = QUICK ? 100_000 : 1_000_000
 const BACKLOG = QUICK ? 10_000 : 100_000
+const COUNTED = QUICK ? 320 : 1_600
 
 const log = (line: string) => console.log(`[bench] ${line}`)
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
@@ -89,10 +90,15 @@ const main = async () => {
       relayed.searchParams.set("sslmode", "disable")
       try {
         service = await RunningService.start(env, roles, port, { http: { DATABASE_URL: relayed.toString() } })
-        await paymentsLoad(2, "warm-counted")
+        // A number of payments, each answered, not a duration: the counts are of whole payments.
+        const countedLoad = (amount: number, prefix: string) =>
+          closedLoop({ url: payments, method: "POST", headers, body: payment, connections: CONNECTIONS, seconds: 0, amount, keyPrefix: prefix })
+        await countedLoad(CONNECTIONS * 2, "warm-counted")
         relay.reset()
-        const counted = await paymentsLoad(3, "counted")
-        wire = { statements: relay.counts.statements / counted.completed, roundTrips: relay.counts.roundTrips / counted.completed }
+        const counted = await countedLoad(COUNTED, "counted")
+        if (counted.completed > 0) {
+          wire = { statements: relay.counts.statements / counted.completed, roundTrips: relay.counts.roundTrips / counted.completed }
+        }
         await service.stop()
         service = undefined
       } finally {
@@ -109,9 +115,10 @@ const main = async () => {
     const loadAverage = os.loadavg()[0]!
     const cpuBefore = { serving: service.cpuMs(servingRole), worker: service.cpuMs("worker") }
     const closed = await paymentsLoad(PHASE_SECONDS, "closed")
+    const perPayment = (ms: number) => (closed.completed > 0 ? ms / closed.completed : null)
     const cpu = {
-      serving: (service.cpuMs(servingRole) - cpuBefore.serving) / closed.completed,
-      worker: benchUrl === undefined ? null : (service.cpuMs("worker") - cpuBefore.worker) / closed.completed
+      serving: perPayment(service.cpuMs(servingRole) - cpuBefore.serving),
+      worker: benchUrl === undefined ? null : perPayment(service.cpuMs("worker") - cpuBefore.worker)
     }
     if (closed.non2xx > 0 || closed.errors > 0) throw new Error(`payments failed under load: ${JSON.stringify(closed)}`)
 
@@ -207,7 +214,7 @@ const main = async () => {
       db_limit_by: pgbenchLimit === null ? "driver (no pgbench on the embedded database)" : "pgbench",
       ratio_to_db_limit: round(closed.requestsPerSecond / dbLimit, 3),
       driver_limit_tps: round(driverLimit),
-      cpu_ms_per_payment: round(cpu.serving, 2),
+      cpu_ms_per_payment: cpu.serving === null ? null : round(cpu.serving, 2),
       worker_cpu_ms_per_payment: cpu.worker === null ? null : round(cpu.worker, 2),
       statements_per_payment: wire === null ? null : round(wire.statements, 2),
       round_trips_per_payment: wire === null ? null : round(wire.roundTrips, 2),

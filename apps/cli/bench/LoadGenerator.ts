@@ -40,6 +40,8 @@ export const closedLoop = (options: {
   readonly body?: string
   readonly connections: number
   readonly seconds: number
+  /** Stop after this many requests (all answered) instead of after `seconds`. */
+  readonly amount?: number
   /** Each request gets its own Idempotency-Key with this prefix; absent, headers are sent as given. */
   readonly keyPrefix?: string
 }): Promise<ClosedLoop> =>
@@ -48,7 +50,7 @@ export const closedLoop = (options: {
       url: options.url,
       method: options.method ?? "GET",
       connections: options.connections,
-      duration: options.seconds,
+      ...(options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }),
       headers: options.headers,
       ...(options.body === undefined ? {} : { body: options.body }),
       ...(options.keyPrefix === undefined ? {} : {
