@@ -15,7 +15,9 @@ import { buildService, cli, type Env, freePort, RunningService } from "./BenchSe
 import { measureDatabaseLimit } from "./DatabaseLimit.js"
 import { measureHttpFloor } from "./HttpFloor.js"
 import { closedLoop, openLoop, sequential } from "./LoadGenerator.js"
+import { measurePgbenchLimit } from "./PgbenchLimit.js"
 import { seedEvents, seedPayments } from "./Seeding.js"
+import { startWireCounter } from "./WireCounter.js"
 import { startCountingReceiver } from "../support/CountingReceiver.js"
 
 const QUICK = process.env.BENCH_QUICK === "1"
@@ -24,6 +26,7 @@ const CONNECTIONS = 32
 const SEQUENTIAL = QUICK ? 100 : 300
 const STORED = QUICK ? 100_000 : 1_000_000
 const BACKLOG = QUICK ? 10_000 : 100_000
+const COUNTED = QUICK ? 320 : 1_600
 
 const log = (line: string) => console.log(`[bench] ${line}`)
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
@@ -60,21 +63,63 @@ const main = async () => {
     const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" }
     const payment = JSON.stringify({ amount: 1234, currency: "EUR", payment_method: { type: "card", token: "tok_visa" } })
 
-    log("database limit: the reference transaction, replayed directly")
-    const dbLimit = await Effect.runPromise(
+    log("driver limit: the reference transaction, replayed through the service's driver and pool")
+    const driverLimit = await Effect.runPromise(
       measureDatabaseLimit({ database, organizationId, concurrency: CONNECTIONS, seconds: PHASE_SECONDS })
     )
+    let pgbenchLimit: number | null = null
+    if (benchUrl !== undefined) {
+      log(`database limit: pgbench replaying one payment's writes, ${CONNECTIONS} clients`)
+      const connectionId = execFileSync("psql", [benchUrl, "-X", "-Atc", `select id from provider_connections
+        where organization_id = '${organizationId}' and not livemode and name = 'sandbox_a'`], { encoding: "utf8" }).trim()
+      pgbenchLimit = await measurePgbenchLimit({ url: benchUrl, organizationId, connectionId, clients: CONNECTIONS, seconds: PHASE_SECONDS })
+    }
+    const dbLimit = pgbenchLimit ?? driverLimit
 
     const port = await freePort()
-    service = await RunningService.start(env, roles, port)
-    const payments = `${service.url}/v1/payments`
+    const payments = `http://127.0.0.1:${port}/v1/payments`
     const paymentsLoad = (seconds: number, prefix: string) =>
       closedLoop({ url: payments, method: "POST", headers, body: payment, connections: CONNECTIONS, seconds, keyPrefix: prefix })
+
+    let wire: { statements: number; roundTrips: number } | null = null
+    if (benchUrl !== undefined) {
+      log("statements and round trips per payment, counted on the wire (a phase of its own: the relay costs CPU)")
+      const target = new URL(benchUrl)
+      const relay = await startWireCounter({ host: target.hostname, port: Number(target.port || 5432) })
+      const relayed = Object.assign(new URL(benchUrl), { hostname: "127.0.0.1", port: String(relay.port) })
+      relayed.searchParams.set("sslmode", "disable")
+      try {
+        service = await RunningService.start(env, roles, port, { http: { DATABASE_URL: relayed.toString() } })
+        // A number of payments, each answered, not a duration: the counts are of whole payments.
+        const countedLoad = (amount: number, prefix: string) =>
+          closedLoop({ url: payments, method: "POST", headers, body: payment, connections: CONNECTIONS, seconds: 0, amount, keyPrefix: prefix })
+        await countedLoad(CONNECTIONS * 2, "warm-counted")
+        relay.reset()
+        const counted = await countedLoad(COUNTED, "counted")
+        if (counted.completed > 0) {
+          wire = { statements: relay.counts.statements / counted.completed, roundTrips: relay.counts.roundTrips / counted.completed }
+        }
+        await service.stop()
+        service = undefined
+      } finally {
+        relay.close()
+      }
+    }
+
+    service = await RunningService.start(env, roles, port)
     log("warm-up")
     await paymentsLoad(QUICK ? 3 : 5, "warm")
 
     log(`POST /v1/payments, closed loop, ${CONNECTIONS} connections`)
+    const servingRole = roles[0]!
+    const loadAverage = os.loadavg()[0]!
+    const cpuBefore = { serving: service.cpuMs(servingRole), worker: service.cpuMs("worker") }
     const closed = await paymentsLoad(PHASE_SECONDS, "closed")
+    const perPayment = (ms: number) => (closed.completed > 0 ? ms / closed.completed : null)
+    const cpu = {
+      serving: perPayment(service.cpuMs(servingRole) - cpuBefore.serving),
+      worker: benchUrl === undefined ? null : perPayment(service.cpuMs("worker") - cpuBefore.worker)
+    }
     if (closed.non2xx > 0 || closed.errors > 0) throw new Error(`payments failed under load: ${JSON.stringify(closed)}`)
 
     log("one payment at a time")
@@ -166,7 +211,13 @@ const main = async () => {
       database: Database.describe(database).replace(/ at .*/, ""),
       payments_per_s: round(closed.requestsPerSecond),
       db_limit_tps: round(dbLimit),
+      db_limit_by: pgbenchLimit === null ? "driver (no pgbench on the embedded database)" : "pgbench",
       ratio_to_db_limit: round(closed.requestsPerSecond / dbLimit, 3),
+      driver_limit_tps: round(driverLimit),
+      cpu_ms_per_payment: cpu.serving === null ? null : round(cpu.serving, 2),
+      worker_cpu_ms_per_payment: cpu.worker === null ? null : round(cpu.worker, 2),
+      statements_per_payment: wire === null ? null : round(wire.statements, 2),
+      round_trips_per_payment: wire === null ? null : round(wire.roundTrips, 2),
       p50_ms: round(open.p50),
       p95_ms: round(open.p95),
       p99_ms: round(open.p99),
@@ -185,6 +236,8 @@ const main = async () => {
       rss_mb: round(rss),
       processes: 1,
       payments_per_s_2_processes: twoProcesses === null ? null : round(twoProcesses),
+      // The machine's 1-minute load average as the closed loop began: the figures are of a shared machine.
+      load_average: round(loadAverage, 2),
       cpu: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "unknown"}`,
       commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(),
       quick: QUICK ? 1 : 0

@@ -6,6 +6,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { cpuMs } from "./ProcessCpu.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 
@@ -43,15 +44,24 @@ const peakRssMb = (pid: number): number => {
   return Math.max(own, ...children.map(peakRssMb))
 }
 
-export class RunningService {
-  private constructor(private readonly children: ReadonlyArray<ChildProcess>, readonly url: string) {}
+export type Role = "start" | "http" | "worker"
 
-  static async start(env: Env, roles: ReadonlyArray<"start" | "http" | "worker">, port: number) {
-    const children = roles.map((role) => {
-      const child = spawn(...run([role]), { env: { ...process.env, ...env, PORT: String(port) }, stdio: ["ignore", "ignore", "inherit"] })
-      return child
-    })
-    const service = new RunningService(children, `http://127.0.0.1:${port}`)
+export class RunningService {
+  private constructor(
+    private readonly children: ReadonlyArray<ChildProcess>,
+    private readonly roles: ReadonlyArray<Role>,
+    readonly url: string
+  ) {}
+
+  /** `roleEnv` adds to `env` for one role only (the bench points one role at a counting relay). */
+  static async start(env: Env, roles: ReadonlyArray<Role>, port: number, roleEnv: Partial<Record<Role, Env>> = {}) {
+    const children = roles.map((role) =>
+      spawn(...run([role]), {
+        env: { ...process.env, ...env, ...roleEnv[role], PORT: String(port) },
+        stdio: ["ignore", "ignore", "inherit"]
+      })
+    )
+    const service = new RunningService(children, roles, `http://127.0.0.1:${port}`)
     const deadline = Date.now() + 120_000
     while (Date.now() < deadline) {
       try {
@@ -68,6 +78,12 @@ export class RunningService {
   /** The largest peak RSS of the service's processes (each HTTP process counts on its own). */
   get peakRssMb() {
     return Math.max(...this.children.map((child) => (child.pid === undefined ? 0 : peakRssMb(child.pid))))
+  }
+
+  /** CPU time used so far by the processes of `role` (`start` serves HTTP on the embedded database). */
+  cpuMs(role: Role) {
+    const child = this.children[this.roles.indexOf(role)]
+    return child?.pid === undefined ? 0 : cpuMs(child.pid)
   }
 
   async stop() {

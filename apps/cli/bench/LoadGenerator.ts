@@ -9,6 +9,8 @@ import * as http from "node:http"
 
 export interface ClosedLoop {
   readonly requestsPerSecond: number
+  /** Requests answered 2xx. */
+  readonly completed: number
   readonly errors: number
   readonly non2xx: number
 }
@@ -38,6 +40,8 @@ export const closedLoop = (options: {
   readonly body?: string
   readonly connections: number
   readonly seconds: number
+  /** Stop after this many requests (all answered) instead of after `seconds`. */
+  readonly amount?: number
   /** Each request gets its own Idempotency-Key with this prefix; absent, headers are sent as given. */
   readonly keyPrefix?: string
 }): Promise<ClosedLoop> =>
@@ -46,7 +50,7 @@ export const closedLoop = (options: {
       url: options.url,
       method: options.method ?? "GET",
       connections: options.connections,
-      duration: options.seconds,
+      ...(options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }),
       headers: options.headers,
       ...(options.body === undefined ? {} : { body: options.body }),
       ...(options.keyPrefix === undefined ? {} : {
@@ -59,7 +63,7 @@ export const closedLoop = (options: {
       })
     }, (error, result) => {
       if (error) return reject(error)
-      resolve({ requestsPerSecond: result.requests.average, errors: result.errors, non2xx: result.non2xx })
+      resolve({ requestsPerSecond: result.requests.average, completed: result["2xx"], errors: result.errors, non2xx: result.non2xx })
     })
   })
 

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
+import { ServiceLoggerLive } from "./ServiceLogger.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 
 const USAGE = `Usage: orchestrator <command>
@@ -149,6 +150,8 @@ const describeFailure = (error: unknown): string => {
 }
 
 program.pipe(
+  // One line per entry, no formatting through util.format, written after each turn of the event loop.
+  Effect.provide(ServiceLoggerLive),
   // Nothing collects traces, and a span per request, operation and SQL statement costs CPU on every payment.
   Effect.withTracerEnabled(false),
   Effect.catchAll((error) =>
@@ -159,5 +162,5 @@ program.pipe(
       })
     )
   ),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -37,6 +37,18 @@ describe("Authentication", () => {
       expect((yield* Effect.flip(auth.authenticate(secret)))._tag).toBe("AuthenticationFailed")
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("refuses a key revoked after it was accepted (its hash remembered by the process)", () =>
+    Effect.gen(function*() {
+      const organizations = yield* Organizations
+      const auth = yield* Authentication
+      const org = yield* organizations.create("Acme")
+      const { key, secret } = yield* organizations.createKey(org.id, false)
+      expect(yield* auth.authenticate(secret)).toEqual({ organizationId: org.id, livemode: false })
+      expect(yield* auth.authenticate(secret)).toEqual({ organizationId: org.id, livemode: false })
+      yield* organizations.revokeKey(key.id)
+      expect((yield* Effect.flip(auth.authenticate(secret)))._tag).toBe("AuthenticationFailed")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("imports a chosen development key once", () =>
     Effect.gen(function*() {
       const organizations = yield* Organizations

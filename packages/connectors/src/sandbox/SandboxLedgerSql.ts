@@ -38,36 +38,44 @@ const refundByReference = (sql: Sql) => (connectionId: string, reference: string
     Effect.map(firstRow(toRefund))
   )
 
-const insertRefund = (sql: Sql, refund: SandboxRefund) =>
-  sql`insert into sandbox_refunds (id, connection_id, reference, charge_id, amount, status, failure_code,
-      failure_message, created_at_millis, settle_at_millis)
-    values (${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount},
-      ${refund.status}, ${refund.failureCode}, ${refund.failureMessage}, ${refund.createdAtMillis},
-      ${refund.settleAtMillis})
-    on conflict (connection_id, reference) do nothing returning id`
-
 /**
- * Takes a refund's amount off its charge unless that would refund more than was captured; whether it
- * did. The bound is in the statement: two refunds racing cannot both take the last of the charge.
+ * Takes a settling refund's amount off its charge unless that would refund more than was captured;
+ * whether it did. The bound is in the statement: two refunds cannot both take the last of a charge.
  */
 const takeOffCharge = (sql: Sql, refund: SandboxRefund) =>
   sql`update sandbox_charges set amount_refunded = amount_refunded + ${refund.amount}
     where id = ${refund.chargeId} and amount_refunded + ${refund.amount} <= amount_captured
     returning id`.pipe(Effect.map((rows) => rows.length > 0))
 
+/** Rows of `inserted` (created) before those of `existing`, told apart by `created`. */
+const createdOrExisting = (rows: ReadonlyArray<{ readonly created?: unknown }>) =>
+  Option.map(Option.fromNullable(rows[0]), (row) => ({ row, created: row.created === true }))
+
+/**
+ * The charge, or the one already recorded under its reference, in one statement. Only when another
+ * request inserted that reference while this statement ran (its row is newer than our snapshot) is
+ * it read again.
+ */
 const recordCharge = (sql: Sql): Ledger["recordCharge"] => (charge) =>
   Effect.gen(function*() {
-    const inserted = yield* sql`insert into sandbox_charges (id, connection_id, reference, merchant_reference,
-        amount, currency, token, capture, status, amount_captured, amount_refunded, capture_reference,
-        failure_code, failure_message, return_url, created_at_millis)
+    const rows = yield* sql<{ created: unknown }>`with inserted as (insert into sandbox_charges (id, connection_id,
+        reference, merchant_reference, amount, currency, token, capture, status, amount_captured, amount_refunded,
+        capture_reference, failure_code, failure_message, return_url, created_at_millis)
       values (${charge.id}, ${charge.connectionId}, ${charge.reference}, ${charge.merchantReference},
         ${charge.amount}, ${charge.currency}, ${charge.token}, ${charge.capture}, ${charge.status},
         ${charge.amountCaptured}, ${charge.amountRefunded}, ${charge.captureReference}, ${charge.failureCode},
         ${charge.failureMessage}, ${charge.returnUrl}, ${charge.createdAtMillis})
-      on conflict (connection_id, reference) do nothing returning id`
-    if (inserted.length > 0) return { charge, created: true }
-    const existing = yield* chargeByReference(sql)(charge.connectionId, charge.reference)
-    return { charge: Option.getOrThrow(existing), created: false }
+      on conflict (connection_id, reference) do nothing returning *)
+      select true as created, * from inserted
+      union all
+      select false as created, * from sandbox_charges
+      where connection_id = ${charge.connectionId} and reference = ${charge.reference} and not exists (select 1 from inserted)`
+    const found = createdOrExisting(rows)
+    if (Option.isSome(found) && found.value.created) return { charge, created: true }
+    const existing = Option.isSome(found)
+      ? toCharge(found.value.row)
+      : Option.getOrThrow(yield* chargeByReference(sql)(charge.connectionId, charge.reference))
+    return { charge: existing, created: false }
   }).pipe(Effect.orDie)
 
 const transitionCharge = (sql: Sql): Ledger["transitionCharge"] => (id, from, changes) => {
@@ -78,22 +86,45 @@ const transitionCharge = (sql: Sql): Ledger["transitionCharge"] => (id, from, ch
     where id = ${id} and status in ${sql.in(from)} returning *`.pipe(Effect.map(firstRow(toCharge)), Effect.orDie)
 }
 
+/**
+ * A refund, in one statement: unless its reference is known (then the known one is the answer), the
+ * charge's row is locked, the refund stored as asked if the charge covers it (or if it settles
+ * later) and as refused otherwise, and a refund that succeeds taken off the charge. The lock
+ * serializes refunds of one charge: two racing for its last amount cannot both take it. Only a
+ * refund of the same reference inserted meanwhile is read again.
+ */
 const recordRefund = (sql: Sql): Ledger["recordRefund"] => (refund) =>
-  sql.withTransaction(Effect.gen(function*() {
-    const existing = yield* refundByReference(sql)(refund.connectionId, refund.reference)
-    if (Option.isSome(existing)) return { refund: existing.value, created: false }
-    const covered = refund.status !== "succeeded" || (yield* takeOffCharge(sql, refund))
-    const stored: SandboxRefund = covered ? refund : { ...refund, status: "failed", ...OVER_REFUND }
-    const inserted = yield* insertRefund(sql, stored)
-    if (inserted.length > 0) return { refund: stored, created: true }
-    // Lost a race on the same reference: undo our reservation and answer with the winner.
-    if (covered && stored.status === "succeeded") {
-      yield* sql`update sandbox_charges set amount_refunded = amount_refunded - ${refund.amount}
-        where id = ${refund.chargeId}`
-    }
+  Effect.gen(function*() {
+    const asked = refund.status
+    const rows = yield* sql<{ created: unknown }>`with existing as (
+        select * from sandbox_refunds where connection_id = ${refund.connectionId} and reference = ${refund.reference}
+      ), charge as (
+        select amount_refunded + ${refund.amount} <= amount_captured as covers from sandbox_charges
+        where id = ${refund.chargeId} for update
+      ), outcome as (
+        select ${asked}::text <> 'succeeded' or coalesce((select covers from charge), false) as covered
+      ), inserted as (
+        insert into sandbox_refunds (id, connection_id, reference, charge_id, amount, status, failure_code,
+          failure_message, created_at_millis, settle_at_millis)
+        select ${refund.id}, ${refund.connectionId}, ${refund.reference}, ${refund.chargeId}, ${refund.amount}::bigint,
+          case when covered then ${asked} else 'failed' end,
+          case when covered then ${refund.failureCode} else ${OVER_REFUND.failureCode} end,
+          case when covered then ${refund.failureMessage} else ${OVER_REFUND.failureMessage} end,
+          ${refund.createdAtMillis}::bigint, ${refund.settleAtMillis}::bigint
+        from outcome where not exists (select 1 from existing)
+        on conflict (connection_id, reference) do nothing returning *
+      ), taken as (
+        update sandbox_charges set amount_refunded = amount_refunded + ${refund.amount}
+        where id = ${refund.chargeId} and exists (select 1 from inserted where status = 'succeeded')
+      )
+      select true as created, * from inserted
+      union all
+      select false as created, * from existing`
+    const found = createdOrExisting(rows)
+    if (Option.isSome(found)) return { refund: toRefund(found.value.row), created: found.value.created }
     const winner = yield* refundByReference(sql)(refund.connectionId, refund.reference)
     return { refund: Option.getOrThrow(winner), created: false }
-  })).pipe(Effect.orDie)
+  }).pipe(Effect.orDie)
 
 const settleDueRefunds = (sql: Sql): Ledger["settleDueRefunds"] => (nowMillis, limit) =>
   sql.withTransaction(Effect.gen(function*() {

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { sha256Hex } from "../domain/Sha256.js"
 
 /** JSON with object keys sorted at every depth, so the same body always has the same bytes. */
 export const canonicalJson = (value: unknown): string => {
@@ -10,8 +11,9 @@ export const canonicalJson = (value: unknown): string => {
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`
 }
 
-/** SHA-256 of method, path and canonical body: "the same request" for an idempotency key. */
+/**
+ * SHA-256 of method, path and canonical body: "the same request" for an idempotency key. Hashed
+ * synchronously: the same digest as Web Crypto's, without a thread hop and a promise per request.
+ */
 export const fingerprint = (method: string, path: string, body: unknown): Effect.Effect<string> =>
-  Effect.promise(() =>
-    crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`))
-  ).pipe(Effect.map((digest) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")))
+  Effect.sync(() => sha256Hex(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`))
