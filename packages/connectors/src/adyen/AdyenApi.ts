@@ -6,7 +6,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"
 import { ADYEN_LIVE_HOSTS, type AdyenSettings } from "./AdyenSettings.js"
 
@@ -34,8 +34,8 @@ export type AdyenCall = (
  */
 export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, settings: AdyenSettings) => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, ADYEN_LIVE_HOSTS)
-  const baseUrl = `${(connection.base_url ?? ADYEN_TEST_BASE_URL).replace(/\/+$/, "")}/${ADYEN_API_VERSION}`
+  const { client, timeouts, baseUrl: host } = connectionClient(http, connection, settings, ADYEN_LIVE_HOSTS, ADYEN_TEST_BASE_URL)
+  const baseUrl = `${host}/${ADYEN_API_VERSION}`
 
   const credentials = Effect.gen(function*() {
     // Live payments must never go to Adyen's test platform by default.
@@ -86,8 +86,8 @@ export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, s
   return { call, credentials }
 }
 
-export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
-  Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `Adyen ${what}: unreadable answer` }))
+/** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */
+export const read = answerReader("Adyen")
 
 /** Adyen turned the request away: our code and message; its own words for the attempt record. */
 export const refusal = (error: ServiceError) => {

@@ -1,11 +1,11 @@
 import {
   type ConnectorContext,
-  type ConnectorError,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { Effect, Option, Schema } from "effect"
+import { connectionCredential } from "../transport/ConnectionCredential.js"
+import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import {
   CHECKOUT_COM_LIVE_HOSTS,
   CHECKOUT_COM_LIVE_URL,
@@ -18,12 +18,7 @@ import { ErrorBody } from "./Wire.js"
 export type Answer = PspAnswer<ErrorBody>
 
 /** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`. */
-export type CheckoutComCall = (what: string, request: {
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly body?: unknown
-  readonly idempotencyKey?: string
-}) => Effect.Effect<Answer, ConnectorError>
+export type CheckoutComCall = PspCall<ErrorBody, { readonly body?: unknown }>
 
 const decodeError = Schema.decodeUnknownOption(ErrorBody)
 
@@ -41,26 +36,18 @@ export const makeCheckoutComCall = (
   settings: CheckoutComSettings
 ): CheckoutComCall => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, CHECKOUT_COM_LIVE_HOSTS)
-  const baseUrl = (connection.base_url ?? (connection.livemode ? CHECKOUT_COM_LIVE_URL : CHECKOUT_COM_SANDBOX_URL)).replace(/\/+$/, "")
+  const defaultUrl = connection.livemode ? CHECKOUT_COM_LIVE_URL : CHECKOUT_COM_SANDBOX_URL
+  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, CHECKOUT_COM_LIVE_HOSTS, defaultUrl)
 
-  const secretKey = Effect.flatMap(
-    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
-    (credentials) => {
-      const key = Redacted.value(credentials).secret_key
-      if (key === undefined || !key.startsWith("sk_")) {
-        return Effect.fail(new ConnectorUnavailable({ reason: "the connection needs credentials.secret_key (sk_sbox_… or sk_…)" }))
-      }
-      // The previous account structure (ABC) has `sk_test_…` keys sent without `Bearer`: another API.
-      if (key.startsWith("sk_test_")) {
-        return Effect.fail(new ConnectorUnavailable({ reason: "an ABC (previous account structure) key: this connector speaks NAS (sk_sbox_…, sk_…)" }))
-      }
-      const sandbox = SANDBOX_KEY.test(key)
-      return sandbox === connection.livemode
-        ? Effect.fail(new ConnectorUnavailable({ reason: `a ${sandbox ? "sandbox" : "live"} Checkout.com key on a ${connection.livemode ? "live" : "test"} connection` }))
-        : Effect.succeed(key)
-    }
-  )
+  const secretKey = connectionCredential(context, "secret_key", (key) => {
+    if (!key.startsWith("sk_")) return "the connection needs credentials.secret_key (sk_sbox_… or sk_…)"
+    // The previous account structure (ABC) has `sk_test_…` keys sent without `Bearer`: another API.
+    if (key.startsWith("sk_test_")) return "an ABC (previous account structure) key: this connector speaks NAS (sk_sbox_…, sk_…)"
+    const sandbox = SANDBOX_KEY.test(key)
+    return sandbox === connection.livemode
+      ? `a ${sandbox ? "sandbox" : "live"} Checkout.com key on a ${connection.livemode ? "live" : "test"} connection`
+      : undefined
+  })
 
   return (what, request) =>
     Effect.gen(function*() {
@@ -97,12 +84,8 @@ export const makeCheckoutComCall = (
     })
 }
 
-/** A 2xx body we cannot read: Checkout.com acted, we do not know how; reconciliation asks again. */
-export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
-  Effect.mapError(
-    Schema.decodeUnknown(schema)(json),
-    () => new ConnectorOutcomeUnknown({ reason: `Checkout.com ${what}: unreadable answer` })
-  )
+/** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */
+export const read = answerReader("Checkout.com")
 
 /** A payment id as a path segment. */
 export const paymentPath = (id: string) => `/payments/${encodeURIComponent(id)}`

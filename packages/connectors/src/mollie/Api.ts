@@ -1,11 +1,10 @@
 import {
   type ConnectorContext,
-  type ConnectorError,
-  ConnectorOutcomeUnknown,
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { Effect, Option, Schema } from "effect"
+import { connectionCredential } from "../transport/ConnectionCredential.js"
+import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import { apiKeyProblem, MOLLIE_BASE_URL, MOLLIE_LIVE_HOSTS, type MollieSettings } from "./Settings.js"
 import { type MollieError, MollieError as MollieErrorSchema } from "./Wire.js"
 
@@ -13,13 +12,7 @@ import { type MollieError, MollieError as MollieErrorSchema } from "./Wire.js"
 export type Answer = PspAnswer<MollieError>
 
 /** One call to Mollie's API; POSTs and DELETEs carry `idempotencyKey` (Mollie's `Idempotency-Key`). */
-export type MollieCall = (what: string, request: {
-  readonly method: "GET" | "POST" | "DELETE"
-  readonly path: string
-  readonly body?: unknown
-  readonly query?: Readonly<Record<string, string>>
-  readonly idempotencyKey?: string
-}) => Effect.Effect<Answer, ConnectorError>
+export type MollieCall = PspCall<MollieError, { readonly body?: unknown }>
 
 const decodeError = Schema.decodeUnknownOption(MollieErrorSchema)
 
@@ -31,20 +24,9 @@ const decodeError = Schema.decodeUnknownOption(MollieErrorSchema)
  */
 export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext, settings: MollieSettings): MollieCall => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, MOLLIE_LIVE_HOSTS)
-  const baseUrl = (connection.base_url ?? MOLLIE_BASE_URL).replace(/\/+$/, "")
+  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, MOLLIE_LIVE_HOSTS, MOLLIE_BASE_URL)
 
-  const apiKey = Effect.flatMap(
-    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
-    (credentials) => {
-      const key = Redacted.value(credentials).api_key
-      if (key === undefined || key === "") {
-        return Effect.fail(new ConnectorUnavailable({ reason: "the connection has no credentials.api_key" }))
-      }
-      const problem = apiKeyProblem(key, connection.livemode)
-      return problem === undefined ? Effect.succeed(key) : Effect.fail(new ConnectorUnavailable({ reason: problem }))
-    }
-  )
+  const apiKey = connectionCredential(context, "api_key", (key) => apiKeyProblem(key, connection.livemode))
 
   return (what, request) =>
     Effect.gen(function*() {
@@ -80,9 +62,8 @@ export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext,
     })
 }
 
-/** A 2xx body we cannot read: Mollie acted, we do not know how; reconciliation asks again. */
-export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
-  Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `Mollie ${what}: unreadable answer` }))
+/** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */
+export const read = answerReader("Mollie")
 
 /** An id as a path segment. */
 export const path = (id: string) => encodeURIComponent(id)

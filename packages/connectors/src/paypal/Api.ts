@@ -5,7 +5,7 @@ import {
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { PAYPAL_LIVE_BASE_URL, PAYPAL_LIVE_HOSTS, PAYPAL_SANDBOX_BASE_URL, type PayPalSettings } from "./Settings.js"
 import type { TokenCache } from "./Token.js"
 import { AccessToken, PayPalError } from "./Wire.js"
@@ -42,9 +42,8 @@ export const makePayPalCall = (
   tokens: TokenCache
 ): PayPalCall => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, PAYPAL_LIVE_HOSTS)
-  const baseUrl = (connection.base_url ?? (connection.livemode ? PAYPAL_LIVE_BASE_URL : PAYPAL_SANDBOX_BASE_URL))
-    .replace(/\/+$/, "")
+  const defaultUrl = connection.livemode ? PAYPAL_LIVE_BASE_URL : PAYPAL_SANDBOX_BASE_URL
+  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, PAYPAL_LIVE_HOSTS, defaultUrl)
 
   const credentials = Effect.flatMap(
     Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
@@ -126,9 +125,8 @@ export const makePayPalCall = (
     })
 }
 
-/** A 2xx body we cannot read: PayPal acted, we do not know how; reconciliation asks again. */
-export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
-  Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `PayPal ${what}: unreadable answer` }))
+/** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */
+export const read = answerReader("PayPal")
 
 /** An id as a path segment. */
 export const path = (id: string) => encodeURIComponent(id)

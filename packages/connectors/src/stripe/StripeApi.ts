@@ -1,11 +1,11 @@
 import {
   type ConnectorContext,
-  type ConnectorError,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
-import { Effect, Option, Redacted, Schema } from "effect"
-import { connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { Effect, Option, Schema } from "effect"
+import { connectionCredential } from "../transport/ConnectionCredential.js"
+import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
 import { encodeForm, type FormObject } from "./StripeForm.js"
 import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjects.js"
@@ -24,13 +24,7 @@ export const STRIPE_API_VERSION = "2020-08-27"
 export type Answer = PspAnswer<StripeError>
 
 /** One call to Stripe's API; POSTs carry `idempotencyKey`. */
-export type StripeCall = (what: string, request: {
-  readonly method: "GET" | "POST" | "DELETE"
-  readonly path: string
-  readonly form?: FormObject
-  readonly query?: Readonly<Record<string, string>>
-  readonly idempotencyKey?: string
-}) => Effect.Effect<Answer, ConnectorError>
+export type StripeCall = PspCall<StripeError, { readonly form?: FormObject }>
 
 const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
 
@@ -41,23 +35,15 @@ const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
  */
 export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext, settings: StripeSettings): StripeCall => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, STRIPE_LIVE_HOSTS)
-  const baseUrl = (connection.base_url ?? STRIPE_BASE_URL).replace(/\/+$/, "")
+  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, STRIPE_LIVE_HOSTS, STRIPE_BASE_URL)
 
   /** The secret key, checked against the connection's mode: a live key never serves test traffic. */
-  const secretKey = Effect.flatMap(
-    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
-    (credentials) => {
-      const key = Redacted.value(credentials).secret_key
-      if (key === undefined || key === "") {
-        return Effect.fail(new ConnectorUnavailable({ reason: "the connection has no credentials.secret_key" }))
-      }
-      const live = /^(sk|rk)_live_/.test(key)
-      return live !== connection.livemode && /^(sk|rk)_(live|test)_/.test(key)
-        ? Effect.fail(new ConnectorUnavailable({ reason: `a ${live ? "live" : "test"} Stripe key on a ${connection.livemode ? "live" : "test"} connection` }))
-        : Effect.succeed(key)
-    }
-  )
+  const secretKey = connectionCredential(context, "secret_key", (key) => {
+    const live = /^(sk|rk)_live_/.test(key)
+    return live !== connection.livemode && /^(sk|rk)_(live|test)_/.test(key)
+      ? `a ${live ? "live" : "test"} Stripe key on a ${connection.livemode ? "live" : "test"} connection`
+      : undefined
+  })
 
   return (what, request) =>
     Effect.gen(function*() {
@@ -100,12 +86,8 @@ export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext,
     })
 }
 
-/** A 2xx body we cannot read: Stripe acted, we do not know how; reconciliation asks again. */
-export const read = <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
-  Effect.mapError(
-    Schema.decodeUnknown(schema)(json),
-    () => new ConnectorOutcomeUnknown({ reason: `Stripe ${what}: unreadable answer` })
-  )
+/** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */
+export const read = answerReader("Stripe")
 
 /** An id as a path segment. */
 export const path = (id: string) => encodeURIComponent(id)

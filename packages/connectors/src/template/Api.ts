@@ -1,5 +1,6 @@
-import { type ConnectorContext, type ConnectorError, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
-import { Effect, Redacted } from "effect"
+import { type ConnectorContext, type ConnectorError } from "@orchestrator/core/providers/PaymentConnector"
+import { Effect } from "effect"
+import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { connectionClient, exchange, type PspHttp, type PspResponse } from "../transport/PspHttp.js"
 import { TEMPLATE_LIVE_HOSTS, TEMPLATE_TEST_BASE_URL, type TemplateSettings } from "./Settings.js"
 
@@ -21,17 +22,8 @@ export type TemplateCall = (
  */
 export const makeTemplateCall = (http: PspHttp["Type"], context: ConnectorContext, settings: TemplateSettings): TemplateCall => {
   const { connection } = context
-  const { client, timeouts } = connectionClient(http, connection.livemode, settings, TEMPLATE_LIVE_HOSTS)
-  const baseUrl = (connection.base_url ?? TEMPLATE_TEST_BASE_URL).replace(/\/+$/, "")
-  const secretKey = Effect.flatMap(
-    Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
-    (credentials) => {
-      const key = Redacted.value(credentials).secret_key
-      return key === undefined || key === ""
-        ? Effect.fail(new ConnectorUnavailable({ reason: "the connection needs credentials.secret_key" }))
-        : Effect.succeed(key)
-    }
-  )
+  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, TEMPLATE_LIVE_HOSTS, TEMPLATE_TEST_BASE_URL)
+  const secretKey = connectionCredential(context, "secret_key")
   return (what, request) =>
     Effect.flatMap(secretKey, (key) =>
       exchange(client, {

@@ -1,7 +1,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
 import { ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** Where and under which bounds one connection's calls go. */
 export interface PspDestination {
@@ -58,21 +58,50 @@ export type PspAnswer<E> =
   | { readonly _tag: "Ok"; readonly json: unknown }
   | { readonly _tag: "Failed"; readonly status: number; readonly error: E }
 
+/**
+ * Reads a 2xx body with `schema`, for the PSP named `psp`. A body we cannot read means the PSP acted
+ * and we do not know how: the outcome is unknown and reconciliation asks again, never a guess.
+ */
+export const answerReader = (psp: string) => <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
+  Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `${psp} ${what}: unreadable answer` }))
+
+/** What every call to a PSP's API says: its method and path, a query, and the idempotency key of a call that moves money. */
+export interface PspCallRequest {
+  readonly method: "GET" | "POST" | "DELETE"
+  readonly path: string
+  readonly query?: Readonly<Record<string, string>>
+  readonly idempotencyKey?: string
+}
+
+/** One call to a PSP's API, with what its wire adds (`Body`); `what` names the call in our reasons. */
+export type PspCall<E, Body = {}> = (
+  what: string,
+  request: PspCallRequest & Body
+) => Effect.Effect<PspAnswer<E>, ConnectorUnavailable | ConnectorOutcomeUnknown>
+
 /** A connector's settings for its calls' bounds (every HTTP connector has both). */
 export interface CallBounds {
   readonly connect_timeout_ms: number
   readonly timeout_ms: number
 }
 
-/** One connection's client and its calls' timeouts: its bounds, and in live mode only `liveHosts`. */
+/**
+ * One connection's client, its calls' timeouts (its bounds) and where its calls go: its `base_url`,
+ * else the PSP's `defaultBaseUrl`. In live mode the client reaches only `liveHosts`.
+ */
 export const connectionClient = (
   http: PspHttp["Type"],
-  livemode: boolean,
+  connection: { readonly livemode: boolean; readonly base_url: string | null },
   bounds: CallBounds,
-  liveHosts: ReadonlyArray<string>
+  liveHosts: ReadonlyArray<string>,
+  defaultBaseUrl: string
 ) => {
   const timeouts: PspTimeouts = { connectTimeoutMs: bounds.connect_timeout_ms, timeoutMs: bounds.timeout_ms }
-  return { client: http.client({ ...timeouts, livemode, liveHosts }), timeouts }
+  return {
+    client: http.client({ ...timeouts, livemode: connection.livemode, liveHosts }),
+    timeouts,
+    baseUrl: (connection.base_url ?? defaultBaseUrl).replace(/\/+$/, "")
+  }
 }
 
 /**

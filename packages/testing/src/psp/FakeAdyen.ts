@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import { type AdyenCheckoutState, completeChallenge, handleCheckout, serviceError } from "./FakeAdyenCheckout.js"
-import { type PspFault, startFakePspServer } from "./FakePspServer.js"
+import { fakeControls, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
 
 /**
@@ -104,14 +104,11 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
 
   return {
     url: baseUrl,
+    ...fakeControls(server),
     merchantAccount,
-    exchanges: server.exchanges,
     payments,
     modifications,
     paymentsFor: (key) => counts.get(key) ?? 0,
-    dropNextAnswer: () => server.injectFault("hang"),
-    injectFault: server.injectFault,
-    hungRequests: server.hungRequests,
     notification: (hexKey, items) =>
       JSON.stringify({
         live: "false",

@@ -48,6 +48,15 @@ export interface FakePspServer<S extends { readonly status: number }> {
   readonly close: () => Promise<void>
 }
 
+/** What every fake PSP hands its tests from its server: the exchanges, injected faults, and a lost answer. */
+export const fakeControls = <S extends { readonly status: number }>(server: FakePspServer<S>) => ({
+  exchanges: server.exchanges,
+  injectFault: server.injectFault,
+  hungRequests: server.hungRequests,
+  /** The next request is processed and never answered, as when the PSP's answer is lost. */
+  dropNextAnswer: () => server.injectFault("hang")
+})
+
 /**
  * Starts a fake PSP on a free port of 127.0.0.1: records every exchange, replays the first answer per
  * idempotency key, and applies the injected fault after the work is done (only the answer is lost).

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import qs from "qs"
-import { type PspAnswer, type PspFault, startFakePspServer } from "./FakePspServer.js"
+import { fakeControls, type PspAnswer, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import {
   actOnIntent,
   APPROVED,
@@ -140,13 +140,10 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
   baseUrl = server.url
   return Object.assign(fake, {
     url: baseUrl,
-    exchanges: server.exchanges,
+    ...fakeControls(server),
     intents: state.intents,
     refunds,
     chargesFor: (key: string) => state.charges.get(key) ?? 0,
-    injectFault: server.injectFault,
-    hungRequests: server.hungRequests,
-    dropNextAnswer: () => server.injectFault("hang"),
     paymentsFor: (reference: string) => [...state.intents.values()].filter((intent) => intent.metadata.reference === reference).length,
     signedEvent: (secret: string, type: string, object: unknown, timestamp: number) =>
       signed(secret, newId("evt"), type, object, timestamp, timestamp),

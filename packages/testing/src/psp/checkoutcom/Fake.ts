@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
-import { type PspFault, startFakePspServer } from "../FakePspServer.js"
+import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import { handleCheckoutCom } from "./FakeRoutes.js"
 import {
@@ -115,13 +115,10 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
 
   return {
     url: baseUrl,
+    ...fakeControls(server),
     processingChannelId,
-    exchanges: server.exchanges,
     payments: state.payments,
     paymentsFor: (key) => state.counts.get(key) ?? 0,
-    injectFault: server.injectFault,
-    hungRequests: server.hungRequests,
-    dropNextAnswer: () => server.injectFault("hang"),
     holdActions: (hold) => {
       state.holdActions = hold
     },

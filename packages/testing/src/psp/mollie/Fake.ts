@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type * as http from "node:http"
-import { type PspFault, startFakePspServer } from "../FakePspServer.js"
+import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import {
   type FakeMollieCapture,
@@ -105,14 +105,11 @@ export const startFakeMollie = async (): Promise<FakeMollie & { close: () => Pro
   baseUrl = server.url
   return {
     url: baseUrl,
-    exchanges: server.exchanges,
+    ...fakeControls(server),
     payments: state.payments,
     refunds: state.refunds,
     captures: state.captures,
     paymentsFor: (key) => state.counts.get(key) ?? 0,
-    injectFault: server.injectFault,
-    hungRequests: server.hungRequests,
-    dropNextAnswer: () => server.injectFault("hang"),
     paymentsWithReference: (reference) =>
       [...state.payments.values()].filter((payment) => (payment.metadata as { reference?: unknown } | null)?.reference === reference),
     capturesPending: (pending) => {

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { randomUUID } from "node:crypto"
-import { type PspFault, startFakePspServer } from "../FakePspServer.js"
+import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import { handlePayPal, type PayPalState } from "./FakeApi.js"
 import { captureJson, type FakeOrder, type Funding, paypalError, refundJson } from "./FakeOrders.js"
@@ -119,9 +119,9 @@ export const startFakePayPal = async (
 
   return {
     url: baseUrl,
+    ...fakeControls(server),
     clientId,
     clientSecret,
-    exchanges: server.exchanges,
     orders: state.orders,
     ordersFor: (requestId) => state.ordersPerRequestId.get(requestId) ?? 0,
     tokensIssued: () => issued,
@@ -131,8 +131,6 @@ export const startFakePayPal = async (
       order.status = "APPROVED"
       order.funding = funding
     },
-    injectFault: server.injectFault,
-    hungRequests: server.hungRequests,
     webhook: webhooks.webhook,
     settleCapture: (orderId, to) => {
       const order = orderOf(orderId)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import type * as http from "node:http"
-import { type PspAnswer, type PspFault, startFakePspServer } from "../FakePspServer.js"
+import { fakeControls, type PspAnswer, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 
 /**
@@ -114,11 +114,9 @@ export const startFakeTemplate = async (): Promise<FakeTemplate & { close: () =>
   baseUrl = server.url
   return {
     url: baseUrl,
-    exchanges: server.exchanges,
+    ...fakeControls(server),
     payments,
     paymentsFor: (reference) => [...payments.values()].filter((payment) => payment.reference === reference).length,
-    injectFault: server.injectFault,
-    dropNextAnswer: () => server.injectFault("hang"),
     signedWebhook: (id, secret) => {
       const body = JSON.stringify({ id: `evt_${id}`, type: "payment.updated", data: view(payments.get(id)!) })
       return { body, headers: { "content-type": "application/json", "template-signature": createHmac("sha256", secret).update(body).digest("hex") } }
