@@ -7,6 +7,7 @@ import {
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Effect, Redacted, Schema } from "effect"
 import { fromAdyenValue } from "./AdyenAmounts.js"
 import { cardOfAdditionalData, failureOfRefusal } from "./AdyenResults.js"
@@ -65,12 +66,6 @@ const hexKey = (hex: string): Uint8Array<ArrayBuffer> | undefined => {
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
 
-const equalInConstantTime = (a: string, b: string) => {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
-}
 
 /** Base64 HMAC-SHA256 of the item's signing string under the hex-decoded key. */
 export const signatureOf = (key: Uint8Array<ArrayBuffer>, item: NotificationItem) =>
@@ -190,7 +185,7 @@ export const readAdyenWebhook = (
     for (const item of items) {
       const given = item.additionalData?.hmacSignature
       if (typeof given !== "string" || given === "") return yield* new WebhookRejected({ reason: "signature missing" })
-      if (!equalInConstantTime(given, yield* signatureOf(key, item))) {
+      if (!constantTimeEqual(given, yield* signatureOf(key, item))) {
         return yield* new WebhookRejected({ reason: "signature mismatch" })
       }
     }

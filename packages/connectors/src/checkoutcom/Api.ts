@@ -5,7 +5,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import {
   CHECKOUT_COM_LIVE_HOSTS,
   CHECKOUT_COM_LIVE_URL,
@@ -13,9 +13,6 @@ import {
   type CheckoutComSettings
 } from "./Settings.js"
 import { ErrorBody } from "./Wire.js"
-
-/** Checkout.com's answer to one call: the object, or its error body (often none) with the HTTP status. */
-export type Answer = PspAnswer<ErrorBody>
 
 /** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`. */
 export type CheckoutComCall = PspCall<ErrorBody, { readonly body?: unknown }>
@@ -54,7 +51,7 @@ export const makeCheckoutComCall = (
       const key = yield* secretKey
       const response = yield* exchange(client, {
         method: request.method,
-        url: `${baseUrl}${request.path}`,
+        url: callUrl(baseUrl, request),
         headers: {
           authorization: `Bearer ${key}`,
           accept: "application/json",

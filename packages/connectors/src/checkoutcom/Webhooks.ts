@@ -1,4 +1,5 @@
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
 import {
   AuthorizationOutcome,
   type IncomingWebhook,
@@ -24,13 +25,6 @@ export const signatureOf = (key: string, body: Uint8Array) =>
     return Array.from(signed, (byte) => byte.toString(16).padStart(2, "0")).join("")
   })
 
-/** Compares every character whatever the first difference: the time taken tells nothing of the signature. */
-const equalInConstantTime = (a: string, b: string) => {
-  if (a.length !== b.length) return false
-  let difference = 0
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return difference === 0
-}
 
 /** One event in the port's terms; event types that move nothing here give none. */
 const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
@@ -97,7 +91,7 @@ export const readCheckoutComWebhook = (
     const secret = yield* Effect.mapError(webhookSecret, () => new WebhookRejected({ reason: "the connection has no webhook secret" }))
     const given = webhook.headers[CHECKOUT_COM_SIGNATURE_HEADER]?.trim().toLowerCase()
     if (given === undefined || given === "") return yield* new WebhookRejected({ reason: "signature missing" })
-    if (!equalInConstantTime(given, yield* signatureOf(Redacted.value(secret), webhook.body))) {
+    if (!constantTimeEqual(given, yield* signatureOf(Redacted.value(secret), webhook.body))) {
       return yield* new WebhookRejected({ reason: "signature mismatch" })
     }
     const event = decodeEvent(new TextDecoder().decode(webhook.body))

@@ -4,12 +4,9 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import { apiKeyProblem, MOLLIE_BASE_URL, MOLLIE_LIVE_HOSTS, type MollieSettings } from "./Settings.js"
 import { type MollieError, MollieError as MollieErrorSchema } from "./Wire.js"
-
-/** Mollie's answer to one call: the object, or its error with the HTTP status. */
-export type Answer = PspAnswer<MollieError>
 
 /** One call to Mollie's API; POSTs and DELETEs carry `idempotencyKey` (Mollie's `Idempotency-Key`). */
 export type MollieCall = PspCall<MollieError, { readonly body?: unknown }>
@@ -31,10 +28,9 @@ export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext,
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* apiKey
-      const query = request.query === undefined ? "" : `?${new URLSearchParams(request.query).toString()}`
       const response = yield* exchange(client, {
         method: request.method,
-        url: `${baseUrl}${request.path}${query}`,
+        url: callUrl(baseUrl, request),
         headers: {
           authorization: `Bearer ${key}`,
           accept: "application/hal+json",

@@ -5,7 +5,7 @@ import {
   ConnectorUnavailable
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, callUrl, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { PAYPAL_LIVE_BASE_URL, PAYPAL_LIVE_HOSTS, PAYPAL_SANDBOX_BASE_URL, type PayPalSettings } from "./Settings.js"
 import type { TokenCache } from "./Token.js"
 import { AccessToken, PayPalError } from "./Wire.js"
@@ -92,7 +92,7 @@ export const makePayPalCall = (
       const token = yield* tokens.token(key, fetchToken(clientId, clientSecret))
       const response = yield* exchange(client, {
         method: request.method,
-        url: `${baseUrl}${request.path}`,
+        url: callUrl(baseUrl, request),
         headers: {
           authorization: `Bearer ${token}`,
           accept: "application/json",

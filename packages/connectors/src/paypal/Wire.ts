@@ -9,13 +9,16 @@ export const Money = Schema.Struct({ currency_code: Schema.String, value: Schema
 
 export const Link = Schema.Struct({ href: Schema.String, rel: Schema.String, method: Schema.optional(Schema.String) })
 
-/** An authorization of an order (intent AUTHORIZE) or one read from Payments v2. */
-export const Authorization = Schema.Struct({
+/** What PayPal tells of a movement of money it keeps by id: its status, amount and our reference (`custom_id`). */
+const Movement = Schema.Struct({
   id: Schema.String,
   status: Schema.optional(Schema.String),
   amount: Schema.optional(Money),
   custom_id: Schema.optional(Schema.String)
 })
+
+/** An authorization of an order (intent AUTHORIZE) or one read from Payments v2. */
+export const Authorization = Movement
 export type Authorization = typeof Authorization.Type
 
 /** A capture; `status_details.reason` says why one is PENDING. */
@@ -34,12 +37,8 @@ export const Capture = Schema.Struct({
 })
 export type Capture = typeof Capture.Type
 
-export const Refund = Schema.Struct({
-  id: Schema.String,
-  status: Schema.optional(Schema.String),
-  amount: Schema.optional(Money),
-  custom_id: Schema.optional(Schema.String)
-})
+/** A refund of a capture. */
+export const Refund = Movement
 export type Refund = typeof Refund.Type
 
 export const PurchaseUnit = Schema.Struct({

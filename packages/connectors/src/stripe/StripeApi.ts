@@ -5,7 +5,7 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, connectionClient, exchange, type PspAnswer, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
 import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
 import { encodeForm, type FormObject } from "./StripeForm.js"
 import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjects.js"
@@ -19,9 +19,6 @@ export const STRIPE_BASE_URL = "https://api.stripe.com"
  * charges, hence the card's brand and last4 without expansion).
  */
 export const STRIPE_API_VERSION = "2020-08-27"
-
-/** Stripe's answer to one call: the object, or its error with the HTTP status. */
-export type Answer = PspAnswer<StripeError>
 
 /** One call to Stripe's API; POSTs carry `idempotencyKey`. */
 export type StripeCall = PspCall<StripeError, { readonly form?: FormObject }>
@@ -48,10 +45,9 @@ export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext,
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
-      const query = request.query === undefined ? "" : `?${new URLSearchParams(request.query).toString()}`
       const response = yield* exchange(client, {
         method: request.method,
-        url: `${baseUrl}${request.path}${query}`,
+        url: callUrl(baseUrl, request),
         headers: {
           authorization: `Bearer ${key}`,
           "stripe-version": STRIPE_API_VERSION,

@@ -65,6 +65,10 @@ export type PspAnswer<E> =
 export const answerReader = (psp: string) => <A, I>(schema: Schema.Schema<A, I>, what: string) => (json: unknown) =>
   Effect.mapError(Schema.decodeUnknown(schema)(json), () => new ConnectorOutcomeUnknown({ reason: `${psp} ${what}: unreadable answer` }))
 
+/** The address of one call: the connection's base URL, the path, and the query when there is one. */
+export const callUrl = (baseUrl: string, request: PspCallRequest) =>
+  request.query === undefined ? `${baseUrl}${request.path}` : `${baseUrl}${request.path}?${new URLSearchParams(request.query).toString()}`
+
 /** What every call to a PSP's API says: its method and path, a query, and the idempotency key of a call that moves money. */
 export interface PspCallRequest {
   readonly method: "GET" | "POST" | "DELETE"
