@@ -8,7 +8,7 @@ var renderSummary = function (dropin) {
   summary.textContent = ""
   var rows = [
     [t("total"), formatAmount(dropin.locale, session.amount, session.currency)],
-    [t("method"), (session.ui.methods || ["card"]).map(function (m) { return m === "card" ? t("card") : walletLabel(dropin, m) }).join(", ")]
+    [t("method"), (session.ui.methods || ["card"]).map(function (m) { return m === "card" ? t("card") : methodName(m) }).join(", ")]
   ]
   rows.forEach(function (row) {
     summary.appendChild(element("dt", { text: row[0] }))

@@ -3,8 +3,12 @@
 
 var WALLET_TEXT = { paypal: "walletPaypal", ideal: "walletIdeal", bancontact: "walletBancontact" }
 
+// A method's own name, as its brand writes it (the summary's list), and its button's words.
+var METHOD_NAMES = { paypal: "PayPal", ideal: "iDEAL", bancontact: "Bancontact" }
+var methodName = function (type) { return METHOD_NAMES[type] || type }
+
 var walletLabel = function (dropin, type) {
-  return WALLET_TEXT[type] ? say(dropin.locale, WALLET_TEXT[type]) : type
+  return WALLET_TEXT[type] ? say(dropin.locale, WALLET_TEXT[type]) : methodName(type)
 }
 
 var renderWallets = function (dropin) {
