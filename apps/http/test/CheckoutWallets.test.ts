@@ -104,6 +104,26 @@ for (const database of testDatabases()) {
           expect([noCard.status, noCard.json.error.code]).toEqual([400, "payment_method_not_allowed"])
         }))
 
+      it.scoped("PayPal declines at approval: the reroute keeps the card form's provider and offers no PayPal any more", () =>
+        Effect.gen(function*() {
+          const { pay, browser, session } = yield* walletSetup(["card", "paypal"])
+          const confirmed = yield* pay({ type: "paypal" })
+          yield* raw(`${confirmed.json.payment.next_action.url}?funding=declined`).pipe(
+            Effect.flatMap((atPayPal) => raw(atPayPal.headers.get("location")!))
+          )
+          const read = (yield* browser(`/v1/checkout/sessions/${session.id}`, { clientSecret: session.client_secret })).json
+          expect([read.status, read.payment.status]).toEqual(["payment_failed", "failed"])
+          const rerouted = yield* browser(`/v1/checkout/sessions/${session.id}/reroute`, {
+            method: "POST",
+            clientSecret: session.client_secret,
+            body: { exclude_provider: "paypal_eu" }
+          })
+          expect([rerouted.status, rerouted.json.status, rerouted.json.ui.provider, rerouted.json.ui.wallets])
+            .toEqual([200, "open", "sandbox_a", undefined])
+          const card = yield* pay({ type: "card", token: "tok_visa" })
+          expect([card.json.status, card.json.payment.provider]).toEqual(["complete", "sandbox_a"])
+        }))
+
       it.effect("allowed_methods takes the core's methods and nothing else", () =>
         Effect.gen(function*() {
           const { baseUrl, secret } = yield* checkoutSetup()

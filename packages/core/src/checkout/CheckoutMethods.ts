@@ -29,7 +29,12 @@ export const resolveCheckoutUi = (
   tenant: Tenant,
   facts: CheckoutFacts,
   methods: ReadonlyArray<string> | null,
-  options: { readonly provider?: string | undefined; readonly excluded: ReadonlyArray<string> }
+  options: {
+    readonly provider?: string | undefined
+    readonly excluded: ReadonlyArray<string>
+    /** On a reroute: a wallet no connection is left for is no longer offered, cards still are. */
+    readonly dropUnroutableWallets?: boolean
+  }
 ) =>
   Effect.gen(function*() {
     const connectionFor = (method: string) =>
@@ -38,8 +43,12 @@ export const resolveCheckoutUi = (
         : Effect.map(resolution.forPayment(tenant, { ...facts, method, provider: options.provider }), (resolved) => resolved.connection)
     const form = yield* connectionFor(formMethodOf(methods))
     const redirects = (methods ?? []).filter(isRedirectMethod)
-    const wallets = yield* Effect.forEach(redirects, (type) =>
-      Effect.map(connectionFor(type), (connection) => ({ type, provider: connection.name, display_name: shownAs(connection) })))
+    const found = yield* Effect.forEach(redirects, (type) =>
+      connectionFor(type).pipe(
+        Effect.map((connection) => [{ type, provider: connection.name, display_name: shownAs(connection) }]),
+        Effect.catchTag("NoProviderAvailable", (error) => options.dropUnroutableWallets === true ? Effect.succeed([]) : Effect.fail(error))
+      ))
+    const wallets = found.flat()
     const ui: CheckoutUi = {
       provider: form.name,
       display_name: shownAs(form),

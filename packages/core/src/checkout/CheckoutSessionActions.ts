@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { Payment } from "../payments/Payment.js"
-import { CARD_METHOD } from "../payments/PaymentMethodTypes.js"
+import { CARD_METHOD, isRedirectMethod } from "../payments/PaymentMethodTypes.js"
 import { Payments } from "../payments/Payments.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -23,7 +23,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
     const resolution = yield* ProviderResolution
     const transactions = yield* Transactions
     const urls = yield* PublicUrls
-    const { current, link, publicOf } = catchUp
+    const { current, link, paymentOf, publicOf } = catchUp
 
     const confirm = Effect.fn("CheckoutSessions.confirm")(function*(tenant: Tenant, id: string, input: ConfirmCheckout) {
       const before = yield* current(tenant, id)
@@ -87,16 +87,21 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       if (session.status !== "payment_failed") {
         return yield* new CheckoutSessionStateConflict({ session, action: "reroute" })
       }
+      // The provider that refused: the failed payment's, and the card form's unless a wallet's own PSP
+      // refused (the card form may still take the customer's card then).
+      const failed = yield* paymentOf(tenant, session)
+      const walletFailed = failed !== null && isRedirectMethod(failed.payment_method.type)
       const excluded = [...new Set([
         ...session.excluded_providers,
-        session.ui.provider,
+        ...(failed === null ? [] : [failed.provider]),
+        ...(walletFailed ? [] : [session.ui.provider]),
         ...(input.exclude_provider === undefined ? [] : [input.exclude_provider])
       ])]
       const ui = yield* resolveCheckoutUi(resolution, tenant, {
         amount: session.amount,
         currency: session.currency,
         country: session.country
-      }, session.allowed_methods, { excluded }).pipe(
+      }, session.allowed_methods, { excluded, dropUnroutableWallets: true }).pipe(
         // Only a forced `provider` is refused as not usable; a reroute never forces one.
         Effect.catchTag("ProviderNotUsable", (error) => Effect.die(error))
       )
