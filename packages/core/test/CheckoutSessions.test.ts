@@ -255,7 +255,7 @@ describe("Checkout sessions", () => {
           let rerouted = 0
           for (const step of sequence) {
             const expected = model(status, step, rerouted)
-            const run = step === "pay"
+            const run: Effect.Effect<{ readonly status: CheckoutSessionStatus }, { readonly _tag: string }> = step === "pay"
               ? checkout.confirm(tenant, session.id, pay("tok_visa"))
               : step === "decline"
               ? checkout.confirm(tenant, session.id, pay("tok_decline"))

@@ -16,6 +16,7 @@ const DROPIN_PARTS = [
   "render.js",
   "session.js",
   "actions.js",
+  "wallets.js",
   "mount.js",
   "start.js"
 ]

@@ -14,7 +14,7 @@ import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
-import { CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
+import { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 import { ById, listPage, ListQuery } from "../Endpoints.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
@@ -76,13 +76,16 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .addSuccess(CheckoutSessionPublic)
       .addError(CheckoutSessionNotFound)
       .addError(CheckoutSessionStateConflict)
+      .addError(CheckoutMethodNotAllowed)
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
-      .annotate(OpenApi.Summary, "Pay an open checkout session with the token of its provider's card form")
+      .annotate(OpenApi.Summary, "Pay an open checkout session with its card form's token or an allowed wallet")
       .annotate(
         OpenApi.Description,
         "Creates the Payment on the session's provider. A rejection answers 200 with status `payment_failed` " +
-          "and the failed payment; a 3D Secure challenge leaves it `processing` with `payment.next_action`."
+          "and the failed payment; a 3D Secure challenge leaves it `processing` with `payment.next_action`. A " +
+          "redirect method (`{ \"type\": \"paypal\" }`) in `allowed_methods` pays on the connection `ui.wallets` " +
+          "names for it, and its approval redirect is `payment.next_action` likewise."
       )
   )
   .add(

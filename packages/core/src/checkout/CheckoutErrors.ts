@@ -12,3 +12,9 @@ export class CheckoutSessionStateConflict extends Data.TaggedError("CheckoutSess
 
 /** The client secret is malformed or opens no session. */
 export class ClientSecretRejected extends Data.TaggedError("ClientSecretRejected")<{}> {}
+
+/** Confirmed with a method the session does not allow (`allowed_methods`, cards when it names none). */
+export class CheckoutMethodNotAllowed extends Data.TaggedError("CheckoutMethodNotAllowed")<{
+  readonly method: string
+  readonly allowed: ReadonlyArray<string>
+}> {}

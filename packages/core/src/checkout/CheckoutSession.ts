@@ -5,7 +5,8 @@ import { Metadata } from "../domain/Metadata.js"
 import { Amount } from "../domain/Money.js"
 import { Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { CardMethodInput, Failure, NextAction, Payment, PaymentStatus } from "../payments/Payment.js"
+import { CardMethodInput, Failure, NextAction, Payment, PaymentStatus, RedirectMethodInput } from "../payments/Payment.js"
+import { CARD_METHOD, REDIRECT_METHODS } from "../payments/PaymentMethodTypes.js"
 import { RequestBody } from "../domain/RequestBody.js"
 
 export const CheckoutSessionStatus = Schema.Literal(
@@ -18,7 +19,19 @@ export const CheckoutSessionStatus = Schema.Literal(
 )
 export type CheckoutSessionStatus = typeof CheckoutSessionStatus.Type
 
-/** What the drop-in needs to mount the card form of the session's current provider. */
+/**
+ * One allowed wallet or local method (`paypal`, `ideal`, …) and the connection routing gives it: the
+ * drop-in shows a button for it, and confirming with it pays on that connection.
+ */
+export const CheckoutWallet = Schema.Struct({
+  type: Schema.String,
+  provider: Schema.String,
+  /** What the shopper is told the PSP is called: the connection's `display_name`. */
+  display_name: Schema.String
+}).annotations({ identifier: "CheckoutWallet" })
+export type CheckoutWallet = typeof CheckoutWallet.Type
+
+/** What the drop-in needs to mount the card form of the session's current provider, and its wallet buttons. */
 export const CheckoutUi = Schema.Struct({
   provider: Schema.String,
   /** What the shopper is told the PSP is called: the connection's `display_name`, never its name. */
@@ -26,7 +39,9 @@ export const CheckoutUi = Schema.Struct({
   /** The connection's type (`sandbox`, `stripe`, …): which browser adapter of the drop-in mounts its form. */
   type: Schema.String,
   publishable_key: Schema.NullOr(Schema.String),
-  methods: Schema.Array(Schema.String)
+  methods: Schema.Array(Schema.String),
+  /** Only when `allowed_methods` names a redirect method: each such method with its connection. */
+  wallets: Schema.optional(Schema.Array(CheckoutWallet))
 }).annotations({ identifier: "CheckoutUi" })
 export type CheckoutUi = typeof CheckoutUi.Type
 
@@ -134,6 +149,9 @@ export const toPublic = (session: CheckoutSessionRecord, payment: Payment | null
 
 export const LOCALES = ["en", "fr", "de"] as const
 
+/** What a session may allow: cards and every redirect method the core knows (`PaymentMethodTypes.ts`). */
+export const CheckoutMethodType = Schema.Literal(CARD_METHOD, ...REDIRECT_METHODS)
+
 export const EXPIRES_IN_MIN = 1800
 export const EXPIRES_IN_MAX = 86400
 
@@ -145,7 +163,7 @@ export const CreateCheckoutSession = RequestBody("CreateCheckoutSession", {
   cancel_url: Url,
   return_url: Schema.optional(Url),
   allowed_methods: Schema.optional(
-    Schema.Array(Schema.Literal("card")).pipe(Schema.minItems(1), Schema.maxItems(10))
+    Schema.Array(CheckoutMethodType).pipe(Schema.minItems(1), Schema.maxItems(10))
   ),
   locale: Schema.optional(Schema.Literal(...LOCALES)),
   customer_email: Schema.optional(
@@ -159,9 +177,12 @@ export const CreateCheckoutSession = RequestBody("CreateCheckoutSession", {
 })
 export type CreateCheckoutSession = typeof CreateCheckoutSession.Type
 
-/** Body of `POST /v1/checkout/sessions/{id}/confirm`: the token the provider's card form made. */
+/**
+ * Body of `POST /v1/checkout/sessions/{id}/confirm`: the token the provider's card form made, or an
+ * allowed redirect method (`{ "type": "paypal" }`) whose `next_action` takes the customer to the PSP.
+ */
 export const ConfirmCheckout = RequestBody("ConfirmCheckout", {
-  payment_method: CardMethodInput
+  payment_method: Schema.Union(CardMethodInput, RedirectMethodInput)
 })
 export type ConfirmCheckout = typeof ConfirmCheckout.Type
 

@@ -15,7 +15,8 @@ import {
   EXPIRES_IN_MAX,
   sessionIdOfSecret
 } from "./CheckoutSession.js"
-import { type CheckoutSessionCatchUp, uiOf } from "./CheckoutSessionCatchUp.js"
+import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
+import { resolveCheckoutUi } from "./CheckoutMethods.js"
 import { ClientSecretRejected } from "./CheckoutErrors.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import { clientSecretOf, legacySecretDigest } from "./ClientSecrets.js"
@@ -44,15 +45,8 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
         )
       }
       const methods = input.allowed_methods ?? null
-      const facts = {
-        amount: input.amount,
-        currency: input.currency,
-        method: methods?.[0] ?? "card",
-        country: input.country?.toUpperCase() ?? null
-      }
-      const connection = input.provider === undefined
-        ? yield* resolution.forCheckout(tenant, facts, [])
-        : (yield* resolution.forPayment(tenant, { ...facts, provider: input.provider })).connection
+      const facts = { amount: input.amount, currency: input.currency, country: input.country?.toUpperCase() ?? null }
+      const ui = yield* resolveCheckoutUi(resolution, tenant, facts, methods, { provider: input.provider, excluded: [] })
       const id = yield* ids.make("cs")
       const createdAt = yield* now
       return yield* transactions.run(Effect.gen(function*() {
@@ -64,7 +58,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
             status: "open",
             amount: input.amount,
             currency: input.currency,
-            ui: uiOf(connection, methods),
+            ui,
             allowed_methods: methods,
             success_url: input.success_url,
             cancel_url: input.cancel_url,

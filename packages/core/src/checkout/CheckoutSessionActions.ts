@@ -1,13 +1,15 @@
 import { Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { Payment } from "../payments/Payment.js"
+import { CARD_METHOD, isRedirectMethod } from "../payments/PaymentMethodTypes.js"
 import { Payments } from "../payments/Payments.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "./CheckoutSession.js"
-import { type CheckoutSessionCatchUp, settledBy, uiOf } from "./CheckoutSessionCatchUp.js"
-import { CheckoutSessionStateConflict } from "./CheckoutErrors.js"
+import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
+import { CheckoutMethodNotAllowed, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
+import { providerForMethod, resolveCheckoutUi } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 
 /**
@@ -21,10 +23,14 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
     const resolution = yield* ProviderResolution
     const transactions = yield* Transactions
     const urls = yield* PublicUrls
-    const { current, link, publicOf } = catchUp
+    const { current, link, paymentOf, publicOf } = catchUp
 
     const confirm = Effect.fn("CheckoutSessions.confirm")(function*(tenant: Tenant, id: string, input: ConfirmCheckout) {
-      yield* current(tenant, id)
+      const before = yield* current(tenant, id)
+      const method = input.payment_method.type
+      if (providerForMethod(before, method) === null) {
+        return yield* new CheckoutMethodNotAllowed({ method, allowed: before.allowed_methods ?? [CARD_METHOD] })
+      }
       // Taken in a transaction of its own: two confirmations racing, only one pays.
       const session = yield* transactions.run(Effect.gen(function*() {
         const locked = yield* records.lock(tenant, id)
@@ -40,7 +46,8 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
         amount: session.amount,
         currency: session.currency,
         payment_method: input.payment_method,
-        provider: session.ui.provider,
+        // The connection routing gave this method when the session was made (a wallet's own PSP).
+        provider: providerForMethod(session, method) ?? session.ui.provider,
         ...(session.customer_id === null ? {} : { customer_id: session.customer_id }),
         return_url: returnUrl,
         metadata: { checkout_session_id: session.id }
@@ -80,24 +87,31 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       if (session.status !== "payment_failed") {
         return yield* new CheckoutSessionStateConflict({ session, action: "reroute" })
       }
+      // The provider that refused: the failed payment's, and the card form's unless a wallet's own PSP
+      // refused (the card form may still take the customer's card then).
+      const failed = yield* paymentOf(tenant, session)
+      const walletFailed = failed !== null && isRedirectMethod(failed.payment_method.type)
       const excluded = [...new Set([
         ...session.excluded_providers,
-        session.ui.provider,
+        ...(failed === null ? [] : [failed.provider]),
+        ...(walletFailed ? [] : [session.ui.provider]),
         ...(input.exclude_provider === undefined ? [] : [input.exclude_provider])
       ])]
-      const connection = yield* resolution.forCheckout(tenant, {
+      const ui = yield* resolveCheckoutUi(resolution, tenant, {
         amount: session.amount,
         currency: session.currency,
-        method: session.allowed_methods?.[0] ?? "card",
         country: session.country
-      }, excluded)
+      }, session.allowed_methods, { excluded, dropUnroutableWallets: true }).pipe(
+        // Only a forced `provider` is refused as not usable; a reroute never forces one.
+        Effect.catchTag("ProviderNotUsable", (error) => Effect.die(error))
+      )
       const reopened = yield* transactions.run(Effect.gen(function*() {
         const locked = yield* records.lock(tenant, id)
         if (locked.status !== "payment_failed") {
           return yield* new CheckoutSessionStateConflict({ session: locked, action: "reroute" })
         }
         return yield* records.move(tenant, locked, "open", {
-          ui: uiOf(connection, locked.allowed_methods),
+          ui,
           excluded_providers: excluded
         })
       }))

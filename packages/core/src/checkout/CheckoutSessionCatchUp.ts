@@ -4,22 +4,13 @@ import { now, plusMillis } from "../domain/Timestamp.js"
 import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type ProviderConnection, shownAs } from "../providers/ProviderConnection.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
-import { type CheckoutUi, CheckoutSession, type CheckoutSessionRecord, toPublic } from "./CheckoutSession.js"
+import { CheckoutSession, type CheckoutSessionRecord, toPublic } from "./CheckoutSession.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import { clientSecretOf } from "./ClientSecrets.js"
 
 /** How long a confirm may run before a session it left `processing` without a payment is given up. */
 const ABANDONED_CONFIRM_MILLIS = 2 * 60 * 1000
-
-export const uiOf = (connection: ProviderConnection, methods: ReadonlyArray<string> | null): CheckoutUi => ({
-  provider: connection.name,
-  display_name: shownAs(connection),
-  type: connection.type,
-  publishable_key: null,
-  methods: methods ?? ["card"]
-})
 
 /** Where a payment's outcome takes a processing session; `null` while it is still undecided. */
 export const settledBy = (payment: Payment | null) => {

@@ -16,7 +16,9 @@ import type {
   CreateCheckoutSession,
   RerouteCheckout
 } from "./CheckoutSession.js"
-import type { CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./CheckoutErrors.js"
+import type {
+  CheckoutMethodNotAllowed,
+  CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./CheckoutErrors.js"
 import { makeCheckoutPaymentEvents } from "./CheckoutPaymentEvents.js"
 import { makeCheckoutSessionAccess } from "./CheckoutSessionAccess.js"
 import { makeCheckoutSessionActions } from "./CheckoutSessionActions.js"
@@ -59,7 +61,7 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
     tenant: Tenant,
     id: string,
     input: ConfirmCheckout
-  ) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict>
+  ) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict | CheckoutMethodNotAllowed>
   readonly cancel: (tenant: Tenant, id: string) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict>
   readonly reroute: (
     tenant: Tenant,

@@ -1,4 +1,4 @@
-// What the shopper does: pay with the form's token, cancel, and (after a decline) try another
+// What the shopper does: pay with the form's token (or a wallet, `wallets.js`), cancel, and (after a decline) try another
 // provider.
 
 var pay = function (dropin) {
@@ -6,17 +6,22 @@ var pay = function (dropin) {
   setBusy(dropin, true)
   show(dropin, say(dropin.locale, "paying"), "info", false)
   dropin.form.tokenize().then(function (method) {
-    return api(dropin, "POST", sessionPath(dropin, "confirm"), { payment_method: method }).then(function (answer) {
-      setBusy(dropin, false)
-      if (answer.status === 200) return render(dropin, answer.json, { confirmed: true })
-      if (answer.status === 409) return load(dropin)
-      fail(dropin, new Error("confirm " + answer.status))
-    })
+    return confirmWith(dropin, method)
   }, function (error) {
     setBusy(dropin, false)
     if (error && error.invalidCard) show(dropin, say(dropin.locale, "invalidCard"), "error", false)
     else fail(dropin, error)
   }).catch(function (error) { fail(dropin, error) })
+}
+
+// The session confirmed with a card's token or a wallet (`{ type: "paypal" }`).
+var confirmWith = function (dropin, method) {
+  return api(dropin, "POST", sessionPath(dropin, "confirm"), { payment_method: method }).then(function (answer) {
+    setBusy(dropin, false)
+    if (answer.status === 200) return render(dropin, answer.json, { confirmed: true })
+    if (answer.status === 409) return load(dropin)
+    fail(dropin, new Error("confirm " + answer.status))
+  })
 }
 
 var cancel = function (dropin) {

@@ -8,7 +8,7 @@ var renderSummary = function (dropin) {
   summary.textContent = ""
   var rows = [
     [t("total"), formatAmount(dropin.locale, session.amount, session.currency)],
-    [t("method"), (session.ui.methods || ["card"]).map(function (m) { return m === "card" ? t("card") : m }).join(", ")]
+    [t("method"), (session.ui.methods || ["card"]).map(function (m) { return m === "card" ? t("card") : methodName(m) }).join(", ")]
   ]
   rows.forEach(function (row) {
     summary.appendChild(element("dt", { text: row[0] }))
@@ -24,11 +24,16 @@ var render = function (dropin, next, context) {
   dropin.session = next
   context = context || {}
   renderSummary(dropin)
+  renderWallets(dropin)
   dropin.view.links.textContent = ""
   switch (next.status) {
     case "open":
       showActions(dropin, true)
-      mountForm(dropin)
+      if (takesCards(next)) mountForm(dropin)
+      else {
+        unmountForm(dropin)
+        dropin.view.payButton.hidden = true
+      }
       show(dropin, context.message || "", context.kind, Boolean(context.message))
       return
     case "processing":

@@ -26,7 +26,10 @@ var TEXT = {
     expired: "This checkout session has expired. Please return to the shop and start again.",
     cancelled: "This payment was cancelled.",
     missing: "This payment link is incomplete or no longer valid.",
-    error: "Something went wrong. Please try again."
+    error: "Something went wrong. Please try again.",
+    walletPaypal: "Pay with PayPal",
+    walletIdeal: "iDEAL",
+    walletBancontact: "Bancontact"
   },
   fr: {
     title: "Paiement",
@@ -53,7 +56,10 @@ var TEXT = {
     expired: "Cette session de paiement a expiré. Veuillez revenir à la boutique et recommencer.",
     cancelled: "Ce paiement a été annulé.",
     missing: "Ce lien de paiement est incomplet ou n'est plus valable.",
-    error: "Une erreur s'est produite. Veuillez réessayer."
+    error: "Une erreur s'est produite. Veuillez réessayer.",
+    walletPaypal: "Payer avec PayPal",
+    walletIdeal: "iDEAL",
+    walletBancontact: "Bancontact"
   },
   de: {
     title: "Bezahlung",
@@ -80,7 +86,10 @@ var TEXT = {
     expired: "Diese Bezahlsitzung ist abgelaufen. Bitte kehren Sie zum Shop zurück und beginnen Sie erneut.",
     cancelled: "Diese Zahlung wurde abgebrochen.",
     missing: "Dieser Zahlungslink ist unvollständig oder nicht mehr gültig.",
-    error: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut."
+    error: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+    walletPaypal: "Mit PayPal bezahlen",
+    walletIdeal: "iDEAL",
+    walletBancontact: "Bancontact"
   }
 }
 

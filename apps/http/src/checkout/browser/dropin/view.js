@@ -5,15 +5,16 @@ var buildView = function (locale) {
   var heading = element("h2", { class: "orchestrator-title", text: say(locale, "title") })
   var summary = element("dl", { class: "orchestrator-summary" })
   var message = element("div", { class: "orchestrator-message", role: "alert", "aria-live": "assertive", tabindex: "-1" })
+  var walletHost = element("div", { class: "orchestrator-wallets" })
   var formHost = element("div", { class: "orchestrator-form" })
   var payButton = element("button", { type: "button", class: "orchestrator-pay" })
   var cancelButton = element("button", { type: "button", class: "orchestrator-cancel", text: say(locale, "cancel") })
   var links = element("div", { class: "orchestrator-links" })
   var root = element("section", { class: "orchestrator-dropin", "aria-labelledby": "orchestrator-title", lang: locale }, [
-    heading, summary, message, formHost, element("div", { class: "orchestrator-actions" }, [payButton, cancelButton]), links
+    heading, summary, message, walletHost, formHost, element("div", { class: "orchestrator-actions" }, [payButton, cancelButton]), links
   ])
   heading.id = "orchestrator-title"
-  return { root: root, heading: heading, summary: summary, message: message, formHost: formHost, payButton: payButton, cancelButton: cancelButton, links: links }
+  return { root: root, heading: heading, summary: summary, message: message, walletHost: walletHost, formHost: formHost, payButton: payButton, cancelButton: cancelButton, links: links }
 }
 
 var relocalize = function (dropin, code) {
@@ -34,6 +35,7 @@ var setBusy = function (dropin, value) {
   dropin.busy = value
   dropin.view.payButton.disabled = value
   dropin.view.cancelButton.disabled = value
+  Array.prototype.forEach.call(dropin.view.walletHost.querySelectorAll("button"), function (button) { button.disabled = value })
   dropin.view.root.setAttribute("aria-busy", value ? "true" : "false")
 }
 
