@@ -134,16 +134,18 @@ export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
   description: `No ${what} with this id for ${scope}`
 })
 
+/** An API error's class: each declares its own body, so the body's type is any of theirs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type ErrorClassOf<E> = new(props: { readonly error: any }) => E
+
 /** The answer to a domain error naming a resource id the key cannot see. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any error class: each declares its own body
-export const noSuch = <E>(errorClass: new(props: { readonly error: any }) => E, what: string) =>
+export const noSuch = <E>(errorClass: ErrorClassOf<E>, what: string) =>
 (error: { readonly id: string }): Effect.Effect<never, E> =>
   failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
 export const failWith = <E>(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any error class: each declares its own body
-  errorClass: new(props: { readonly error: any }) => E,
+  errorClass: ErrorClassOf<E>,
   details: FailureDetails
 ): Effect.Effect<never, E> =>
   Effect.flatMap(FiberRef.get(CurrentRequestId), (requestId) => {
