@@ -134,14 +134,18 @@ export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
   description: `No ${what} with this id for ${scope}`
 })
 
+/** An API error's class: each declares its own body, so the body's type is any of theirs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+type ErrorClassOf<E> = new(props: { readonly error: any }) => E
+
 /** The answer to a domain error naming a resource id the key cannot see. */
-export const noSuch = <E>(errorClass: new(props: { readonly error: any }) => E, what: string) =>
+export const noSuch = <E>(errorClass: ErrorClassOf<E>, what: string) =>
 (error: { readonly id: string }): Effect.Effect<never, E> =>
   failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
 export const failWith = <E>(
-  errorClass: new(props: { readonly error: any }) => E,
+  errorClass: ErrorClassOf<E>,
   details: FailureDetails
 ): Effect.Effect<never, E> =>
   Effect.flatMap(FiberRef.get(CurrentRequestId), (requestId) => {
@@ -167,10 +171,10 @@ export const encodeApiError = (error: ApiErrorShape): string =>
   JSON.stringify(Schema.encodeSync(error.constructor as unknown as Schema.Schema<ApiErrorShape, unknown>)(error))
 
 /** How each domain failure of a feature becomes its API error. */
-export type FailureTable = { readonly [tag: string]: (error: any) => Effect.Effect<never, ApiErrorShape> }
+export type FailureTable = { readonly [tag: string]: (error: never) => Effect.Effect<never, ApiErrorShape> }
 
 type RaisedBy<T extends FailureTable, K> = K extends keyof T
-  ? T[K] extends (error: any) => Effect.Effect<never, infer E> ? E : never
+  ? T[K] extends (error: never) => Effect.Effect<never, infer E> ? E : never
   : never
 
 /**
@@ -181,4 +185,5 @@ export const answeringWith = <T extends FailureTable>(table: T) =>
 <A, E extends { readonly _tag: keyof T & string }, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, RaisedBy<T, E["_tag"]>, R> =>
-  Effect.catchAll(effect, (error) => table[error._tag]!(error)) as Effect.Effect<A, RaisedBy<T, E["_tag"]>, R>
+  // The table is keyed by tag, so the entry found takes exactly this error.
+  Effect.catchAll(effect, (error) => table[error._tag]!(error as never)) as Effect.Effect<A, RaisedBy<T, E["_tag"]>, R>

@@ -25,7 +25,7 @@ export const policedLookup = (resolve: Resolve, access: EgressAccess): LookupFun
         error.code = "EGRESS_REFUSED"
         return callback(error, "", 4)
       }
-      if (lookupOptions.all === true) return (callback as any)(null, allowed)
+      if (lookupOptions.all === true) return (callback as (error: null, addresses: typeof allowed) => void)(null, allowed)
       callback(null, allowed[0]!.address, allowed[0]!.family)
     },
     (error) => callback(error, "", 4)

@@ -27,6 +27,8 @@ export const make = (database: PGlite) =>
         catch: failWith("Failed to execute statement")
       })
 
+    // The driver types rows as `any`; the statements' schemas decode them.
+    /* eslint-disable @typescript-eslint/no-explicit-any */
     const connection: Connection = {
       execute: (sql, params, transformRows) =>
         Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any),
@@ -47,6 +49,7 @@ export const make = (database: PGlite) =>
             Effect.map((results) => (results.at(-1)?.rows ?? []) as any)
           )
     }
+    /* eslint-enable @typescript-eslint/no-explicit-any */
 
     const acquirer = Effect.acquireRelease(permit.take(1), () => permit.release(1)).pipe(Effect.as(connection))
 

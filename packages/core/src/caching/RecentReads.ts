@@ -38,7 +38,7 @@ export const makeRecentReads = <A>(ttlMillis: number, maxEntries = 10_000): Rece
 
 /** `write`, then everything `reads` kept is forgotten: a process reads its own writes. */
 export const forgetting = <Args extends ReadonlyArray<unknown>, B, E, R>(
-  reads: ReadonlyArray<RecentReads<any>>,
+  reads: ReadonlyArray<Pick<RecentReads<unknown>, "forgetAll">>,
   write: (...args: Args) => Effect.Effect<B, E, R>
 ) =>
 (...args: Args): Effect.Effect<B, E, R> =>

@@ -14,6 +14,7 @@ export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType
  */
 export class ConnectorCatalog extends Context.Tag("core/ConnectorCatalog")<
   ConnectorCatalog,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each connection type has its own settings
   Readonly<Record<string, ConnectorDefinition<any>>>
 >() {}
 

@@ -53,6 +53,7 @@ export const PROVIDER_TEXT_LIMIT = 1024
  * replaced (PostgreSQL text cannot hold it).
  */
 export const providerText = (text: string): string => {
+  // eslint-disable-next-line no-control-regex -- NUL is exactly what is replaced
   const clean = text.replace(/\u0000/g, "\uFFFD")
   const encoder = new TextEncoder()
   if (encoder.encode(clean).length <= PROVIDER_TEXT_LIMIT) return clean

@@ -344,6 +344,7 @@ export interface ConnectorContext {
  * and how it makes its connector from them.
  */
 export interface ConnectorDefinition<Settings = unknown> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever JSON the settings are decoded from
   readonly settings: Schema.Schema<Settings, any>
   /** The keys a connection's `credentials` object takes, e.g. `secret_key`; no other key is accepted. */
   readonly credentialKeys: ReadonlyArray<{ readonly key: string; readonly required: boolean }>

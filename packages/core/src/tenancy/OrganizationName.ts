@@ -9,6 +9,7 @@ export class OrganizationNameInvalid extends Data.TaggedError("OrganizationNameI
 export class OrganizationNameTaken extends Data.TaggedError("OrganizationNameTaken")<{ readonly name: string }> {}
 
 // C0 and C1 controls and DEL: they reorder or hide text in a terminal, a log line or the dashboard.
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 // Half of a UTF-16 pair, alone: not text at all, and PostgreSQL refuses it.
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/

@@ -1,0 +1,43 @@
+// Lint and format in one pass, as Effect's own repositories do: typescript-eslint's recommended
+// rules, and dprint (through @effect/eslint-plugin) as the formatter, so `pnpm format` is `eslint --fix`.
+import * as effectEslint from "@effect/eslint-plugin"
+import eslint from "@eslint/js"
+import globals from "globals"
+import tseslint from "typescript-eslint"
+
+export default tseslint.config(
+  {
+    // The drop-in's scripts are served to browsers as written (ES5, one file per part): not ours to reflow.
+    ignores: ["**/node_modules/**", "**/dist/**", "**/*.tsbuildinfo", "**/.data/**", "bench/**", "**/browser/dropin/**"]
+  },
+  eslint.configs.recommended,
+  tseslint.configs.recommended,
+  ...effectEslint.configs.dprint,
+  {
+    files: ["**/*.{js,mjs}"],
+    languageOptions: { globals: { ...globals.node } }
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // `Data.TaggedEnum<{ Pending: {} }>` and `TaggedError<{}>` are Effect's idiom for a case without fields.
+      "@typescript-eslint/no-empty-object-type": "off",
+      "@effect/dprint": ["error", {
+        config: {
+          indentWidth: 2,
+          lineWidth: 120,
+          semiColons: "asi",
+          quoteStyle: "alwaysDouble",
+          trailingCommas: "never",
+          operatorPosition: "maintain",
+          "arrowFunction.useParentheses": "force"
+        }
+      }]
+    }
+  },
+  {
+    // Tests, fakes and tools read JSON whose shape the test itself asserts: `any` is allowed there, not in the product.
+    files: ["**/test/**", "packages/testing/**", "apps/cli/bench/**", "apps/cli/faults/**", "examples/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" }
+  }
+)
