@@ -25,7 +25,7 @@ export default tseslint.config(
       "@effect/dprint": ["error", {
         config: {
           indentWidth: 2,
-          lineWidth: 120,
+          lineWidth: 160,
           semiColons: "asi",
           quoteStyle: "alwaysDouble",
           trailingCommas: "never",

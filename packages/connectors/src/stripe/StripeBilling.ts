@@ -1,14 +1,9 @@
-import {
-  type ConnectorError,
-  ConnectorOutcomeUnknown,
-  ConnectorUnavailable,
-  type NativeSubscriptions
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorError, ConnectorUnavailable, type NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Schema } from "effect"
 import { stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
-import type { StripeCall } from "./StripeApi.js"
-import type { FormObject } from "./StripeForm.js"
+import { read, type StripeCall } from "./StripeApi.js"
 import { isEnded, nextDueOf, StripeId, StripeSubscription, StripeTestClock } from "./StripeBillingObjects.js"
+import type { FormObject } from "./StripeForm.js"
 import { REFERENCE_KEY } from "./StripeObjects.js"
 
 const seconds = (millis: number) => Math.floor(millis / 1000)
@@ -26,10 +21,7 @@ export const makeStripeBilling = (call: StripeCall): NativeSubscriptions => {
   const object = <A, I>(schema: Schema.Schema<A, I>, what: string, request: Parameters<StripeCall>[1]) =>
     Effect.flatMap(call(what, request), (answer): Effect.Effect<A, ConnectorError> =>
       answer._tag === "Ok"
-        ? Effect.mapError(
-          Schema.decodeUnknown(schema)(answer.json),
-          () => new ConnectorOutcomeUnknown({ reason: `Stripe ${what}: unreadable answer` })
-        )
+        ? read(schema, what)(answer.json)
         : Effect.fail(
           new ConnectorUnavailable({
             reason: `Stripe ${what}: refused (HTTP ${answer.status})`,
@@ -94,13 +86,10 @@ export const makeStripeBilling = (call: StripeCall): NativeSubscriptions => {
       Effect.gen(function*() {
         const subscription = yield* retrieve(pspSubscriptionId)
         if (isEnded(subscription.status)) return
-        if (atPeriodEnd) {
-          yield* post(StripeSubscription, "cancel subscription at period end", `/v1/subscriptions/${path(pspSubscriptionId)}`, `${pspSubscriptionId}:cancel_at_period_end`, {
-            cancel_at_period_end: true
-          })
-        } else {
-          yield* object(StripeSubscription, "cancel subscription", { method: "DELETE", path: `/v1/subscriptions/${path(pspSubscriptionId)}` })
-        }
+        const at = `/v1/subscriptions/${path(pspSubscriptionId)}`
+        yield* atPeriodEnd
+          ? post(StripeSubscription, "cancel subscription at period end", at, `${pspSubscriptionId}:cancel_at_period_end`, { cancel_at_period_end: true })
+          : object(StripeSubscription, "cancel subscription", { method: "DELETE", path: at })
       }),
 
     advance: ({ pspSubscriptionId, toMillis }) =>

@@ -1,10 +1,10 @@
 import { Context, Effect, Either, Layer, Option, ParseResult, Schema } from "effect"
 import { echoed } from "../domain/EchoedText.js"
 import { randomBase32 } from "../domain/Ids.js"
-import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
 import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -20,12 +20,7 @@ import {
   type ProviderConnectionView,
   type UpdateProviderConnection
 } from "./ProviderConnection.js"
-import {
-  ConnectionInvalid,
-  ConnectionNameTaken,
-  DefaultProviderInUse,
-  ProviderConnectionNotFound
-} from "./ProviderConnectionErrors.js"
+import { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound } from "./ProviderConnectionErrors.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 import { ProviderConnectionViews } from "./ProviderConnectionViews.js"
 
@@ -39,20 +34,23 @@ const settingsProblem = (definition: ConnectorDefinition, settings: unknown) =>
   })
 
 /** PSP accounts: created, changed and deleted by the merchant, with their secrets sealed. */
-export class ProviderConnections extends Context.Tag("core/ProviderConnections")<ProviderConnections, ResourceReads<ProviderConnectionView, ProviderConnectionNotFound> & {
-  readonly create: (tenant: Tenant, input: CreateProviderConnection) => Effect.Effect<
-    ProviderConnectionView,
-    ConnectionInvalid | ConnectionNameTaken | ResourceLimitExceeded
-  >
-  readonly update: (tenant: Tenant, id: string, input: UpdateProviderConnection) => Effect.Effect<
-    ProviderConnectionView,
-    ProviderConnectionNotFound | ConnectionInvalid | DefaultProviderInUse
-  >
-  /** Deletes a connection that is not the default; payments made on it keep their provider. */
-  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, ProviderConnectionNotFound | DefaultProviderInUse>
-  /** A new organization's test-mode sandboxes, in the caller's transaction. */
-  readonly createStarters: (organizationId: string) => Effect.Effect<void>
-}>() {
+export class ProviderConnections extends Context.Tag("core/ProviderConnections")<
+  ProviderConnections,
+  ResourceReads<ProviderConnectionView, ProviderConnectionNotFound> & {
+    readonly create: (tenant: Tenant, input: CreateProviderConnection) => Effect.Effect<
+      ProviderConnectionView,
+      ConnectionInvalid | ConnectionNameTaken | ResourceLimitExceeded
+    >
+    readonly update: (tenant: Tenant, id: string, input: UpdateProviderConnection) => Effect.Effect<
+      ProviderConnectionView,
+      ProviderConnectionNotFound | ConnectionInvalid | DefaultProviderInUse
+    >
+    /** Deletes a connection that is not the default; payments made on it keep their provider. */
+    readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, ProviderConnectionNotFound | DefaultProviderInUse>
+    /** A new organization's test-mode sandboxes, in the caller's transaction. */
+    readonly createStarters: (organizationId: string) => Effect.Effect<void>
+  }
+>() {
   static readonly layer = Layer.effect(
     ProviderConnections,
     Effect.gen(function*() {
@@ -93,8 +91,10 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
       const newConnection = newConnectionWith(ids)
 
       const isDefault = (tenant: Tenant, name: string) =>
-        Effect.map(organizations.find(tenant.organizationId), (organization) =>
-          Option.exists(organization, (found) => defaultProviderOf(found, tenant.livemode) === name))
+        Effect.map(
+          organizations.find(tenant.organizationId),
+          (organization) => Option.exists(organization, (found) => defaultProviderOf(found, tenant.livemode) === name)
+        )
 
       return {
         create: Effect.fn("ProviderConnections.create")(function*(tenant: Tenant, input: CreateProviderConnection) {
@@ -108,15 +108,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
           yield* checkSettings(definition, input.settings ?? {})
           yield* checkCredentials(definition, input.credentials ?? {}, tenant.livemode)
           yield* checkBaseUrl(definition, tenant.livemode, input.base_url ?? null)
-          const connection = yield* newConnection(tenant, {
-            name: input.name,
-            display_name: input.display_name ?? null,
-            type: input.type,
-            settings: input.settings ?? {},
-            base_url: input.base_url ?? null,
-            supported_currencies: input.supported_currencies ?? null,
-            supported_methods: input.supported_methods ?? null
-          })
+          const connection = yield* newConnection(tenant, fieldsOf(input))
           return yield* transactions.run(Effect.gen(function*() {
             // Two creations with one name wait for each other here, so the second is told the name is taken.
             yield* organizations.lock(tenant.organizationId)
@@ -201,34 +193,44 @@ const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly
 }
 
 /** The egress policy of the connection's calls, applied when the URL is saved (and again at each call). */
-const baseUrlCheck = (privateAddresses: Context.Tag.Service<typeof EgressSettings>["privateAddresses"]) =>
-(definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
-  const problem = baseUrl === null
-    ? undefined
-    : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
-  return problem === undefined ? Effect.void : Effect.fail(
-    new ConnectionInvalid({
-      param: "base_url",
-      reason: `${problem}${
-        livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"
-      }`
-    })
-  )
-}
+const baseUrlCheck =
+  (privateAddresses: Context.Tag.Service<typeof EgressSettings>["privateAddresses"]) =>
+  (definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
+    const problem = baseUrl === null
+      ? undefined
+      : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
+    return problem === undefined ? Effect.void : Effect.fail(
+      new ConnectionInvalid({
+        param: "base_url",
+        reason: `${problem}${livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"}`
+      })
+    )
+  }
+
+/** What the merchant asked for, with the defaults of what they left out. */
+const fieldsOf = (input: CreateProviderConnection) => ({
+  name: input.name,
+  display_name: input.display_name ?? null,
+  type: input.type,
+  settings: input.settings ?? {},
+  base_url: input.base_url ?? null,
+  supported_currencies: input.supported_currencies ?? null,
+  supported_methods: input.supported_methods ?? null
+})
 
 /** A new active connection of this mode, `fields` over the defaults. */
-const newConnectionWith = (ids: Context.Tag.Service<typeof IdGenerator>) =>
-(tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
-  Effect.gen(function*() {
-    const createdAt = yield* now
-    return freshConnection({
-      id: yield* ids.make("pcn"),
-      livemode: tenant.livemode,
-      created_at: createdAt,
-      updated_at: createdAt,
-      ...fields
+const newConnectionWith =
+  (ids: Context.Tag.Service<typeof IdGenerator>) => (tenant: Tenant, fields: Pick<ProviderConnection, "name" | "type"> & Partial<ProviderConnection>) =>
+    Effect.gen(function*() {
+      const createdAt = yield* now
+      return freshConnection({
+        id: yield* ids.make("pcn"),
+        livemode: tenant.livemode,
+        created_at: createdAt,
+        updated_at: createdAt,
+        ...fields
+      })
     })
-  })
 
 /** Writing a connection's secrets sealed, and inserting a connection with them. */
 const sealingWrites = ({ repository, secrets }: {

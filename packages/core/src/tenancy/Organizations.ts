@@ -1,20 +1,14 @@
-import { Context, Data, Effect, Layer, Option } from "effect"
+import { Context, Data, type DateTime, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { now } from "../domain/Timestamp.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { Transactions } from "../ports/Transactions.js"
 import { ProviderConnections, STARTER_CONNECTIONS } from "../providers/ProviderConnections.js"
 import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
-import { now } from "../domain/Timestamp.js"
-import { Transactions } from "../ports/Transactions.js"
 import { ApiKey, generateSecretKey, hintOf, parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { hashApiKey, KeyMaterial } from "./KeyMaterial.js"
-import {
-  defaultProviderOf,
-  Organization,
-  type OrganizationView,
-  paymentsRoutingOf,
-  type UpdateOrganization
-} from "./Organization.js"
+import { defaultProviderOf, Organization, type OrganizationView, paymentsRoutingOf, type UpdateOrganization } from "./Organization.js"
 import { organizationName, type OrganizationNameInvalid, OrganizationNameTaken } from "./OrganizationName.js"
 import { OrganizationsRepository } from "./OrganizationsRepository.js"
 
@@ -38,6 +32,18 @@ const viewOf = (organization: Organization, tenant: Tenant): OrganizationView =>
   livemode: tenant.livemode,
   created_at: organization.created_at
 })
+
+/** A new organization: test payments go to the first starter connection; nothing is live yet. */
+const newOrganization = (id: string, name: string, createdAt: DateTime.Utc) =>
+  new Organization({
+    id,
+    name,
+    default_provider_test: STARTER_CONNECTIONS[0],
+    default_provider_live: null,
+    payments_routing_test: "default",
+    payments_routing_live: "default",
+    created_at: createdAt
+  })
 
 /** Organizations and their keys: what the command-line tool and the embedded bootstrap manage. */
 export class Organizations extends Context.Tag("core/Organizations")<Organizations, {
@@ -82,10 +88,13 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
       const material = yield* KeyMaterial
 
       const load = (id: string, find = organizations.find) =>
-        Effect.flatMap(find(id), Option.match({
-          onNone: () => Effect.dieMessage(`organization ${id} of an authenticated key is gone`),
-          onSome: Effect.succeed
-        }))
+        Effect.flatMap(
+          find(id),
+          Option.match({
+            onNone: () => Effect.dieMessage(`organization ${id} of an authenticated key is gone`),
+            onSome: Effect.succeed
+          })
+        )
 
       const storeKey = (organizationId: string, secret: string, livemode: boolean) =>
         Effect.gen(function*() {
@@ -110,16 +119,7 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
           transactions.run(Effect.gen(function*() {
             const name = yield* organizationName(raw)
             if (Option.isSome(yield* organizations.findByName(name))) return yield* new OrganizationNameTaken({ name })
-            const createdAt = yield* now
-            const organization = new Organization({
-              id: yield* ids.make("org"),
-              name,
-              default_provider_test: STARTER_CONNECTIONS[0],
-              default_provider_live: null,
-              payments_routing_test: "default",
-              payments_routing_live: "default",
-              created_at: createdAt
-            })
+            const organization = newOrganization(yield* ids.make("org"), name, yield* now)
             yield* organizations.insert(organization)
             yield* providerConnections.createStarters(organization.id)
             return organization
