@@ -17,7 +17,8 @@ const port = Number(process.env.PORT ?? 4243)
 const secrets = new Map()
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-const page = (title, body) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+const page = (title, body) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <link rel="stylesheet" href="/shop.css"></head><body><header>Example shop</header><main>${body}</main></body></html>`
 
@@ -34,14 +35,21 @@ const call = async (method, path, body) => {
   return { status: response.status, json: await response.json() }
 }
 
-const send = (response, status, contentType, body, headers = {}) =>
-  response.writeHead(status, { "content-type": contentType, ...headers }).end(body)
+const send = (response, status, contentType, body, headers = {}) => response.writeHead(status, { "content-type": contentType, ...headers }).end(body)
 
 const routes = {
   "GET /": async (_request, response) =>
-    send(response, 200, "text/html; charset=utf-8", page("Example shop", `<h1>Orchestrator T-shirt</h1>
+    send(
+      response,
+      200,
+      "text/html; charset=utf-8",
+      page(
+        "Example shop",
+        `<h1>Orchestrator T-shirt</h1>
 <p>A very comfortable T-shirt. <strong>€25.00</strong></p>
-<form method="post" action="/checkout"><button type="submit">Buy now</button></form>`)),
+<form method="post" action="/checkout"><button type="submit">Buy now</button></form>`
+      )
+    ),
 
   // The merchant's server: one session per purchase, made with the secret key.
   "POST /checkout": async (request, response, origin) => {
@@ -62,34 +70,61 @@ const routes = {
   "GET /pay": async (_request, response, _origin, query) => {
     const secret = secrets.get(query.get("session"))
     if (!secret) return send(response, 404, "text/plain", "Unknown checkout")
-    send(response, 200, "text/html; charset=utf-8", page("Pay", `<h1>Pay for your T-shirt</h1>
+    send(
+      response,
+      200,
+      "text/html; charset=utf-8",
+      page(
+        "Pay",
+        `<h1>Pay for your T-shirt</h1>
 <div id="checkout" data-client-secret="${escape(secret)}"></div>
-<script src="${escape(api)}/v1/checkout/dropin.js"></script><script src="/shop.js"></script>`))
+<script src="${escape(api)}/v1/checkout/dropin.js"></script><script src="/shop.js"></script>`
+      )
+    )
   },
 
   "GET /thanks": async (_request, response, _origin, query) => {
     const session = await call("GET", `/v1/checkout/sessions/${encodeURIComponent(query.get("session") ?? "")}?expand=payment`)
     const paid = session.status === 200 && session.json.status === "complete"
-    send(response, 200, "text/html; charset=utf-8", page("Thank you", paid
-      ? `<h1>Thank you!</h1><p id="outcome">Session ${escape(session.json.id)} is ${escape(session.json.status)}: payment ${
-        escape(session.json.payment.id)} ${escape(session.json.payment.status)} on ${escape(session.json.payment.provider)}.</p>`
-      : `<h1>Not paid</h1><p id="outcome">This checkout is not complete.</p>`))
+    send(
+      response,
+      200,
+      "text/html; charset=utf-8",
+      page(
+        "Thank you",
+        paid
+          ? `<h1>Thank you!</h1><p id="outcome">Session ${escape(session.json.id)} is ${escape(session.json.status)}: payment ${
+            escape(session.json.payment.id)
+          } ${escape(session.json.payment.status)} on ${escape(session.json.payment.provider)}.</p>`
+          : `<h1>Not paid</h1><p id="outcome">This checkout is not complete.</p>`
+      )
+    )
   },
 
   "GET /shop.js": async (_request, response) =>
-    send(response, 200, "text/javascript", `const container = document.getElementById("checkout")
+    send(
+      response,
+      200,
+      "text/javascript",
+      `const container = document.getElementById("checkout")
 Orchestrator.mount({
   clientSecret: container.dataset.clientSecret,
   container,
   locale: navigator.language,
   onComplete: (session) => console.log("paid", session.id),
   onError: (error) => console.error(error)
-})`),
+})`
+    ),
 
   "GET /shop.css": async (_request, response) =>
-    send(response, 200, "text/css", `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fafafa}
+    send(
+      response,
+      200,
+      "text/css",
+      `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#fafafa}
 header{background:#1a1a2e;color:#fff;padding:.8rem 1.5rem;font-weight:600}main{max-width:34rem;margin:2rem auto;padding:0 1rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#3b5bdb;color:#fff;cursor:pointer}`)
+button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#3b5bdb;color:#fff;cursor:pointer}`
+    )
 }
 
 createServer((request, response) => {

@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { startCountingReceiver } from "../support/CountingReceiver.js"
 import { type Figures, report } from "./BenchReport.js"
 import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
 import { measureDatabaseLimit } from "./DatabaseLimit.js"
@@ -18,7 +19,6 @@ import { closedLoop, openLoop, sequential } from "./LoadGenerator.js"
 import { measurePgbenchLimit } from "./PgbenchLimit.js"
 import { seedEvents, seedPayments } from "./Seeding.js"
 import { startWireCounter } from "./WireCounter.js"
-import { startCountingReceiver } from "../support/CountingReceiver.js"
 
 const QUICK = process.env.BENCH_QUICK === "1"
 const PHASE_SECONDS = QUICK ? 5 : 15
@@ -70,8 +70,13 @@ const main = async () => {
     let pgbenchLimit: number | null = null
     if (benchUrl !== undefined) {
       log(`database limit: pgbench replaying one payment's writes, ${CONNECTIONS} clients`)
-      const connectionId = execFileSync("psql", [benchUrl, "-X", "-Atc", `select id from provider_connections
-        where organization_id = '${organizationId}' and not livemode and name = 'sandbox_a'`], { encoding: "utf8" }).trim()
+      const connectionId = execFileSync("psql", [
+        benchUrl,
+        "-X",
+        "-Atc",
+        `select id from provider_connections
+        where organization_id = '${organizationId}' and not livemode and name = 'sandbox_a'`
+      ], { encoding: "utf8" }).trim()
       pgbenchLimit = await measurePgbenchLimit({ url: benchUrl, organizationId, connectionId, clients: CONNECTIONS, seconds: PHASE_SECONDS })
     }
     const dbLimit = pgbenchLimit ?? driverLimit

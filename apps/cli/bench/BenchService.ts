@@ -22,8 +22,7 @@ export { freePort } from "../support/FreePort.js"
 
 export type Env = Readonly<Record<string, string>>
 
-export const cli = (env: Env, ...args: Array<string>) =>
-  execFileSync(...run(args), { env: { ...process.env, ...env }, encoding: "utf8" })
+export const cli = (env: Env, ...args: Array<string>) => execFileSync(...run(args), { env: { ...process.env, ...env }, encoding: "utf8" })
 
 /** Peak resident memory of a process and its children so far (VmHWM), in MiB. */
 const peakRssMb = (pid: number): number => {

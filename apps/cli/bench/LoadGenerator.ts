@@ -21,8 +21,7 @@ export interface Percentiles {
   readonly p99: number
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!
 
 export const percentilesOf = (latencies: ReadonlyArray<number>): Percentiles => {
   const sorted = [...latencies].sort((a, b) => a - b)

@@ -74,7 +74,8 @@ const payloads = (organizationId: string, connectionId: string): Record<string, 
 })
 
 /** pgbench's script: one execution is one payment. */
-export const paymentScript = () => `\\set n random(1, 999999999999999)
+export const paymentScript = () =>
+  `\\set n random(1, 999999999999999)
 with key as (
   insert into idempotency_keys (organization_id, livemode, key, fingerprint, resource_id, locked_until, lock_token, created_at)
   values (:org, false, 'pgb-' || :client_id || '-' || :n, '880c810c5be9003b80a08b18aeda98bfe1890332bad42d8ce860ca2c8f34883b',
@@ -131,8 +132,13 @@ export const parseTps = (output: string): number => {
 
 const run = (file: string, args: ReadonlyArray<string>) =>
   new Promise<string>((resolve, reject) =>
-    execFile(file, args, { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${file} failed: ${error.message}\n${stderr}`)) : resolve(`${stdout}\n${stderr}`)))
+    execFile(
+      file,
+      args,
+      { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => error ? reject(new Error(`${file} failed: ${error.message}\n${stderr}`)) : resolve(`${stdout}\n${stderr}`)
+    )
+  )
 
 /**
  * Payments per second pgbench writes at `clients` connections for `seconds` (prepared statements,
@@ -162,11 +168,17 @@ export const measurePgbenchLimit = async (options: {
     return parseTps(output)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
-    await run("psql", [options.url, "-X", "-q", "-c", `
+    await run("psql", [
+      options.url,
+      "-X",
+      "-q",
+      "-c",
+      `
       delete from payment_attempts where id like 'att_pgb_%';
       delete from events where id like 'evt_pgb_%';
       delete from payments where id like 'pay_pgb_%';
       delete from sandbox_charges where id like 'ch_pgb_%';
-      delete from idempotency_keys where key like 'pgb-%';`])
+      delete from idempotency_keys where key like 'pgb-%';`
+    ])
   }
 }

@@ -5,11 +5,11 @@
  * fails the run. Needs `DATABASE_URL` (a database of its own is created beside it) and, when set,
  * uses `REDIS_URL` for rate limits as production would.
  */
+import { startCountingReceiver } from "../support/CountingReceiver.js"
 import { createDatabase, dropDatabase, restartPostgres } from "./Database.js"
 import { checkInvariants, settled } from "./Invariants.js"
 import { runPaymentLoad } from "./PaymentLoad.js"
 import { cli, freePort, ServiceProcess, waitUntilReady } from "./ServiceProcesses.js"
-import { startCountingReceiver } from "../support/CountingReceiver.js"
 
 const LOAD_MS = Number(process.env.FAULTS_LOAD_MS ?? 30_000)
 const SETTLE_TIMEOUT_MS = Number(process.env.FAULTS_SETTLE_MS ?? 420_000)
@@ -93,7 +93,7 @@ const main = async () => {
     for (const [at, description, inject] of schedule) {
       await pause(Math.max(0, started + at - Date.now()))
       // The database may still be coming back from its restart: a fault waits for it.
-      for (let tries = 0; ; tries++) {
+      for (let tries = 0;; tries++) {
         try {
           await inject()
           break

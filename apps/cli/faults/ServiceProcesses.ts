@@ -15,8 +15,7 @@ export interface ServiceEnvironment {
 }
 
 /** Runs a one-shot CLI command and returns what it printed. */
-export const cli = (env: ServiceEnvironment, ...args: Array<string>) =>
-  execFileSync(BIN, args, { env: { ...process.env, ...env }, encoding: "utf8" })
+export const cli = (env: ServiceEnvironment, ...args: Array<string>) => execFileSync(BIN, args, { env: { ...process.env, ...env }, encoding: "utf8" })
 
 export class ServiceProcess {
   private child: ChildProcess | undefined

@@ -2,8 +2,7 @@ import { Effect, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 
-const readIfPresent = (file: string) =>
-  Effect.promise(() => fs.readFile(file, "utf8").then((text) => text.trim(), () => undefined))
+const readIfPresent = (file: string) => Effect.promise(() => fs.readFile(file, "utf8").then((text) => text.trim(), () => undefined))
 
 /** Writes a file only this user can read, without ever replacing one that exists. */
 const writeOnce = (file: string, content: string) =>

@@ -45,7 +45,8 @@ export interface Scaffolded {
   readonly nextSteps: string
 }
 
-const nextSteps = (name: string, title: string) => `Next steps:
+const nextSteps = (name: string, title: string) =>
+  `Next steps:
   1. Write the fake from the PSP's document and testing guide: packages/testing/src/psp/${name}/Fake.ts
   2. Put the PSP's published API document in packages/testing/psp-documents/ and add it to
      packages/testing/src/psp/OpenApiContract.ts:

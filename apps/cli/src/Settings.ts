@@ -35,8 +35,10 @@ export interface Settings {
 }
 
 const rateLimit = (name: string, fallback: number) =>
-  check(Config.integer(name).pipe(Config.withDefault(fallback)), (value) =>
-    value < 1 ? `${name} must be a whole number of requests per second, at least 1` : undefined)
+  check(
+    Config.integer(name).pipe(Config.withDefault(fallback)),
+    (value) => value < 1 ? `${name} must be a whole number of requests per second, at least 1` : undefined
+  )
 
 const nonEmpty = (name: string) =>
   Config.option(Config.redacted(name)).pipe(
@@ -56,16 +58,21 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       ? "DATABASE_URL must be a postgres:// or postgresql:// connection string"
       : undefined),
   dataDir: Config.string("ORCHESTRATOR_DATA_DIR").pipe(Config.withDefault("./.data")),
-  devApiKey: check(nonEmpty("ORCHESTRATOR_DEV_API_KEY"), (key) =>
-    Option.isSome(key) && Option.getOrUndefined(parseSecretKey(Redacted.value(key.value)))?.livemode !== false
-      ? "ORCHESTRATOR_DEV_API_KEY must be a test key: sk_test_ followed by 32 to 128 letters and digits"
-      : undefined),
+  devApiKey: check(
+    nonEmpty("ORCHESTRATOR_DEV_API_KEY"),
+    (key) =>
+      Option.isSome(key) && Option.getOrUndefined(parseSecretKey(Redacted.value(key.value)))?.livemode !== false
+        ? "ORCHESTRATOR_DEV_API_KEY must be a test key: sk_test_ followed by 32 to 128 letters and digits"
+        : undefined
+  ),
   encryptionKey: check(nonEmpty("ORCHESTRATOR_ENCRYPTION_KEY"), (key) =>
     Option.isSome(key) && !/^[0-9a-fA-F]{64}$/.test(Redacted.value(key.value))
       ? "ORCHESTRATOR_ENCRYPTION_KEY must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`"
       : undefined),
-  baseUrl: check(Config.option(Config.string("ORCHESTRATOR_BASE_URL")), (url) =>
-    Option.isSome(url) && !isHttpUrl(url.value) ? "ORCHESTRATOR_BASE_URL must be an http:// or https:// URL" : undefined),
+  baseUrl: check(
+    Config.option(Config.string("ORCHESTRATOR_BASE_URL")),
+    (url) => Option.isSome(url) && !isHttpUrl(url.value) ? "ORCHESTRATOR_BASE_URL must be an http:// or https:// URL" : undefined
+  ),
   logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
     Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
@@ -73,13 +80,17 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       : undefined),
   rateLimitLive: rateLimit("ORCHESTRATOR_RATE_LIMIT_LIVE", 100),
   rateLimitTest: rateLimit("ORCHESTRATOR_RATE_LIMIT_TEST", 25),
-  httpProcesses: check(Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)), (count) =>
-    count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined),
+  httpProcesses: check(
+    Config.integer("ORCHESTRATOR_HTTP_PROCESSES").pipe(Config.withDefault(1)),
+    (count) => count < 1 || count > 64 ? "ORCHESTRATOR_HTTP_PROCESSES must be between 1 and 64" : undefined
+  ),
   privateAddresses: Config.option(Config.literal("allow", "deny")("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES")),
   /** Deprecated: `true` is `ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny`, `false` is `allow`. */
   webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY")),
-  trustedProxies: check(Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)), (count) =>
-    count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined),
+  trustedProxies: check(
+    Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
+    (count) => count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined
+  ),
   stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false))
 }).pipe(
   Config.map((raw): Settings => ({

@@ -2,8 +2,8 @@ import { NodeRuntime } from "@effect/platform-node"
 import { ConfigError, Console, Effect, Logger } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
-import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
+import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
 import { ServiceLoggerLive } from "./ServiceLogger.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
@@ -69,8 +69,7 @@ const program = Effect.gen(function*() {
     return yield* Console.log(`Created the ${made.name} connector:\n${made.files.map((file) => `  ${file}`).join("\n")}\n\n${made.nextSteps}`)
   }
   const settings = yield* SettingsConfig
-  const run = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    effect.pipe(Logger.withMinimumLogLevel(settings.logLevel)) as Effect.Effect<A, E, R>
+  const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(Logger.withMinimumLogLevel(settings.logLevel)) as Effect.Effect<A, E, R>
   switch (`${command} ${subcommand ?? ""}`.trim()) {
     case "start":
       return yield* run(serve(settings, { http: true, worker: true }))

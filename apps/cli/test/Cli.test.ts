@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
 
 /** Launched as an operator would: through `bin/orchestrator`, so signals go where they go in production. */
 const launcher = fileURLToPath(new URL("../../../bin/orchestrator", import.meta.url))

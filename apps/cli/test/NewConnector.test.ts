@@ -1,14 +1,13 @@
-import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "../src/NewConnector.js"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "../src/NewConnector.js"
 import { runCli } from "./support/RunCli.js"
 
 const tempRoot = () => fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-kit-"))
-const scaffold = (name: string, targetRoot: string) =>
-  Effect.runSync(Effect.either(newConnector({ name, sourceRoot: REPOSITORY_ROOT, targetRoot })))
+const scaffold = (name: string, targetRoot: string) => Effect.runSync(Effect.either(newConnector({ name, sourceRoot: REPOSITORY_ROOT, targetRoot })))
 const filesUnder = (root: string): ReadonlyArray<string> =>
   fs.existsSync(root) ? fs.readdirSync(root, { recursive: true, encoding: "utf8" }).filter((entry) => fs.statSync(path.join(root, entry)).isFile()).sort() : []
 
@@ -17,15 +16,17 @@ describe("dev new-connector", () => {
     const root = tempRoot()
     const made = scaffold("acmepay", root)
     if (Either.isLeft(made)) return expect.fail(made.left._tag)
-    expect(filesUnder(root)).toEqual([
-      "packages/connectors/src/acmepay/Api.ts",
-      "packages/connectors/src/acmepay/Connector.ts",
-      "packages/connectors/src/acmepay/Settings.ts",
-      "packages/connectors/src/acmepay/Webhooks.ts",
-      "packages/connectors/src/acmepay/Wire.ts",
-      "packages/connectors/test/AcmepayContract.test.ts",
-      "packages/testing/src/psp/acmepay/Fake.ts"
-    ].map((file) => file.split("/").join(path.sep)).sort())
+    expect(filesUnder(root)).toEqual(
+      [
+        "packages/connectors/src/acmepay/Api.ts",
+        "packages/connectors/src/acmepay/Connector.ts",
+        "packages/connectors/src/acmepay/Settings.ts",
+        "packages/connectors/src/acmepay/Webhooks.ts",
+        "packages/connectors/src/acmepay/Wire.ts",
+        "packages/connectors/test/AcmepayContract.test.ts",
+        "packages/testing/src/psp/acmepay/Fake.ts"
+      ].map((file) => file.split("/").join(path.sep)).sort()
+    )
     const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8")
     const connector = read("packages/connectors/src/acmepay/Connector.ts")
     expect(connector).toContain("export const acmepayDefinition = (http: PspHttp[\"Type\"]): ConnectorDefinition<AcmepaySettings>")

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import { describe, expect, it } from "vitest"
 import { runCli } from "./support/RunCli.js"
 
 describe("org create: the organization's name", () => {

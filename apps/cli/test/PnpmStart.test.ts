@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
 const launcher = path.join(root, "bin/orchestrator")

@@ -126,8 +126,10 @@ describe("the dashboard: subscriptions, invoices and checkout sessions", () => {
       const declined = yield* setup.confirm("tok_chargeDeclined")
       yield* setup.reroute({ exclude_provider: "sandbox_a" })
       const paid = yield* setup.confirm("tok_visa")
-      const liveKey = yield* Effect.flatMap(Organizations, (organizations) =>
-        Effect.map(organizations.createKey(setup.organization.id, true), ({ secret }) => secret))
+      const liveKey = yield* Effect.flatMap(
+        Organizations,
+        (organizations) => Effect.map(organizations.createKey(setup.organization.id, true), ({ secret }) => secret)
+      )
       return { ...setup, declinedId: declined.json.payment.id as string, paidId: paid.json.payment.id as string, liveKey }
     }))
     const sessionId: string = shop.session.id

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { paymentMarkers } from "../src/browser/PaymentMarkers.js"
 
-const of = (amount: number, amount_captured: number, amount_refunded: number) =>
-  paymentMarkers({ amount, amount_captured, amount_refunded })
+const of = (amount: number, amount_captured: number, amount_refunded: number) => paymentMarkers({ amount, amount_captured, amount_refunded })
 
 describe("a payment's dashboard markers, read from its amounts", () => {
   it("captured 40 of 50 and refunded 40: partially captured and refunded, not a plain success", () => {

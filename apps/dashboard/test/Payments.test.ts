@@ -183,8 +183,9 @@ describe("the dashboard: sign-in and payments", () => {
 
   it("switches between test and live, and never shows test data as live", async () => {
     const shop = await merchantWithPayments()
-    const liveKey = await harness.run(Effect.flatMap(Organizations, (organizations) =>
-      Effect.map(organizations.createKey(shop.organization.id, true), ({ secret }) => secret)))
+    const liveKey = await harness.run(
+      Effect.flatMap(Organizations, (organizations) => Effect.map(organizations.createKey(shop.organization.id, true), ({ secret }) => secret))
+    )
     const page = await harness.open()
     await signIn(page, shop.secret)
     await page.getByRole("link", { name: "Payments" }).click()

@@ -53,7 +53,7 @@ describe("the dashboard: routing, connections and the overview", () => {
 
     await page.getByRole("button", { name: "Move rule 2 up" }).click()
     await page.waitForFunction(() =>
-      [...document.querySelectorAll('#rules-table td[data-label="Provider"]')].map((cell) => cell.textContent).join() === "sandbox_a,sandbox_b"
+      [...document.querySelectorAll("#rules-table td[data-label=\"Provider\"]")].map((cell) => cell.textContent).join() === "sandbox_a,sandbox_b"
     )
     await dryRunByRules()
     await page.locator("#dry-run-provider >> text=sandbox_a").waitFor()

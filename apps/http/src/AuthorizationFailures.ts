@@ -8,8 +8,7 @@ import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
 
 const withRetryAfter = (retryAfterMs: number) => <A, E extends object, R>(refusal: Effect.Effect<A, E, R>) =>
-  Effect.tapError(refusal, (refused) =>
-    Effect.sync(() => retryAfterSeconds.set(refused, Math.max(1, Math.ceil(retryAfterMs / 1000)))))
+  Effect.tapError(refusal, (refused) => Effect.sync(() => retryAfterSeconds.set(refused, Math.max(1, Math.ceil(retryAfterMs / 1000)))))
 
 /**
  * A key that is missing or unknown, over its rate, or an address past its failed authentications,
@@ -41,10 +40,10 @@ export const authorizationFailure = (error: AuthenticationFailed | RateLimited |
  * has no failed authentication left, before any key is looked at; each failure `counts` says is one
  * (a key or secret presented and refused, not a missing one) is counted against the address.
  */
-export const throttledByAddress = (failures: FailedAuthentications["Type"], proxies: number) =>
-<A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
-  Effect.gen(function*() {
-    const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest, proxies)
-    yield* failures.admit(address)
-    return yield* attempt.pipe(Effect.tapError((error) => counts(error) ? failures.record(address) : Effect.void))
-  })
+export const throttledByAddress =
+  (failures: FailedAuthentications["Type"], proxies: number) => <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
+    Effect.gen(function*() {
+      const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest, proxies)
+      yield* failures.admit(address)
+      return yield* attempt.pipe(Effect.tapError((error) => counts(error) ? failures.record(address) : Effect.void))
+    })

@@ -17,8 +17,7 @@ export interface DecodeErrorDetails {
  */
 const issueOf = new WeakMap<HttpApiDecodeError, ParseResult.ParseIssue>()
 const fromParseError = HttpApiDecodeError.fromParseError
-HttpApiDecodeError.fromParseError = (error) =>
-  Effect.tap(fromParseError(error), (decodeError) => Effect.sync(() => issueOf.set(decodeError, error.issue)))
+HttpApiDecodeError.fromParseError = (error) => Effect.tap(fromParseError(error), (decodeError) => Effect.sync(() => issueOf.set(decodeError, error.issue)))
 
 /** The first problem of an issue tree: where it is, and what went wrong there. */
 type Leaf =

@@ -1,16 +1,9 @@
 import { HttpApi, HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Api } from "@orchestrator/api/Api"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
-import {
-  InternalError,
-  InvalidRequest,
-  PayloadTooLarge,
-  retryAfterSeconds,
-  RouteNotFound,
-  ServiceUnavailable
-} from "@orchestrator/api/CommonErrors"
+import { InternalError, InvalidRequest, PayloadTooLarge, retryAfterSeconds, RouteNotFound, ServiceUnavailable } from "@orchestrator/api/CommonErrors"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
@@ -26,8 +19,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /** No request of this API nests deeper than a few levels; far deeper JSON is refused before it is parsed. */
 export const MAX_JSON_DEPTH = 32
 
-const tagOf = (value: unknown): string | undefined =>
-  typeof value === "object" && value !== null && "_tag" in value ? String(value._tag) : undefined
+const tagOf = (value: unknown): string | undefined => typeof value === "object" && value !== null && "_tag" in value ? String(value._tag) : undefined
 
 const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?")[0]!
 
@@ -55,8 +47,10 @@ export const describeFailure = (cause: Cause.Cause<unknown>): string =>
  * looks like): the request did nothing durable, so the client is told to retry, with 503, not a 500.
  */
 const isDatabaseUnavailable = (cause: Cause.Cause<unknown>) =>
-  Effect.map(Effect.serviceOption(Readiness), (readiness) =>
-    Option.exists(readiness, ({ isUnavailable }) => [...Cause.failures(cause), ...Cause.defects(cause)].some(isUnavailable)))
+  Effect.map(
+    Effect.serviceOption(Readiness),
+    (readiness) => Option.exists(readiness, ({ isUnavailable }) => [...Cause.failures(cause), ...Cause.defects(cause)].some(isUnavailable))
+  )
 
 /** How deep `text` nests arrays and objects, counted outside strings; stops once past `limit`. */
 export const jsonDepth = (text: string, limit: number): number => {
@@ -100,8 +94,7 @@ export const hasProtoKey = (text: string): boolean => {
 /** A request that does not match the schema: 400 naming the first offending parameter, in the API's words. */
 const fromDecodeError = (error: HttpApiDecodeError) => failWith(InvalidRequest, decodeErrorDetails(error))
 
-const tooLarge = () =>
-  failWith(PayloadTooLarge, { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` })
+const tooLarge = () => failWith(PayloadTooLarge, { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` })
 
 const invalidJson = (message: string) => failWith(InvalidRequest, { code: "invalid_json", message })
 

@@ -15,13 +15,7 @@ import { PaymentsHttpLive } from "./payments/PaymentsHttp.js"
 import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/ProvidersHttp.js"
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
-import {
-  CustomersHttpLive,
-  InvoicesHttpLive,
-  PlansHttpLive,
-  SubscriptionsHttpLive,
-  TestClocksHttpLive
-} from "./subscriptions/BillingHttp.js"
+import { CustomersHttpLive, InvoicesHttpLive, PlansHttpLive, SubscriptionsHttpLive, TestClocksHttpLive } from "./subscriptions/BillingHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -57,15 +51,16 @@ const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(Ch
  * composition root mounts beside them (the dashboard, the sandbox PSP's pages), all behind the
  * edge middleware.
  */
-export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>) => HttpApiBuilder.serve().pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
-  Layer.provide(pages),
-  Layer.provide(CheckoutPagesLive),
-  Layer.provide(EdgeLive),
-  Layer.provide(ApiLive),
-  // The router would refuse a path segment over 100 characters as "no such route"; an id of any
-  // length is judged by its schema instead (and an unknown one answers 404 resource_missing).
-  Layer.locally(HttpRouter.currentRouterConfig, { maxParamLength: Number.MAX_SAFE_INTEGER }),
-  HttpServer.withLogAddress
-)
+export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>) =>
+  HttpApiBuilder.serve().pipe(
+    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+    Layer.provide(pages),
+    Layer.provide(CheckoutPagesLive),
+    Layer.provide(EdgeLive),
+    Layer.provide(ApiLive),
+    // The router would refuse a path segment over 100 characters as "no such route"; an id of any
+    // length is judged by its schema instead (and an unknown one answers 404 resource_missing).
+    Layer.locally(HttpRouter.currentRouterConfig, { maxParamLength: Number.MAX_SAFE_INTEGER }),
+    HttpServer.withLogAddress
+  )

@@ -170,13 +170,11 @@ const runningHandlers = () => {
   let waiting: Array<() => void> = []
   const finished = Effect.sync(() => {
     running--
-    if (running === 0) for (const resume of waiting.splice(0)) resume()
+    if (running === 0) { for (const resume of waiting.splice(0)) resume() }
   })
   return {
     track: <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.zipRight(Effect.sync(() => running++), Effect.ensuring(restore(handler), finished))
-      ),
+      Effect.uninterruptibleMask((restore) => Effect.zipRight(Effect.sync(() => running++), Effect.ensuring(restore(handler), finished))),
     count: () => running,
     /** Once every handler running now (or started meanwhile) has ended. */
     drained: Effect.async<void>((resume) => {

@@ -6,8 +6,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { Effect, Option } from "effect"
 
 /** Matches a path the way the router does: `:param` segments, any case, a trailing slash or not. */
-const patternOf = (path: string) =>
-  new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}/?$`, "i")
+const patternOf = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}/?$`, "i")
 
 const document = OpenApi.fromApi(Api)
 

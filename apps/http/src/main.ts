@@ -8,10 +8,12 @@ import { HttpServerNodeLive, type HttpServerOptions } from "./HttpServerNode.js"
  * mounts beside the API. It needs the application (the core over its adapters) provided below it;
  * `orchestrator http` and `orchestrator start` launch it.
  */
-export const HttpMain = <E, R>(options: HttpServerOptions & {
-  readonly trustedProxies: number
-  readonly pages: Layer.Layer<never, E, R>
-}) =>
+export const HttpMain = <E, R>(
+  options: HttpServerOptions & {
+    readonly trustedProxies: number
+    readonly pages: Layer.Layer<never, E, R>
+  }
+) =>
   HttpRoutesLive(options.pages).pipe(
     Layer.provide(HttpServerNodeLive(options)),
     Layer.provide(Layer.succeed(TrustedProxies, options.trustedProxies))

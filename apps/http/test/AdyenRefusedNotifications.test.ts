@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"

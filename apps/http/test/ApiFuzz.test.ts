@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { caller, createObjects } from "./support/ObjectFixtures.js"
@@ -110,8 +110,10 @@ for (const database of testDatabases()) {
                 fc.asyncProperty(requests, async (request) => {
                   noteSecrets(request)
                   const response = await send(baseUrl, request).catch((error: unknown) => {
-                    throw new Error(`${request.label}: ${request.method} ${request.target.slice(0, 300)}\n` +
-                      `request body: ${preview(request.body)}\nno answer: ${String(error)}`)
+                    throw new Error(
+                      `${request.label}: ${request.method} ${request.target.slice(0, 300)}\n` +
+                        `request body: ${preview(request.body)}\nno answer: ${String(error)}`
+                    )
                   })
                   tried.set(nameOf(operation), (tried.get(nameOf(operation)) ?? 0) + 1)
                   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
@@ -152,9 +154,7 @@ for (const database of testDatabases()) {
         Effect.sync(() => {
           const total = [...tried.values()].reduce((sum, count) => sum + count, 0)
           console.log(
-            `API fuzz: ${total} requests over ${tried.size} operations; statuses ${
-              JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))
-            }`
+            `API fuzz: ${total} requests over ${tried.size} operations; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`
           )
           expect([...tried.keys()].sort()).toEqual(operations.map(nameOf).sort())
           // Valid requests got through to the handlers, not only to the validation.

@@ -1,9 +1,9 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { describe, expect, it } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect, Layer } from "effect"
+import { TrustedProxies } from "../src/ClientAddress.js"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { json } from "./support/Fixtures.js"
-import { TrustedProxies } from "../src/ClientAddress.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
 
 const [database] = testDatabases()

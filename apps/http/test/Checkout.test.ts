@@ -1,13 +1,24 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { checkoutSetup, sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
 import { raw, serverLayer } from "./support/TestServer.js"
 
 const PUBLIC_FIELDS = [
-  "allowed_methods", "amount", "cancel_url", "currency", "expires_at", "id", "locale", "object", "payment",
-  "return_url", "status", "success_url", "ui"
+  "allowed_methods",
+  "amount",
+  "cancel_url",
+  "currency",
+  "expires_at",
+  "id",
+  "locale",
+  "object",
+  "payment",
+  "return_url",
+  "status",
+  "success_url",
+  "ui"
 ]
 
 for (const database of testDatabases()) {
@@ -141,14 +152,22 @@ for (const database of testDatabases()) {
           expect(declined.json.status).toBe("payment_failed")
           expect(declined.json.payment).toMatchObject({ status: "failed", provider: "sandbox_a", failure: { code: "card_declined" } })
           expect(Object.keys(declined.json.payment).sort()).toEqual([
-            "amount", "currency", "failure", "id", "next_action", "provider", "status"
+            "amount",
+            "currency",
+            "failure",
+            "id",
+            "next_action",
+            "provider",
+            "status"
           ])
 
           const reopened = yield* reroute({ exclude_provider: "sandbox_a" })
           expect([reopened.status, reopened.json.status, reopened.json.ui.provider]).toEqual([200, "open", "sandbox_b"])
           const paid = yield* confirm("tok_visa")
           expect([paid.json.status, paid.json.payment.status, paid.json.payment.provider]).toEqual([
-            "complete", "succeeded", "sandbox_b"
+            "complete",
+            "succeeded",
+            "sandbox_b"
           ])
 
           const full = (yield* server(`/v1/checkout/sessions/${session.id}?expand=payment`)).json

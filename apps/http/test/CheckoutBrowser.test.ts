@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
 import { type Frame, launchBrowser, newPage, type Page, screenshot } from "@orchestrator/testing/Browser"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import * as net from "node:net"
@@ -16,8 +16,11 @@ const CARD_NUMBERS = ["4242424242424242", "4000000000000002", "4000002760003184"
 /** The merchant's shop, which does not exist: the browser is answered a page for each of its addresses. */
 const fakeShop = (page: Page) =>
   Effect.promise(() =>
-    page.route(`${SHOP}/**`, (route) =>
-      route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Shop</title><h1>Shop page ${new URL(route.request().url()).pathname}</h1>` }))
+    page.route(
+      `${SHOP}/**`,
+      (route) =>
+        route.fulfill({ contentType: "text/html", body: `<!doctype html><title>Shop</title><h1>Shop page ${new URL(route.request().url()).pathname}</h1>` })
+    )
   )
 
 /** Every request the browser makes, to prove no card number ever leaves the card form's frame. */

@@ -1,7 +1,7 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { checkoutComSignature, checkoutComToken, fakeCheckoutCom } from "@orchestrator/testing/psp/checkoutcom/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, runJobs, serverLayer } from "./support/TestServer.js"
@@ -15,15 +15,16 @@ const SIGNATURE_KEY = "TOPSECRETcheckoutsignature2"
 const RETURN_URL = "https://shop.example/back"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
-const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
+const reconcileNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] }))
+)
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(
     `Checkout.com through the HTTP API, against its wire-level fake, on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { body?: unknown } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { body?: unknown } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.body === undefined ? "GET" : "POST",
           headers: json(secret, path === "/v1/payments" || path.endsWith("/refund") ? newKey() : undefined),
@@ -56,7 +57,9 @@ for (const database of testDatabases()) {
           expect([connection.status, connection.json.type]).toEqual([201, "checkout_com"])
           const noChannel = yield* call("/v1/provider-connections", { body: { name: "cko_x", type: "checkout_com", credentials: { secret_key: SECRET_KEY } } })
           expect([noChannel.status, noChannel.json.error.param]).toEqual([422, "settings"])
-          const noKey = yield* call("/v1/provider-connections", { body: { name: "cko_y", type: "checkout_com", settings: { processing_channel_id: fake.processingChannelId } } })
+          const noKey = yield* call("/v1/provider-connections", {
+            body: { name: "cko_y", type: "checkout_com", settings: { processing_channel_id: fake.processingChannelId } }
+          })
           expect([noKey.status, noKey.json.error.param]).toEqual([422, "credentials.secret_key"])
 
           const paid = yield* call("/v1/payments", { body: card("approved") })
@@ -140,11 +143,23 @@ for (const database of testDatabases()) {
                 ...(base_url === undefined ? {} : { base_url })
               })
             }).pipe(Effect.tap((response: RawResponse) => Effect.sync(() => responses.push(response.text))))
-          for (const [name, url] of [["cko_default", undefined], ["cko_api", "https://api.checkout.com"], ["cko_prefix", "https://1a2b3c4d.api.checkout.com"]] as const) {
+          for (
+            const [name, url] of [["cko_default", undefined], ["cko_api", "https://api.checkout.com"], [
+              "cko_prefix",
+              "https://1a2b3c4d.api.checkout.com"
+            ]] as const
+          ) {
             const created = yield* create(name, url)
             expect([name, created.status]).toEqual([name, 201])
           }
-          for (const url of ["https://api.sandbox.checkout.com", "https://1a2b3c4d.api.sandbox.checkout.com", "https://api.checkout.com.evil.example", "http://api.checkout.com"]) {
+          for (
+            const url of [
+              "https://api.sandbox.checkout.com",
+              "https://1a2b3c4d.api.sandbox.checkout.com",
+              "https://api.checkout.com.evil.example",
+              "http://api.checkout.com"
+            ]
+          ) {
             const refused = yield* create(`cko_${Math.random().toString(36).slice(2, 8)}`, url)
             expect([url, refused.status, refused.json.error.code, refused.json.error.param]).toEqual([url, 422, "connection_invalid", "base_url"])
           }

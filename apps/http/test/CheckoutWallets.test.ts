@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"

@@ -1,7 +1,7 @@
+import { expect, layer } from "@effect/vitest"
 import { launchBrowser, newPage, type Page, screenshot } from "@orchestrator/testing/Browser"
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
@@ -12,9 +12,7 @@ const SUITE = "checkout-wallets"
 
 /** The merchant's shop, which does not exist: the browser is answered a page for each of its addresses. */
 const fakeShop = (page: Page) =>
-  Effect.promise(() =>
-    page.route(`${SHOP}/**`, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Shop</title>" }))
-  )
+  Effect.promise(() => page.route(`${SHOP}/**`, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Shop</title>" })))
 
 for (const database of testDatabases().filter((each) => each.name === "pglite")) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "180 seconds" })(
@@ -53,8 +51,7 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           const browser = yield* launchBrowser
           const page = yield* newPage(browser, {})
           yield* fakeShop(page)
-          yield* Effect.promise(() =>
-            page.goto(`${account.baseUrl}/checkout/${session.id}?client_secret=${encodeURIComponent(session.client_secret)}`))
+          yield* Effect.promise(() => page.goto(`${account.baseUrl}/checkout/${session.id}?client_secret=${encodeURIComponent(session.client_secret)}`))
           const server = (path: string) => raw(`${account.baseUrl}${path}`, { headers: json(account.secret) })
           return { page, session, server, paypal }
         })

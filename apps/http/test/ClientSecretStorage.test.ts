@@ -9,8 +9,7 @@ import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { serverLayer } from "./support/TestServer.js"
 
 /** Every text cell of the table, to look for a secret in it. */
-const storedText = (sql: SqlClient.SqlClient) =>
-  Effect.map(sql`select * from checkout_sessions`, (rows) => JSON.stringify(rows))
+const storedText = (sql: SqlClient.SqlClient) => Effect.map(sql`select * from checkout_sessions`, (rows) => JSON.stringify(rows))
 
 describe("checkout client secrets at rest", () => {
   for (const database of durableTestDatabases()) {
@@ -21,11 +20,13 @@ describe("checkout client secrets at rest", () => {
         const direct = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
           Effect.scoped(effect.pipe(Effect.provide(Layer.fresh(Database.clientLayer(config)))))
 
-        const first = yield* Effect.scoped(Effect.gen(function*() {
-          const setup = yield* checkoutSetup()
-          expect(setup.created.status).toBe(201)
-          return { session: setup.session }
-        }).pipe(Effect.provide(Layer.fresh(server))))
+        const first = yield* Effect.scoped(
+          Effect.gen(function*() {
+            const setup = yield* checkoutSetup()
+            expect(setup.created.status).toBe(201)
+            return { session: setup.session }
+          }).pipe(Effect.provide(Layer.fresh(server)))
+        )
         const derived: string = first.session.client_secret
 
         // The secret shown at creation is nowhere in the table.
@@ -44,16 +45,18 @@ describe("checkout client secrets at rest", () => {
         }))
 
         // After 0008: the old secret and the derived one both open the session.
-        yield* Effect.scoped(Effect.gen(function*() {
-          const { browser } = yield* checkoutSetup()
-          const path = `/v1/checkout/sessions/${first.session.id}`
-          const byOld = yield* browser(path, { clientSecret: legacy })
-          const byDerived = yield* browser(path, { clientSecret: derived, via: "query" })
-          expect([byOld.status, byDerived.status]).toEqual([200, 200])
-          expect(byOld.json.id).toBe(first.session.id)
-          const nearMiss = yield* browser(path, { clientSecret: `${legacy.slice(0, -1)}8` })
-          expect([nearMiss.status, nearMiss.json.error.type]).toEqual([401, "authentication_error"])
-        }).pipe(Effect.provide(Layer.fresh(server))))
+        yield* Effect.scoped(
+          Effect.gen(function*() {
+            const { browser } = yield* checkoutSetup()
+            const path = `/v1/checkout/sessions/${first.session.id}`
+            const byOld = yield* browser(path, { clientSecret: legacy })
+            const byDerived = yield* browser(path, { clientSecret: derived, via: "query" })
+            expect([byOld.status, byDerived.status]).toEqual([200, 200])
+            expect(byOld.json.id).toBe(first.session.id)
+            const nearMiss = yield* browser(path, { clientSecret: `${legacy.slice(0, -1)}8` })
+            expect([nearMiss.status, nearMiss.json.error.type]).toEqual([401, "authentication_error"])
+          }).pipe(Effect.provide(Layer.fresh(server)))
+        )
 
         // Migration 0008 converted the row: the plaintext column is gone, its SHA-256 is kept.
         yield* direct(Effect.gen(function*() {

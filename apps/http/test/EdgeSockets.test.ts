@@ -1,7 +1,7 @@
-import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
-import { API_VERSION } from "@orchestrator/core/events/Event"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { API_VERSION } from "@orchestrator/core/events/Event"
+import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { exchange, exchangeMany, type SocketAnswer } from "./support/RawSocket.js"
 import { merchant, serverLayer } from "./support/TestServer.js"
@@ -124,7 +124,10 @@ for (const database of testDatabases()) {
           expectRefusal(answer, 413, "payload_too_large", { close: false })
           // A client that asked to close after this request gets the answer before the close.
           for (let round = 0; round < 3; round++) {
-            const closing = yield* exchange(port, [head.replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n"), ...chunked(3 * 1024 * 1024)])
+            const closing = yield* exchange(port, [
+              head.replace("Host: localhost\r\n", "Host: localhost\r\nConnection: close\r\n"),
+              ...chunked(3 * 1024 * 1024)
+            ])
             expectRefusal(closing, 413, "payload_too_large")
           }
           // The same for the PSP webhooks, whose body is read as bytes.

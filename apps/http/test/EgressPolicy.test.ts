@@ -1,8 +1,8 @@
+import { expect, layer } from "@effect/vitest"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -21,10 +21,8 @@ const adyen = (base_url: string) => ({
 })
 
 const connections = (baseUrl: string, secret: string) => ({
-  create: (body: unknown) =>
-    raw(`${baseUrl}/v1/provider-connections`, { method: "POST", headers: json(secret), body: JSON.stringify(body) }),
-  update: (id: string, body: unknown) =>
-    raw(`${baseUrl}/v1/provider-connections/${id}`, { method: "PATCH", headers: json(secret), body: JSON.stringify(body) })
+  create: (body: unknown) => raw(`${baseUrl}/v1/provider-connections`, { method: "POST", headers: json(secret), body: JSON.stringify(body) }),
+  update: (id: string, body: unknown) => raw(`${baseUrl}/v1/provider-connections/${id}`, { method: "PATCH", headers: json(secret), body: JSON.stringify(body) })
 })
 
 /** The documented refusal: 422 `connection_invalid` on `base_url`, with our reason and nothing echoed from elsewhere. */
@@ -114,8 +112,7 @@ for (const database of testDatabases()) {
       it.effect("test-mode webhook endpoints: an address on the operator's network is refused when saved", () =>
         Effect.gen(function*() {
           const { baseUrl, secret } = yield* merchant()
-          const create = (url: string) =>
-            raw(`${baseUrl}/v1/webhooks/endpoints`, { method: "POST", headers: json(secret), body: JSON.stringify({ url }) })
+          const create = (url: string) => raw(`${baseUrl}/v1/webhooks/endpoints`, { method: "POST", headers: json(secret), body: JSON.stringify({ url }) })
           for (const url of ["http://127.0.0.1:4811/secret", "http://2130706433:4811/", "http://[::ffff:a9fe:a9fe]/latest", "http://localhost:6379/"]) {
             const refused = yield* create(url)
             expect([refused.status, refused.json.error.code, refused.json.error.param], url).toEqual([400, "url_not_allowed", "url"])

@@ -1,7 +1,7 @@
+import { expect, layer } from "@effect/vitest"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"

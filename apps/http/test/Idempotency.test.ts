@@ -1,8 +1,8 @@
+import { expect, layer } from "@effect/vitest"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import type { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -32,8 +32,7 @@ const CrashAfterCharge = Layer.effect(
   Effect.map(PaymentsRepository, (real) => ({
     ...real,
     update: (tenant, payment) => failOnce(payment) ?? real.update(tenant, payment),
-    updateIfUnchanged: (tenant, seen, payment, events) =>
-      failOnce(payment) ?? real.updateIfUnchanged(tenant, seen, payment, events)
+    updateIfUnchanged: (tenant, seen, payment, events) => failOnce(payment) ?? real.updateIfUnchanged(tenant, seen, payment, events)
   }))
 )
 
@@ -46,8 +45,7 @@ for (const database of testDatabases()) {
           const { baseUrl, secret } = yield* merchant()
           for (const [token, status] of [["tok_visa", 201], ["tok_chargeDeclined", 402]] as const) {
             const key = newKey()
-            const send = () =>
-              raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith(token)) })
+            const send = () => raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith(token)) })
             const first = yield* send()
             const second = yield* send()
             expect([first.status, second.status]).toEqual([status, status])
@@ -95,8 +93,7 @@ for (const database of testDatabases()) {
           const key = newKey()
           const body = JSON.stringify(paymentWith("tok_visa"))
           const responses = yield* Effect.all(
-            Array.from({ length: 20 }, () =>
-              raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })),
+            Array.from({ length: 20 }, () => raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body })),
             { concurrency: "unbounded" }
           )
           const statuses = responses.map((response) => response.status)

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, runJobs } from "./support/TestServer.js"
@@ -14,7 +14,10 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const shop = yield* merchant()
           const other = yield* merchant()
-          yield* shop.client.webhooks.createEndpoint({ headers: {}, payload: { url: "http://127.0.0.1:9/hooks", enabled_events: ["payment.succeeded"] } as never })
+          yield* shop.client.webhooks.createEndpoint({
+            headers: {},
+            payload: { url: "http://127.0.0.1:9/hooks", enabled_events: ["payment.succeeded"] } as never
+          })
           for (const token of ["tok_visa", "tok_visa", "tok_chargeDeclined"]) {
             yield* Effect.either(shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith(token) }))
           }
@@ -69,7 +72,11 @@ for (const database of testDatabases()) {
             event.data.object.id === payment.id || ("payment_id" in event.data.object && event.data.object.payment_id === payment.id)
           )).toBe(true)
           expect(JSON.stringify(timeline)).not.toContain(unrelated.id)
-          expect(timeline.deliveries.map((delivery) => delivery.event_id).sort()).toEqual(timeline.events.map((event) => event.id).sort())
+          expect(
+            timeline.deliveries.map((delivery) =>
+              delivery.event_id
+            ).sort()
+          ).toEqual(timeline.events.map((event) => event.id).sort())
 
           const foreign = yield* raw(`${shop.baseUrl}/v1/payments/${payment.id}/timeline`, { headers: json(other.secret) })
           expect([foreign.status, foreign.json.error.code]).toEqual([404, "resource_missing"])

@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { type Caller, caller, createObjects, type MerchantObjects, type ObjectKind, objectKindOf } from "./support/ObjectFixtures.js"
@@ -17,8 +17,7 @@ const nameOf = (operation: Operation) => `${operation.method.toUpperCase()} ${op
  * operation with an id in its path must be mapped to a fixture by `objectKindOf`.
  */
 const KEYLESS: Record<string, string> = {
-  "GET /v1/payments/{id}/return":
-    "the customer's browser coming back from 3D Secure, with the token signed into the URL given to the PSP (404 without it)",
+  "GET /v1/payments/{id}/return": "the customer's browser coming back from 3D Secure, with the token signed into the URL given to the PSP (404 without it)",
   "POST /v1/provider-webhooks/{connection_id}": "a PSP's webhook, verified with the connection's own webhook secret"
 }
 

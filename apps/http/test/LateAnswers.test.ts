@@ -1,7 +1,7 @@
+import { expect, layer } from "@effect/vitest"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock, TestContext } from "effect"
 import { fakePspConnection, goodCardOf, json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
@@ -50,11 +50,9 @@ for (const database of testDatabases()) {
             const attempt = answered.json.attempts[0]
             const charges = () => psp === "stripe" ? (fake as any).chargesFor(attempt.id) : (fake as any).paymentsFor(attempt.id)
             const askedAbout = () =>
-              fake.exchanges.filter((exchange) =>
-                exchange.headers["idempotency-key"] === attempt.id || decodeURIComponent(exchange.url).includes(attempt.id)
-              ).length
-            const read = () =>
-              Effect.map(raw(`${baseUrl}/v1/payments/${answered.json.id}`, { headers: json(secret) }), (r) => r.json)
+              fake.exchanges.filter((exchange) => exchange.headers["idempotency-key"] === attempt.id || decodeURIComponent(exchange.url).includes(attempt.id))
+                .length
+            const read = () => Effect.map(raw(`${baseUrl}/v1/payments/${answered.json.id}`, { headers: json(secret) }), (r) => r.json)
             return { baseUrl, request, answered, attempt, charges, askedAbout, read }
           })
 

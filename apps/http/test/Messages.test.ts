@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentStatus } from "@orchestrator/core/payments/Payment"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"
@@ -231,8 +231,7 @@ for (const database of testDatabases()) {
           })
           expect((yield* raw(`${baseUrl}/v1/payments?limit=2`, { headers })).status).toBe(200)
           // A credential an endpoint takes in the query is declared: the client secret of a checkout session.
-          const cancel = (query: string) =>
-            raw(`${baseUrl}/v1/checkout/sessions/cs_nope/cancel?${query}`, { method: "POST", headers: json(secret, newKey()) })
+          const cancel = (query: string) => raw(`${baseUrl}/v1/checkout/sessions/cs_nope/cancel?${query}`, { method: "POST", headers: json(secret, newKey()) })
           expectError(yield* cancel("client_secret=cs_nope_secret_x"), 404, { code: "resource_missing", param: "id" })
           expectError(yield* cancel("client_secret=x&colour=red"), 400, { code: "parameter_unknown", param: "colour" })
         }))

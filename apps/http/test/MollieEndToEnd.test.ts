@@ -1,7 +1,7 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { fakeMollie } from "@orchestrator/testing/psp/mollie/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, runJobs, serverLayer } from "./support/TestServer.js"
@@ -14,15 +14,16 @@ const API_KEY = "test_TOPSECRETmollieKey1"
 const RETURN_URL = "https://shop.example/back"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
-const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
+const reconcileNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] }))
+)
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(
     `Mollie through the HTTP API, against its wire-level fake, on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { method?: string; body?: unknown } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { method?: string; body?: unknown } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.method ?? (init.body === undefined ? "GET" : "POST"),
           headers: json(secret, path === "/v1/payments" || path.endsWith("/refund") ? newKey() : undefined),

@@ -1,5 +1,5 @@
-import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { addIntervals } from "@orchestrator/core/subscriptions/BillingPeriod"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
@@ -15,8 +15,7 @@ const iso = (millis: number) => new Date(millis).toISOString()
  * The sandbox PSP's schedule at `millis` on its own clock (Effect's `TestClock`), then its webhooks
  * sent and applied as the worker does, on the real clock: the service learns only from those.
  */
-const pspRunsAt = (millis: number) =>
-  Effect.zipRight(sandboxScheduleAt(millis), runJobs("sandbox-notifications", "apply-provider-events"))
+const pspRunsAt = (millis: number) => Effect.zipRight(sandboxScheduleAt(millis), runJobs("sandbox-notifications", "apply-provider-events"))
 
 /**
  * Only the sandbox's schedule at `millis` on Effect's `TestClock`. In a fiber of its own, awaited
@@ -39,13 +38,17 @@ const sandboxWebhooksOf = (id: string) =>
 
 /** Holds webhooks back (as if lost on the way), or lets them go again, in the order given. */
 const hold = (ids: ReadonlyArray<string>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.forEach(ids, (id) => sql`update sandbox_notifications set sent_at_millis = 0 where id = ${id}`)).pipe(Effect.orDie)
+  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(ids, (id) => sql`update sandbox_notifications set sent_at_millis = 0 where id = ${id}`)).pipe(
+    Effect.orDie
+  )
 const release = (ids: ReadonlyArray<string>) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.forEach(ids, (id, index) =>
-      sql`update sandbox_notifications set sent_at_millis = null, lease_until_millis = 0,
-        created_at_millis = ${index} where id = ${id}`)).pipe(Effect.orDie)
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      Effect.forEach(ids, (id, index) =>
+        sql`update sandbox_notifications set sent_at_millis = null, lease_until_millis = 0,
+        created_at_millis = ${index} where id = ${id}`)
+  ).pipe(Effect.orDie)
 
 for (const database of testDatabases()) {
   // The database layer again beside the server: the same instance, for reading the sandbox's own books.
@@ -77,7 +80,8 @@ for (const database of testDatabases()) {
             [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>)
           /** The types of the events about the subscription or its invoices, oldest first. */
           const events = Effect.map(
-            Effect.flatMap(EventsRepository, (repository) => repository.listRecent(account.tenant, 1000)),
+            Effect.flatMap(EventsRepository, (repository) =>
+              repository.listRecent(account.tenant, 1000)),
             (all) =>
               all
                 .filter((event) => {
@@ -291,15 +295,27 @@ for (const database of testDatabases()) {
           })
           expect(created.json.latest_invoice).toMatchObject({ status: "paid", amount_paid: 1999 })
           const id = created.json.id
-          const invoicesOf = Effect.map(api.get(`/v1/invoices?subscription=${id}&limit=100`), (response) =>
-            [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>)
+          const invoicesOf = Effect.map(
+            api.get(`/v1/invoices?subscription=${id}&limit=100`),
+            (response) => [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>
+          )
 
           const advanced = yield* api.post(`/v1/test_helpers/test_clocks/${clock.id}/advance`, { frozen_time: "2028-01-15T00:00:00.000Z" })
           expect([advanced.status, advanced.json.status]).toEqual([200, "ready"])
           const year = yield* invoicesOf
           expect(year.map((invoice) => [invoice.period_start, invoice.status, invoice.amount_paid])).toEqual([
-            "2027-01-31", "2027-02-28", "2027-03-31", "2027-04-30", "2027-05-31", "2027-06-30",
-            "2027-07-31", "2027-08-31", "2027-09-30", "2027-10-31", "2027-11-30", "2027-12-31"
+            "2027-01-31",
+            "2027-02-28",
+            "2027-03-31",
+            "2027-04-30",
+            "2027-05-31",
+            "2027-06-30",
+            "2027-07-31",
+            "2027-08-31",
+            "2027-09-30",
+            "2027-10-31",
+            "2027-11-30",
+            "2027-12-31"
           ].map((day) => [`${day}T10:00:00.000Z`, "paid", 1999]))
 
           yield* api.post(`/v1/subscriptions/${id}`, { payment_method: "tok_chargeDeclined" })

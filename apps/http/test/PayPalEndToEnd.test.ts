@@ -1,8 +1,8 @@
-import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
-import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
-import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
+import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
+import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Duration, Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, runJobs, serverLayer } from "./support/TestServer.js"
@@ -15,15 +15,16 @@ const WEBHOOK_ID = "8PT597110X687430LFAKE"
 const RETURN_URL = "https://shop.example/back"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
-const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
+const reconcileNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] }))
+)
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(
     `PayPal through the HTTP API, against a wire-level fake, on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { method?: string; body?: unknown } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { method?: string; body?: unknown } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.method ?? (init.body === undefined ? "GET" : "POST"),
           headers: json(secret, path === "/v1/payments" || path.endsWith("/refund") ? newKey() : undefined),
@@ -125,7 +126,11 @@ for (const database of testDatabases()) {
             body: delivery.body
           })
           expect([forged.status, forged.json.error.code]).toEqual([400, "webhook_unverified"])
-          const delivered = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, { method: "POST", headers: delivery.headers, body: delivery.body })
+          const delivered = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
+            method: "POST",
+            headers: delivery.headers,
+            body: delivery.body
+          })
           expect([delivered.status, delivered.json]).toEqual([200, { received: 1, duplicates: 0 }])
           yield* runJobs("apply-provider-events")
           expect((yield* call(`/v1/payments/${slow.json.id}`)).json).toMatchObject({ status: "succeeded", amount_captured: 1050 })

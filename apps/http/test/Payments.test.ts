@@ -1,10 +1,10 @@
+import { expect, layer } from "@effect/vitest"
+import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -224,8 +224,7 @@ for (const database of testDatabases()) {
           yield* setSandbox(tenant, { outage: true })
 
           const key = newKey()
-          const create = () =>
-            raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith("tok_visa")) })
+          const create = () => raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, key), body: JSON.stringify(paymentWith("tok_visa")) })
           const failed = yield* create()
           expect([failed.status, failed.json.error.type, failed.json.error.code]).toEqual([402, "payment_error", "provider_unavailable"])
           expect(failed.json.error.payment.attempts).toHaveLength(2)
@@ -233,8 +232,7 @@ for (const database of testDatabases()) {
           expect([replayed.status, replayed.headers.get("idempotent-replayed")]).toEqual([402, "true"])
 
           const captureKey = newKey()
-          const capture = () =>
-            raw(`${baseUrl}/v1/payments/${authorized.json.id}/capture`, { method: "POST", headers: json(secret, captureKey), body: "{}" })
+          const capture = () => raw(`${baseUrl}/v1/payments/${authorized.json.id}/capture`, { method: "POST", headers: json(secret, captureKey), body: "{}" })
           const unreachable = yield* capture()
           expect([unreachable.status, unreachable.json.error.type, unreachable.json.error.payment.status]).toEqual([
             502,

@@ -1,8 +1,8 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, runJobs, serverLayer } from "./support/TestServer.js"
@@ -18,15 +18,16 @@ const ADYEN_HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2A
 const RETURN_URL = "https://shop.example/back"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
-const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
+const reconcileNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] }))
+)
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(
     `Stripe and Adyen connectors through the HTTP API, against wire-level fakes, on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { method?: string; body?: unknown } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { method?: string; body?: unknown } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.method ?? (init.body === undefined ? "GET" : "POST"),
           headers: json(secret, path === "/v1/payments" || path.endsWith("/refund") ? newKey() : undefined),
@@ -108,10 +109,18 @@ for (const database of testDatabases()) {
           const later = yield* call(`/v1/payments/${held.json.id}/refund`, { body: { amount: 100 } })
           expect(later.json.status).toBe("pending")
           stripe.settleRefund(later.json.provider_refund_id, "succeeded")
-          const event = stripe.signedEvent(STRIPE_WEBHOOK_SECRET, "charge.refund.updated", stripe.refundObject(later.json.provider_refund_id), Math.floor(Date.now() / 1000))
+          const event = stripe.signedEvent(
+            STRIPE_WEBHOOK_SECRET,
+            "charge.refund.updated",
+            stripe.refundObject(later.json.provider_refund_id),
+            Math.floor(Date.now() / 1000)
+          )
           const forged = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
             method: "POST",
-            headers: { "content-type": "application/json", "stripe-signature": event.signature.replace(/v1=(.)/, (_, first: string) => `v1=${first === "0" ? "1" : "0"}`) },
+            headers: {
+              "content-type": "application/json",
+              "stripe-signature": event.signature.replace(/v1=(.)/, (_, first: string) => `v1=${first === "0" ? "1" : "0"}`)
+            },
             body: event.body
           })
           expect([forged.status, forged.json.error.code]).toEqual([400, "webhook_unverified"])
@@ -178,7 +187,7 @@ for (const database of testDatabases()) {
           expect([capturing.status, capturing.json.status]).toEqual([200, "requires_capture"])
           const capture = adyen.modifications.find((each) => each.kind === "capture")!
           const body = adyen.notification(ADYEN_HMAC_KEY, [adyen.settlement(capture, "CAPTURE", true)])
-          const forged = yield* notify(body.replace('"value":600', '"value":1050'))
+          const forged = yield* notify(body.replace("\"value\":600", "\"value\":1050"))
           expect([forged.status, forged.json.error.code]).toEqual([400, "webhook_unverified"])
           const accepted = yield* notify(body)
           expect([accepted.status, accepted.text, accepted.headers.get("content-type")]).toEqual([200, "[accepted]", expect.stringContaining("text/plain")])
@@ -196,7 +205,9 @@ for (const database of testDatabases()) {
           expect((yield* call(`/v1/refunds/${refund.json.id}`)).json.status).toBe("succeeded")
           const failing = yield* call(`/v1/payments/${held.json.id}/refund`, { body: { amount: 100 } })
           const failedModification = adyen.modifications.filter((each) => each.kind === "refund").at(-1)!
-          yield* notify(adyen.notification(ADYEN_HMAC_KEY, [{ ...adyen.settlement(failedModification, "REFUND_FAILED", true), reason: "Insufficient balance" }]))
+          yield* notify(
+            adyen.notification(ADYEN_HMAC_KEY, [{ ...adyen.settlement(failedModification, "REFUND_FAILED", true), reason: "Insufficient balance" }])
+          )
           yield* runJobs("apply-provider-events")
           expect((yield* call(`/v1/refunds/${failing.json.id}`)).json).toMatchObject({ status: "failed", failure: { code: "refund_failed" } })
           expect((yield* call(`/v1/payments/${held.json.id}`)).json.amount_refunded).toBe(250)

@@ -1,9 +1,9 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"
@@ -16,8 +16,7 @@ for (const database of testDatabases()) {
     `a PSP's own words never reach a merchant, on ${database.name}`,
     (it) => {
       /** Every response of a test, to search for the PSP's text at the end. */
-      const session = (baseUrl: string, secret: string, responses: Array<string>) =>
-      (path: string, body?: unknown) =>
+      const session = (baseUrl: string, secret: string, responses: Array<string>) => (path: string, body?: unknown) =>
         raw(`${baseUrl}${path}`, {
           method: body === undefined ? "GET" : "POST",
           headers: json(secret, body === undefined ? undefined : newKey()),

@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { DateTime, Effect, Option } from "effect"
 import { createHmac } from "node:crypto"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -50,8 +50,7 @@ for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
     `what the service believes, and from whom, on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.method ?? (init.body === undefined ? "GET" : "POST"),
           headers: json(secret, init.key ?? (path === "/v1/payments" ? newKey() : undefined)),
@@ -83,8 +82,7 @@ for (const database of testDatabases()) {
             body: paymentWith("tok_threeDSecureRequired", { provider: "psp_one", return_url: "https://shop.example/back" })
           })).json
           expect(paid.status).toBe("requires_action")
-          const succeeded = (id: string) =>
-            chargeEvent(id, paid, paid.attempts[0].id, { status: "succeeded", amount_captured: paid.amount, capture: true })
+          const succeeded = (id: string) => chargeEvent(id, paid, paid.attempts[0].id, { status: "succeeded", amount_captured: paid.amount, capture: true })
 
           // psp_two's secret is valid, so the webhook is taken, but it names psp_one's payment.
           expect((yield* deliver(baseUrl, two, succeeded("sbev_foreign"))).status).toBe(200)

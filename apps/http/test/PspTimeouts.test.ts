@@ -1,15 +1,17 @@
+import { expect, layer } from "@effect/vitest"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { fakePspConnection, goodCardOf, json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
-const reconcileNow = Effect.flatMap(PaymentPolicy, (policy) =>
-  runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] })))
+const reconcileNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("reconcile-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, reconcileSchedule: [Duration.zero] }))
+)
 
 const TIMEOUT_MS = 1_000
 /** Far past the deadline: a request that waited for it would take this long. */

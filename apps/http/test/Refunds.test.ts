@@ -1,5 +1,5 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"

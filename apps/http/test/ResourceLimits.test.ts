@@ -1,5 +1,5 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { json } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"
@@ -10,8 +10,7 @@ const statusCounts = (answers: ReadonlyArray<RawResponse>) =>
 /** `count` creations on `path`, `concurrency` at a time. */
 const createMany = (baseUrl: string, secret: string, path: string, count: number, body: (i: number) => object, concurrency: number) =>
   Effect.all(
-    Array.from({ length: count }, (_, i) =>
-      raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret), body: JSON.stringify(body(i)) })),
+    Array.from({ length: count }, (_, i) => raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret), body: JSON.stringify(body(i)) })),
     { concurrency }
   )
 

@@ -1,5 +1,5 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -16,8 +16,7 @@ for (const database of testDatabases()) {
   layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "120 seconds" })(
     `provider connections, routing and PSP webhooks over HTTP on ${database.name}`,
     (it) => {
-      const api = (baseUrl: string, secret: string) =>
-      (path: string, init: { method?: string; body?: unknown } = {}) =>
+      const api = (baseUrl: string, secret: string) => (path: string, init: { method?: string; body?: unknown } = {}) =>
         raw(`${baseUrl}${path}`, {
           method: init.method ?? (init.body === undefined ? "GET" : "POST"),
           headers: json(secret, path === "/v1/payments" || path.endsWith("/refund") ? newKey() : undefined),
@@ -176,7 +175,9 @@ for (const database of testDatabases()) {
           const connection = (yield* call("/v1/provider-connections", {
             body: { name: "sandbox_hooks", type: "sandbox", webhook_secret: "whsec_sandbox_hooks_secret" }
           })).json
-          const paid = (yield* call("/v1/payments", { body: paymentWith("tok_threeDSecureRequired", { provider: "sandbox_hooks", return_url: "https://shop.example/back" }) })).json
+          const paid = (yield* call("/v1/payments", {
+            body: paymentWith("tok_threeDSecureRequired", { provider: "sandbox_hooks", return_url: "https://shop.example/back" })
+          })).json
           expect(paid.status).toBe("requires_action")
           const now = Math.floor(Date.now() / 1000)
           const event = (id: string) =>

@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import * as net from "node:net"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -25,10 +25,8 @@ describe("shutdown", () => {
       const gate = yield* Deferred.make<void>()
       const events: Array<string> = []
       // Holds the request inside its first transaction until the test opens the gate.
-      const held = <A>(write: Effect.Effect<A>) =>
-        Deferred.succeed(reached, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(write))
-      const settled = (payment: Payment) =>
-        payment.status === "succeeded" ? Effect.sync(() => events.push("settled")) : Effect.void
+      const held = <A>(write: Effect.Effect<A>) => Deferred.succeed(reached, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.zipRight(write))
+      const settled = (payment: Payment) => payment.status === "succeeded" ? Effect.sync(() => events.push("settled")) : Effect.void
       // A payment is created with its events in one write, and settled by a move under the lock or
       // by a compare-and-set.
       const Held = Layer.effect(

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import * as Database from "@orchestrator/sql/Database"
 import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"

@@ -1,6 +1,6 @@
+import { expect, layer } from "@effect/vitest"
 import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
@@ -15,8 +15,7 @@ for (const database of testDatabases()) {
       const setup = Effect.gen(function*() {
         const stripe = yield* fakeStripe
         const { baseUrl, secret } = yield* merchant()
-        const post = (path: string, body: object) =>
-          raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(body) })
+        const post = (path: string, body: object) => raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(body) })
         const get = (path: string) => raw(`${baseUrl}${path}`, { headers: json(secret) })
         const connection = (yield* post("/v1/provider-connections", {
           name: "stripe_eu",
@@ -32,16 +31,17 @@ for (const database of testDatabases()) {
          */
         const stripeTells = Effect.gen(function*() {
           for (;;) {
-            const statuses = yield* Effect.promise(() =>
-              stripe.sendBillingEvents(`${baseUrl}/v1/provider-webhooks/${connection.id}`, STRIPE_WEBHOOK_SECRET, 1))
+            const statuses = yield* Effect.promise(() => stripe.sendBillingEvents(`${baseUrl}/v1/provider-webhooks/${connection.id}`, STRIPE_WEBHOOK_SECRET, 1))
             if (statuses.length === 0) return
             expect(statuses).toEqual([200])
             yield* runJobs("apply-provider-events")
           }
         })
         const invoicesOf = (id: string) =>
-          Effect.map(get(`/v1/invoices?subscription=${id}&limit=100`), (response) =>
-            [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>)
+          Effect.map(
+            get(`/v1/invoices?subscription=${id}&limit=100`),
+            (response) => [...response.json.data].sort((a: any, b: any) => a.period_start.localeCompare(b.period_start)) as Array<any>
+          )
         return { stripe, post, get, plan, stripeTells, invoicesOf }
       })
 
@@ -63,7 +63,10 @@ for (const database of testDatabases()) {
           const id: string = created.json.id
           const atStripe = api.stripe.billing.subscriptions.get(created.json.provider_subscription_id)!
           expect(atStripe).toMatchObject({ status: "active", metadata: { reference: id } })
-          expect(api.stripe.billing.customers.get(atStripe.customer)).toMatchObject({ test_clock: expect.stringMatching(/^clock_/), email: "jenny@example.com" })
+          expect(api.stripe.billing.customers.get(atStripe.customer)).toMatchObject({
+            test_clock: expect.stringMatching(/^clock_/),
+            email: "jenny@example.com"
+          })
 
           // Nothing here moves until Stripe says so.
           yield* api.stripeTells
@@ -99,7 +102,9 @@ for (const database of testDatabases()) {
           // Charged once per attempt, at Stripe only: four paid periods, four declined attempts.
           expect(api.stripe.billing.charges.map((charge) => charge.paid)).toEqual([true, true, true, true, false, false, false, false])
           const events = (yield* api.get("/v1/events?limit=100")).json.data.map((event: any) => event.type)
-          expect(events).toEqual(expect.arrayContaining(["subscription.past_due", "subscription.unpaid", "subscription.canceled", "invoice.marked_uncollectible"]))
+          expect(events).toEqual(
+            expect.arrayContaining(["subscription.past_due", "subscription.unpaid", "subscription.canceled", "invoice.marked_uncollectible"])
+          )
         }))
 
       it.scoped("cancel now and at period end go to Stripe first; a declined first charge expires the subscription", () =>
@@ -107,13 +112,16 @@ for (const database of testDatabases()) {
           const api = yield* setup
           const customer = (yield* api.post("/v1/customers", { email: "sam@example.com" })).json
           const start = (token: string) =>
-            Effect.map(api.post("/v1/subscriptions", {
-              customer: customer.id,
-              plan: api.plan.id,
-              payment_method: token,
-              engine: "native",
-              provider: "stripe_eu"
-            }), (response) => response.json)
+            Effect.map(
+              api.post("/v1/subscriptions", {
+                customer: customer.id,
+                plan: api.plan.id,
+                payment_method: token,
+                engine: "native",
+                provider: "stripe_eu"
+              }),
+              (response) => response.json
+            )
 
           const now = yield* start("pm_card_visa")
           const atEnd = yield* start("pm_card_mastercard")

@@ -1,8 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
-import { serverLayer, runJobs, raw } from "./support/TestServer.js"
 import { monthly, setup } from "./support/SubscriptionsApi.js"
+import { raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "300 seconds" })(
@@ -33,12 +33,20 @@ for (const database of testDatabases()) {
 
           const invoices = yield* invoicesOf(created.json.id)
           expect(invoices.map((invoice) => invoice.period_start)).toEqual([
-            "2027-01-31", "2027-02-28", "2027-03-31", "2027-04-30", "2027-05-31", "2027-06-30",
-            "2027-07-31", "2027-08-31", "2027-09-30", "2027-10-31", "2027-11-30", "2027-12-31"
+            "2027-01-31",
+            "2027-02-28",
+            "2027-03-31",
+            "2027-04-30",
+            "2027-05-31",
+            "2027-06-30",
+            "2027-07-31",
+            "2027-08-31",
+            "2027-09-30",
+            "2027-10-31",
+            "2027-11-30",
+            "2027-12-31"
           ].map((day) => `${day}T10:00:00.000Z`))
-          expect(invoices.every((invoice) =>
-            invoice.status === "paid" && invoice.amount_paid === 1999 && invoice.payment.status === "succeeded"
-          )).toBe(true)
+          expect(invoices.every((invoice) => invoice.status === "paid" && invoice.amount_paid === 1999 && invoice.payment.status === "succeeded")).toBe(true)
           expect(new Set(invoices.map((invoice) => invoice.payment.id)).size).toBe(12)
           // The payments are real: each made at its period's start and listed with the others.
           expect(invoices[5].payment.created_at).toBe("2027-06-30T10:00:00.000Z")

@@ -2,8 +2,8 @@ import { expect, layer } from "@effect/vitest"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { json } from "./support/Fixtures.js"
-import { serverLayer, raw } from "./support/TestServer.js"
 import { monthly, setup } from "./support/SubscriptionsApi.js"
+import { raw, serverLayer } from "./support/TestServer.js"
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "300 seconds" })(

@@ -1,16 +1,15 @@
 import { expect, layer } from "@effect/vitest"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
-import { startReceiver } from "./support/Receiver.js"
 import { json, newKey } from "./support/Fixtures.js"
-import { serverLayer, deliverWebhooks, raw } from "./support/TestServer.js"
-import { iso, plusDays, monthly } from "./support/SubscriptionsApi.js"
+import { startReceiver } from "./support/Receiver.js"
+import { iso, monthly, plusDays } from "./support/SubscriptionsApi.js"
+import { deliverWebhooks, raw, serverLayer } from "./support/TestServer.js"
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "300 seconds" })(
     `subscriptions over HTTP on ${database.name}`,
     (it) => {
-
       it.scoped("a failed renewal goes past_due, is retried after 1, 3, 5 and 7 days, then unpaid, each with its webhook", () =>
         Effect.gen(function*() {
           const { advance, clock, created, eventsOf, get, invoicesOf, post } = yield* monthly("2027-01-10T00:00:00.000Z")

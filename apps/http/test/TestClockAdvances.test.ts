@@ -10,13 +10,11 @@ import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 /** The milliseconds an id's first ten characters after its prefix encode (see `makeId`). */
-const timeOfId = (id: string) =>
-  [...id.slice(id.indexOf("_") + 1, id.indexOf("_") + 11)].reduce((millis, char) => millis * 32 + ALPHABET.indexOf(char), 0)
+const timeOfId = (id: string) => [...id.slice(id.indexOf("_") + 1, id.indexOf("_") + 11)].reduce((millis, char) => millis * 32 + ALPHABET.indexOf(char), 0)
 
 /** A merchant's test-mode API, spoken over `baseUrl` (either of two servers on one database). */
 const apiOf = (secret: string) => (baseUrl: string) => {
-  const post = (path: string, body: object) =>
-    raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(body) })
+  const post = (path: string, body: object) => raw(`${baseUrl}${path}`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(body) })
   const get = (path: string) => raw(`${baseUrl}${path}`, { headers: json(secret) })
   const remove = (path: string) => raw(`${baseUrl}${path}`, { method: "DELETE", headers: json(secret) })
   /** Every item of a list, following `starting_after`. */
@@ -230,30 +228,34 @@ describe.skipIf(postgres === undefined)("test clock advances across processes", 
     { timeout: 300_000 }
   )
 
-  it.live("deleting a clock during an advance stops the advance: it answers 404, never ready, and nothing more is billed", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const [one, two] = yield* twoProcesses(yield* database.create)
-      const account = yield* inProcess(one, merchant())
-      const onOne = apiOf(account.secret)(one.baseUrl)
-      const onTwo = apiOf(account.secret)(two.baseUrl)
-      const { clock, subscription } = yield* subscribedOnClock(onOne, "2027-01-01T00:00:00.000Z", "day")
+  it.live(
+    "deleting a clock during an advance stops the advance: it answers 404, never ready, and nothing more is billed",
+    () =>
+      Effect.scoped(Effect.gen(function*() {
+        const [one, two] = yield* twoProcesses(yield* database.create)
+        const account = yield* inProcess(one, merchant())
+        const onOne = apiOf(account.secret)(one.baseUrl)
+        const onTwo = apiOf(account.secret)(two.baseUrl)
+        const { clock, subscription } = yield* subscribedOnClock(onOne, "2027-01-01T00:00:00.000Z", "day")
 
-      const year = yield* Effect.fork(onOne.advance(clock.id, "2028-01-01T00:00:00.000Z"))
-      const invoiceCount = Effect.map(
-        onTwo.get(`/v1/invoices?subscription=${subscription.id}&limit=100`),
-        (listed) => listed.json.data.length as number
-      )
-      yield* eventually(Effect.map(invoiceCount, (count) => count >= 5))
-      const deleted = yield* onTwo.remove(`/v1/test_helpers/test_clocks/${clock.id}`)
-      expect(deleted.status).toBe(200)
+        const year = yield* Effect.fork(onOne.advance(clock.id, "2028-01-01T00:00:00.000Z"))
+        const invoiceCount = Effect.map(
+          onTwo.get(`/v1/invoices?subscription=${subscription.id}&limit=100`),
+          (listed) => listed.json.data.length as number
+        )
+        yield* eventually(Effect.map(invoiceCount, (count) => count >= 5))
+        const deleted = yield* onTwo.remove(`/v1/test_helpers/test_clocks/${clock.id}`)
+        expect(deleted.status).toBe(200)
 
-      const answer = yield* Fiber.join(year)
-      expect([answer.status, answer.json.error?.code]).toEqual([404, "resource_missing"])
-      expect((yield* onOne.get(`/v1/test_helpers/test_clocks/${clock.id}`)).status).toBe(404)
-      const stopped = yield* invoiceCount
-      expect(stopped).toBeLessThan(100)
-      yield* inProcess(two, runJobs("bill-subscriptions"))
-      yield* inProcess(one, runJobs("bill-subscriptions"))
-      expect(yield* invoiceCount).toBe(stopped)
-    })), { timeout: 300_000 })
+        const answer = yield* Fiber.join(year)
+        expect([answer.status, answer.json.error?.code]).toEqual([404, "resource_missing"])
+        expect((yield* onOne.get(`/v1/test_helpers/test_clocks/${clock.id}`)).status).toBe(404)
+        const stopped = yield* invoiceCount
+        expect(stopped).toBeLessThan(100)
+        yield* inProcess(two, runJobs("bill-subscriptions"))
+        yield* inProcess(one, runJobs("bill-subscriptions"))
+        expect(yield* invoiceCount).toBe(stopped)
+      })),
+    { timeout: 300_000 }
+  )
 })

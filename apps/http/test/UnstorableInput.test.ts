@@ -1,5 +1,5 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -95,8 +95,7 @@ for (const database of testDatabases()) {
       it.effect("in a JSON body, on any endpoint: 400 naming the member; nothing is created", () =>
         Effect.gen(function*() {
           const { baseUrl, client, secret } = yield* merchant()
-          const post = (path: string, body: string, method = "POST") =>
-            raw(`${baseUrl}${path}`, { method, headers: json(secret, newKey()), body })
+          const post = (path: string, body: string, method = "POST") => raw(`${baseUrl}${path}`, { method, headers: json(secret, newKey()), body })
           expectUnstorable(
             yield* post("/v1/webhooks/endpoints", "{\"url\":\"https://shop.example/hooks\",\"enabled_events\":[\"payment.created\",\"x\\u0000\"]}"),
             "enabled_events.1"

@@ -1,5 +1,5 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { expect, layer } from "@effect/vitest"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -84,8 +84,7 @@ for (const database of testDatabases()) {
 
           // Every event of these payments, oldest first, as the events list orders them.
           const listed = (yield* call("/v1/events?limit=100")).json.data as Array<any>
-          const eventsOf = (id: string) =>
-            listed.filter((event) => event.data.object.id === id).reverse().map((event) => event.id as string)
+          const eventsOf = (id: string) => listed.filter((event) => event.data.object.id === id).reverse().map((event) => event.id as string)
           const expected = ids.reduce((sum, id) => sum + eventsOf(id).length, 0)
           expect(eventsOf(ids[0]!).length).toBeGreaterThanOrEqual(2)
 

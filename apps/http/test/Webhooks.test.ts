@@ -1,13 +1,13 @@
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
-import { SIGNATURE_HEADER, verifyWebhook } from "@orchestrator/webhook-verify"
-import { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { expect, layer } from "@effect/vitest"
-import { DateTime, Effect, Layer, Option } from "effect"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { testConnection } from "@orchestrator/testing/Connections"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { SIGNATURE_HEADER, verifyWebhook } from "@orchestrator/webhook-verify"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { startReceiver } from "./support/Receiver.js"
 import { deliverWebhooks, merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -29,8 +29,7 @@ const givesLiveSandbox = (organizationId: string) =>
 // Names that resolve, when the sender connects, to this very machine: what DNS rebinding looks like.
 const rebindingSender = Layer.sync(WebhookSender, () =>
   makeNodeWebhookSender({
-    resolve: async (hostname: string) =>
-      hostname.endsWith(".rebind.test") ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "93.184.216.34", family: 4 }]
+    resolve: async (hostname: string) => hostname.endsWith(".rebind.test") ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "93.184.216.34", family: 4 }]
   }))
 
 for (const database of testDatabases()) {
@@ -156,8 +155,7 @@ for (const database of testDatabases()) {
       it.effect("live mode: https to a public address only, checked again on the address each delivery connects to", () =>
         Effect.gen(function*() {
           const { baseUrl, organization, secret } = yield* merchant(true)
-          const create = (url: string) =>
-            raw(`${baseUrl}/v1/webhooks/endpoints`, { method: "POST", headers: json(secret), body: JSON.stringify({ url }) })
+          const create = (url: string) => raw(`${baseUrl}/v1/webhooks/endpoints`, { method: "POST", headers: json(secret), body: JSON.stringify({ url }) })
           for (const url of ["http://hooks.merchant.example/x", "https://127.0.0.1/x", "https://localhost/x", "https://10.0.0.8/x", "https://[::1]/x"]) {
             const refused = yield* create(url)
             expect([refused.status, refused.json.error.code, refused.json.error.param]).toEqual([400, "url_not_allowed", "url"])

@@ -1,3 +1,4 @@
+import { describe, expect, it } from "@effect/vitest"
 import { applicationLayer, memoryStorage } from "@orchestrator/application/Application"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import type { Currency } from "@orchestrator/core/domain/Currency"
@@ -10,7 +11,6 @@ import { ProviderConnectionsRepository } from "@orchestrator/core/providers/Prov
 import { RoutingRules } from "@orchestrator/core/routing/RoutingRules"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, TestClock } from "effect"
 
 const testLayer = () =>
@@ -47,8 +47,10 @@ const connectionNamed = (tenant: Tenant, name: string) =>
   Effect.map(Effect.flatMap(ProviderConnectionsRepository, (repository) => repository.findByName(tenant, name)), Option.getOrThrow)
 
 const errorEvents = (tenant: Tenant) =>
-  Effect.map(Effect.flatMap(EventsRepository, (events) => events.listRecent(tenant, 1000)), (events) =>
-    events.filter((event) => event.type === "provider_connection.error"))
+  Effect.map(
+    Effect.flatMap(EventsRepository, (events) => events.listRecent(tenant, 1000)),
+    (events) => events.filter((event) => event.type === "provider_connection.error")
+  )
 
 describe("routing, failover and connection health", () => {
   it.effect("a routed payment fails over from a PSP in outage to the next one: two attempts, one charge", () =>

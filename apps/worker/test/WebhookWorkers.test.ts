@@ -1,17 +1,17 @@
+import { describe, expect, it } from "@effect/vitest"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { EventLog } from "@orchestrator/core/events/EventLog"
-import { Jobs } from "@orchestrator/core/ports/Jobs"
-import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
+import { Jobs } from "@orchestrator/core/ports/Jobs"
+import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
 import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
 import * as Database from "@orchestrator/sql/Database"
 import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
-import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -92,7 +92,9 @@ describe.skipIf(postgres === undefined)("webhook delivery by several workers on 
       expect(handled[0]).toBeGreaterThan(0)
       expect(handled[1]).toBeGreaterThan(0)
       expect(receiver.counts.size).toBe(1000)
-      expect([...receiver.counts.values()].every((count) => count === 1)).toBe(true)
+      expect([...receiver.counts.values()].every((count) =>
+        count === 1
+      )).toBe(true)
       const page = yield* Effect.flatMap(WebhookDeliveries, (deliveries) =>
         deliveries.list(tenant, { status: "pending" }, { limit: 10, startingAfter: undefined })).pipe(
           Effect.provide(second)

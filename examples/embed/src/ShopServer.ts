@@ -1,13 +1,4 @@
-import {
-  CreatePayment,
-  CreateRefund,
-  Organizations,
-  Payments,
-  ProviderWebhooks,
-  Refunds,
-  type Tenant,
-  WebhookEndpoints
-} from "@orchestrator/core"
+import { CreatePayment, CreateRefund, Organizations, Payments, ProviderWebhooks, Refunds, type Tenant, WebhookEndpoints } from "@orchestrator/core"
 import { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { SIGNATURE_HEADER, verifyWebhook, type WebhookEvent } from "@orchestrator/webhook-verify"
 import { Effect, ManagedRuntime, Schema } from "effect"
@@ -93,19 +84,30 @@ export const startShop = async (options: {
   const routes: ReadonlyArray<readonly [string, RegExp, (match: RegExpMatchArray, request: IncomingMessage, body: Uint8Array) => Promise<Answer>]> = [
     ["POST", /^\/orders$/, (_, __, body) => {
       const { amount, currency, token } = JSON.parse(new TextDecoder().decode(body))
-      return runtime.runPromise(answerOf(201, Effect.flatMap(
-        Schema.decodeUnknown(CreatePayment)({ amount, currency, payment_method: { type: "card", token } }),
-        (input) => Effect.flatMap(Payments, (payments) => payments.create(tenant, input))
-      )))
+      return runtime.runPromise(answerOf(
+        201,
+        Effect.flatMap(
+          Schema.decodeUnknown(CreatePayment)({ amount, currency, payment_method: { type: "card", token } }),
+          (input) => Effect.flatMap(Payments, (payments) => payments.create(tenant, input))
+        )
+      ))
     }],
     ["POST", /^\/orders\/([^/]+)\/refund$/, ([, id]) =>
-      runtime.runPromise(answerOf(201, Effect.flatMap(
-        Schema.decodeUnknown(CreateRefund)({}),
-        (input) => Effect.flatMap(Refunds, (refunds) => refunds.create(tenant, id!, input))
-      )))],
-    ["POST", /^\/psp-webhooks\/([^/]+)$/, ([, connectionId], request, body) =>
-      runtime.runPromise(answerOf(200, Effect.flatMap(ProviderWebhooks, (webhooks) =>
-        webhooks.receive(connectionId!, { body, headers: headersOf(request) }))))],
+      runtime.runPromise(answerOf(
+        201,
+        Effect.flatMap(
+          Schema.decodeUnknown(CreateRefund)({}),
+          (input) => Effect.flatMap(Refunds, (refunds) => refunds.create(tenant, id!, input))
+        )
+      ))],
+    [
+      "POST",
+      /^\/psp-webhooks\/([^/]+)$/,
+      ([, connectionId], request, body) =>
+        runtime.runPromise(
+          answerOf(200, Effect.flatMap(ProviderWebhooks, (webhooks) => webhooks.receive(connectionId!, { body, headers: headersOf(request) })))
+        )
+    ],
     ["POST", /^\/events$/, async (_, request, body) => {
       const event = verifyWebhook(body, headersOf(request)[SIGNATURE_HEADER], secret)
       received.push(event)

@@ -100,9 +100,7 @@ export interface ApiFailure<Tag extends string> extends ApiErrorShape {
 }
 
 /** The class of one failure: its schema (for HttpApi and OpenAPI) and its constructor (for `failWith`). */
-export interface ApiErrorClass<Tag extends string>
-  extends Schema.Schema<ApiFailure<Tag>, { readonly error: unknown }>
-{
+export interface ApiErrorClass<Tag extends string> extends Schema.Schema<ApiFailure<Tag>, { readonly error: unknown }> {
   new(props: { readonly error: ApiErrorShape["error"] }): ApiFailure<Tag>
 }
 
@@ -139,8 +137,7 @@ export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
 type ErrorClassOf<E> = new(props: { readonly error: any }) => E
 
 /** The answer to a domain error naming a resource id the key cannot see. */
-export const noSuch = <E>(errorClass: ErrorClassOf<E>, what: string) =>
-(error: { readonly id: string }): Effect.Effect<never, E> =>
+export const noSuch = <E>(errorClass: ErrorClassOf<E>, what: string) => (error: { readonly id: string }): Effect.Effect<never, E> =>
   failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
@@ -173,8 +170,7 @@ export const encodeApiError = (error: ApiErrorShape): string =>
 /** How each domain failure of a feature becomes its API error. */
 export type FailureTable = { readonly [tag: string]: (error: never) => Effect.Effect<never, ApiErrorShape> }
 
-type RaisedBy<T extends FailureTable, K> = K extends keyof T
-  ? T[K] extends (error: never) => Effect.Effect<never, infer E> ? E : never
+type RaisedBy<T extends FailureTable, K> = K extends keyof T ? T[K] extends (error: never) => Effect.Effect<never, infer E> ? E : never
   : never
 
 /**

@@ -2,8 +2,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
 import { apiErrors, failWith } from "./ApiError.js"
 
-export const INVALID_REQUEST =
-  "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
+export const INVALID_REQUEST = "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
 
 export const CommonErrors = apiErrors({
   InvalidRequest: { status: 400, type: "invalid_request_error", description: INVALID_REQUEST },

@@ -1,8 +1,7 @@
 import { IdempotencyKey } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { Schema } from "effect"
 
-const description =
-  "Makes the request safe to retry: the same key with the same body replays the first response, with " +
+const description = "Makes the request safe to retry: the same key with the same body replays the first response, with " +
   "`Idempotent-Replayed: true`; the same key with another body answers 422. Keys are kept 24 hours."
 
 export const RequiredIdempotencyKey = Schema.Struct({

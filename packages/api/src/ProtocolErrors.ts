@@ -29,4 +29,3 @@ export const ProtocolErrors = apiErrors({
 
 /** Each class by its name, for endpoint declarations and `failWith`. */
 export const { HeadersTooLarge, RequestTimeout, MethodNotImplemented } = ProtocolErrors
-

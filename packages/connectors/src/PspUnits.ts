@@ -15,8 +15,7 @@ export interface AmountRefusal {
 }
 
 /** Our amount in the PSP's units, or why the PSP (named `psp` in the message) cannot take it. */
-export const toPspUnits = (psp: string, exponent: PspExponent) =>
-(amount: number, currency: Currency): Either.Either<number, AmountRefusal> => {
+export const toPspUnits = (psp: string, exponent: PspExponent) => (amount: number, currency: Currency): Either.Either<number, AmountRefusal> => {
   const theirs = exponent(currency)
   if (theirs === undefined) {
     return Either.left({ code: "currency_not_supported", message: `${psp} does not process ${currency}.` })

@@ -7,5 +7,5 @@
 export { ConnectorCatalogLive } from "./ConnectorCatalogLive.js"
 export { SandboxLedger } from "./sandbox/SandboxLedger.js"
 export { SandboxLedgerSql } from "./sandbox/SandboxLedgerSql.js"
-export { PspHttp } from "./transport/PspHttp.js"
 export { SandboxPagesLive } from "./sandbox/SandboxPages.js"
+export { PspHttp } from "./transport/PspHttp.js"

@@ -1,11 +1,11 @@
+import { describe, expect, it } from "@effect/vitest"
 import { ADYEN_API_VERSION, makeAdyenConnector } from "@orchestrator/connectors/adyen/AdyenConnector"
 import { AdyenSettings } from "@orchestrator/connectors/adyen/AdyenSettings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { testConnection } from "@orchestrator/testing/Connections"
 import { type FakeAdyen, fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
-import { testConnection } from "@orchestrator/testing/Connections"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Schema, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
@@ -74,7 +74,13 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
       expect(yield* connector.authorize(request)).toEqual(outcome)
       expect(fake.paymentsFor(request.reference)).toBe(1)
       // Encrypted card fields from Adyen's Web Components pass through untouched.
-      const encrypted = JSON.stringify({ type: "scheme", encryptedCardNumber: "test_4111111111111111", encryptedExpiryMonth: "test_03", encryptedExpiryYear: "test_2030", encryptedSecurityCode: "test_737" })
+      const encrypted = JSON.stringify({
+        type: "scheme",
+        encryptedCardNumber: "test_4111111111111111",
+        encryptedExpiryMonth: "test_03",
+        encryptedExpiryYear: "test_2030",
+        encryptedSecurityCode: "test_737"
+      })
       expect(yield* connector.authorize(authorizeWith(encrypted, { capture: false }))).toMatchObject({ _tag: "Authorized", captured: false })
       expect(lastBody(fake)).toMatchObject({ paymentMethod: JSON.parse(encrypted), additionalData: { manualCapture: "true" }, metadata: { capture: "manual" } })
       expect(yield* connector.authorize(authorizeWith("{not json"))).toMatchObject({ _tag: "Refused", code: "invalid_payment_method" })
@@ -107,7 +113,10 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
       fake.injectFault({ status: 500, errorCode: "000" })
       expect((yield* Effect.flip(connector.authorize(stored("visa_ok"))))._tag).toBe("ConnectorUnavailable")
       fake.injectFault({ status: 401, errorCode: "000" })
-      expect(yield* Effect.flip(connector.authorize(stored("visa_ok")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: "Adyen rejected the credentials (HTTP 401)" })
+      expect(yield* Effect.flip(connector.authorize(stored("visa_ok")))).toMatchObject({
+        _tag: "ConnectorUnavailable",
+        reason: "Adyen rejected the credentials (HTTP 401)"
+      })
       fake.injectFault({ status: 422, errorCode: "704" })
       expect((yield* Effect.flip(connector.authorize(stored("visa_ok"))))._tag).toBe("ConnectorOutcomeUnknown")
       expectContract(fake)
@@ -173,12 +182,24 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
     Effect.gen(function*() {
       const fake = yield* fakeAdyen
       const connector = yield* adyen(fake)
-      for (const [amount, currency, value] of [[500, "JPY", 500], [1500, "CLP", 150000], [7, "ISK", 700], [1200, "CVE", 12], [150000, "IDR", 1500], [1230, "KWD", 1230]] as const) {
+      for (
+        const [amount, currency, value] of [[500, "JPY", 500], [1500, "CLP", 150000], [7, "ISK", 700], [1200, "CVE", 12], [150000, "IDR", 1500], [
+          1230,
+          "KWD",
+          1230
+        ]] as const
+      ) {
         yield* connector.authorize({ ...stored("visa_ok"), amount, currency: currency as Currency })
         expect([currency, lastBody(fake).amount]).toEqual([currency, { value, currency }])
       }
-      expect(yield* connector.authorize({ ...stored("visa_ok"), amount: 1250, currency: "CVE" as Currency })).toMatchObject({ _tag: "Refused", code: "amount_not_representable" })
-      expect(yield* connector.authorize({ ...stored("visa_ok"), amount: 1, currency: "CLF" as Currency })).toMatchObject({ _tag: "Refused", code: "currency_not_supported" })
+      expect(yield* connector.authorize({ ...stored("visa_ok"), amount: 1250, currency: "CVE" as Currency })).toMatchObject({
+        _tag: "Refused",
+        code: "amount_not_representable"
+      })
+      expect(yield* connector.authorize({ ...stored("visa_ok"), amount: 1, currency: "CLF" as Currency })).toMatchObject({
+        _tag: "Refused",
+        code: "currency_not_supported"
+      })
     }))
 
   it.scoped("no answer in time is an unknown outcome; the same request again is answered once; a live connection needs its own address", () =>
@@ -196,7 +217,13 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
       expect(yield* connector.authorize(request)).toMatchObject({ _tag: "Authorized" })
       expect(fake.paymentsFor(request.reference)).toBe(1)
 
-      const liveContext = pspContext({ type: "adyen", baseUrl: fake.url, credentials: { api_key: API_KEY, merchant_account: "M" }, webhookSecret: HMAC_KEY, livemode: true })
+      const liveContext = pspContext({
+        type: "adyen",
+        baseUrl: fake.url,
+        credentials: { api_key: API_KEY, merchant_account: "M" },
+        webhookSecret: HMAC_KEY,
+        livemode: true
+      })
       const live = makeAdyenConnector(
         yield* fetchHttp,
         { ...liveContext, connection: testConnection({ ...liveContext.connection, base_url: null }) },
@@ -210,7 +237,11 @@ describe("Adyen notifications, verified per item as Adyen documents its HMAC", (
   /** The signature computed here from Adyen's documentation: key hex-decoded, the eight fields joined by ':'. */
   const expected = (item: Record<string, any>) =>
     createHmac("sha256", Buffer.from(HMAC_KEY, "hex"))
-      .update(`${item.pspReference}:${item.originalReference ?? ""}:${item.merchantAccountCode}:${item.merchantReference}:${item.amount.value}:${item.amount.currency}:${item.eventCode}:${item.success}`)
+      .update(
+        `${item.pspReference}:${
+          item.originalReference ?? ""
+        }:${item.merchantAccountCode}:${item.merchantReference}:${item.amount.value}:${item.amount.currency}:${item.eventCode}:${item.success}`
+      )
       .digest("base64")
 
   it.scoped("AUTHORISATION, CAPTURE, CANCELLATION, REFUND and their failures in the port's terms; forged items refused", () =>
@@ -238,10 +269,20 @@ describe("Adyen notifications, verified per item as Adyen documents its HMAC", (
       })])
       const captured = fake.notification(HMAC_KEY, [fake.settlement(capture!, "CAPTURE", true)])
       expect(webhooks.checkWebhook("/CAPTURE", JSON.parse(captured))).toEqual([])
-      expect(yield* deliver(captured)).toMatchObject([{ _tag: "PaymentUpdated", reference: null, pspPaymentId: psp, outcome: { _tag: "Authorized", captured: true, amountCaptured: 700 } }])
+      expect(yield* deliver(captured)).toMatchObject([{
+        _tag: "PaymentUpdated",
+        reference: null,
+        pspPaymentId: psp,
+        outcome: { _tag: "Authorized", captured: true, amountCaptured: 700 }
+      }])
       const refunded = fake.notification(HMAC_KEY, [fake.settlement(refund!, "REFUND", true)])
       expect(webhooks.checkWebhook("/REFUND", JSON.parse(refunded))).toEqual([])
-      expect(yield* deliver(refunded)).toMatchObject([{ _tag: "RefundUpdated", reference: "ref_9", pspRefundId: refund!.pspReference, outcome: { _tag: "Succeeded" } }])
+      expect(yield* deliver(refunded)).toMatchObject([{
+        _tag: "RefundUpdated",
+        reference: "ref_9",
+        pspRefundId: refund!.pspReference,
+        outcome: { _tag: "Succeeded" }
+      }])
       const refundFailed = fake.notification(HMAC_KEY, [{ ...fake.settlement(refund!, "REFUND_FAILED", true), reason: "Insufficient balance" }])
       expect(webhooks.checkWebhook("/REFUND_FAILED", JSON.parse(refundFailed))).toEqual([])
       expect(yield* deliver(refundFailed)).toMatchObject([{ _tag: "RefundUpdated", outcome: { _tag: "Failed", code: "refund_failed" } }])
@@ -256,18 +297,20 @@ describe("Adyen notifications, verified per item as Adyen documents its HMAC", (
       expect(yield* deliver(fake.notification(HMAC_KEY, [{ ...fake.authorisation(psp, true), eventCode: "REPORT_AVAILABLE" }]))).toEqual([])
 
       // Forged: another key, a field changed after signing, no signature, a key that is not hex.
-      const tampered = authorisation.replace('"value":1050', '"value":1')
-      for (const [body, reason] of [
-        [fake.notification("00".repeat(32), [fake.authorisation(psp, true)]), "signature mismatch"],
-        [tampered, "signature mismatch"],
-        [authorisation.replace(/"hmacSignature":"[^"]+"/, '"hmacSignature":""'), "signature missing"],
-        ["{}", "the body is not an Adyen notification"],
-        [JSON.stringify({ live: "false", notificationItems: [] }), "the notification has no items"]
-      ] as const) {
+      const tampered = authorisation.replace("\"value\":1050", "\"value\":1")
+      for (
+        const [body, reason] of [
+          [fake.notification("00".repeat(32), [fake.authorisation(psp, true)]), "signature mismatch"],
+          [tampered, "signature mismatch"],
+          [authorisation.replace(/"hmacSignature":"[^"]+"/, "\"hmacSignature\":\"\""), "signature missing"],
+          ["{}", "the body is not an Adyen notification"],
+          [JSON.stringify({ live: "false", notificationItems: [] }), "the notification has no items"]
+        ] as const
+      ) {
         expect(yield* Effect.flip(deliver(body))).toMatchObject({ _tag: "WebhookRejected", reason })
       }
       // Signed, but from Adyen's live platform to this test connection: verified, acknowledged, applied to nothing.
-      expect(yield* deliver(authorisation.replace('"live":"false"', '"live":"true"'))).toEqual([])
+      expect(yield* deliver(authorisation.replace("\"live\":\"false\"", "\"live\":\"true\""))).toEqual([])
       // Two items, the second forged: the whole notification is refused.
       const two = JSON.parse(fake.notification(HMAC_KEY, [fake.authorisation(psp, true), fake.settlement(capture!, "CAPTURE", true)]))
       two.notificationItems[1].NotificationRequestItem.amount.value = 1
@@ -282,7 +325,13 @@ describe("the Adyen contract validator itself", () => {
       method: "POST",
       url: "/v71/payments",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ amount: { value: 1, currency: "EUR" }, merchantAccount: "M", paymentMethod: { type: "scheme", storedPaymentMethodId: "x" }, reference: "r", returnUrl: "https://x" })
+      body: JSON.stringify({
+        amount: { value: 1, currency: "EUR" },
+        merchantAccount: "M",
+        paymentMethod: { type: "scheme", storedPaymentMethodId: "x" },
+        reference: "r",
+        returnUrl: "https://x"
+      })
     }
     expect(contract.checkRequest(valid)).toEqual([])
     const body = JSON.parse(valid.body)
@@ -297,6 +346,7 @@ describe("the Adyen contract validator itself", () => {
       expect([wrong, contract.checkRequest({ ...valid, body: JSON.stringify(wrong) }).length > 0]).toEqual([wrong, true])
     }
     expect(contract.checkRequest({ ...valid, url: "/v70/payments" }).length).toBeGreaterThan(0)
-    expect(contract.checkResponse({ method: "POST", url: "/v71/payments/ABC/captures", status: 201, responseBody: JSON.stringify({ status: "done" }) }).length).toBeGreaterThan(0)
+    expect(contract.checkResponse({ method: "POST", url: "/v71/payments/ABC/captures", status: 201, responseBody: JSON.stringify({ status: "done" }) }).length)
+      .toBeGreaterThan(0)
   })
 })

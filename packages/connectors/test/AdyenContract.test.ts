@@ -23,7 +23,12 @@ connectorContract({
     const http = yield* fetchHttp
     const connector = makeAdyenConnector(
       http,
-      pspContext({ type: "adyen", baseUrl: fake.url, credentials: { api_key: "AQEcontract", merchant_account: fake.merchantAccount }, webhookSecret: HMAC_KEY }),
+      pspContext({
+        type: "adyen",
+        baseUrl: fake.url,
+        credentials: { api_key: "AQEcontract", merchant_account: fake.merchantAccount },
+        webhookSecret: HMAC_KEY
+      }),
       Schema.decodeUnknownSync(AdyenSettings)({ timeout_ms: 5_000 })
     )
     const paymentOf = (reference: string) => [...fake.payments.values()].find((payment) => payment.reference === reference)
@@ -33,8 +38,7 @@ connectorContract({
       declineCode: "card_declined",
       completeRedirect: (url) => Effect.asVoid(visit(url)),
       // Adyen finishes a redirect with /payments/details and the shopper's redirectResult; it has no lookup.
-      completeRedirectReturning: (url) =>
-        Effect.map(visit(url), (answer) => Object.fromEntries(new URL(answer.headers.get("location")!).searchParams)),
+      completeRedirectReturning: (url) => Effect.map(visit(url), (answer) => Object.fromEntries(new URL(answer.headers.get("location")!).searchParams)),
       manualCapture: true,
       captureSettlesLater: true,
       findsByReference: false,

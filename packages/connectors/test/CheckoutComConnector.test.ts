@@ -1,16 +1,11 @@
+import { describe, expect, it } from "@effect/vitest"
 import { makeCheckoutComConnector } from "@orchestrator/connectors/checkoutcom/Connector"
 import { CheckoutComSettings } from "@orchestrator/connectors/checkoutcom/Settings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import {
-  checkoutComSignature,
-  checkoutComToken,
-  type FakeCheckoutCom,
-  fakeCheckoutCom
-} from "@orchestrator/testing/psp/checkoutcom/Fake"
-import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
 import { testConnection } from "@orchestrator/testing/Connections"
-import { describe, expect, it } from "@effect/vitest"
+import { checkoutComSignature, checkoutComToken, type FakeCheckoutCom, fakeCheckoutCom } from "@orchestrator/testing/psp/checkoutcom/Fake"
+import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
 import { Effect, Fiber, Schema, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
@@ -147,7 +142,10 @@ describe("CheckoutComConnector against a wire-level fake of Checkout.com's Unifi
       expectContract(fake)
       // A live key on a test connection never leaves.
       const live = yield* checkout(fake, { key: "sk_m73dzbpy7cf3gfd46xr4yj5xo4e" })
-      expect(yield* Effect.flip(live.authorize(token("approved")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("live Checkout.com key") })
+      expect(yield* Effect.flip(live.authorize(token("approved")))).toMatchObject({
+        _tag: "ConnectorUnavailable",
+        reason: expect.stringContaining("live Checkout.com key")
+      })
       // A key of the previous account structure (ABC) belongs to another API.
       const abc = yield* checkout(fake, { key: "sk_test_0a1b2c3d-0000-4000-8000-000000000000" })
       expect(yield* Effect.flip(abc.authorize(token("approved")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("ABC") })
@@ -215,16 +213,27 @@ describe("CheckoutComConnector against a wire-level fake of Checkout.com's Unifi
       expect(yield* connector.syncPayment({ reference: "x", pspPaymentId: second.pspPaymentId })).toMatchObject({ _tag: "Refused", code: "canceled" })
       const third = yield* connector.authorize(authorizeWith(checkoutComToken("approved"), { capture: false }))
       if (third._tag !== "Authorized") return expect.fail(third._tag)
-      expect(yield* connector.capture({ reference: "att_3_capture", pspPaymentId: third.pspPaymentId, amount: 1050, currency: eur })).toEqual({ _tag: "Pending" })
+      expect(yield* connector.capture({ reference: "att_3_capture", pspPaymentId: third.pspPaymentId, amount: 1050, currency: eur })).toEqual({
+        _tag: "Pending"
+      })
       fake.settleActions()
       const pendingRefund = yield* connector.refund({ reference: "ref_3", pspPaymentId: third.pspPaymentId, amount: 1050, currency: eur, reason: null })
       expect(pendingRefund).toMatchObject({ _tag: "Pending", pspRefundId: expect.stringMatching(/^act_/) })
       fake.settleActions()
-      expect(yield* connector.syncRefund({ reference: "ref_3", pspPaymentId: third.pspPaymentId, pspRefundId: pendingRefund._tag === "Pending" ? pendingRefund.pspRefundId : null }))
+      expect(
+        yield* connector.syncRefund({
+          reference: "ref_3",
+          pspPaymentId: third.pspPaymentId,
+          pspRefundId: pendingRefund._tag === "Pending" ? pendingRefund.pspRefundId : null
+        })
+      )
         .toMatchObject({ _tag: "Succeeded" })
       fake.holdActions(false)
       // A void without an authorization to void: refused, not an outage.
-      expect(yield* connector.cancel({ reference: "att_4_cancel", pspPaymentId: third.pspPaymentId })).toMatchObject({ _tag: "Refused", code: "payment_intent_unexpected_state" })
+      expect(yield* connector.cancel({ reference: "att_4_cancel", pspPaymentId: third.pspPaymentId })).toMatchObject({
+        _tag: "Refused",
+        code: "payment_intent_unexpected_state"
+      })
       expect(yield* connector.capture({ reference: "att_5_capture", pspPaymentId: NO_SUCH_PAYMENT, amount: 1, currency: eur }))
         .toMatchObject({ _tag: "Refused", code: "invalid_request" })
       expectContract(fake)
@@ -234,16 +243,32 @@ describe("CheckoutComConnector against a wire-level fake of Checkout.com's Unifi
     Effect.gen(function*() {
       const fake = yield* fakeCheckoutCom
       const connector = yield* checkout(fake)
-      for (const [amount, currency, value] of [[500, "JPY", 500], [1500, "CLP", 150000], [1230, "KWD", 1230], [100000, "BHD", 100000], [1200, "USD", 1200], [7, "ISK", 7]] as const) {
-        expect([currency, yield* connector.authorize({ ...token("approved"), amount, currency: currency as Currency })]).toMatchObject([currency, { _tag: "Authorized" }])
+      for (
+        const [amount, currency, value] of [[500, "JPY", 500], [1500, "CLP", 150000], [1230, "KWD", 1230], [100000, "BHD", 100000], [1200, "USD", 1200], [
+          7,
+          "ISK",
+          7
+        ]] as const
+      ) {
+        expect([currency, yield* connector.authorize({ ...token("approved"), amount, currency: currency as Currency })]).toMatchObject([currency, {
+          _tag: "Authorized"
+        }])
         expect([currency, lastBody(fake).amount]).toEqual([currency, value])
       }
       const sent = fake.exchanges.length
       for (const [amount, currency] of [[1235, "KWD"], [12345, "CLF"], [1_000_000_000, "EUR"]] as const) {
         expect([currency, yield* connector.authorize({ ...token("approved"), amount, currency: currency as Currency })])
-          .toMatchObject([currency, { _tag: "Refused", code: "amount_not_representable", pspPaymentId: null, message: expect.stringContaining("Checkout.com") }])
+          .toMatchObject([currency, {
+            _tag: "Refused",
+            code: "amount_not_representable",
+            pspPaymentId: null,
+            message: expect.stringContaining("Checkout.com")
+          }])
       }
-      expect(yield* connector.capture({ reference: "c", pspPaymentId: "pay_x", amount: 1001, currency: "OMR" as Currency })).toMatchObject({ _tag: "Refused", code: "amount_not_representable" })
+      expect(yield* connector.capture({ reference: "c", pspPaymentId: "pay_x", amount: 1001, currency: "OMR" as Currency })).toMatchObject({
+        _tag: "Refused",
+        code: "amount_not_representable"
+      })
       expect(fake.exchanges.length).toBe(sent)
       expectContract(fake)
     }))
@@ -266,7 +291,10 @@ describe("CheckoutComConnector against a wire-level fake of Checkout.com's Unifi
       expect((yield* Effect.flip(connector.authorize(token("approved"))))._tag).toBe("ConnectorOutcomeUnknown")
       // A live connection takes a live key only; a sandbox key never serves it.
       const live = yield* checkout(fake, { livemode: true, baseUrl: null })
-      expect(yield* Effect.flip(live.authorize(token("approved")))).toMatchObject({ _tag: "ConnectorUnavailable", reason: expect.stringContaining("sandbox Checkout.com key") })
+      expect(yield* Effect.flip(live.authorize(token("approved")))).toMatchObject({
+        _tag: "ConnectorUnavailable",
+        reason: expect.stringContaining("sandbox Checkout.com key")
+      })
     }))
 })
 
@@ -356,8 +384,16 @@ describe("the Checkout.com contract validator itself", () => {
       expect([wrong, contract.checkRequest({ ...valid, body: JSON.stringify(wrong) }).length > 0]).toEqual([wrong, true])
     }
     expect(contract.checkRequest({ ...valid, url: "/payments/pay_x/capture" }).length).toBeGreaterThan(0)
-    expect(contract.checkResponse({ method: "POST", url: "/payments/pay_abcdefghijklmnopqrstuvwxyz/captures", status: 202, responseBody: JSON.stringify({ status: "done" }) }).length)
+    expect(
+      contract.checkResponse({
+        method: "POST",
+        url: "/payments/pay_abcdefghijklmnopqrstuvwxyz/captures",
+        status: 202,
+        responseBody: JSON.stringify({ status: "done" })
+      }).length
+    )
       .toBeGreaterThan(0)
-    expect(contract.checkResponse({ method: "POST", url: "/payments", status: 201, responseBody: JSON.stringify({ id: "pay_x", approved: true }) }).length).toBeGreaterThan(0)
+    expect(contract.checkResponse({ method: "POST", url: "/payments", status: 201, responseBody: JSON.stringify({ id: "pay_x", approved: true }) }).length)
+      .toBeGreaterThan(0)
   })
 })

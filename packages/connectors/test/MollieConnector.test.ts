@@ -1,3 +1,4 @@
+import { describe, expect, it } from "@effect/vitest"
 import { toMollieAmount } from "@orchestrator/connectors/mollie/Amounts"
 import { makeMollieConnector, mollieDefinition } from "@orchestrator/connectors/mollie/Connector"
 import { MollieSettings } from "@orchestrator/connectors/mollie/Settings"
@@ -5,7 +6,6 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { type FakeMollie, fakeMollie } from "@orchestrator/testing/psp/mollie/Fake"
 import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Schema, TestClock } from "effect"
 
 import { authorizeWith, fetchHttp, pspContext, RETURN_URL } from "./pspFixtures.js"
@@ -149,7 +149,10 @@ describe("MollieConnector against a wire-level fake of Mollie", () => {
       expect([authorized.captured, authorized.amountCaptured, lastBody(fake).captureMode]).toEqual([false, 0, "manual"])
       const capture = { reference: `${request.reference}_capture`, pspPaymentId: authorized.pspPaymentId, currency: EUR }
       expect(yield* connector.capture({ ...capture, amount: 600 })).toEqual({ _tag: "Captured", amount: 600 })
-      expect(fake.exchanges.at(-1)).toMatchObject({ url: `/v2/payments/${authorized.pspPaymentId}/captures`, headers: { "idempotency-key": capture.reference } })
+      expect(fake.exchanges.at(-1)).toMatchObject({
+        url: `/v2/payments/${authorized.pspPaymentId}/captures`,
+        headers: { "idempotency-key": capture.reference }
+      })
       expect(lastBody(fake).amount).toEqual({ currency: "EUR", value: "6.00" })
       // A capture sent again under its reference answers the first, whatever the amount now says.
       expect(yield* connector.capture({ ...capture, amount: 600 })).toEqual({ _tag: "Captured", amount: 600 })

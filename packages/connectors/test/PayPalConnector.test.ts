@@ -1,14 +1,14 @@
+import { describe, expect, it } from "@effect/vitest"
 import { fromPayPalMoney, toPayPalMoney } from "@orchestrator/connectors/paypal/Amounts"
 import { paypalDefinition } from "@orchestrator/connectors/paypal/Connector"
 import { makeTokenCache } from "@orchestrator/connectors/paypal/Token"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, TestClock } from "effect"
 import * as net from "node:net"
-import { fetchHttp, RETURN_URL } from "./pspFixtures.js"
 import { approveAt, expectPayPalContract, paypal, paypalPayment, WEBHOOK_ID, webhookEventErrors } from "./paypalFixtures.js"
+import { fetchHttp, RETURN_URL } from "./pspFixtures.js"
 
 const body = (text: string) => JSON.parse(text) as Record<string, any>
 
@@ -27,7 +27,12 @@ describe("PayPalConnector against a wire-level fake of PayPal", () => {
       expect(sent.headers.authorization).toMatch(/^Bearer A21AA/)
       expect(body(sent.body)).toEqual({
         intent: "CAPTURE",
-        purchase_units: [{ reference_id: request.reference, custom_id: request.reference, amount: { currency_code: "EUR", value: "10.50" }, description: "x".repeat(127) }],
+        purchase_units: [{
+          reference_id: request.reference,
+          custom_id: request.reference,
+          amount: { currency_code: "EUR", value: "10.50" },
+          description: "x".repeat(127)
+        }],
         payment_source: {
           paypal: { experience_context: { return_url: RETURN_URL, cancel_url: RETURN_URL, user_action: "PAY_NOW", shipping_preference: "NO_SHIPPING" } }
         }

@@ -1,7 +1,7 @@
 import { type Currency, exponentOf } from "@orchestrator/core/domain/Currency"
 import { connectorContract, type ContractRig } from "@orchestrator/testing/psp/ConnectorContract"
-import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { OpenApiContract, type RecordedExchange } from "@orchestrator/testing/psp/OpenApiContract"
+import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { Effect } from "effect"
 import { paypal, WEBHOOK_ID } from "./paypalFixtures.js"
 
@@ -60,8 +60,7 @@ connectorContract({
           const headers = forged ? { ...delivery.headers, "paypal-transmission-sig": "Zm9yZ2VkIHNpZ25hdHVyZQ==" } : delivery.headers
           return { body: new TextEncoder().encode(delivery.body), headers }
         }),
-      violations: () =>
-        fake.exchanges.flatMap((exchange) => violationsOf(exchange).map((problem) => `${exchange.method} ${exchange.url}: ${problem}`)),
+      violations: () => fake.exchanges.flatMap((exchange) => violationsOf(exchange).map((problem) => `${exchange.method} ${exchange.url}: ${problem}`)),
       // USD and EUR in cents, JPY in whole yen, at PayPal as in ISO 4217.
       currencies: ["EUR", "JPY", "USD"].map((code) => code as Currency),
       approvalRequired: true,

@@ -1,8 +1,8 @@
-import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { describe, expect, it } from "@effect/vitest"
+import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect } from "effect"
 import { authorizeRequest, BASE_URL, chargeOf, sandbox, withLedger } from "./fixtures.js"
-import { visa, pspIdOf } from "./sandboxCalls.js"
+import { pspIdOf, visa } from "./sandboxCalls.js"
 
 describe("SandboxConnector", () => {
   describe("authorize: test tokens decide the outcome", () => {

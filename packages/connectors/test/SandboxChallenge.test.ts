@@ -1,8 +1,8 @@
+import { HttpApp, HttpRouter } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
 import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
-import { HttpApp, HttpRouter } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { authorizeRequest, BASE_URL, chargeOf, RETURN_URL, sandbox, withLedger } from "./fixtures.js"
 
@@ -15,9 +15,12 @@ const browser = Effect.map(SandboxLedger, (ledger) => {
   const send = (method: "GET" | "POST", path: string) =>
     Effect.promise(async () => {
       const response = await handler(
-        new Request(`${BASE_URL}${path}`, method === "POST"
-          ? { method, body: "", headers: { "content-type": "application/x-www-form-urlencoded" } }
-          : { method })
+        new Request(
+          `${BASE_URL}${path}`,
+          method === "POST"
+            ? { method, body: "", headers: { "content-type": "application/x-www-form-urlencoded" } }
+            : { method }
+        )
       )
       return {
         status: response.status,

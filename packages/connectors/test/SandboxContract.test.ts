@@ -37,8 +37,7 @@ connectorContract({
       )
     }
     const challenge = HttpApp.toWebHandler(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger)))
-    const chargeByReference = (reference: string) =>
-      Option.getOrUndefined(Effect.runSync(ledger.findChargeByReference(connection.id, reference)))
+    const chargeByReference = (reference: string) => Option.getOrUndefined(Effect.runSync(ledger.findChargeByReference(connection.id, reference)))
     const rig: ContractRig = {
       connector: { ...prompt, authorize, deadlineMs: CALL_TIMEOUT_MS },
       method: (outcome) => ({ type: "card", token: TOKENS[outcome] }),
@@ -61,7 +60,12 @@ connectorContract({
         Effect.gen(function*() {
           const charge = Option.getOrThrow(yield* ledger.findCharge(id))
           const millis = yield* Clock.currentTimeMillis
-          const webhook = { id: makeId("sbev", millis), created: Math.floor(millis / 1000), type: "charge.updated" as const, data: { charge: chargeObject(charge) } }
+          const webhook = {
+            id: makeId("sbev", millis),
+            created: Math.floor(millis / 1000),
+            type: "charge.updated" as const,
+            data: { charge: chargeObject(charge) }
+          }
           const { body, signature } = yield* signSandboxWebhook(webhook, Redacted.make(forged ? "whsec_not_ours" : WEBHOOK_SECRET))
           return { body, headers: { "content-type": "application/json", [SIGNATURE_HEADER]: signature } }
         }),

@@ -1,11 +1,11 @@
+import { expect, layer } from "@effect/vitest"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
+import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { testConnection } from "@orchestrator/testing/Connections"
-import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { expect, layer } from "@effect/vitest"
-import { sandboxConnector } from "./fixtures.js"
 import { Effect, Layer, Option } from "effect"
+import { sandboxConnector } from "./fixtures.js"
 
 const EUR = "EUR" as Currency
 const connection = testConnection({ id: "pcn_race" })
@@ -41,8 +41,7 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const { chargeId, connector } = yield* authorize(true)
           const outcomes = yield* Effect.all(
-            ["re_a", "re_b", "re_c"].map((reference) =>
-              connector.refund({ reference, pspPaymentId: chargeId, amount: 600, currency: EUR, reason: null })),
+            ["re_a", "re_b", "re_c"].map((reference) => connector.refund({ reference, pspPaymentId: chargeId, amount: 600, currency: EUR, reason: null })),
             { concurrency: "unbounded" }
           )
           expect(outcomes.filter((outcome) => outcome._tag === "Succeeded")).toHaveLength(1)

@@ -1,8 +1,8 @@
-import { AuthorizationOutcome, CaptureOutcome, ModificationOutcome, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { describe, expect, it } from "@effect/vitest"
+import { AuthorizationOutcome, CaptureOutcome, ModificationOutcome, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect } from "effect"
 import { authorizeRequest, chargeOf, EUR, sandbox, withLedger } from "./fixtures.js"
-import { pspIdOf, refundIdOf, authorizeOnly, charge, refund } from "./sandboxCalls.js"
+import { authorizeOnly, charge, pspIdOf, refund, refundIdOf } from "./sandboxCalls.js"
 
 describe("SandboxConnector", () => {
   describe("syncPayment", () => {

@@ -1,10 +1,10 @@
+import { describe, expect, it } from "@effect/vitest"
 import { sandboxDefinition } from "@orchestrator/connectors/sandbox/SandboxConnector"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, FastCheck as fc, Fiber, Option, Schema, TestClock } from "effect"
 import { authorizeRequest, chargeOf, EUR, sandbox, withLedger } from "./fixtures.js"
-import { pspIdOf, charge, refund } from "./sandboxCalls.js"
+import { charge, pspIdOf, refund } from "./sandboxCalls.js"
 
 describe("SandboxConnector", () => {
   describe("settings", () => {

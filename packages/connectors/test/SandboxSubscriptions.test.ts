@@ -1,8 +1,8 @@
+import { describe, expect, it } from "@effect/vitest"
 import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
 import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/SandboxSubscriptions"
 import type { NativeSubscriptionRequest, NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
 import { addIntervals } from "@orchestrator/core/subscriptions/BillingPeriod"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { EUR, sandbox, withLedger } from "./fixtures.js"
 

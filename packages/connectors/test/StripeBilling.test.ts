@@ -1,3 +1,4 @@
+import { describe, expect, it } from "@effect/vitest"
 import { makeStripeConnector } from "@orchestrator/connectors/stripe/StripeConnector"
 import { StripeSettings } from "@orchestrator/connectors/stripe/StripeSettings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
@@ -5,7 +6,6 @@ import type { NativeSubscriptionRequest, PaymentConnector, ProviderEvent } from 
 import { type FakeStripe, fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { FAKE_STRIPE_RETRY_DAYS } from "@orchestrator/testing/psp/FakeStripeBilling"
 import { decodeFormBody, OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { createHmac } from "node:crypto"
 

@@ -1,10 +1,10 @@
+import { describe, expect, it } from "@effect/vitest"
 import { makeStripeConnector, STRIPE_API_VERSION } from "@orchestrator/connectors/stripe/StripeConnector"
 import { StripeSettings } from "@orchestrator/connectors/stripe/StripeSettings"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { type FakeStripe, fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
 import { decodeFormBody, OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Schema, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import * as net from "node:net"
@@ -264,7 +264,13 @@ describe("StripeConnector against a wire-level fake of Stripe", () => {
       expect(yield* sentAmount(1200, "MGA")).toEqual(["mga", 12])
       expect(yield* sentAmount(5120, "KWD")).toEqual(["kwd", 5120])
       const before = fake.exchanges.length
-      for (const [amount, currency, code] of [[1250, "MGA", "amount_not_representable"], [5124, "KWD", "amount_not_representable"], [100, "CLF", "currency_not_supported"], [100, "IQD", "currency_not_supported"]] as const) {
+      for (
+        const [amount, currency, code] of [[1250, "MGA", "amount_not_representable"], [5124, "KWD", "amount_not_representable"], [
+          100,
+          "CLF",
+          "currency_not_supported"
+        ], [100, "IQD", "currency_not_supported"]] as const
+      ) {
         const refused = yield* connector.authorize(authorizeWith("pm_card_visa", { amount, currency: currency as Currency }))
         expect([currency, refused]).toMatchObject([currency, { _tag: "Refused", code, retryable: false, pspPaymentId: null }])
       }
@@ -341,7 +347,12 @@ describe("Stripe webhooks, verified with vectors computed from Stripe's document
 
 describe("the Stripe contract validator itself", () => {
   it("rejects requests the document does not allow", () => {
-    const valid = { method: "POST", url: "/v1/payment_intents", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "amount=1050&currency=eur&confirm=true" }
+    const valid = {
+      method: "POST",
+      url: "/v1/payment_intents",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "amount=1050&currency=eur&confirm=true"
+    }
     expect(contract.checkRequest(valid)).toEqual([])
     const wrong = [
       { ...valid, body: "currency=eur" },
@@ -353,7 +364,14 @@ describe("the Stripe contract validator itself", () => {
       { method: "GET", url: "/v1/payment_intents/search?limit=1", headers: {}, body: "" }
     ]
     for (const request of wrong) expect([request, contract.checkRequest(request).length > 0]).toEqual([request, true])
-    expect(contract.checkResponse({ method: "POST", url: "/v1/payment_intents", status: 200, responseBody: JSON.stringify({ id: "pi_1", object: "payment_intent" }) }).length)
+    expect(
+      contract.checkResponse({
+        method: "POST",
+        url: "/v1/payment_intents",
+        status: 200,
+        responseBody: JSON.stringify({ id: "pi_1", object: "payment_intent" })
+      }).length
+    )
       .toBeGreaterThan(0)
     expect(reference()).toMatch(/^att_/)
   })

@@ -34,7 +34,12 @@ connectorContract({
       recordedAmount: (reference) => intentOf(reference)?.amount ?? null,
       paymentWebhook: (id, { forged }) =>
         Effect.map(Clock.currentTimeMillis, (millis) => {
-          const { body, signature } = fake.signedEvent(forged ? "whsec_not_ours" : WEBHOOK_SECRET, "payment_intent.succeeded", fake.intentObject(id), Math.floor(millis / 1000))
+          const { body, signature } = fake.signedEvent(
+            forged ? "whsec_not_ours" : WEBHOOK_SECRET,
+            "payment_intent.succeeded",
+            fake.intentObject(id),
+            Math.floor(millis / 1000)
+          )
           return { body: new TextEncoder().encode(body), headers: { "stripe-signature": signature, "content-type": "application/json" } }
         }),
       violations: () =>

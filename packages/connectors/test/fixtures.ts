@@ -55,9 +55,7 @@ export const sandbox = (settings: Record<string, unknown> = {}, connectionId = "
   }))
 
 /** Every test gets its own, empty ledger. */
-export const withLedger = <A, E>(effect: Effect.Effect<A, E, SandboxLedger>): Effect.Effect<A, E> =>
-  Effect.provide(effect, SandboxLedger.layerMemory)
+export const withLedger = <A, E>(effect: Effect.Effect<A, E, SandboxLedger>): Effect.Effect<A, E> => Effect.provide(effect, SandboxLedger.layerMemory)
 
 /** The charge the ledger holds for a pspPaymentId; dies when there is none. */
-export const chargeOf = (pspPaymentId: string) =>
-  Effect.flatMap(SandboxLedger, (ledger) => Effect.flatten(ledger.findCharge(pspPaymentId))).pipe(Effect.orDie)
+export const chargeOf = (pspPaymentId: string) => Effect.flatMap(SandboxLedger, (ledger) => Effect.flatten(ledger.findCharge(pspPaymentId))).pipe(Effect.orDie)

@@ -1,10 +1,10 @@
+import { expect } from "@effect/vitest"
 import { makePayPalConnector } from "@orchestrator/connectors/paypal/Connector"
 import { PayPalSettings } from "@orchestrator/connectors/paypal/Settings"
 import { makeTokenCache, type TokenCache } from "@orchestrator/connectors/paypal/Token"
 import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
-import type { FakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { OpenApiContract, type RecordedExchange } from "@orchestrator/testing/psp/OpenApiContract"
-import { expect } from "@effect/vitest"
+import type { FakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { Effect, Schema } from "effect"
 import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
 

@@ -1,9 +1,9 @@
 import { FetchHttpClient } from "@effect/platform"
+import { PspHttp } from "@orchestrator/connectors/transport/PspHttp"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { AuthorizeRequest, ConnectorContext } from "@orchestrator/core/providers/PaymentConnector"
 import { testConnection } from "@orchestrator/testing/Connections"
 import { Effect, Layer, Redacted } from "effect"
-import { PspHttp } from "@orchestrator/connectors/transport/PspHttp"
 
 /** Fetch for every connect timeout: the fakes are local, connecting never hangs. */
 export const fetchHttp = Effect.provide(PspHttp, PspHttp.fromHttpClient.pipe(Layer.provide(FetchHttpClient.layer)))

@@ -1,5 +1,5 @@
-import { AuthorizationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { expect } from "@effect/vitest"
+import { AuthorizationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect } from "effect"
 import { authorizeRequest, EUR } from "./fixtures.js"
 
@@ -14,8 +14,7 @@ export const pspIdOf = (outcome: AuthorizationOutcome): string => {
   return outcome.pspPaymentId
 }
 
-export const refundIdOf = (outcome: RefundOutcome): string | null =>
-  outcome._tag === "Unknown" ? null : outcome.pspRefundId
+export const refundIdOf = (outcome: RefundOutcome): string | null => outcome._tag === "Unknown" ? null : outcome.pspRefundId
 
 /** Authorizes with `capture: false` and returns the pspPaymentId of the authorization. */
 export const authorizeOnly = (connector: PaymentConnector, reference = "att_auth") =>

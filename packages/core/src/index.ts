@@ -12,14 +12,14 @@ export { StorageMemory } from "./memory/StorageMemory.js"
 
 // Ports a host provides
 export { RateLimiter } from "./limits/RateLimiter.js"
-export { Jobs, ExtraJobs, type Job } from "./ports/Jobs.js"
+export { ExtraJobs, type Job, Jobs } from "./ports/Jobs.js"
 export { PublicUrls } from "./ports/PublicUrls.js"
 export { Readiness } from "./ports/Readiness.js"
 export { Transactions } from "./ports/Transactions.js"
-export * from "./providers/PaymentConnector.js"
 export { ConnectorCatalog, Connectors, UnknownConnectorType } from "./providers/Connectors.js"
+export * from "./providers/PaymentConnector.js"
 export { KeyMaterial } from "./tenancy/KeyMaterial.js"
-export { WebhookSender, type WebhookRequest, type WebhookResponse } from "./webhooks/WebhookSender.js"
+export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./webhooks/WebhookSender.js"
 
 // Services a host calls
 export { CheckoutSessions } from "./checkout/CheckoutSessions.js"
@@ -39,11 +39,11 @@ export { Organizations } from "./tenancy/Organizations.js"
 export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 
 // Records and errors
-export type { Tenant } from "./domain/Tenant.js"
 export * from "./checkout/CheckoutErrors.js"
+export type { Tenant } from "./domain/Tenant.js"
+export { API_VERSION } from "./events/Event.js"
+export { CancelPayment, CapturePayment, CreatePayment, Payment } from "./payments/Payment.js"
 export * from "./payments/PaymentErrors.js"
+export { CreateRefund, Refund } from "./refunds/Refund.js"
 export * from "./refunds/RefundErrors.js"
 export * from "./webhooks/WebhookErrors.js"
-export { CapturePayment, CancelPayment, CreatePayment, Payment } from "./payments/Payment.js"
-export { CreateRefund, Refund } from "./refunds/Refund.js"
-export { API_VERSION } from "./events/Event.js"

@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
 import { Authentication } from "@orchestrator/core/tenancy/Authentication"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeTestServices } from "./support/TestServices.js"
 

@@ -1,15 +1,15 @@
-import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
-import { CheckoutSessionStateMachine } from "@orchestrator/core/checkout/CheckoutSessionStateMachine"
+import { describe, expect, it } from "@effect/vitest"
+import { CheckoutRecords } from "@orchestrator/core/checkout/CheckoutRecords"
 import type { CheckoutSessionStatus } from "@orchestrator/core/checkout/CheckoutSession"
+import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
+import { CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
+import { CheckoutSessionStateMachine } from "@orchestrator/core/checkout/CheckoutSessionStateMachine"
 import type { Currency } from "@orchestrator/core/domain/Currency"
+import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
-import { CheckoutRecords } from "@orchestrator/core/checkout/CheckoutRecords"
-import { CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
-import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, TestClock } from "effect"
 import * as fc from "fast-check"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
@@ -66,17 +66,32 @@ describe("Checkout sessions", () => {
       expect(confirmed.status).toBe("complete")
       expect(confirmed.payment?.status).toBe("succeeded")
       expect(Object.keys(confirmed).sort()).toEqual([
-        "allowed_methods", "amount", "cancel_url", "currency", "expires_at", "id", "locale", "object", "payment",
-        "return_url", "status", "success_url", "ui"
+        "allowed_methods",
+        "amount",
+        "cancel_url",
+        "currency",
+        "expires_at",
+        "id",
+        "locale",
+        "object",
+        "payment",
+        "return_url",
+        "status",
+        "success_url",
+        "ui"
       ])
       const full = yield* checkout.retrieve(tenant, session.id, { expandPayment: true })
       expect(full.payment?.metadata).toEqual({ checkout_session_id: session.id })
       expect(full.payment_ids).toEqual([confirmed.payment!.id])
 
-      const types = (yield* (yield* Events).list(tenant, { type: undefined, createdGte: undefined, createdLte: undefined }, { limit: 50, startingAfter: undefined }))
-        .data.map((event) => event.type).filter((type) => type.startsWith("checkout."))
+      const types =
+        (yield* (yield* Events).list(tenant, { type: undefined, createdGte: undefined, createdLte: undefined }, { limit: 50, startingAfter: undefined }))
+          .data.map((event) => event.type).filter((type) => type.startsWith("checkout."))
       expect(types.reverse()).toEqual(["checkout.session.created", "checkout.session.processing", "checkout.session.completed"])
-      const completed = (yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, { limit: 1, startingAfter: undefined })).data[0]!
+      const completed = (yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, {
+        limit: 1,
+        startingAfter: undefined
+      })).data[0]!
       expect("client_secret" in (completed.data.object as object)).toBe(false)
     }).pipe(Effect.provide(services.layer))
   })
@@ -153,7 +168,10 @@ describe("Checkout sessions", () => {
       expect((yield* stored()).status).toBe("processing")
       yield* (yield* EventDispatch).dispatchDue
       expect((yield* stored()).status).toBe("complete")
-      const completed = yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, { limit: 5, startingAfter: undefined })
+      const completed = yield* (yield* Events).list(tenant, { type: "checkout.session.completed", createdGte: undefined, createdLte: undefined }, {
+        limit: 5,
+        startingAfter: undefined
+      })
       expect(completed.data.map((event) => (event.data.object as { id: string }).id)).toEqual([session.id])
     }).pipe(Effect.provide(services.layer))
   })
@@ -209,7 +227,10 @@ describe("Checkout sessions", () => {
       expect((yield* checkout.retrieve(tenant, failed.id)).status).toBe("expired")
       const error = yield* Effect.flip(checkout.confirm(tenant, failed.id, pay("tok_visa")))
       expect(error._tag).toBe("CheckoutSessionStateConflict")
-      const types = (yield* (yield* Events).list(tenant, { type: "checkout.session.expired", createdGte: undefined, createdLte: undefined }, { limit: 10, startingAfter: undefined })).data
+      const types = (yield* (yield* Events).list(tenant, { type: "checkout.session.expired", createdGte: undefined, createdLte: undefined }, {
+        limit: 10,
+        startingAfter: undefined
+      })).data
       expect(types.length).toBe(2)
     }).pipe(Effect.provide(services.layer))
   })

@@ -1,21 +1,16 @@
+import { describe, expect, it } from "@effect/vitest"
 import { CoreMemory } from "@orchestrator/core/CoreLive"
 import type { Currency } from "@orchestrator/core/domain/Currency"
-import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
 import { ConnectionSecrets } from "@orchestrator/core/providers/ConnectionSecrets"
 import { ConnectorCatalog, Connectors } from "@orchestrator/core/providers/Connectors"
-import {
-  AuthorizationOutcome,
-  type ConnectorDefinition,
-  type PaymentConnector,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type ConnectorDefinition, type PaymentConnector, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { testConnection } from "@orchestrator/testing/Connections"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { describe, expect, it } from "@effect/vitest"
+import { testConnection } from "@orchestrator/testing/Connections"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { makeScriptedReceiver } from "./support/ScriptedReceiver.js"
 import { createTenant, publicUrlsAt } from "./support/TestServices.js"
 
@@ -57,8 +52,7 @@ const testLayer = (seen: Array<string>, opened: { count: number }) =>
     Layer.provideMerge(KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(5)))
   )
 
-const connection = (type: string, settings: Record<string, unknown>, id = `pcn_${type}`) =>
-  testConnection({ id, name: type, type, settings })
+const connection = (type: string, settings: Record<string, unknown>, id = `pcn_${type}`) => testConnection({ id, name: type, type, settings })
 
 describe("the connector registry", () => {
   it.effect("answers an unknown connection type with a typed error, not a crash", () => {

@@ -1,11 +1,4 @@
-import {
-  addressAllowed,
-  egressUrlProblem,
-  hostMatches,
-  ownOriginAccess,
-  pspAccess,
-  webhookAccess
-} from "@orchestrator/core/egress/EgressPolicy"
+import { addressAllowed, egressUrlProblem, hostMatches, ownOriginAccess, pspAccess, webhookAccess } from "@orchestrator/core/egress/EgressPolicy"
 import { isPublicAddress } from "@orchestrator/core/egress/IpAddresses"
 import { endpointUrlProblem } from "@orchestrator/core/webhooks/EndpointAddresses"
 import { describe, expect, it } from "vitest"
@@ -17,14 +10,45 @@ describe("IP addresses", () => {
   it("only public unicast addresses are public, in every form that embeds an IPv4 address", () => {
     const publicOnes = ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "[2a00:1450::1]"]
     const notPublic = [
-      "127.0.0.1", "127.255.0.9", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254",
-      "100.64.0.1", "100.127.255.254", "0.0.0.0", "224.0.0.1", "240.0.0.1", "255.255.255.255", "192.0.2.1",
-      "::1", "::", "fe80::1", "fec0::1", "fc00::1", "fd12:3456::1", "ff02::1", "2001:db8::1",
+      "127.0.0.1",
+      "127.255.0.9",
+      "10.1.2.3",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "100.127.255.254",
+      "0.0.0.0",
+      "224.0.0.1",
+      "240.0.0.1",
+      "255.255.255.255",
+      "192.0.2.1",
+      "::1",
+      "::",
+      "fe80::1",
+      "fec0::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "ff02::1",
+      "2001:db8::1",
       // IPv4-mapped and IPv4-compatible, as written and as WHATWG URL writes them.
-      "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "::ffff:a9fe:a9fe", "::127.0.0.1", "::7f00:1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "::ffff:a9fe:a9fe",
+      "::127.0.0.1",
+      "::7f00:1",
       // NAT64 (well-known and local-use) and 6to4 of private addresses.
-      "64:ff9b::7f00:1", "64:ff9b::a00:1", "64:ff9b::169.254.169.254", "64:ff9b:1::808:808", "2002:a00:1::1", "2002:7f00:1::",
-      "not-an-ip", "1.2.3", "2130706433"
+      "64:ff9b::7f00:1",
+      "64:ff9b::a00:1",
+      "64:ff9b::169.254.169.254",
+      "64:ff9b:1::808:808",
+      "2002:a00:1::1",
+      "2002:7f00:1::",
+      "not-an-ip",
+      "1.2.3",
+      "2130706433"
     ]
     for (const address of publicOnes) expect(isPublicAddress(address.replace(/^\[|\]$/g, "")), address).toBe(true)
     for (const address of notPublic) expect(isPublicAddress(address), address).toBe(false)
@@ -34,10 +58,21 @@ describe("IP addresses", () => {
     const access = pspAccess({ livemode: false, liveHosts: undefined, privateAddresses: "deny" })
     for (
       const url of [
-        "https://2130706433/", "https://0x7f.1/", "https://0x7f000001/", "https://0177.0.0.1/", "https://017700000001/",
-        "https://127.1/", "https://[::ffff:127.0.0.1]/", "https://[::ffff:7f00:1]/", "https://[64:ff9b::127.0.0.1]/",
-        "https://[::1]/", "https://169.254.169.254/latest/meta-data/", "https://0xa9.0xfe.0xa9.0xfe/", "https://[fd00::1]/",
-        "https://100.64.0.1/", "https://0/"
+        "https://2130706433/",
+        "https://0x7f.1/",
+        "https://0x7f000001/",
+        "https://0177.0.0.1/",
+        "https://017700000001/",
+        "https://127.1/",
+        "https://[::ffff:127.0.0.1]/",
+        "https://[::ffff:7f00:1]/",
+        "https://[64:ff9b::127.0.0.1]/",
+        "https://[::1]/",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://0xa9.0xfe.0xa9.0xfe/",
+        "https://[fd00::1]/",
+        "https://100.64.0.1/",
+        "https://0/"
       ]
     ) {
       expect(egressUrlProblem(url, access), url).toBe("it cannot target private, loopback or link-local addresses")

@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { type EventConsumer, EventConsumers, EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
@@ -14,8 +14,10 @@ const dispatcherFor = (consumers: ReadonlyArray<EventConsumer>) =>
   )
 
 const pay = (tenant: { organizationId: string; livemode: boolean }) =>
-  Effect.flatMap(Payments, (payments) =>
-    payments.create(tenant, { amount: 700, currency: "EUR" as Currency, payment_method: { type: "card", token: "tok_ok" } }))
+  Effect.flatMap(
+    Payments,
+    (payments) => payments.create(tenant, { amount: 700, currency: "EUR" as Currency, payment_method: { type: "card", token: "tok_ok" } })
+  )
 
 describe("the event outbox", () => {
   it.effect("hands every event to every consumer once, in the order it was written", () => {
@@ -72,8 +74,7 @@ describe("the event outbox", () => {
       const dispatch = yield* dispatcherFor([
         {
           name: "picky",
-          consume: (_, event) =>
-            event.type === "payment.processing" ? Effect.dieMessage("cannot take this one") : Effect.sync(() => seen.push(event.type))
+          consume: (_, event) => event.type === "payment.processing" ? Effect.dieMessage("cannot take this one") : Effect.sync(() => seen.push(event.type))
         }
       ])
       yield* dispatch.dispatchDue

@@ -1,8 +1,8 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 

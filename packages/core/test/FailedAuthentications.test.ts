@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import { FailedAuthenticationLimit, FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, TestClock } from "effect"
 
 const layer = FailedAuthentications.layer.pipe(Layer.provide(RateLimiter.layerLocal))

@@ -1,8 +1,8 @@
+import { describe, expect, it } from "@effect/vitest"
+import { canonicalJson, fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { IdempotencyScope } from "@orchestrator/core/idempotency/IdempotencyScope"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { canonicalJson, fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import { makeTestServices } from "./support/TestServices.js"
 
@@ -64,11 +64,12 @@ describe("IdempotentRequests", () => {
   it.effect("does not save a 5xx, and hands the next request the object the first one created", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests
-      const failed = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) =>
-        Effect.zipRight(attach("pay_123"), Effect.succeed({ status: 500, body: "{}" }))))
+      const failed = yield* idempotent.execute(
+        request,
+        Effect.flatMap(IdempotencyScope, ({ attach }) => Effect.zipRight(attach("pay_123"), Effect.succeed({ status: 500, body: "{}" })))
+      )
       expect(failed.response.status).toBe(500)
-      const resumed = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ recovered }) =>
-        ok(JSON.stringify(Option.getOrNull(recovered)))))
+      const resumed = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ recovered }) => ok(JSON.stringify(Option.getOrNull(recovered)))))
       expect(resumed).toEqual({ response: { status: 201, body: "\"pay_123\"" }, replayed: false })
     }).pipe(Effect.provide(makeTestServices().layer)))
 
@@ -78,12 +79,10 @@ describe("IdempotentRequests", () => {
       const gate = yield* Deferred.make<void>()
       const stalled = yield* Effect.fork(idempotent.execute(
         request,
-        Effect.flatMap(IdempotencyScope, ({ attach }) =>
-          Effect.zipRight(Deferred.await(gate), Effect.zipRight(attach("pay_stalled"), ok("stalled"))))
+        Effect.flatMap(IdempotencyScope, ({ attach }) => Effect.zipRight(Deferred.await(gate), Effect.zipRight(attach("pay_stalled"), ok("stalled"))))
       ))
       yield* TestClock.adjust("3 minutes")
-      const retry = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) =>
-        Effect.zipRight(attach("pay_retry"), ok("retry"))))
+      const retry = yield* idempotent.execute(request, Effect.flatMap(IdempotencyScope, ({ attach }) => Effect.zipRight(attach("pay_retry"), ok("retry"))))
       expect(retry.response.body).toBe("retry")
       yield* Deferred.succeed(gate, undefined)
       const exit = yield* Fiber.await(stalled)

@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import { Currency, currencyCodes, exponentOf } from "@orchestrator/core/domain/Currency"
 import { Amount, fromDecimalString, MAX_AMOUNT, toDecimalString } from "@orchestrator/core/domain/Money"
-import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import * as fc from "fast-check"
 

@@ -69,40 +69,47 @@ describe("native subscriptions normalized from the PSP's reports", () => {
         Effect.gen(function*() {
           const time = yield* now
           const id = `sub_native_${count++}`
-          yield* transactions.run(records.createSubscription(tenant, new SubscriptionRecord({
-            id,
-            status: "incomplete",
-            customer_id: customer.id,
-            plan_id: plan.id,
-            provider: "sandbox_a",
-            provider_forced: false,
-            engine: "native",
-            payment_method: "tok_visa",
-            return_url: null,
-            current_period_start: time,
-            current_period_end: DateTime.unsafeMake(addIntervals(0, "month", 1)),
-            billing_cycle_anchor: time,
-            cancel_at_period_end: false,
-            canceled_at: null,
-            trial_end: null,
-            pending_update: null,
-            provider_subscription_id: "sbsub_1",
-            test_clock: null,
-            metadata: {},
-            latest_invoice_id: null,
-            next_run_at: null,
-            created_at: time,
-            updated_at: time,
-            livemode: false
-          })))
+          yield* transactions.run(records.createSubscription(
+            tenant,
+            new SubscriptionRecord({
+              id,
+              status: "incomplete",
+              customer_id: customer.id,
+              plan_id: plan.id,
+              provider: "sandbox_a",
+              provider_forced: false,
+              engine: "native",
+              payment_method: "tok_visa",
+              return_url: null,
+              current_period_start: time,
+              current_period_end: DateTime.unsafeMake(addIntervals(0, "month", 1)),
+              billing_cycle_anchor: time,
+              cancel_at_period_end: false,
+              canceled_at: null,
+              trial_end: null,
+              pending_update: null,
+              provider_subscription_id: "sbsub_1",
+              test_clock: null,
+              metadata: {},
+              latest_invoice_id: null,
+              next_run_at: null,
+              created_at: time,
+              updated_at: time,
+              livemode: false
+            })
+          ))
           for (const [index, invoice] of reports.entries()) {
-            const applied = yield* native.apply(tenant, "sandbox_a", ProviderEvent.SubscriptionUpdated({
-              eventId: `sbev_${index}`,
-              reference: id,
-              pspSubscriptionId: "sbsub_1",
-              status: "active",
-              invoice
-            }))
+            const applied = yield* native.apply(
+              tenant,
+              "sandbox_a",
+              ProviderEvent.SubscriptionUpdated({
+                eventId: `sbev_${index}`,
+                reference: id,
+                pspSubscriptionId: "sbsub_1",
+                status: "active",
+                invoice
+              })
+            )
             expect(applied).toBe("applied")
           }
           const subscription = yield* subscriptions.retrieve(tenant, id)
@@ -131,22 +138,25 @@ describe("native subscriptions normalized from the PSP's reports", () => {
       })
 
       yield* Effect.promise(() =>
-        fc.assert(fc.asyncProperty(
-          histories.chain((history) => {
-            const reports = reportsOf(history)
-            return fc.tuple(
-              fc.constant(reports),
-              fc.shuffledSubarray([...reports], { minLength: reports.length, maxLength: reports.length }),
-              fc.array(fc.constantFrom(...reports), { maxLength: 4 })
-            )
-          }),
-          ([reports, shuffled, repeats]) =>
-            Runtime.runPromise(runtime)(Effect.gen(function*() {
-              const expected = yield* told(reports)
-              const actual = yield* told([...shuffled, ...repeats])
-              expect(actual).toEqual(expected)
-            }))
-        ), { numRuns: 60 })
+        fc.assert(
+          fc.asyncProperty(
+            histories.chain((history) => {
+              const reports = reportsOf(history)
+              return fc.tuple(
+                fc.constant(reports),
+                fc.shuffledSubarray([...reports], { minLength: reports.length, maxLength: reports.length }),
+                fc.array(fc.constantFrom(...reports), { maxLength: 4 })
+              )
+            }),
+            ([reports, shuffled, repeats]) =>
+              Runtime.runPromise(runtime)(Effect.gen(function*() {
+                const expected = yield* told(reports)
+                const actual = yield* told([...shuffled, ...repeats])
+                expect(actual).toEqual(expected)
+              }))
+          ),
+          { numRuns: 60 }
+        )
       )
     }).pipe(Effect.provide(services.layer))
   })

@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import { organizationName } from "@orchestrator/core/tenancy/OrganizationName"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { makeTestServices } from "./support/TestServices.js"
 

@@ -1,17 +1,29 @@
+import { describe, expect, it } from "@effect/vitest"
 import { connectorTakes } from "@orchestrator/core/payments/PaymentMethodTypes"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { evaluateRouting } from "@orchestrator/core/routing/RoutingEvaluation"
 import { type RoutingFacts, RoutingRule, type RuleConditions, validateConditions } from "@orchestrator/core/routing/RoutingRule"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
 
 const NOW = DateTime.unsafeMake(0)
 
 const connection = (name: string, type: string) =>
   new ProviderConnection({
-    object: "provider_connection", id: `pcn_${name}`, name, type, status: "active", last_error: null,
-    supported_currencies: null, supported_methods: null, settings: {}, base_url: null, consecutive_failures: 0,
-    circuit_retry_at: null, livemode: false, created_at: NOW, updated_at: NOW
+    object: "provider_connection",
+    id: `pcn_${name}`,
+    name,
+    type,
+    status: "active",
+    last_error: null,
+    supported_currencies: null,
+    supported_methods: null,
+    settings: {},
+    base_url: null,
+    consecutive_failures: 0,
+    circuit_retry_at: null,
+    livemode: false,
+    created_at: NOW,
+    updated_at: NOW
   })
 
 const rule = (id: string, priority: number, provider: string, conditions: RuleConditions) =>

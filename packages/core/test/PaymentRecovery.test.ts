@@ -1,12 +1,11 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
-const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) =>
-  recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)
+const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) => recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)
 
 /** Moves the test clock on in small steps until `fiber` is done. */
 const runToEnd = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>

@@ -1,3 +1,4 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
@@ -7,7 +8,6 @@ import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThro
 import { RETURN_TOKEN_LIFETIME_SECONDS, signReturnToken } from "@orchestrator/core/payments/ReturnToken"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, TestClock } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
@@ -45,7 +45,8 @@ describe("the return from 3D Secure", () => {
         expect(token).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/)
         psp.settleLater(payment.attempts[0]!.id, authorized)
         expect((yield* (yield* Payments).returnFromAction(payment.id, token)).status).toBe("succeeded")
-      })))
+      })
+    ))
 
   it.effect("without a valid token: not found, and neither the PSP nor the payment is touched", () =>
     run(({ psp }) =>
@@ -75,7 +76,8 @@ describe("the return from 3D Secure", () => {
         }
         expect(psp.syncs).toEqual([])
         expect((yield* payments.retrieve(tenant, payment.id)).status).toBe("requires_action")
-      })))
+      })
+    ))
 
   it.effect("a token expires 48 hours after the payment was created", () =>
     run(({ psp }) =>
@@ -87,7 +89,8 @@ describe("the return from 3D Secure", () => {
         yield* TestClock.adjust("1 second")
         expect((yield* Effect.flip(payments.returnFromAction(payment.id, token)))._tag).toBe("PaymentNotFound")
         expect(psp.syncs).toHaveLength(1)
-      })))
+      })
+    ))
 
   it.effect("asks the PSP at most once per payment in the interval, however often the customer comes back", () =>
     run(({ psp }) =>
@@ -111,7 +114,8 @@ describe("the return from 3D Secure", () => {
         yield* TestClock.adjust("1 millis")
         expect((yield* payments.returnFromAction(payment.id, token)).status).toBe("succeeded")
         expect(psp.syncs).toHaveLength(3)
-      })))
+      })
+    ))
 
   it.effect("a send repeated by reconciliation gives the PSP the same return URL (same parameters under the same key)", () =>
     run(({ psp }) =>
@@ -125,5 +129,6 @@ describe("the return from 3D Secure", () => {
         yield* (yield* PaymentRecovery).reconcile({ tenant, paymentId: sent.id })
         expect(psp.calls.map((call) => call.reference)).toEqual([sent.attempts[0]!.id, sent.attempts[0]!.id])
         expect(psp.calls[1]!.returnUrl).toBe(psp.calls[0]!.returnUrl)
-      })))
+      })
+    ))
 })

@@ -1,9 +1,9 @@
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { describe, expect, it } from "@effect/vitest"
+import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { Payments } from "@orchestrator/core/payments/Payments"
 import { Effect, Fiber, TestClock } from "effect"
-import { createTenant } from "./support/TestServices.js"
 import { request, run } from "./support/PaymentsFixture.js"
+import { createTenant } from "./support/TestServices.js"
 
 describe("Payments", () => {
   it.effect("authorizes for manual capture and captures less than authorized", () =>
@@ -69,8 +69,7 @@ describe("Payments", () => {
         })
         for (const action of ["capture", "cancel"] as const) {
           const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
-          const run = () =>
-            action === "capture" ? payments.capture(tenant, authorized.id, { amount: 700 }) : payments.cancel(tenant, authorized.id, {})
+          const run = () => action === "capture" ? payments.capture(tenant, authorized.id, { amount: 700 }) : payments.cancel(tenant, authorized.id, {})
           const key = { tenant, key: `${action}-${authorized.id}`, fingerprint: action }
           // The move commits, then the process dies before the answer is stored.
           const crashed = yield* Effect.exit(idempotent.execute(key, Effect.zipRight(Effect.orDie(run()), Effect.die("crash"))))

@@ -1,11 +1,11 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
+import { card, eventTypes, request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
-import { card, request, eventTypes, run } from "./support/PaymentsFixture.js"
 
 describe("Payments", () => {
   it.effect("charges a card and records created, processing and succeeded in order", () =>

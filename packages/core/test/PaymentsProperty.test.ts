@@ -1,5 +1,7 @@
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
+import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
+import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
@@ -7,8 +9,6 @@ import { PaymentStateMachine } from "@orchestrator/core/payments/PaymentStateMac
 import { AuthorizationOutcome, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { RefundStateMachine } from "@orchestrator/core/refunds/RefundStateMachine"
-import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
-import { describe, expect, it } from "@effect/vitest"
 import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { Effect, Either, Fiber, TestClock, TestContext } from "effect"
 import * as fc from "fast-check"
@@ -16,8 +16,7 @@ import type { Script } from "./support/ScriptedConnector.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
-const refused = (code: string, retryable: boolean) =>
-  AuthorizationOutcome.Refused({ pspPaymentId: null, code, message: code, retryable, card })
+const refused = (code: string, retryable: boolean) => AuthorizationOutcome.Refused({ pspPaymentId: null, code, message: code, retryable, card })
 
 const scripts: Record<string, ReadonlyArray<Script>> = {
   tok_declined: [refused("card_declined", false)],
@@ -42,7 +41,15 @@ type Command =
 const index = fc.nat({ max: 5 })
 const amount = fc.option(fc.integer({ min: 1, max: 1200 }), { nil: undefined })
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { arbitrary: fc.record({ _tag: fc.constant("Create" as const), token: fc.constantFrom("tok_visa", ...Object.keys(scripts)), capture: fc.boolean(), returnUrl: fc.boolean() }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      _tag: fc.constant("Create" as const),
+      token: fc.constantFrom("tok_visa", ...Object.keys(scripts)),
+      capture: fc.boolean(),
+      returnUrl: fc.boolean()
+    }),
+    weight: 4
+  },
   fc.record({ _tag: fc.constant("Capture" as const), index, amount }),
   fc.record({ _tag: fc.constant("Cancel" as const), index }),
   fc.record({ _tag: fc.constant("Return" as const), index }),
@@ -74,8 +81,7 @@ const runCommands = (commands: ReadonlyArray<Command>) => {
     const made: Array<Payment> = []
     const pick = (i: number) => made.length === 0 ? undefined : made[i % made.length]!
     // A PSP call may never answer: every step runs with the clock moved past the call timeout.
-    const quietly = <A, E>(effect: Effect.Effect<A, E>) =>
-      Effect.flatMap(forkAndAdvance(Effect.ignore(effect), "31 seconds"), Fiber.join)
+    const quietly = <A, E>(effect: Effect.Effect<A, E>) => Effect.flatMap(forkAndAdvance(Effect.ignore(effect), "31 seconds"), Fiber.join)
 
     for (const step of commands) {
       const target = "index" in step ? pick(step.index) : undefined
@@ -141,8 +147,7 @@ const runCommands = (commands: ReadonlyArray<Command>) => {
     }
 
     const events = yield* (yield* EventsRepository).listRecent(tenant, 10_000)
-    const typesOf = (id: string) =>
-      events.filter((event) => (event.data.object as { id: string }).id === id).map((event) => event.type).reverse()
+    const typesOf = (id: string) => events.filter((event) => (event.data.object as { id: string }).id === id).map((event) => event.type).reverse()
     for (const { id } of made) {
       const payment = yield* payments.retrieve(tenant, id)
       expectPath(PaymentStateMachine, typesOf(id), payment.status)

@@ -1,13 +1,13 @@
-import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
-import { Payments } from "@orchestrator/core/payments/Payments"
+import { describe, expect, it } from "@effect/vitest"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
+import { Payments } from "@orchestrator/core/payments/Payments"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { card, createUnanswered, request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
-import { card, request, createUnanswered, run } from "./support/PaymentsFixture.js"
 
 describe("Payments", () => {
   it.effect("keeps an unanswered payment processing; the worker's reconciliation settles it", () =>
@@ -87,15 +87,17 @@ describe("Payments", () => {
         // The first run dies before it writes anything: the retry creates the payment, under the reserved id.
         const died = yield* Effect.exit(idempotent.execute(key, Effect.die("crash before the write")))
         expect(died._tag).toBe("Failure")
-        const reserved = Option.getOrThrow(yield* (yield* IdempotencyKeysRepository).start(tenant, {
-          key: "create-1",
-          fingerprint: "create",
-          resourceId: null,
-          response: null,
-          lockedUntil: null,
-          lockToken: null,
-          createdAt: yield* DateTime.now
-        })).resourceId
+        const reserved = Option.getOrThrow(
+          yield* (yield* IdempotencyKeysRepository).start(tenant, {
+            key: "create-1",
+            fingerprint: "create",
+            resourceId: null,
+            response: null,
+            lockedUntil: null,
+            lockToken: null,
+            createdAt: yield* DateTime.now
+          })
+        ).resourceId
         expect(reserved).toMatch(/^pay_/)
         const retried = yield* idempotent.execute(key, asResponse)
         expect(retried.response.body).toBe(reserved)

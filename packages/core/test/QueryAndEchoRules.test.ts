@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
 import { ECHO_LIMIT, echoed } from "@orchestrator/core/domain/EchoedText"
-import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import * as fc from "fast-check"
 

@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { RateLimits } from "@orchestrator/core/limits/RateLimits"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { makeTestServices } from "./support/TestServices.js"
 

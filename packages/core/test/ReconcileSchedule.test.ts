@@ -5,8 +5,7 @@ import { firstReconcileAfter, nextReconcileAt } from "../src/payments/ReconcileS
 const schedule = [Duration.seconds(5), Duration.seconds(30), Duration.minutes(2)]
 const sent = DateTime.unsafeMake("2026-01-01T00:00:00Z")
 const after = (seconds: number) => DateTime.add(sent, { seconds })
-const next = (nowSeconds: number) =>
-  DateTime.formatIso(nextReconcileAt(sent, after(nowSeconds), schedule, Duration.minutes(2)))
+const next = (nowSeconds: number) => DateTime.formatIso(nextReconcileAt(sent, after(nowSeconds), schedule, Duration.minutes(2)))
 
 describe("when an unanswered attempt is asked about next", () => {
   it("first 5 s after it was sent", () => {

@@ -1,8 +1,8 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Refunds } from "@orchestrator/core/refunds/Refunds"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 

@@ -1,13 +1,12 @@
-import type { Payment } from "@orchestrator/core/payments/Payment"
-import { DEFAULT_RETRY_DECISIONS } from "@orchestrator/core/payments/PaymentPolicy"
-import { nextProvider } from "@orchestrator/core/payments/PaymentOutcomes"
-import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { describe, expect, it } from "@effect/vitest"
+import type { Payment } from "@orchestrator/core/payments/Payment"
+import { nextProvider } from "@orchestrator/core/payments/PaymentOutcomes"
+import { DEFAULT_RETRY_DECISIONS } from "@orchestrator/core/payments/PaymentPolicy"
+import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Option } from "effect"
 
 /** Only what the decision reads: the current provider and who was tried. */
-const paymentAfter = (tried: ReadonlyArray<string>) =>
-  ({ provider: tried.at(-1)!, attempts: tried.map((provider) => ({ provider })) }) as unknown as Payment
+const paymentAfter = (tried: ReadonlyArray<string>) => ({ provider: tried.at(-1)!, attempts: tried.map((provider) => ({ provider })) }) as unknown as Payment
 
 const refused = (code: string) =>
   AuthorizationOutcome.Refused({ pspPaymentId: null, code, message: code, retryable: true, card: { brand: null, last4: null, country: null } })

@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { evaluateRouting } from "@orchestrator/core/routing/RoutingEvaluation"
 import { RoutingRule, type RuleConditions } from "@orchestrator/core/routing/RoutingRule"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime } from "effect"
 import * as fc from "fast-check"
 
@@ -102,9 +102,7 @@ const expectedProvider = ({ connections, defaultProvider, excluded, facts, rules
     (c.method === undefined || c.method.includes(facts.method)) &&
     (c.amount?.gte === undefined || facts.amount >= c.amount.gte) &&
     (c.amount?.lte === undefined || facts.amount <= c.amount.lte)
-  const ordered = [...rules].sort((x, y) =>
-    x.priority - y.priority || x.created_at.epochMillis - y.created_at.epochMillis || x.id.localeCompare(y.id)
-  )
+  const ordered = [...rules].sort((x, y) => x.priority - y.priority || x.created_at.epochMillis - y.created_at.epochMillis || x.id.localeCompare(y.id))
   const winner = ordered.find((candidate) => candidate.enabled && holds(candidate.conditions) && usable(candidate.action.provider))
   if (winner !== undefined) return winner.action.provider
   return defaultProvider !== null && usable(defaultProvider) ? defaultProvider : null
@@ -144,9 +142,22 @@ describe("routing evaluation", () => {
   it("explains why each candidate was passed over", () => {
     const at = (name: string, fields: Partial<ProviderConnection> = {}) =>
       new ProviderConnection({
-        object: "provider_connection", id: `pcn_${name}`, name, type: "sandbox", status: "active", last_error: null,
-        supported_currencies: null, supported_methods: null, settings: {}, base_url: null, consecutive_failures: 0,
-        circuit_retry_at: null, livemode: false, created_at: NOW, updated_at: NOW, ...fields
+        object: "provider_connection",
+        id: `pcn_${name}`,
+        name,
+        type: "sandbox",
+        status: "active",
+        last_error: null,
+        supported_currencies: null,
+        supported_methods: null,
+        settings: {},
+        base_url: null,
+        consecutive_failures: 0,
+        circuit_retry_at: null,
+        livemode: false,
+        created_at: NOW,
+        updated_at: NOW,
+        ...fields
       })
     const make = (id: string, priority: number, provider: string, conditions: RuleConditions, enabled = true) =>
       new RoutingRule({ object: "routing_rule", id, priority, conditions, action: { provider }, enabled, livemode: false, created_at: NOW, updated_at: NOW })

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto"
 import * as fc from "fast-check"
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { sha256Hex } from "../src/domain/Sha256.js"
 
@@ -14,9 +14,12 @@ describe("SHA-256", () => {
   })
 
   it("agrees with Node's implementation on any text, across block boundaries and non-ASCII", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), (text) => {
-      expect(sha256Hex(text)).toBe(reference(text))
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), (text) => {
+        expect(sha256Hex(text)).toBe(reference(text))
+      }),
+      { numRuns: 500 }
+    )
     for (let length = 50; length < 140; length++) expect(sha256Hex("x".repeat(length))).toBe(reference("x".repeat(length)))
   })
 })

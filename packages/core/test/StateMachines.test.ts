@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
 import { PaymentStateMachine } from "@orchestrator/core/payments/PaymentStateMachine"
 import { RefundStateMachine } from "@orchestrator/core/refunds/RefundStateMachine"
-import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
-import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as fc from "fast-check"
 

@@ -50,8 +50,7 @@ describe("subscription state machine", () => {
   })
 
   it("shows the seed's moves with their events", () => {
-    const event = (from: SubscriptionStatus, to: SubscriptionStatus) =>
-      Either.getOrThrow(SubscriptionStateMachine.move(from, to)).event
+    const event = (from: SubscriptionStatus, to: SubscriptionStatus) => Either.getOrThrow(SubscriptionStateMachine.move(from, to)).event
     expect(event("active", "past_due")).toBe("subscription.past_due")
     expect(event("past_due", "unpaid")).toBe("subscription.unpaid")
     expect(event("active", "canceled")).toBe("subscription.canceled")

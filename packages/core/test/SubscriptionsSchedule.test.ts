@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
-import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { Refunds } from "@orchestrator/core/refunds/Refunds"
+import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { Customers } from "@orchestrator/core/subscriptions/Customers"
 import { Invoices } from "@orchestrator/core/subscriptions/Invoices"
 import { Plans } from "@orchestrator/core/subscriptions/Plans"
@@ -161,7 +161,10 @@ describe("the subscription schedule on the real clock (TestClock)", () => {
       expect([after.status, after.latest_invoice?.status]).toEqual(["canceled", "void"])
 
       // The same news handed over again (the outbox delivers at least once) refunds nothing more.
-      const succeeded = (yield* (yield* Events).list(tenant, { type: "payment.succeeded", createdGte: undefined, createdLte: undefined }, { limit: 10, startingAfter: undefined }))
+      const succeeded = (yield* (yield* Events).list(tenant, { type: "payment.succeeded", createdGte: undefined, createdLte: undefined }, {
+        limit: 10,
+        startingAfter: undefined
+      }))
         .data.find((event) => (event.data.object as { id: string }).id === paymentId)!
       yield* subscriptions.consumer.consume(tenant.organizationId, succeeded)
       expect((yield* (yield* Refunds).list(tenant, { paymentId }, { limit: 10, startingAfter: undefined })).data.length)

@@ -1,3 +1,4 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
@@ -8,7 +9,6 @@ import { WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/Webhook
 import type { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
 import type { WebhookRequest } from "@orchestrator/core/webhooks/WebhookSender"
-import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, Fiber, TestClock } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { answer, refused } from "./support/ScriptedReceiver.js"
@@ -25,14 +25,14 @@ const verifiedBy = (secret: string, request: WebhookRequest, nowSeconds: number)
   const t = Number(parts.find(([name]) => name === "t")?.[1])
   if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > 300) return false
   const expected = createHmac("sha256", secret).update(`${t}.`).update(request.body).digest()
-  return parts.some(([name, value]) =>
-    name === "v1" && value.length === expected.length * 2 && timingSafeEqual(Buffer.from(value, "hex"), expected)
-  )
+  return parts.some(([name, value]) => name === "v1" && value.length === expected.length * 2 && timingSafeEqual(Buffer.from(value, "hex"), expected))
 }
 
 const pay = (tenant: Tenant) =>
-  Effect.flatMap(Payments, (payments) =>
-    payments.create(tenant, { amount: 1250, currency: "EUR" as Currency, payment_method: { type: "card", token: "tok_ok" } }))
+  Effect.flatMap(
+    Payments,
+    (payments) => payments.create(tenant, { amount: 1250, currency: "EUR" as Currency, payment_method: { type: "card", token: "tok_ok" } })
+  )
 
 /** Hands new events to the fan-out, then attempts what is due: one tick of the worker. */
 const tick = Effect.gen(function*() {
@@ -41,12 +41,13 @@ const tick = Effect.gen(function*() {
 })
 
 const endpoint = (tenant: Tenant, input: Partial<CreateWebhookEndpoint> = {}) =>
-  Effect.flatMap(WebhookEndpoints, (endpoints) =>
-    endpoints.create(tenant, { url: "https://merchant.example/hooks", enabled_events: ["payment.succeeded"], ...input }))
+  Effect.flatMap(
+    WebhookEndpoints,
+    (endpoints) => endpoints.create(tenant, { url: "https://merchant.example/hooks", enabled_events: ["payment.succeeded"], ...input })
+  )
 
 const deliveriesOf = (tenant: Tenant) =>
-  Effect.flatMap(WebhookDeliveries, (deliveries) =>
-    Effect.map(deliveries.list(tenant, {}, { limit: 100, startingAfter: undefined }), (page) => page.data))
+  Effect.flatMap(WebhookDeliveries, (deliveries) => Effect.map(deliveries.list(tenant, {}, { limit: 100, startingAfter: undefined }), (page) => page.data))
 
 describe("webhook deliveries", () => {
   it.effect("a receiver that always fails is tried at 0, 1 m, 5 m, 30 m, 2 h, 6 h, 12 h, 24 h, 24 h, then the delivery is exhausted", () => {

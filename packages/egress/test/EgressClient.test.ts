@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
 import { type EgressAccess, pspAccess, webhookAccess } from "@orchestrator/core/egress/EgressPolicy"
 import { type EgressRequest, makeEgressClient } from "@orchestrator/egress/EgressClient"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { answer, hang, localPeer, MEGABYTE, stream } from "./LocalPeers.js"
 
@@ -43,7 +43,9 @@ describe("the egress client, against local peers", () => {
     Effect.gen(function*() {
       const internal = yield* localPeer(answer(200, "internal secrets"))
       const client = makeEgressClient()
-      for (const [access, scheme] of [[LIVE, "https"], [TEST_DENIED, "https"], [webhookAccess({ livemode: false, privateAddresses: "deny" }), "http"]] as const) {
+      for (
+        const [access, scheme] of [[LIVE, "https"], [TEST_DENIED, "https"], [webhookAccess({ livemode: false, privateAddresses: "deny" }), "http"]] as const
+      ) {
         for (const url of loopbackForms(internal.port, scheme)) {
           expect(yield* failureOf(client.send(call(url, access))), url).toMatchObject({ sent: false, code: "EGRESS_REFUSED" })
         }
@@ -70,7 +72,11 @@ describe("the egress client, against local peers", () => {
       for (const access of [LIVE, TEST_DENIED]) {
         for (const host of ["psp.rebind.test", "metadata.rebind.test"]) {
           const failure = yield* failureOf(client.send(call(`https://${host}:${internal.port}/v1/payments`, access)))
-          expect(failure).toMatchObject({ sent: false, code: "EGRESS_REFUSED", message: expect.stringContaining("resolves only to private, loopback or link-local addresses") })
+          expect(failure).toMatchObject({
+            sent: false,
+            code: "EGRESS_REFUSED",
+            message: expect.stringContaining("resolves only to private, loopback or link-local addresses")
+          })
         }
       }
       expect(internal.hits()).toBe(0)

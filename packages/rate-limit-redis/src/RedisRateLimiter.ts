@@ -92,9 +92,7 @@ export const RedisRateLimiterLive = (
         Effect.tryPromise(() => run(`${prefix}${bucket}`, rate, options.peek)).pipe(
           Effect.timeoutFail({ duration: REDIS_TIMEOUT, onTimeout: () => new Error("timed out") }),
           Effect.map(([allowed, retryAfterMs]): RateDecision => ({ allowed: allowed === 1, retryAfterMs })),
-          Effect.catchAll((error) =>
-            fallBack(bucket, rate, options.peek, error instanceof Error ? error.message : String(error))
-          )
+          Effect.catchAll((error) => fallBack(bucket, rate, options.peek, error instanceof Error ? error.message : String(error)))
         )
       return { take: (bucket, perSecond) => admit(bucket, { count: perSecond, periodMs: 1000 }, { peek: false }), admit }
     })

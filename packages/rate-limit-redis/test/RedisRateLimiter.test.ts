@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
 import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import { RedisRateLimiterLive } from "../src/RedisRateLimiter.js"
 

@@ -1,8 +1,8 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
+import { makeCompiler } from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
-import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { PGlite } from "@electric-sql/pglite"
 import { Context, Effect, Layer, Stream } from "effect"
 
@@ -30,8 +30,7 @@ export const make = (database: PGlite) =>
     // The driver types rows as `any`; the statements' schemas decode them.
     /* eslint-disable @typescript-eslint/no-explicit-any */
     const connection: Connection = {
-      execute: (sql, params, transformRows) =>
-        Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any),
+      execute: (sql, params, transformRows) => Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any),
       executeRaw: (sql, params) => query(sql, params),
       executeStream: (sql, params, transformRows) =>
         Stream.fromIterableEffect(
@@ -80,6 +79,5 @@ export const layer = (options: { readonly dataDir: string | undefined }) =>
 /** Wraps an already open PGlite (a test's clone); the caller closes it. */
 export const layerFrom = (database: PGlite) =>
   Layer.effectContext(
-    Effect.map(make(database), (client) =>
-      Context.make(SqlClient.SqlClient, client).pipe(Context.add(PgliteDatabase, database)))
+    Effect.map(make(database), (client) => Context.make(SqlClient.SqlClient, client).pipe(Context.add(PgliteDatabase, database)))
   ).pipe(Layer.provide(Reactivity.layer))

@@ -1,22 +1,17 @@
 import { Layer } from "effect"
 import { CheckoutSessionsRepositorySql } from "./checkout/CheckoutSessionsRepositorySql.js"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
-import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
+import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
 import { ProviderConnectionsRepositorySql } from "./providers/ProviderConnectionsRepositorySql.js"
 import { ProviderEventsRepositorySql } from "./providers/ProviderEventsRepositorySql.js"
 import { ReadinessSql } from "./ReadinessSql.js"
 import { RefundsRepositorySql } from "./refunds/RefundsRepositorySql.js"
 import { RoutingRulesRepositorySql } from "./routing/RoutingRulesRepositorySql.js"
-import { ApiKeysRepositorySql, OrganizationsRepositorySql } from "./tenancy/TenancyRepositoriesSql.js"
-import {
-  CustomersRepositorySql,
-  InvoicesRepositorySql,
-  PlansRepositorySql,
-  TestClocksRepositorySql
-} from "./subscriptions/BillingRepositoriesSql.js"
+import { CustomersRepositorySql, InvoicesRepositorySql, PlansRepositorySql, TestClocksRepositorySql } from "./subscriptions/BillingRepositoriesSql.js"
 import { SubscriptionsRepositorySql } from "./subscriptions/SubscriptionsRepositorySql.js"
+import { ApiKeysRepositorySql, OrganizationsRepositorySql } from "./tenancy/TenancyRepositoriesSql.js"
 import { TransactionsSql } from "./TransactionsSql.js"
 import { WebhookDeliveriesRepositorySql } from "./webhooks/WebhookDeliveriesRepositorySql.js"
 import { WebhookEndpointsRepositorySql } from "./webhooks/WebhookEndpointsRepositorySql.js"

@@ -17,10 +17,12 @@ describe("the embedded database's lock", () => {
       expect(refused._tag).toBe("EmbeddedDatabaseInUse")
       expect(refused.message).toContain(`process ${other.pid}`)
 
-      yield* Effect.promise(() => new Promise<void>((resolve) => {
-        other.once("exit", () => resolve())
-        other.kill("SIGKILL")
-      }))
+      yield* Effect.promise(() =>
+        new Promise<void>((resolve) => {
+          other.once("exit", () => resolve())
+          other.kill("SIGKILL")
+        })
+      )
       yield* Effect.scoped(Effect.gen(function*() {
         yield* lockEmbedded(dataDir)
         expect(fs.readFileSync(`${dataDir}.pid`, "utf8")).toBe(String(process.pid))

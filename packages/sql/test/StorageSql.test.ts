@@ -1,5 +1,5 @@
-import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
 import { StorageSql } from "@orchestrator/sql/StorageSql"
+import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Layer } from "effect"
 

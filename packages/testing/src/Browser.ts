@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { mkdirSync } from "node:fs"
-import { chromium, type Browser, type Page } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
 
 export type { Frame, Page } from "playwright-core"
 

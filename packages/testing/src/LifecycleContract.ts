@@ -95,8 +95,7 @@ const subscriptions: RecordKind<SubscriptionRecord> = {
     }),
   next: "past_due",
   later: "canceled",
-  moved: (record, status, millis) =>
-    new SubscriptionRecord({ ...record, status: status as SubscriptionRecord["status"], updated_at: at(millis) }),
+  moved: (record, status, millis) => new SubscriptionRecord({ ...record, status: status as SubscriptionRecord["status"], updated_at: at(millis) }),
   event: (record, millis) => eventOf("subscription.updated", subscriptionView(record, null), millis)
 }
 

@@ -1,5 +1,5 @@
-import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import { layer } from "@effect/vitest"
+import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import type { Layer } from "effect"
 import { billingRepositoriesContract } from "./contracts/BillingRepositoriesContract.js"
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"

@@ -1,11 +1,11 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
+import * as Database from "@orchestrator/sql/Database"
 import { Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as Database from "@orchestrator/sql/Database"
 
 /** A database a test suite can own: fresh, migrated, and gone when the suite ends. */
 export interface TestDatabase {

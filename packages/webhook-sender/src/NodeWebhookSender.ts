@@ -50,5 +50,4 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
 }
 
 /** The sender the application uses, under the operator's setting for test-mode deliveries. */
-export const NodeWebhookSenderLive = (privateAddresses: PrivateAddresses) =>
-  Layer.sync(WebhookSender, () => makeNodeWebhookSender({ privateAddresses }))
+export const NodeWebhookSenderLive = (privateAddresses: PrivateAddresses) => Layer.sync(WebhookSender, () => makeNodeWebhookSender({ privateAddresses }))

@@ -1,6 +1,6 @@
+import { describe, expect, it } from "@effect/vitest"
 import type { WebhookRequest } from "@orchestrator/core/webhooks/WebhookSender"
 import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
-import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -71,8 +71,7 @@ describe("the Node webhook sender", () => {
   it.scoped("never follows a redirect: the 3xx is the answer", () =>
     Effect.gen(function*() {
       const target = yield* receiver((_, response) => response.writeHead(200).end("ok"))
-      const redirecting = yield* receiver((_, response) =>
-        response.writeHead(307, { location: `http://127.0.0.1:${target.port}/` }).end())
+      const redirecting = yield* receiver((_, response) => response.writeHead(307, { location: `http://127.0.0.1:${target.port}/` }).end())
       const answer = yield* makeNodeWebhookSender().send(request(`http://127.0.0.1:${redirecting.port}/`))
       expect(answer).toMatchObject({ _tag: "Answered", status: 307 })
       expect(target.seen).toHaveLength(0)
@@ -118,7 +117,10 @@ describe("the Node webhook sender", () => {
   it.scoped("with private addresses denied, test mode reaches no private address either: the operator's network stays closed", () =>
     Effect.gen(function*() {
       const { port, seen } = yield* receiver((_, response) => response.writeHead(200).end("internal secrets"))
-      const guarded = makeNodeWebhookSender({ privateAddresses: "deny", resolve: async () => [{ address: "10.0.0.7", family: 4 }, { address: "127.0.0.1", family: 4 }] })
+      const guarded = makeNodeWebhookSender({
+        privateAddresses: "deny",
+        resolve: async () => [{ address: "10.0.0.7", family: 4 }, { address: "127.0.0.1", family: 4 }]
+      })
       for (const url of [`http://127.0.0.1:${port}/`, `http://[::1]:${port}/`, `http://internal.example:${port}/`]) {
         const answer = yield* guarded.send(request(url))
         expect(answer).toMatchObject({ _tag: "Unreachable", reason: expect.stringContaining("private, loopback or link-local") })

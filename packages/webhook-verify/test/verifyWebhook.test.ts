@@ -1,6 +1,6 @@
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifyWebhook, WebhookVerificationError } from "@orchestrator/webhook-verify"
-import { describe, expect, it } from "vitest"
 import { createHmac } from "node:crypto"
+import { describe, expect, it } from "vitest"
 
 const secret = "whsec_TESTSECRET0123456789ABCDEFGHJK"
 const body = JSON.stringify({ object: "event", id: "evt_1", type: "payment.succeeded", data: { object: { object: "payment", id: "pay_1" } } })

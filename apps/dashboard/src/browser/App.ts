@@ -89,9 +89,7 @@ const shell = (mode: Mode, active: string | undefined, render: () => void, conte
       h(
         "nav",
         { "aria-label": "Sections" },
-        SECTIONS.map((section) =>
-          h("a", { href: href(section.path), "aria-current": section.path === active ? "page" : null }, section.label)
-        )
+        SECTIONS.map((section) => h("a", { href: href(section.path), "aria-current": section.path === active ? "page" : null }, section.label))
       ),
       h("button", {
         type: "button",
@@ -134,10 +132,14 @@ export const startApp = (root: Element) => {
           {},
           errorBox(failure),
           refused
-            ? h("button", { type: "button", id: "sign-in-again", onclick: () => {
-              Session.forget(mode)
-              render()
-            } }, "Sign in again")
+            ? h("button", {
+              type: "button",
+              id: "sign-in-again",
+              onclick: () => {
+                Session.forget(mode)
+                render()
+              }
+            }, "Sign in again")
             : null
         ))
       }

@@ -46,9 +46,7 @@ export const lineChart = (options: {
       s("line", { class: "axis", x1: PAD.left, x2: WIDTH - PAD.right, y1: y(tick), y2: y(tick) }),
       s("text", { x: PAD.left - 6, y: y(tick) + 4, "text-anchor": "end" }, options.format(tick))
     ]),
-    labels.map((label, index) =>
-      index % every === 0 ? s("text", { x: x(index), y: HEIGHT - 8, "text-anchor": "middle" }, label) : null
-    ),
+    labels.map((label, index) => index % every === 0 ? s("text", { x: x(index), y: HEIGHT - 8, "text-anchor": "middle" }, label) : null),
     series.map((each, index) => {
       // A gap splits the line: no value is not zero.
       const runs: Array<Array<string>> = [[]]
@@ -63,7 +61,14 @@ export const lineChart = (options: {
       )
     })
   )
-  return h("figure", { class: "card", id: options.id }, h("h3", {}, options.title), svg, legend(series), h("figcaption", { class: "visually-hidden" }, options.summary))
+  return h(
+    "figure",
+    { class: "card", id: options.id },
+    h("h3", {}, options.title),
+    svg,
+    legend(series),
+    h("figcaption", { class: "visually-hidden" }, options.summary)
+  )
 }
 
 /** One horizontal bar split into parts, e.g. deliveries succeeded / pending / exhausted. */

@@ -12,7 +12,6 @@ export const when = (value: DateTime.Utc | string | null | undefined): string =>
   return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })
 }
 
-export const percent = (ratio: number | null | undefined) =>
-  ratio === null || ratio === undefined ? "—" : `${(ratio * 100).toFixed(1)}%`
+export const percent = (ratio: number | null | undefined) => ratio === null || ratio === undefined ? "—" : `${(ratio * 100).toFixed(1)}%`
 
 export const millis = (value: number | null | undefined) => (value === null || value === undefined ? "—" : `${value} ms`)

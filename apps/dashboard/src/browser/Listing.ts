@@ -34,9 +34,7 @@ export const filterForm = (
             "select",
             { id: `filter-${filter.name}`, name: filter.name },
             h("option", { value: "" }, "any"),
-            filter.choices.map((value) =>
-              h("option", { value, selected: value === values[filter.name] }, value.replaceAll("_", " "))
-            )
+            filter.choices.map((value) => h("option", { value, selected: value === values[filter.name] }, value.replaceAll("_", " ")))
           )
       )
     ),

@@ -10,8 +10,7 @@ interface Keys {
 }
 
 /** The key's own prefix says its mode; the server decides the same way. */
-export const modeOfKey = (key: string): Mode | undefined =>
-  key.startsWith("sk_test_") ? "test" : key.startsWith("sk_live_") ? "live" : undefined
+export const modeOfKey = (key: string): Mode | undefined => key.startsWith("sk_test_") ? "test" : key.startsWith("sk_live_") ? "live" : undefined
 
 /**
  * The signed-in keys, one per mode, and the mode on screen. They live in `sessionStorage` (this tab,

@@ -67,8 +67,7 @@ const pageProblems = new WeakMap<Page, Array<string>>()
 export const problemsOf = (page: Page): ReadonlyArray<string> => pageProblems.get(page) ?? []
 
 /** Saves what the page shows now under `artifacts/screenshots/dashboard/`. */
-export const screenshot = (page: Page, name: string) =>
-  page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
 
 /** Signs in through the form, as a person would, and waits for the mode banner. */
 export const signIn = async (page: Page, key: string) => {

@@ -31,9 +31,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
     const throttled = throttledByAddress(yield* FailedAuthentications, yield* TrustedProxies)
     return Effect.gen(function*() {
       // The drop-in runs on the merchant's pages: any origin may read these answers (no cookies are used).
-      yield* HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, "access-control-allow-origin", "*"))
-      )
+      yield* HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(HttpServerResponse.setHeader(response, "access-control-allow-origin", "*")))
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers.authorization ?? ""
       if (header !== "") {
@@ -50,8 +48,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
         })
       }
       const holder = yield* throttled(sessions.authenticate(secret), () => true).pipe(
-        Effect.catchTag("ClientSecretRejected", () =>
-          failWith(AuthenticationRequired, { code: "api_key_invalid", message: "Invalid client secret provided." }))
+        Effect.catchTag("ClientSecretRejected", () => failWith(AuthenticationRequired, { code: "api_key_invalid", message: "Invalid client secret provided." }))
       )
       // Each session's browser gets the rate limit of a key of its own.
       yield* limits.check(holder.tenant, holder.sessionId)

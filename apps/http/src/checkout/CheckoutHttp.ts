@@ -64,7 +64,8 @@ export const CheckoutSessionHttpLive = HttpApiBuilder.group(Api, "checkoutSessio
               endpoints.confirm,
               { key: headers["idempotency-key"], path, payload },
               answering(sessions.confirm(tenant, path.id, payload))
-            ).pipe(Effect.provideService(CurrentTenant, tenant)))),
+            ).pipe(Effect.provideService(CurrentTenant, tenant))
+          )),
         // A customer closing the tab must not stop a payment half way.
         { uninterruptible: true }
       )
@@ -74,12 +75,14 @@ export const CheckoutSessionHttpLive = HttpApiBuilder.group(Api, "checkoutSessio
             endpoints.cancel,
             { key: headers["idempotency-key"], path, payload: undefined },
             answering(sessions.cancel(tenant, path.id))
-          ).pipe(Effect.provideService(CurrentTenant, tenant)))))
+          ).pipe(Effect.provideService(CurrentTenant, tenant))
+        )))
       .handle("reroute", ({ headers, path, payload }) =>
         answering(callerFor(path.id)).pipe(Effect.flatMap(({ tenant }) =>
           idempotent(
             endpoints.reroute,
             { key: headers["idempotency-key"], path, payload },
             answering(sessions.reroute(tenant, path.id, payload ?? {}))
-          ).pipe(Effect.provideService(CurrentTenant, tenant)))))
+          ).pipe(Effect.provideService(CurrentTenant, tenant))
+        )))
   }))

@@ -21,5 +21,4 @@ export const EventsHttpLive = HttpApiBuilder.group(Api, "events", (handlers) =>
             Effect.map(toList),
             answeringWith(listFailures)
           )))
-      .handle("retrieve", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => events.retrieve(tenant, path.id).pipe(answeringWith(eventFailures))))))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => events.retrieve(tenant, path.id).pipe(answeringWith(eventFailures))))))

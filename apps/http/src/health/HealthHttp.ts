@@ -9,7 +9,10 @@ export const HealthHttpLive = HttpApiBuilder.group(Api, "health", (handlers) =>
     handlers
       .handle("healthz", () => Effect.succeed({ status: "ok" as const }))
       .handle("readyz", () =>
-        Effect.flatMap(readiness.problem, Option.match({
-          onNone: () => Effect.succeed({ status: "ok" as const }),
-          onSome: (reason) => Effect.fail(new NotReady({ status: "unavailable", reason }))
-        })))))
+        Effect.flatMap(
+          readiness.problem,
+          Option.match({
+            onNone: () => Effect.succeed({ status: "ok" as const }),
+            onSome: (reason) => Effect.fail(new NotReady({ status: "unavailable", reason }))
+          })
+        ))))

@@ -9,8 +9,8 @@ import { Effect } from "effect"
 export const InsightsHttpLive = HttpApiBuilder.group(Api, "insights", (handlers) =>
   Effect.map(InsightsReader, (reader) =>
     handlers
-      .handle("insights", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => reader.insights(tenant, urlParams.hours ?? DEFAULT_INSIGHT_HOURS)))
-      .handle("paymentTimeline", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          reader.paymentTimeline(tenant, path.id).pipe(answeringWith(paymentFailures))))))
+      .handle("insights", ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => reader.insights(tenant, urlParams.hours ?? DEFAULT_INSIGHT_HOURS)))
+      .handle(
+        "paymentTimeline",
+        ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => reader.paymentTimeline(tenant, path.id).pipe(answeringWith(paymentFailures)))
+      )))

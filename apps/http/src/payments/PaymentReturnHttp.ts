@@ -24,22 +24,26 @@ const closingPage = HttpServerResponse.text(
 )
 
 /** Back from 3D Secure: settle with the PSP, then send the customer on to the merchant. */
-export const PaymentReturnHttpLive = HttpApiBuilder.group(Api, "paymentReturn", (handlers) =>
-  Effect.map(Payments, (payments) =>
-    handlers.handle("return", ({ path, urlParams }) => {
-      // The token is ours; everything else is what the PSP appended for its connector. Of a name given
-      // twice the first is kept: ours comes first, a PSP appends (PayPal adds `token=<order id>`).
-      const first = (value: string | ReadonlyArray<string>) => typeof value === "string" ? value : value[0] ?? ""
-      const { [RETURN_TOKEN_PARAM]: tokens, ...appended } = urlParams
-      const token = tokens === undefined ? undefined : first(tokens)
-      const details = Object.fromEntries(Object.entries(appended).map(([name, value]) => [name, first(value)]))
-      return payments.returnFromAction(path.id, token, details).pipe(
-        Effect.map((payment) => {
-          if (payment.return_url === null) return closingPage
-          const target = new URL(payment.return_url)
-          target.searchParams.set("payment_id", payment.id)
-          return HttpServerResponse.empty({ status: 303, headers: { location: target.toString(), ...PRIVATE_HEADERS } })
-        }),
-        answeringWith(paymentFailures)
-      )
-    }, { uninterruptible: true })))
+export const PaymentReturnHttpLive = HttpApiBuilder.group(
+  Api,
+  "paymentReturn",
+  (handlers) =>
+    Effect.map(Payments, (payments) =>
+      handlers.handle("return", ({ path, urlParams }) => {
+        // The token is ours; everything else is what the PSP appended for its connector. Of a name given
+        // twice the first is kept: ours comes first, a PSP appends (PayPal adds `token=<order id>`).
+        const first = (value: string | ReadonlyArray<string>) => typeof value === "string" ? value : value[0] ?? ""
+        const { [RETURN_TOKEN_PARAM]: tokens, ...appended } = urlParams
+        const token = tokens === undefined ? undefined : first(tokens)
+        const details = Object.fromEntries(Object.entries(appended).map(([name, value]) => [name, first(value)]))
+        return payments.returnFromAction(path.id, token, details).pipe(
+          Effect.map((payment) => {
+            if (payment.return_url === null) return closingPage
+            const target = new URL(payment.return_url)
+            target.searchParams.set("payment_id", payment.id)
+            return HttpServerResponse.empty({ status: 303, headers: { location: target.toString(), ...PRIVATE_HEADERS } })
+          }),
+          answeringWith(paymentFailures)
+        )
+      }, { uninterruptible: true }))
+)

@@ -55,7 +55,8 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
             answeringWith(listFailures)
           )))
       .handle("retrieve", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(payments.retrieve(tenant, path.id))))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(payments.retrieve(tenant, path.id))))
       .handle(
         "capture",
         ({ headers, path, payload }) =>

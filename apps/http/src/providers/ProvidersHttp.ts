@@ -43,12 +43,16 @@ export const ProvidersHttpLive = HttpApiBuilder.group(Api, "providers", (handler
   }))
 
 /** The PSPs' webhooks: the exact bytes, unparsed, go to the connector that verifies them. */
-export const ProviderWebhooksHttpLive = HttpApiBuilder.group(Api, "providerWebhooks", (handlers) =>
-  Effect.map(ProviderWebhooks, (webhooks) =>
-    handlers.handleRaw("receive", ({ path, request }) =>
-      Effect.gen(function*() {
-        const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
-        const { acknowledgement, ...receipt } = yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
-        // A PSP that reads the answer (Adyen wants `[accepted]`) gets its own; the others a JSON receipt.
-        return acknowledgement === undefined ? receipt : HttpServerResponse.text(acknowledgement)
-      }).pipe(answeringWith(providerWebhookFailures)))))
+export const ProviderWebhooksHttpLive = HttpApiBuilder.group(
+  Api,
+  "providerWebhooks",
+  (handlers) =>
+    Effect.map(ProviderWebhooks, (webhooks) =>
+      handlers.handleRaw("receive", ({ path, request }) =>
+        Effect.gen(function*() {
+          const body = new Uint8Array(yield* Effect.orDie(request.arrayBuffer))
+          const { acknowledgement, ...receipt } = yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
+          // A PSP that reads the answer (Adyen wants `[accepted]`) gets its own; the others a JSON receipt.
+          return acknowledgement === undefined ? receipt : HttpServerResponse.text(acknowledgement)
+        }).pipe(answeringWith(providerWebhookFailures))))
+)

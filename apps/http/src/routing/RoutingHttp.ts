@@ -25,7 +25,8 @@ export const RoutingHttpLive = HttpApiBuilder.group(Api, "routing", (handlers) =
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           rules.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
-      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(rules.retrieve(tenant, path.id))))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(rules.retrieve(tenant, path.id))))
       .handle("update", ({ headers, path, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(

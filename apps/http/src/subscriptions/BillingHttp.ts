@@ -33,19 +33,22 @@ export const CustomersHttpLive = HttpApiBuilder.group(Api, "customers", (handler
           )))
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(customers.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          customers.list(tenant, { email: urlParams.email }, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
+        Effect.flatMap(
+          CurrentTenant,
+          (tenant) => customers.list(tenant, { email: urlParams.email }, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)
+        ))))
 
 export const PlansHttpLive = HttpApiBuilder.group(Api, "plans", (handlers) =>
   Effect.map(Plans, (plans) =>
     handlers
       .handle("create", ({ headers, payload }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, plans.create(tenant, payload))))
+        Effect.flatMap(
+          CurrentTenant,
+          (tenant) => idempotent(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, plans.create(tenant, payload))
+        ))
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(plans.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          plans.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
+        Effect.flatMap(CurrentTenant, (tenant) => plans.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
 
 export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", (handlers) =>
   Effect.map(Subscriptions, (subscriptions) =>
@@ -75,8 +78,7 @@ export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", 
             { key: headers["idempotency-key"], path, payload },
             answering(subscriptions.cancel(tenant, path.id, payload))
           )))
-      .handle("retrieve", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(subscriptions.retrieve(tenant, path.id))))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(subscriptions.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           subscriptions.list(
@@ -109,7 +111,8 @@ export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handl
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) => clocks.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))
-      .handle("delete", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.remove(tenant, path.id))))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.remove(tenant, path.id))))
       .handle(
         "advance",
         ({ headers, path, payload }) =>

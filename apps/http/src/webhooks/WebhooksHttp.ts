@@ -58,7 +58,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
             answeringWith(listFailures)
           )))
       .handle("retrieveDelivery", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(deliveries.retrieve(tenant, path.id))))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(deliveries.retrieve(tenant, path.id))))
       .handle("resendDelivery", ({ headers, path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(

@@ -30,8 +30,7 @@ export const operationsOf = (document: OpenApiDocument): Array<Operation> =>
 export const parametersOf = (operation: Operation, location: "path" | "query" | "header"): Array<any> =>
   (operation.spec.parameters ?? []).filter((parameter: any) => parameter.in === location)
 
-export const requestSchemaOf = (operation: Operation): JsonSchema | undefined =>
-  operation.spec.requestBody?.content?.["application/json"]?.schema
+export const requestSchemaOf = (operation: Operation): JsonSchema | undefined => operation.spec.requestBody?.content?.["application/json"]?.schema
 
 const refName = (ref: string) => ref.replace("#/components/schemas/", "")
 
@@ -248,12 +247,21 @@ export const mutatedBody = (base: fc.Arbitrary<unknown>, schema: JsonSchema | un
   const mutations: Array<fc.Arbitrary<MutatedBody>> = [
     at("wrong type", wrongValue, (body, path, value) => path === undefined ? value : setAt(body, path, value)),
     at("nasty string", nastyString, (body, path, value) => path === undefined ? { description: value } : setAt(body, path, value)),
-    at("nasty key", nastyString, (body, _path, key) =>
-      typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, [key]: "v" } : { [key]: body }),
-    at("unknown member", fc.string({ minLength: 1, maxLength: 10 }), (body, _path, key) =>
-      typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, [`x_${key}`]: 1 } : body),
-    at("huge string", fc.integer({ min: 5001, max: 200_000 }), (body, path, length) =>
-      path === undefined ? { description: "x".repeat(length) } : setAt(body, path, "é".repeat(length))),
+    at(
+      "nasty key",
+      nastyString,
+      (body, _path, key) => typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, [key]: "v" } : { [key]: body }
+    ),
+    at(
+      "unknown member",
+      fc.string({ minLength: 1, maxLength: 10 }),
+      (body, _path, key) => typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, [`x_${key}`]: 1 } : body
+    ),
+    at(
+      "huge string",
+      fc.integer({ min: 5001, max: 200_000 }),
+      (body, path, length) => path === undefined ? { description: "x".repeat(length) } : setAt(body, path, "é".repeat(length))
+    ),
     at("deep nesting", fc.integer({ min: 8, max: 60 }), (body, path, depth) => {
       let nested: unknown = 1
       for (let i = 0; i < depth; i++) nested = i % 2 === 0 ? [nested] : { a: nested }
@@ -268,23 +276,26 @@ export const mutatedBody = (base: fc.Arbitrary<unknown>, schema: JsonSchema | un
       const path = pick(pathsIn(body), index)
       return { label: "member removed", body: JSON.stringify(path === undefined ? body : deleteAt(body, path)) ?? "" }
     }),
-    fc.tuple(base, fc.constantFrom<(text: string) => string>(
-      (text) => text.slice(0, Math.max(0, text.length - 1)),
-      (text) => `${text}}`,
-      (text) => `${text} trailing`,
-      (text) => `\ufeff${text}`,
-      (text) => text.replace(/"/g, "'"),
-      () => "",
-      () => " ",
-      () => "null",
-      () => "[]",
-      () => "\"text\"",
-      () => "42",
-      () => "{\"a\":1,\"a\":2}",
-      () => "{\"__proto__\": {\"admin\": true}}",
-      () => "{\"constructor\": {\"prototype\": {}}}",
-      () => "[".repeat(5000) + "]".repeat(5000)
-    )).map(([body, damage]): MutatedBody => ({ label: "invalid JSON", body: damage(JSON.stringify(body) ?? "") })),
+    fc.tuple(
+      base,
+      fc.constantFrom<(text: string) => string>(
+        (text) => text.slice(0, Math.max(0, text.length - 1)),
+        (text) => `${text}}`,
+        (text) => `${text} trailing`,
+        (text) => `\ufeff${text}`,
+        (text) => text.replace(/"/g, "'"),
+        () => "",
+        () => " ",
+        () => "null",
+        () => "[]",
+        () => "\"text\"",
+        () => "42",
+        () => "{\"a\":1,\"a\":2}",
+        () => "{\"__proto__\": {\"admin\": true}}",
+        () => "{\"constructor\": {\"prototype\": {}}}",
+        () => "[".repeat(5000) + "]".repeat(5000)
+      )
+    ).map(([body, damage]): MutatedBody => ({ label: "invalid JSON", body: damage(JSON.stringify(body) ?? "") })),
     base.map((body): MutatedBody => {
       const text = JSON.stringify(body) ?? "{}"
       const bytes = Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0x2c, 0x22, 0xff, 0xfe, 0xc0, 0x80, 0x22, 0x3a, 0x31, 0x7d])])
@@ -296,10 +307,12 @@ export const mutatedBody = (base: fc.Arbitrary<unknown>, schema: JsonSchema | un
     ): MutatedBody => ({ label: "wrong Content-Type", body: JSON.stringify(body) ?? "", contentType }))
   ]
   if (required.length > 0) {
-    mutations.push(fc.tuple(base, fc.constantFrom(...required)).map(([body, name]): MutatedBody => ({
-      label: "missing required",
-      body: JSON.stringify(typeof body === "object" && body !== null ? deleteAt(body, [name]) : body) ?? ""
-    })))
+    mutations.push(
+      fc.tuple(base, fc.constantFrom(...required)).map(([body, name]): MutatedBody => ({
+        label: "missing required",
+        body: JSON.stringify(typeof body === "object" && body !== null ? deleteAt(body, [name]) : body) ?? ""
+      }))
+    )
   }
   return fc.oneof(...mutations)
 }

@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { createHmac } from "node:crypto"
 import type { MerchantObjects, ObjectKind } from "./ObjectFixtures.js"
-import { cardNumbersIn } from "./SecretScan.js"
 import { objectKindOf } from "./ObjectFixtures.js"
 import {
   arbitraryOf,
@@ -15,6 +14,7 @@ import {
   unstorableText,
   unstorableUrlPart
 } from "./OpenApiArbitraries.js"
+import { cardNumbersIn } from "./SecretScan.js"
 
 /** One HTTP request, ready to send, with what it is meant to try. */
 export interface FuzzRequest {

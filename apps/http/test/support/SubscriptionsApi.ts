@@ -18,8 +18,7 @@ export const setup = Effect.gen(function*() {
       body: JSON.stringify(body)
     })
   const get = (path: string) => raw(`${account.baseUrl}${path}`, { headers: json(account.secret) })
-  const clock = (frozenTime: string) =>
-    Effect.map(post("/v1/test_helpers/test_clocks", { frozen_time: frozenTime }), (response) => response.json)
+  const clock = (frozenTime: string) => Effect.map(post("/v1/test_helpers/test_clocks", { frozen_time: frozenTime }), (response) => response.json)
   const customerOn = (clockId: string | null) =>
     Effect.map(
       post("/v1/customers", {
@@ -31,11 +30,9 @@ export const setup = Effect.gen(function*() {
     )
   const newPlan = (body: object) => Effect.map(post("/v1/plans", body), (response) => response.json)
   const subscribe = (body: object) => post("/v1/subscriptions", body)
-  const advance = (clockId: string, to: string) =>
-    post(`/v1/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: to })
+  const advance = (clockId: string, to: string) => post(`/v1/test_helpers/test_clocks/${clockId}/advance`, { frozen_time: to })
   const invoicesOf = (subscriptionId: string) =>
-    Effect.map(get(`/v1/invoices?subscription=${subscriptionId}&limit=100`), (response) =>
-      [...response.json.data].reverse() as Array<any>)
+    Effect.map(get(`/v1/invoices?subscription=${subscriptionId}&limit=100`), (response) => [...response.json.data].reverse() as Array<any>)
   /** The types of the events about one subscription or its invoices, oldest first. */
   const eventsOf = (subscriptionId: string) =>
     Effect.map(

@@ -2,15 +2,15 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import type { SqlClient } from "@effect/sql"
 import { Api } from "@orchestrator/api/Api"
 import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
+import { SandboxPagesLive } from "@orchestrator/connectors"
 import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
-import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import type { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Jobs } from "@orchestrator/core/ports/Jobs"
 import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
-import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { SandboxPagesLive } from "@orchestrator/connectors"
+import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
 import { DashboardPagesLive } from "@orchestrator/dashboard/DashboardPages"
 import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
 import { HttpServerNodeLive, type HttpServerOptions } from "@orchestrator/http/HttpServerNode"
@@ -79,9 +79,12 @@ export const serverLayer = <E>(
         options.logs === undefined
           ? Logger.minimumLogLevel(LogLevel.Warning)
           : Layer.merge(
-            Logger.replace(Logger.defaultLogger, Logger.make(({ annotations, message }) => {
-              options.logs!.push(`${JSON.stringify(message)} ${JSON.stringify([...annotations])}`)
-            })),
+            Logger.replace(
+              Logger.defaultLogger,
+              Logger.make(({ annotations, message }) => {
+                options.logs!.push(`${JSON.stringify(message)} ${JSON.stringify([...annotations])}`)
+              })
+            ),
             Logger.minimumLogLevel(LogLevel.All)
           )
       )

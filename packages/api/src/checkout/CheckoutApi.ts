@@ -10,19 +10,19 @@ import {
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, listPage, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
-import { ById, listPage, ListQuery } from "../Endpoints.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 
 /** The client secret may come in the query; no other parameter is taken there. */
 const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })
 
-export const CheckoutSessionListQuery = ListQuery({  status: Schema.optional(CheckoutSessionStatus) })
+export const CheckoutSessionListQuery = ListQuery({ status: Schema.optional(CheckoutSessionStatus) })
 
 /** What the merchant's server does with its secret key: create sessions and list them. */
 export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
@@ -55,10 +55,12 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   .add(
     HttpApiEndpoint.get("retrieve", "/checkout/sessions/:id")
       .setPath(ById)
-      .setUrlParams(Schema.Struct({
-        expand: Schema.optional(Schema.Literal("payment")),
-        ...ClientSecretQuery.fields
-      }).annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setUrlParams(
+        Schema.Struct({
+          expand: Schema.optional(Schema.Literal("payment")),
+          ...ClientSecretQuery.fields
+        }).annotations({ parseOptions: { onExcessProperty: "error" } })
+      )
       .addSuccess(Schema.Union(CheckoutSession, CheckoutSessionPublic))
       .addError(CheckoutSessionNotFound)
       .annotate(OpenApi.Summary, "Retrieve a checkout session")

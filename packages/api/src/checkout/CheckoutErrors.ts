@@ -1,6 +1,6 @@
 import type * as Domain from "@orchestrator/core/checkout/CheckoutErrors"
-import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
+import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const CheckoutErrors = apiErrors({
   CheckoutSessionNotFound: notFound("checkout session", "this key or client secret"),

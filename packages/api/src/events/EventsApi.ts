@@ -4,8 +4,8 @@ import { TimeFilter } from "@orchestrator/core/domain/Timestamp"
 import { Event, EVENT_TYPES } from "@orchestrator/core/events/Event"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { EventNotFound } from "./EventErrors.js"
 import { listPage, ListQuery, retrieveById } from "../Endpoints.js"
+import { EventNotFound } from "./EventErrors.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 

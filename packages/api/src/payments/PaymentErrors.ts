@@ -62,8 +62,7 @@ export const {
 /** Each domain failure of a payment, as its API error. */
 export const paymentFailures = {
   PaymentNotFound: noSuch(PaymentNotFound, "payment"),
-  PaymentRefused: (error: Domain.PaymentRefused) =>
-    failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
+  PaymentRefused: (error: Domain.PaymentRefused) => failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
   PaymentStateConflict: (error: Domain.PaymentStateConflict) =>
     failWith(PaymentStateConflict, {
       message: `This payment is ${error.payment.status}; it cannot be ${error.action === "cancel" ? "canceled" : "captured"}.`,
@@ -71,13 +70,11 @@ export const paymentFailures = {
     }),
   ReturnUrlRequired: (error: Domain.ReturnUrlRequired) =>
     failWith(ReturnUrlRequired, {
-      message:
-        "The provider requires customer authentication (3D Secure), which needs a return_url. The payment was canceled.",
+      message: "The provider requires customer authentication (3D Secure), which needs a return_url. The payment was canceled.",
       param: "return_url",
       payment: error.payment
     }),
-  AmountTooLarge: (error: Domain.AmountTooLarge) =>
-    failWith(AmountTooLarge, { message: `The amount can be at most ${error.maximum}.`, param: error.param }),
+  AmountTooLarge: (error: Domain.AmountTooLarge) => failWith(AmountTooLarge, { message: `The amount can be at most ${error.maximum}.`, param: error.param }),
   PaymentNotRefundable: (error: Domain.PaymentNotRefundable) =>
     failWith(
       PaymentNotRefundable,

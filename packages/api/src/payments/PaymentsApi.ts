@@ -2,17 +2,12 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { CurrencyCode } from "@orchestrator/core/domain/Currency"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
-import {
-  CancelPayment,
-  CapturePayment,
-  CreatePayment,
-  Payment,
-  PaymentStatus
-} from "@orchestrator/core/payments/Payment"
+import { CancelPayment, CapturePayment, CreatePayment, Payment, PaymentStatus } from "@orchestrator/core/payments/Payment"
 import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
 import { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
 import { Duration, Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
@@ -25,7 +20,6 @@ import {
   ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
-import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 

@@ -58,8 +58,7 @@ export const {
 export const providerFailures = {
   ProviderNotUsable: (error: Domain.ProviderNotUsable) =>
     failWith(ProviderNotUsable, { message: `Cannot use provider '${echoed(error.provider)}': ${error.reason}.`, param: "provider" }),
-  NoProviderAvailable: (error: Domain.NoProviderAvailable) =>
-    failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
+  NoProviderAvailable: (error: Domain.NoProviderAvailable) => failWith(NoProviderAvailable, { message: `No provider can take this payment: ${error.reason}.` })
 }
 
 export const connectionFailures = {

@@ -1,24 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
-import {
-  CreateProviderConnection,
-  ProviderConnectionView,
-  UpdateProviderConnection
-} from "@orchestrator/core/providers/ProviderConnection"
+import { CreateProviderConnection, ProviderConnectionView, UpdateProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
-import {
-  ConnectionInvalid,
-  ConnectionNameTaken,
-  DefaultProviderInUse,
-  ProviderConnectionNotFound,
-  WebhookUnverified
-} from "./ProviderErrors.js"
+import { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound, WebhookUnverified } from "./ProviderErrors.js"
 
 export const ProviderConnectionList = ListOf(ProviderConnectionView).annotations({ identifier: "ProviderConnectionList" })
 

@@ -4,15 +4,15 @@ import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
-import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
-export const RefundListQuery = ListQuery({  payment_id: Schema.optional(Identifier) })
+export const RefundListQuery = ListQuery({ payment_id: Schema.optional(Identifier) })
 
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(

@@ -9,8 +9,8 @@ import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })

@@ -4,10 +4,10 @@ import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Customer"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./BillingErrors.js"
-import { ListQuery, retrieveById } from "../Endpoints.js"
 
 export const CustomerList = ListOf(Customer).annotations({ identifier: "CustomerList" })
 

@@ -4,8 +4,8 @@ import { Identifier } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
-import { InvoiceNotFound } from "./BillingErrors.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
+import { InvoiceNotFound } from "./BillingErrors.js"
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 

@@ -2,10 +2,10 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { CreatePlan, Plan } from "@orchestrator/core/subscriptions/Plan"
 import { Authorization } from "../Authorization.js"
+import { ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { PlanNotFound } from "./BillingErrors.js"
-import { ListQuery, retrieveById } from "../Endpoints.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 

@@ -1,26 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
-import {
-  CancelSubscription,
-  CreateSubscription,
-  Subscription,
-  SubscriptionStatus,
-  UpdateSubscription
-} from "@orchestrator/core/subscriptions/Subscription"
+import { CancelSubscription, CreateSubscription, Subscription, SubscriptionStatus, UpdateSubscription } from "@orchestrator/core/subscriptions/Subscription"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
-import {
-  BillingRequestInvalid,
-  ReferenceNotFound,
-  SubscriptionFinal,
-  SubscriptionNotFound,
-  SubscriptionPaymentFailed
-} from "./BillingErrors.js"
+import { BillingRequestInvalid, ReferenceNotFound, SubscriptionFinal, SubscriptionNotFound, SubscriptionPaymentFailed } from "./BillingErrors.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
 

@@ -1,23 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
-import {
-  DeliveryStatus,
-  ResendDeliveries,
-  ResendResult,
-  WebhookDelivery
-} from "@orchestrator/core/webhooks/WebhookDelivery"
-import {
-  CreateWebhookEndpoint,
-  UpdateWebhookEndpoint,
-  WebhookEndpoint
-} from "@orchestrator/core/webhooks/WebhookEndpoint"
+import { DeliveryStatus, ResendDeliveries, ResendResult, WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
+import { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
+import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })

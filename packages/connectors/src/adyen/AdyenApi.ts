@@ -1,10 +1,5 @@
-import {
-  type ConnectorContext,
-  type ConnectorError,
-  ConnectorOutcomeUnknown,
-  ConnectorUnavailable
-} from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"
@@ -56,17 +51,22 @@ export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, s
   const call: AdyenCall = (what, path, body, idempotencyKey) =>
     Effect.gen(function*() {
       const { apiKey, merchantAccount } = yield* credentials
-      const response = yield* exchange(client, {
-        method: "POST",
-        url: `${baseUrl}${path}`,
-        headers: {
-          "x-api-key": apiKey,
-          "content-type": "application/json",
-          accept: "application/json",
-          ...(idempotencyKey === null ? {} : { "idempotency-key": idempotencyKey })
+      const response = yield* exchange(
+        client,
+        {
+          method: "POST",
+          url: `${baseUrl}${path}`,
+          headers: {
+            "x-api-key": apiKey,
+            "content-type": "application/json",
+            accept: "application/json",
+            ...(idempotencyKey === null ? {} : { "idempotency-key": idempotencyKey })
+          },
+          body: JSON.stringify(body(merchantAccount))
         },
-        body: JSON.stringify(body(merchantAccount))
-      }, timeouts, `Adyen ${what}`)
+        timeouts,
+        `Adyen ${what}`
+      )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as Answer
       // Reasons are ours (they reach operators); what Adyen said goes to the attempt record only.
       if (response.status >= 500 || response.status === 401 || response.status === 403) {

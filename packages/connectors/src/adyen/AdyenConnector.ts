@@ -44,10 +44,13 @@ export const makeAdyenConnector = (
       readAdyenWebhook(
         webhook,
         context.webhookSecret,
-        Effect.map(Effect.option(credentials), Option.match({
-          onNone: () => undefined,
-          onSome: ({ merchantAccount }) => merchantAccount
-        })),
+        Effect.map(
+          Effect.option(credentials),
+          Option.match({
+            onNone: () => undefined,
+            onSome: ({ merchantAccount }) => merchantAccount
+          })
+        ),
         connection.livemode
       ),
     webhookAcknowledgement: ADYEN_ACKNOWLEDGEMENT

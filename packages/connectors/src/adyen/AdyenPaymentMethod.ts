@@ -22,5 +22,4 @@ export const paymentMethodOf = (token: string): Either.Either<Record<string, unk
 }
 
 /** Whether the token is a card Adyen stored, which needs the card-on-file fields. */
-export const isStoredPaymentMethod = (paymentMethod: Record<string, unknown>) =>
-  typeof paymentMethod.storedPaymentMethodId === "string"
+export const isStoredPaymentMethod = (paymentMethod: Record<string, unknown>) => typeof paymentMethod.storedPaymentMethodId === "string"

@@ -20,8 +20,7 @@ const noCard: CardDetails = { brand: null, last4: null, country: null }
 /** Hex SHA-256, the short form of a shopper's return parameters in an idempotency key. */
 const digest = (text: string) =>
   Effect.promise(async () =>
-    Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (byte) =>
-      byte.toString(16).padStart(2, "0")).join("")
+    Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (byte) => byte.toString(16).padStart(2, "0")).join("")
   )
 
 /** `/payments` under our attempt id as `reference` and `Idempotency-Key`. */

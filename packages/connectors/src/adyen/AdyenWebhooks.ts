@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import {
   AuthorizationOutcome,
   type IncomingWebhook,
@@ -6,7 +7,6 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Effect, Redacted, Schema } from "effect"
 import { fromAdyenValue } from "./AdyenAmounts.js"
@@ -66,7 +66,6 @@ const hexKey = (hex: string): Uint8Array<ArrayBuffer> | undefined => {
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
 
-
 /** Base64 HMAC-SHA256 of the item's signing string under the hex-decoded key. */
 export const signatureOf = (key: Uint8Array<ArrayBuffer>, item: NotificationItem) =>
   Effect.promise(async () => {
@@ -82,8 +81,11 @@ const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
   const amount = fromAdyenValue(item.amount.value, item.amount.currency)
   const data = item.additionalData
   const card = cardOfAdditionalData(data, item.paymentMethod)
-  const paymentUpdated = (reference: string | null, pspPaymentId: string, outcome: AuthorizationOutcome) =>
-    [ProviderEvent.PaymentUpdated({ eventId, reference, pspPaymentId, outcome })]
+  const paymentUpdated = (
+    reference: string | null,
+    pspPaymentId: string,
+    outcome: AuthorizationOutcome
+  ) => [ProviderEvent.PaymentUpdated({ eventId, reference, pspPaymentId, outcome })]
   switch (item.eventCode) {
     case "AUTHORISATION": {
       if (!success) {

@@ -1,10 +1,5 @@
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import {
-  CaptureOutcome,
-  ModificationOutcome,
-  type PaymentConnector,
-  RefundOutcome
-} from "@orchestrator/core/providers/PaymentConnector"
+import { CaptureOutcome, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Option } from "effect"
 import { fromCheckoutComAmount, toCheckoutComAmount } from "./Amounts.js"
 import { type CheckoutComCall, paymentPath, read } from "./Api.js"
@@ -102,8 +97,6 @@ export const checkoutComSyncRefund = (call: CheckoutComCall): PaymentConnector["
   Effect.gen(function*() {
     if (pspPaymentId === undefined || pspPaymentId === null) return RefundOutcome.Unknown()
     const actions = yield* actionsOf(call, pspPaymentId)
-    const found = actions?.find((action) =>
-      action.type === "Refund" && (action.id === pspRefundId || action.reference === reference)
-    )
+    const found = actions?.find((action) => action.type === "Refund" && (action.id === pspRefundId || action.reference === reference))
     return found === undefined ? RefundOutcome.Unknown() : outcomeOfRefundAction(found, found.id)
   })

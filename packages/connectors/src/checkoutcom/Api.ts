@@ -1,17 +1,8 @@
-import {
-  type ConnectorContext,
-  ConnectorOutcomeUnknown,
-  ConnectorUnavailable
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
-import {
-  CHECKOUT_COM_LIVE_HOSTS,
-  CHECKOUT_COM_LIVE_URL,
-  CHECKOUT_COM_SANDBOX_URL,
-  type CheckoutComSettings
-} from "./Settings.js"
+import { CHECKOUT_COM_LIVE_HOSTS, CHECKOUT_COM_LIVE_URL, CHECKOUT_COM_SANDBOX_URL, type CheckoutComSettings } from "./Settings.js"
 import { ErrorBody } from "./Wire.js"
 
 /** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`. */
@@ -49,17 +40,22 @@ export const makeCheckoutComCall = (
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
-      const response = yield* exchange(client, {
-        method: request.method,
-        url: callUrl(baseUrl, request),
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: "application/json",
-          ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
-          ...(request.idempotencyKey === undefined ? {} : { "cko-idempotency-key": request.idempotencyKey })
+      const response = yield* exchange(
+        client,
+        {
+          method: request.method,
+          url: callUrl(baseUrl, request),
+          headers: {
+            authorization: `Bearer ${key}`,
+            accept: "application/json",
+            ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
+            ...(request.idempotencyKey === undefined ? {} : { "cko-idempotency-key": request.idempotencyKey })
+          },
+          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
         },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-      }, timeouts, `Checkout.com ${what}`)
+        timeouts,
+        `Checkout.com ${what}`
+      )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what Checkout.com said goes to the attempt record only.
       if (response.status >= 500 || response.status === 401) {

@@ -18,8 +18,7 @@ export const cardOf = (source: ResponseSource | undefined): CardDetails =>
   }
 
 /** Whether the payment asked for automatic capture: our metadata says; Checkout.com's default is to capture. */
-export const capturesAutomatically = (metadata: Readonly<Record<string, unknown>> | undefined) =>
-  metadata?.[CAPTURE_KEY] !== "manual"
+export const capturesAutomatically = (metadata: Readonly<Record<string, unknown>> | undefined) => metadata?.[CAPTURE_KEY] !== "manual"
 
 export const declined = (pspPaymentId: string, responseCode: string | undefined, summary: string | undefined, card: CardDetails) =>
   AuthorizationOutcome.Refused({ pspPaymentId, ...failureOfResponse(responseCode, summary), card })

@@ -1,5 +1,4 @@
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
 import {
   AuthorizationOutcome,
   type IncomingWebhook,
@@ -8,6 +7,7 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
+import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
 import { Effect, Redacted, Schema } from "effect"
 import { fromCheckoutComAmount } from "./Amounts.js"
 import { canceled, capturesAutomatically, cardOf, declined } from "./Outcomes.js"
@@ -25,18 +25,18 @@ export const signatureOf = (key: string, body: Uint8Array) =>
     return Array.from(signed, (byte) => byte.toString(16).padStart(2, "0")).join("")
   })
 
-
 /** One event in the port's terms; event types that move nothing here give none. */
 const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
   const { data } = event
   const card = cardOf(data.source)
   const amount = data.amount === undefined || data.currency === undefined ? 0 : fromCheckoutComAmount(data.amount, data.currency)
   const responseCode = data.response_code === undefined ? undefined : String(data.response_code)
-  const payment = (reference: string | null, outcome: AuthorizationOutcome) =>
-    [ProviderEvent.PaymentUpdated({ eventId: event.id, reference, pspPaymentId: data.id, outcome })]
-  const refund = (outcome: RefundOutcome) =>
-    // The action id is what our refund recorded (the 202's `action_id`).
-    [ProviderEvent.RefundUpdated({ eventId: event.id, reference: null, pspRefundId: data.action_id ?? null, outcome })]
+  const payment = (
+    reference: string | null,
+    outcome: AuthorizationOutcome
+  ) => [ProviderEvent.PaymentUpdated({ eventId: event.id, reference, pspPaymentId: data.id, outcome })]
+  const refund = (outcome: RefundOutcome) => // The action id is what our refund recorded (the 202's `action_id`).
+  [ProviderEvent.RefundUpdated({ eventId: event.id, reference: null, pspRefundId: data.action_id ?? null, outcome })]
   switch (event.type) {
     case "payment_approved": {
       const captured = capturesAutomatically(data.metadata)
@@ -50,14 +50,17 @@ const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
     case "payment_declined":
       return payment(data.reference ?? null, declined(data.id, responseCode, data.response_summary, card))
     case "payment_capture_declined":
-      return payment(null, AuthorizationOutcome.Refused({
-        pspPaymentId: data.id,
-        code: "capture_failed",
-        message: failureMessage("capture_failed"),
-        retryable: false,
-        card,
-        providerMessage: `${responseCode ?? ""} ${data.response_summary ?? ""}`.trim() || undefined
-      }))
+      return payment(
+        null,
+        AuthorizationOutcome.Refused({
+          pspPaymentId: data.id,
+          code: "capture_failed",
+          message: failureMessage("capture_failed"),
+          retryable: false,
+          card,
+          providerMessage: `${responseCode ?? ""} ${data.response_summary ?? ""}`.trim() || undefined
+        })
+      )
     case "payment_voided":
     case "payment_canceled":
     case "payment_cancelled":

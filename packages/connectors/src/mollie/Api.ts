@@ -1,7 +1,4 @@
-import {
-  type ConnectorContext,
-  ConnectorUnavailable
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
@@ -28,17 +25,22 @@ export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext,
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* apiKey
-      const response = yield* exchange(client, {
-        method: request.method,
-        url: callUrl(baseUrl, request),
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: "application/hal+json",
-          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-          ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
+      const response = yield* exchange(
+        client,
+        {
+          method: request.method,
+          url: callUrl(baseUrl, request),
+          headers: {
+            authorization: `Bearer ${key}`,
+            accept: "application/hal+json",
+            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+            ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
+          },
+          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
         },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-      }, timeouts, `Mollie ${what}`)
+        timeouts,
+        `Mollie ${what}`
+      )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what Mollie said goes to the attempt record only.
       if (response.status >= 500) {

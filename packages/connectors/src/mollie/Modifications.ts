@@ -1,10 +1,5 @@
-import {
-  CaptureOutcome,
-  ConnectorOutcomeUnknown,
-  ModificationOutcome,
-  type PaymentConnector
-} from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { CaptureOutcome, ConnectorOutcomeUnknown, ModificationOutcome, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Option } from "effect"
 import { fromMollieAmount, toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"

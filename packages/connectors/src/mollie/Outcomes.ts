@@ -1,5 +1,5 @@
-import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { fromMollieAmount } from "./Amounts.js"
 import { failureOfPayment } from "./Failures.js"
 import type { Payment, Refund } from "./Wire.js"

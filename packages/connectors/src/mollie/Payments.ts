@@ -1,10 +1,5 @@
-import {
-  type AuthorizeRequest,
-  AuthorizationOutcome,
-  ConnectorOutcomeUnknown,
-  type PaymentConnector
-} from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Option, Schema } from "effect"
 import { type MollieAmount, toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"

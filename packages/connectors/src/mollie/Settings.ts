@@ -14,8 +14,7 @@ export const MOLLIE_BASE_URL = "https://api.mollie.com"
 export const MOLLIE_LIVE_HOSTS: ReadonlyArray<string> = ["api.mollie.com"]
 
 /** The key's mode by its prefix, as Mollie documents website-profile API keys; `undefined` for anything else. */
-export const modeOfKey = (key: string): "test" | "live" | undefined =>
-  key.startsWith("test_") ? "test" : key.startsWith("live_") ? "live" : undefined
+export const modeOfKey = (key: string): "test" | "live" | undefined => key.startsWith("test_") ? "test" : key.startsWith("live_") ? "live" : undefined
 
 /**
  * What is wrong with a Mollie API key for a connection of this mode: a key that is neither `test_…`

@@ -1,8 +1,8 @@
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { PSP_ANSWER_LIMIT, PspHttp } from "../transport/PspHttp.js"
-import { pspAccess, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
+import { type PrivateAddresses, pspAccess } from "@orchestrator/core/egress/EgressPolicy"
 import { type EgressAnswer, makeEgressClient, type Resolve } from "@orchestrator/egress/EgressClient"
 import { Effect, Layer } from "effect"
+import { PSP_ANSWER_LIMIT, PspHttp } from "../transport/PspHttp.js"
 
 /** A Fetch `Response` of what the egress client read, for the platform's `HttpClientResponse`. */
 const webResponse = (answer: EgressAnswer): Response => {

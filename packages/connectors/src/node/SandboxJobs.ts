@@ -41,15 +41,21 @@ export const SandboxJobs = Layer.scoped(
     const urls = yield* PublicUrls
     const { post, close } = postToOwnOrigin(urls.base)
     yield* Effect.addFinalizer(() => Effect.sync(close))
-    return [sandboxSubscriptionsJob(ledger), sandboxNotifierJob({
-      ledger,
-      webhookUrl: urls.providerWebhook,
-      post,
-      webhookSecret: (connectionId) =>
-        Effect.flatMap(connections.findOwned(connectionId), Option.match({
-          onNone: () => Effect.succeed(Option.none()),
-          onSome: ({ connection }) => Effect.option(secrets.webhookSecret(connection))
-        }))
-    })]
+    return [
+      sandboxSubscriptionsJob(ledger),
+      sandboxNotifierJob({
+        ledger,
+        webhookUrl: urls.providerWebhook,
+        post,
+        webhookSecret: (connectionId) =>
+          Effect.flatMap(
+            connections.findOwned(connectionId),
+            Option.match({
+              onNone: () => Effect.succeed(Option.none()),
+              onSome: ({ connection }) => Effect.option(secrets.webhookSecret(connection))
+            })
+          )
+      })
+    ]
   })
 ).pipe(Layer.provide(ConnectionSecrets.layer))

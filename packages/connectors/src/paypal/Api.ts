@@ -1,9 +1,4 @@
-import {
-  type ConnectorContext,
-  type ConnectorError,
-  ConnectorOutcomeUnknown,
-  ConnectorUnavailable
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { answerReader, callUrl, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { PAYPAL_LIVE_BASE_URL, PAYPAL_LIVE_HOSTS, PAYPAL_SANDBOX_BASE_URL, type PayPalSettings } from "./Settings.js"
@@ -57,16 +52,21 @@ export const makePayPalCall = (
 
   const fetchToken = (clientId: string, clientSecret: string) =>
     Effect.gen(function*() {
-      const response = yield* exchange(client, {
-        method: "POST",
-        url: `${baseUrl}/v1/oauth2/token`,
-        headers: {
-          authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json"
+      const response = yield* exchange(
+        client,
+        {
+          method: "POST",
+          url: `${baseUrl}/v1/oauth2/token`,
+          headers: {
+            authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+            "content-type": "application/x-www-form-urlencoded",
+            accept: "application/json"
+          },
+          body: "grant_type=client_credentials"
         },
-        body: "grant_type=client_credentials"
-      }, timeouts, "PayPal access token").pipe(
+        timeouts,
+        "PayPal access token"
+      ).pipe(
         // Only a token was asked for: however that call ended, no order or charge can have been made.
         Effect.catchTag("ConnectorOutcomeUnknown", (lost) => new ConnectorUnavailable({ reason: lost.reason }))
       )
@@ -90,21 +90,26 @@ export const makePayPalCall = (
       const { clientId, clientSecret } = yield* credentials
       const key = `${connection.id}:${clientId}`
       const token = yield* tokens.token(key, fetchToken(clientId, clientSecret))
-      const response = yield* exchange(client, {
-        method: request.method,
-        url: callUrl(baseUrl, request),
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: "application/json",
-          ...(request.method === "POST" ? { "content-type": "application/json", prefer: "return=representation" } : {}),
-          ...(request.requestId === undefined ? {} : { "paypal-request-id": request.requestId })
+      const response = yield* exchange(
+        client,
+        {
+          method: request.method,
+          url: callUrl(baseUrl, request),
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: "application/json",
+            ...(request.method === "POST" ? { "content-type": "application/json", prefer: "return=representation" } : {}),
+            ...(request.requestId === undefined ? {} : { "paypal-request-id": request.requestId })
+          },
+          ...(request.rawBody !== undefined
+            ? { body: request.rawBody }
+            : request.body === undefined
+            ? {}
+            : { body: JSON.stringify(request.body) })
         },
-        ...(request.rawBody !== undefined
-          ? { body: request.rawBody }
-          : request.body === undefined
-          ? {}
-          : { body: JSON.stringify(request.body) })
-      }, timeouts, `PayPal ${what}`)
+        timeouts,
+        `PayPal ${what}`
+      )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what PayPal said goes to the attempt record only.
       if (response.status === 401) {

@@ -1,13 +1,8 @@
-import {
-  AuthorizationOutcome,
-  type AuthorizeRequest,
-  ConnectorOutcomeUnknown,
-  type PaymentConnector
-} from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Either, Option } from "effect"
 import { toPayPalMoney } from "./Amounts.js"
-import { type PayPalCall, path, read } from "./Api.js"
+import { path, type PayPalCall, read } from "./Api.js"
 import { failureOf, issueOf } from "./Errors.js"
 import { noCard, outcomeOfOrder } from "./Outcomes.js"
 import { approvalLinkOf, Order } from "./Wire.js"

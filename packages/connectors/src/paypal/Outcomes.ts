@@ -1,5 +1,5 @@
-import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
 import { fromPayPalMoney } from "./Amounts.js"
 import { approvalLinkOf, type Order } from "./Wire.js"
 

@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import {
   CaptureOutcome,
   ConnectorOutcomeUnknown,
@@ -5,10 +6,9 @@ import {
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core/providers/PaymentConnector"
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option } from "effect"
 import { fromPayPalMoney, toPayPalMoney } from "./Amounts.js"
-import { type PayPalCall, path, read } from "./Api.js"
+import { path, type PayPalCall, read } from "./Api.js"
 import { failureOf, issueOf } from "./Errors.js"
 import { retrieveOrder } from "./Orders.js"
 import { Capture, type Order, Refund } from "./Wire.js"
@@ -28,10 +28,13 @@ const paymentsOf = (order: Order) => order.purchase_units?.[0]?.payments
 
 /** The order, or why the operation cannot proceed: PayPal has none under this id. */
 const orderOf = (call: PayPalCall, id: string) =>
-  Effect.flatMap(retrieveOrder(call, id), Option.match({
-    onNone: () => Effect.fail(new ConnectorOutcomeUnknown({ reason: "PayPal show order: no such order" })),
-    onSome: Effect.succeed
-  }))
+  Effect.flatMap(
+    retrieveOrder(call, id),
+    Option.match({
+      onNone: () => Effect.fail(new ConnectorOutcomeUnknown({ reason: "PayPal show order: no such order" })),
+      onSome: Effect.succeed
+    })
+  )
 
 /** Captures the order's authorization (intent AUTHORIZE) for `amount`, the final capture, under our reference. */
 export const paypalCapture = (call: PayPalCall): PaymentConnector["capture"] => ({ amount, currency, pspPaymentId, reference }) =>

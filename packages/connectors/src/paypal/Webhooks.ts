@@ -1,10 +1,5 @@
-import {
-  AuthorizationOutcome,
-  type IncomingWebhook,
-  ProviderEvent,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { AuthorizationOutcome, type IncomingWebhook, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Schema } from "effect"
 import { fromPayPalMoney } from "./Amounts.js"
 import type { PayPalCall } from "./Api.js"
@@ -111,7 +106,9 @@ export const readPayPalWebhook = (call: PayPalCall, webhookId: string | undefine
     const raw = new TextDecoder().decode(webhook.body)
     const event = yield* Effect.mapError(decodeEvent(raw), () => new WebhookRejected({ reason: "the body is not a PayPal webhook event" }))
     // The event goes back byte for byte as it came: re-encoding it could change what was signed.
-    const body = `{${Object.entries({ ...transmission, webhook_id: webhookId }).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")},"webhook_event":${raw}}`
+    const body = `{${
+      Object.entries({ ...transmission, webhook_id: webhookId }).map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`).join(",")
+    },"webhook_event":${raw}}`
     const answer = yield* call("verify webhook signature", {
       method: "POST",
       path: "/v1/notifications/verify-webhook-signature",

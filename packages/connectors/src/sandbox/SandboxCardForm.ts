@@ -12,14 +12,34 @@ const script = CARD_FORM_SCRIPT.replace("/*CARDS*/ []", JSON.stringify(cards))
 const style = CARD_FORM_STYLE
 
 const LABELS = {
-  en: { title: "Card details", number: "Card number", expiry: "Expiry (MM / YY)", cvc: "Security code (CVC)", pay: "Pay", hint: "Sandbox: no real card is charged." },
-  fr: { title: "Données de la carte", number: "Numéro de carte", expiry: "Expiration (MM / AA)", cvc: "Code de sécurité (CVC)", pay: "Payer", hint: "Bac à sable : aucune vraie carte n'est débitée." },
-  de: { title: "Kartendaten", number: "Kartennummer", expiry: "Ablaufdatum (MM / JJ)", cvc: "Prüfnummer (CVC)", pay: "Bezahlen", hint: "Sandbox: Es wird keine echte Karte belastet." }
+  en: {
+    title: "Card details",
+    number: "Card number",
+    expiry: "Expiry (MM / YY)",
+    cvc: "Security code (CVC)",
+    pay: "Pay",
+    hint: "Sandbox: no real card is charged."
+  },
+  fr: {
+    title: "Données de la carte",
+    number: "Numéro de carte",
+    expiry: "Expiration (MM / AA)",
+    cvc: "Code de sécurité (CVC)",
+    pay: "Payer",
+    hint: "Bac à sable : aucune vraie carte n'est débitée."
+  },
+  de: {
+    title: "Kartendaten",
+    number: "Kartennummer",
+    expiry: "Ablaufdatum (MM / JJ)",
+    cvc: "Prüfnummer (CVC)",
+    pay: "Bezahlen",
+    hint: "Sandbox: Es wird keine echte Karte belastet."
+  }
 } as const
 
 /** The frame only talks to the page that embeds it, and only scripts and styles of its own run in it. */
-const FRAME_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'"
+const FRAME_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'"
 
 const field = (id: string, label: string, attributes: string, wide: boolean) =>
   `<div class="field${wide ? " wide" : ""}"><label for="${id}">${escapeHtml(label)}</label>
@@ -39,8 +59,7 @@ ${field("card-cvc", text.cvc, `inputmode="numeric" autocomplete="cc-csc" placeho
 </form><script src="/sandbox/card-form.js"></script></body></html>`
 }
 
-const asset = (body: string, contentType: string) =>
-  HttpServerResponse.text(body, { contentType, headers: { "cache-control": "no-cache" } })
+const asset = (body: string, contentType: string) => HttpServerResponse.text(body, { contentType, headers: { "cache-control": "no-cache" } })
 
 /**
  * The sandbox's hosted card fields, like a real PSP's: a small form it serves for an iframe, which

@@ -1,13 +1,12 @@
-import { toDecimalString } from "@orchestrator/core/domain/Money"
-import type { Currency } from "@orchestrator/core/domain/Currency"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import { toDecimalString } from "@orchestrator/core/domain/Money"
 import { isStorable } from "@orchestrator/core/domain/UnstorableText"
 import { type Context, Effect, Option } from "effect"
 import { SandboxLedger } from "./SandboxLedger.js"
 import { notifyCharge } from "./SandboxNotifications.js"
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -24,8 +23,7 @@ const chargeNamed = (ledger: Context.Tag.Service<SandboxLedger>, chargeId: strin
     ? Effect.succeed(undefined)
     : Effect.map(ledger.findCharge(chargeId), Option.getOrUndefined)
 
-const htmlResponse = (html: string, status = 200) =>
-  HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8" })
+const htmlResponse = (html: string, status = 200) => HttpServerResponse.text(html, { status, contentType: "text/html; charset=utf-8" })
 
 /**
  * The sandbox's 3D Secure challenge, the page a real issuer would show. Completing or failing it

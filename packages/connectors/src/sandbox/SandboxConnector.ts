@@ -11,12 +11,12 @@ import {
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Clock, Duration, Effect, Option } from "effect"
 import { type SandboxCharge, SandboxLedger } from "./SandboxLedger.js"
-import { SandboxSettings } from "./SandboxSettings.js"
-import { cardForToken } from "./SandboxTokens.js"
-import { sandboxNativeSubscriptions } from "./SandboxSubscriptions.js"
 import { newSandboxCharge } from "./SandboxNewCharge.js"
-import { readSandboxWebhook } from "./SandboxWebhooks.js"
 import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"
+import { SandboxSettings } from "./SandboxSettings.js"
+import { sandboxNativeSubscriptions } from "./SandboxSubscriptions.js"
+import { cardForToken } from "./SandboxTokens.js"
+import { readSandboxWebhook } from "./SandboxWebhooks.js"
 
 const notFound = { code: "charge_not_found", message: "No such charge on this connection." }
 
@@ -151,10 +151,13 @@ export const makeSandboxConnector = (
       })),
 
     syncRefund: ({ reference }) =>
-      respond(Effect.map(ledger.findRefundByReference(connection.id, reference), Option.match({
-        onNone: () => RefundOutcome.Unknown(),
-        onSome: refundOutcome
-      }))),
+      respond(Effect.map(
+        ledger.findRefundByReference(connection.id, reference),
+        Option.match({
+          onNone: () => RefundOutcome.Unknown(),
+          onSome: refundOutcome
+        })
+      )),
 
     verifyWebhook: (webhook) => readSandboxWebhook(webhook, context.webhookSecret, baseUrl),
 

@@ -179,8 +179,7 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
           return Option.some(moved)
         }),
       findCharge: (id) => Effect.sync(() => Option.fromNullable(charges.get(id))),
-      findChargeByReference: (connectionId, reference) =>
-        Effect.sync(() => byReference(charges, connectionId, reference)),
+      findChargeByReference: (connectionId, reference) => Effect.sync(() => byReference(charges, connectionId, reference)),
       recordRefund: (refund) =>
         Effect.sync(() => {
           const existing = byReference(refunds, refund.connectionId, refund.reference)
@@ -189,14 +188,9 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
           refunds.set(stored.id, stored)
           return { refund: stored, created: true }
         }),
-      findRefundByReference: (connectionId, reference) =>
-        Effect.sync(() => byReference(refunds, connectionId, reference)),
+      findRefundByReference: (connectionId, reference) => Effect.sync(() => byReference(refunds, connectionId, reference)),
       countCharges: (merchantReference) =>
-        Effect.sync(() =>
-          [...charges.values()].filter((charge) =>
-            charge.merchantReference === merchantReference && charge.status !== "failed"
-          ).length
-        ),
+        Effect.sync(() => [...charges.values()].filter((charge) => charge.merchantReference === merchantReference && charge.status !== "failed").length),
       settleDueRefunds: (nowMillis, limit) =>
         Effect.sync(() => {
           const due = [...refunds.values()]
@@ -208,8 +202,7 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
             return settled
           })
         }),
-      notify: (notification) =>
-        Effect.sync(() => void notifications.set(notification.id, { ...notification, sentAt: null, leaseUntil: 0 })),
+      notify: (notification) => Effect.sync(() => void notifications.set(notification.id, { ...notification, sentAt: null, leaseUntil: 0 })),
       claimNotifications: (nowMillis, leaseUntilMillis, limit) =>
         Effect.sync(() => {
           const due = [...notifications.values()]
@@ -234,9 +227,7 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
       dueSubscriptions: (nowMillis, limit) =>
         Effect.sync(() =>
           [...subscriptions.values()]
-            .filter((subscription) =>
-              !subscription.onTestClock && subscription.nextRunMillis !== null && subscription.nextRunMillis <= nowMillis
-            )
+            .filter((subscription) => !subscription.onTestClock && subscription.nextRunMillis !== null && subscription.nextRunMillis <= nowMillis)
             .sort((a, b) => a.nextRunMillis! - b.nextRunMillis!)
             .slice(0, limit)
         ),
@@ -250,4 +241,3 @@ export class SandboxLedger extends Context.Tag("connectors/SandboxLedger")<Sandb
     }
   })
 }
-

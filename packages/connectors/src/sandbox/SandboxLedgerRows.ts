@@ -5,8 +5,7 @@ import type { SandboxCharge, SandboxNotification, SandboxRefund, SandboxSubscrip
 const BigIntColumn = Schema.Union(Schema.Number, Schema.NumberFromString)
 
 /** A field read from the snake_case column `key`. */
-const column = <A, I>(schema: Schema.Schema<A, I>, key: string) =>
-  Schema.propertySignature(schema).pipe(Schema.fromKey(key))
+const column = <A, I>(schema: Schema.Schema<A, I>, key: string) => Schema.propertySignature(schema).pipe(Schema.fromKey(key))
 
 const ChargeRow = Schema.Struct({
   id: Schema.String,

@@ -1,12 +1,6 @@
 import { SqlClient } from "@effect/sql"
-import {
-  type ChargeChanges,
-  OVER_REFUND,
-  SandboxLedger,
-  type SandboxRefund,
-  type SandboxSubscription
-} from "./SandboxLedger.js"
 import { type Context, Effect, Layer, Option } from "effect"
+import { type ChargeChanges, OVER_REFUND, SandboxLedger, type SandboxRefund, type SandboxSubscription } from "./SandboxLedger.js"
 import { toCharge, toNotification, toRefund, toSubscription } from "./SandboxLedgerRows.js"
 
 /** `bigint` arrives as a string from `pg` and as a number from PGlite. */
@@ -79,9 +73,7 @@ const recordCharge = (sql: Sql): Ledger["recordCharge"] => (charge) =>
   }).pipe(Effect.orDie)
 
 const transitionCharge = (sql: Sql): Ledger["transitionCharge"] => (id, from, changes) => {
-  const assignments = Object.entries(changes).map(([key, value]) =>
-    sql`${sql(columns[key as keyof ChargeChanges])} = ${value as string | number | null}`
-  )
+  const assignments = Object.entries(changes).map(([key, value]) => sql`${sql(columns[key as keyof ChargeChanges])} = ${value as string | number | null}`)
   return sql`update sandbox_charges set ${sql.csv(assignments)}
     where id = ${id} and status in ${sql.in(from)} returning *`.pipe(Effect.map(firstRow(toCharge)), Effect.orDie)
 }
@@ -196,8 +188,7 @@ export const SandboxLedgerSql = Layer.effect(
     SandboxLedger.of({
       recordCharge: recordCharge(sql),
       transitionCharge: transitionCharge(sql),
-      findCharge: (id) =>
-        sql`select * from sandbox_charges where id = ${id}`.pipe(Effect.map(firstRow(toCharge)), Effect.orDie),
+      findCharge: (id) => sql`select * from sandbox_charges where id = ${id}`.pipe(Effect.map(firstRow(toCharge)), Effect.orDie),
       findChargeByReference: (connectionId, reference) => Effect.orDie(chargeByReference(sql)(connectionId, reference)),
       recordRefund: recordRefund(sql),
       findRefundByReference: (connectionId, reference) => Effect.orDie(refundByReference(sql)(connectionId, reference)),
@@ -210,8 +201,7 @@ export const SandboxLedgerSql = Layer.effect(
           Effect.orDie
         ),
       recordSubscription: recordSubscription(sql),
-      findSubscription: (id) =>
-        sql`select * from sandbox_subscriptions where id = ${id}`.pipe(Effect.map(firstRow(toSubscription)), Effect.orDie),
+      findSubscription: (id) => sql`select * from sandbox_subscriptions where id = ${id}`.pipe(Effect.map(firstRow(toSubscription)), Effect.orDie),
       dueSubscriptions: (nowMillis, limit) =>
         sql`select * from sandbox_subscriptions where next_run_at_millis <= ${nowMillis}
           order by next_run_at_millis limit ${limit}`.pipe(Effect.map((rows) => rows.map(toSubscription)), Effect.orDie),

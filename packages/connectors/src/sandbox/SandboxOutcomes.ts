@@ -1,8 +1,4 @@
-import {
-  AuthorizationOutcome,
-  type CardDetails,
-  RefundOutcome
-} from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
 import { cardForToken } from "./SandboxTokens.js"
 
@@ -12,7 +8,6 @@ import { cardForToken } from "./SandboxTokens.js"
 const unknownCard: CardDetails = { brand: null, last4: null, country: null }
 
 export const challengePath = (chargeId: string) => `/sandbox/3ds/${chargeId}`
-
 
 /** How the sandbox reports a charge it holds, in the connector port's terms. */
 export const outcomeOfCharge = (

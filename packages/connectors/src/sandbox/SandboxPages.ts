@@ -10,4 +10,5 @@ export const SandboxPagesLive = HttpApiBuilder.Router.use((router) =>
     Effect.zipRight(
       router.concat(SandboxChallengeRoutes.pipe(HttpRouter.provideService(SandboxLedger, ledger))),
       router.concat(SandboxCardFormRoutes)
-    )))
+    ))
+)

@@ -1,10 +1,10 @@
 import { makeId } from "@orchestrator/core/domain/Ids"
 import type { Job } from "@orchestrator/core/ports/Jobs"
 import type { NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
+import type { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { periodBoundary } from "@orchestrator/core/subscriptions/BillingPeriod"
 import { atTime } from "@orchestrator/core/subscriptions/BillingTime"
 import { Clock, Effect, Option, Schema } from "effect"
-import type { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import type { SandboxLedger, SandboxSubscription } from "./SandboxLedger.js"
 import { cardForToken } from "./SandboxTokens.js"
 import { SandboxWebhook } from "./SandboxWebhooks.js"
@@ -170,8 +170,7 @@ export const sandboxNativeSubscriptions = (
   connectionId: string,
   respond: <A>(work: Effect.Effect<A>) => Effect.Effect<A, ConnectorUnavailable>
 ): NativeSubscriptions => {
-  const owned = (id: string) =>
-    Effect.map(ledger.findSubscription(id), Option.filter((subscription) => subscription.connectionId === connectionId))
+  const owned = (id: string) => Effect.map(ledger.findSubscription(id), Option.filter((subscription) => subscription.connectionId === connectionId))
 
   /** Applies `change` (null: nothing to change) to the subscription, again on a fresh read if a schedule step saved in between. */
   const modify = (id: string, change: (subscription: SandboxSubscription) => SandboxSubscription | null) =>
@@ -187,8 +186,7 @@ export const sandboxNativeSubscriptions = (
       return yield* Effect.dieMessage(`sandbox subscription ${id} kept changing`)
     })
 
-  const final = (subscription: SandboxSubscription) =>
-    subscription.status === "canceled" || subscription.status === "incomplete_expired"
+  const final = (subscription: SandboxSubscription) => subscription.status === "canceled" || subscription.status === "incomplete_expired"
 
   return {
     create: (request) =>
@@ -243,7 +241,6 @@ export const sandboxNativeSubscriptions = (
         return yield* Effect.dieMessage(`sandbox subscription ${pspSubscriptionId} does not settle`)
       })),
     updatePaymentMethod: ({ paymentMethod, pspSubscriptionId }) =>
-      respond(Effect.asVoid(modify(pspSubscriptionId, (subscription) =>
-        final(subscription) ? null : { ...subscription, token: paymentMethod.token })))
+      respond(Effect.asVoid(modify(pspSubscriptionId, (subscription) => final(subscription) ? null : { ...subscription, token: paymentMethod.token })))
   }
 }

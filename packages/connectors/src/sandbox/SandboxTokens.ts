@@ -75,5 +75,4 @@ export const TEST_CARDS: ReadonlyArray<TestCard> = [
 ]
 
 export const cardForToken = (token: string): TestCard | undefined => TEST_CARDS.find((card) => card.token === token)
-export const cardForNumber = (number: string): TestCard | undefined =>
-  TEST_CARDS.find((card) => card.number === number.replace(/\s+/g, ""))
+export const cardForNumber = (number: string): TestCard | undefined => TEST_CARDS.find((card) => card.number === number.replace(/\s+/g, ""))

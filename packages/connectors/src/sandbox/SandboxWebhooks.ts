@@ -1,9 +1,4 @@
-import {
-  type IncomingWebhook,
-  type MissingSecret,
-  ProviderEvent,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type IncomingWebhook, type MissingSecret, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
 import { SIGNATURE_HEADER, signatureHeader, verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"

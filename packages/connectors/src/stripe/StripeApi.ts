@@ -1,8 +1,4 @@
-import {
-  type ConnectorContext,
-  ConnectorOutcomeUnknown,
-  ConnectorUnavailable
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
@@ -45,19 +41,24 @@ export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext,
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
-      const response = yield* exchange(client, {
-        method: request.method,
-        url: callUrl(baseUrl, request),
-        headers: {
-          authorization: `Bearer ${key}`,
-          "stripe-version": STRIPE_API_VERSION,
-          accept: "application/json",
-          ...(request.method === "POST"
-            ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
-            : {})
+      const response = yield* exchange(
+        client,
+        {
+          method: request.method,
+          url: callUrl(baseUrl, request),
+          headers: {
+            authorization: `Bearer ${key}`,
+            "stripe-version": STRIPE_API_VERSION,
+            accept: "application/json",
+            ...(request.method === "POST"
+              ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
+              : {})
+          },
+          ...(request.form === undefined ? {} : { body: encodeForm(request.form) })
         },
-        ...(request.form === undefined ? {} : { body: encodeForm(request.form) })
-      }, timeouts, `Stripe ${what}`)
+        timeouts,
+        `Stripe ${what}`
+      )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       const body = decodeErrorBody(response.json)
       // Reasons are ours (they reach operators); what Stripe said goes to the attempt record only.

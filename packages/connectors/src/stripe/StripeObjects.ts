@@ -113,8 +113,7 @@ export const outcomeOfRefund = (refund: Refund): RefundOutcome => {
     case "succeeded":
       return RefundOutcome.Succeeded({ pspRefundId: refund.id })
     case "failed":
-    case "canceled":
-    {
+    case "canceled": {
       const code = refund.status === "canceled" ? "refund_canceled" : "refund_failed"
       return RefundOutcome.Failed({
         pspRefundId: refund.id,

@@ -1,3 +1,4 @@
+import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import {
   AuthorizationOutcome,
   CaptureOutcome,
@@ -6,7 +7,6 @@ import {
   ModificationOutcome,
   type PaymentConnector
 } from "@orchestrator/core/providers/PaymentConnector"
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import { Effect, Either, Option } from "effect"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
 import { path, read, retrieveIntent, searchByReference, type StripeCall } from "./StripeApi.js"

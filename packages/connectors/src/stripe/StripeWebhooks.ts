@@ -1,9 +1,4 @@
-import {
-  type IncomingWebhook,
-  type MissingSecret,
-  ProviderEvent,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type IncomingWebhook, type MissingSecret, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
 import { verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { reportOfInvoice, reportOfSubscription, StripeInvoice, StripeSubscription } from "./StripeBillingObjects.js"

@@ -26,15 +26,20 @@ export const makeTemplateCall = (http: PspHttp["Type"], context: ConnectorContex
   const secretKey = connectionCredential(context, "secret_key")
   return (what, request) =>
     Effect.flatMap(secretKey, (key) =>
-      exchange(client, {
-        method: request.method,
-        url: `${baseUrl}${request.path}`,
-        headers: {
-          authorization: `Bearer ${key}`,
-          accept: "application/json",
-          ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-          ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
+      exchange(
+        client,
+        {
+          method: request.method,
+          url: `${baseUrl}${request.path}`,
+          headers: {
+            authorization: `Bearer ${key}`,
+            accept: "application/json",
+            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+            ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
+          },
+          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
         },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-      }, timeouts, `Template ${what}`))
+        timeouts,
+        `Template ${what}`
+      ))
 }

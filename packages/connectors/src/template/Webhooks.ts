@@ -1,9 +1,4 @@
-import {
-  type IncomingWebhook,
-  type MissingSecret,
-  type ProviderEvent,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type IncomingWebhook, type MissingSecret, type ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, type Redacted } from "effect"
 
 /**
@@ -15,5 +10,4 @@ import { Effect, type Redacted } from "effect"
 export const readTemplateWebhook = (
   _webhook: IncomingWebhook,
   _webhookSecret: Effect.Effect<Redacted.Redacted<string>, MissingSecret>
-): Effect.Effect<ReadonlyArray<ProviderEvent>, WebhookRejected> =>
-  Effect.fail(new WebhookRejected({ reason: "Template webhooks are not implemented yet" }))
+): Effect.Effect<ReadonlyArray<ProviderEvent>, WebhookRejected> => Effect.fail(new WebhookRejected({ reason: "Template webhooks are not implemented yet" }))

@@ -180,9 +180,7 @@ export const exchange = (
     ? withHeaders
     : HttpClientRequest.bodyText(withHeaders, request.body, request.headers["content-type"])
   return client.execute(built).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text): PspResponse => ({ status: response.status, text, json: parseJson(text) }))
-    ),
+    Effect.flatMap((response) => Effect.map(response.text, (text): PspResponse => ({ status: response.status, text, json: parseJson(text) }))),
     Effect.catchAll((error) =>
       Effect.fail(
         error._tag === "RequestError"
@@ -197,8 +195,7 @@ export const exchange = (
     Effect.interruptible,
     Effect.timeoutFail({
       duration: Duration.millis(timeouts.timeoutMs),
-      onTimeout: () =>
-        new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms`, timedOut: true })
+      onTimeout: () => new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms`, timedOut: true })
     })
   )
 }

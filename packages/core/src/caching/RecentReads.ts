@@ -41,5 +41,4 @@ export const forgetting = <Args extends ReadonlyArray<unknown>, B, E, R>(
   reads: ReadonlyArray<Pick<RecentReads<unknown>, "forgetAll">>,
   write: (...args: Args) => Effect.Effect<B, E, R>
 ) =>
-(...args: Args): Effect.Effect<B, E, R> =>
-  Effect.ensuring(write(...args), Effect.forEach(reads, (cache) => cache.forgetAll, { discard: true }))
+(...args: Args): Effect.Effect<B, E, R> => Effect.ensuring(write(...args), Effect.forEach(reads, (cache) => cache.forgetAll, { discard: true }))

@@ -16,8 +16,7 @@ export interface CheckoutFacts {
  * The method the session's card form (`ui.provider`) is routed for: cards whenever they are allowed
  * (no `allowed_methods` means cards), else the first allowed method.
  */
-export const formMethodOf = (methods: ReadonlyArray<string> | null): string =>
-  methods === null || methods.includes(CARD_METHOD) ? CARD_METHOD : methods[0]!
+export const formMethodOf = (methods: ReadonlyArray<string> | null): string => methods === null || methods.includes(CARD_METHOD) ? CARD_METHOD : methods[0]!
 
 /**
  * The connections a session pays on: the one of its card form, and one per allowed redirect method,

@@ -4,8 +4,8 @@ import type { EventConsumer } from "../events/EventDispatch.js"
 import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
+import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
 import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
 
 /**

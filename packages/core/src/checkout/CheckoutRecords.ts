@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { lifecycleLayer, LifecycleTag } from "../lifecycle/Lifecycle.js"
-import { CheckoutSessionRecord, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
 import { CheckoutSessionNotFound } from "./CheckoutErrors.js"
+import { CheckoutSessionRecord, type CheckoutSessionStatus, toEventObject } from "./CheckoutSession.js"
 import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
 import { CheckoutSessionStateMachine } from "./CheckoutSessionStateMachine.js"
 

@@ -1,13 +1,13 @@
 import { Schema } from "effect"
-import { DEFAULT_DISPLAY_NAME } from "../providers/ProviderConnection.js"
 import { Currency } from "../domain/Currency.js"
 import { Metadata } from "../domain/Metadata.js"
 import { Amount } from "../domain/Money.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { CardMethodInput, Failure, NextAction, Payment, PaymentStatus, RedirectMethodInput } from "../payments/Payment.js"
 import { CARD_METHOD, REDIRECT_METHODS } from "../payments/PaymentMethodTypes.js"
-import { RequestBody } from "../domain/RequestBody.js"
+import { DEFAULT_DISPLAY_NAME } from "../providers/ProviderConnection.js"
 
 export const CheckoutSessionStatus = Schema.Literal(
   "open",
@@ -65,7 +65,7 @@ const sessionHead = {
   amount: Amount,
   currency: Currency,
   ui: CheckoutUi,
-  allowed_methods: Schema.NullOr(Schema.Array(Schema.String)),
+  allowed_methods: Schema.NullOr(Schema.Array(Schema.String))
 }
 
 /**
@@ -202,4 +202,3 @@ export const sessionIdOfSecret = (secret: string): string | null => {
   const match = /^(cs_[A-Za-z0-9]+)_secret_[A-Za-z0-9]+$/.exec(secret)
   return match === null ? null : match[1]!
 }
-

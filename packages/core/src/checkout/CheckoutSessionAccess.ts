@@ -7,6 +7,9 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
+import { ClientSecretRejected } from "./CheckoutErrors.js"
+import { resolveCheckoutUi } from "./CheckoutMethods.js"
+import { CheckoutRecords } from "./CheckoutRecords.js"
 import {
   type CheckoutSession,
   type CheckoutSessionListFilter,
@@ -16,11 +19,8 @@ import {
   sessionIdOfSecret
 } from "./CheckoutSession.js"
 import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
-import { resolveCheckoutUi } from "./CheckoutMethods.js"
-import { ClientSecretRejected } from "./CheckoutErrors.js"
-import { CheckoutRecords } from "./CheckoutRecords.js"
-import { clientSecretOf, legacySecretDigest } from "./ClientSecrets.js"
 import { CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
+import { clientSecretOf, legacySecretDigest } from "./ClientSecrets.js"
 
 /**
  * A session made by the merchant's server and read back: by the merchant in full (with its client
@@ -89,8 +89,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
         return yield* withSecret(session, options?.expandPayment === true ? yield* paymentOf(tenant, session) : null)
       })
 
-    const retrievePublic = (tenant: Tenant, id: string) =>
-      Effect.flatMap(current(tenant, id), (session) => publicOf(tenant, session))
+    const retrievePublic = (tenant: Tenant, id: string) => Effect.flatMap(current(tenant, id), (session) => publicOf(tenant, session))
 
     const list = (
       tenant: Tenant,

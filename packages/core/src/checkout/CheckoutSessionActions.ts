@@ -6,11 +6,11 @@ import { Payments } from "../payments/Payments.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "./CheckoutSession.js"
-import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
 import { CheckoutMethodNotAllowed, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 import { providerForMethod, resolveCheckoutUi } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
+import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "./CheckoutSession.js"
+import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
 
 /**
  * What the customer's browser does to a session: confirm it with a provider's token (one payment),
@@ -91,17 +91,25 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       // refused (the card form may still take the customer's card then).
       const failed = yield* paymentOf(tenant, session)
       const walletFailed = failed !== null && isRedirectMethod(failed.payment_method.type)
-      const excluded = [...new Set([
-        ...session.excluded_providers,
-        ...(failed === null ? [] : [failed.provider]),
-        ...(walletFailed ? [] : [session.ui.provider]),
-        ...(input.exclude_provider === undefined ? [] : [input.exclude_provider])
-      ])]
-      const ui = yield* resolveCheckoutUi(resolution, tenant, {
-        amount: session.amount,
-        currency: session.currency,
-        country: session.country
-      }, session.allowed_methods, { excluded, dropUnroutableWallets: true }).pipe(
+      const excluded = [
+        ...new Set([
+          ...session.excluded_providers,
+          ...(failed === null ? [] : [failed.provider]),
+          ...(walletFailed ? [] : [session.ui.provider]),
+          ...(input.exclude_provider === undefined ? [] : [input.exclude_provider])
+        ])
+      ]
+      const ui = yield* resolveCheckoutUi(
+        resolution,
+        tenant,
+        {
+          amount: session.amount,
+          currency: session.currency,
+          country: session.country
+        },
+        session.allowed_methods,
+        { excluded, dropUnroutableWallets: true }
+      ).pipe(
         // Only a forced `provider` is refused as not usable; a reroute never forces one.
         Effect.catchTag("ProviderNotUsable", (error) => Effect.die(error))
       )

@@ -5,8 +5,8 @@ import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
-import { CheckoutSession, type CheckoutSessionRecord, toPublic } from "./CheckoutSession.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
+import { CheckoutSession, type CheckoutSessionRecord, toPublic } from "./CheckoutSession.js"
 import { clientSecretOf } from "./ClientSecrets.js"
 
 /** How long a confirm may run before a session it left `processing` without a payment is given up. */
@@ -84,8 +84,7 @@ export const makeCheckoutSessionCatchUp = Effect.gen(function*() {
       return session
     })
 
-  const publicOf = (tenant: Tenant, session: CheckoutSessionRecord) =>
-    Effect.map(paymentOf(tenant, session), (payment) => toPublic(session, payment))
+  const publicOf = (tenant: Tenant, session: CheckoutSessionRecord) => Effect.map(paymentOf(tenant, session), (payment) => toPublic(session, payment))
 
   return { withSecret, paymentOf, publicOf, link, current }
 })

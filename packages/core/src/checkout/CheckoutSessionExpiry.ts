@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { drainLeased } from "../ports/LeasedWork.js"
 import type { Job } from "../ports/Jobs.js"
+import { drainLeased } from "../ports/LeasedWork.js"
 import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
 import { type CheckoutSessionRef, CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
 
@@ -13,8 +13,7 @@ export const makeCheckoutSessionExpiry = (catchUp: CheckoutSessionCatchUp) =>
     const repository = yield* CheckoutSessionsRepository
     const { current } = catchUp
 
-    const expire = (ref: CheckoutSessionRef) =>
-      Effect.asVoid(Effect.ignore(current(ref.tenant, ref.sessionId)))
+    const expire = (ref: CheckoutSessionRef) => Effect.asVoid(Effect.ignore(current(ref.tenant, ref.sessionId)))
 
     const expireDue = drainLeased({
       claim: (lease) => repository.claimExpired(lease),

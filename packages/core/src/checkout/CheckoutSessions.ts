@@ -1,13 +1,15 @@
-import { Payments } from "../payments/Payments.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { CheckoutRecords } from "./CheckoutRecords.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { Payments } from "../payments/Payments.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderResolution.js"
+import type { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./CheckoutErrors.js"
+import { makeCheckoutPaymentEvents } from "./CheckoutPaymentEvents.js"
+import { CheckoutRecords } from "./CheckoutRecords.js"
 import type {
   CheckoutSession,
   CheckoutSessionListFilter,
@@ -16,10 +18,6 @@ import type {
   CreateCheckoutSession,
   RerouteCheckout
 } from "./CheckoutSession.js"
-import type {
-  CheckoutMethodNotAllowed,
-  CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./CheckoutErrors.js"
-import { makeCheckoutPaymentEvents } from "./CheckoutPaymentEvents.js"
 import { makeCheckoutSessionAccess } from "./CheckoutSessionAccess.js"
 import { makeCheckoutSessionActions } from "./CheckoutSessionActions.js"
 import { makeCheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
@@ -79,7 +77,9 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   readonly expire: (ref: CheckoutSessionRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer)))
+  static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make)).pipe(
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer))
+  )
 }
 
 /** The service put together from its use cases, each in its own file, all on the same caught-up session. */

@@ -1,8 +1,28 @@
 /** Every prefix the service hands out: the kind of object an id names. */
 export type IdPrefix =
-  | "pay" | "att" | "ref" | "evt" | "org" | "pcn" | "key" | "req" | "whsec"
-  | "sub" | "plan" | "cus" | "rule" | "whe" | "whev" | "cs" | "in" | "psev"
-  | "ch" | "re" | "sbev" | "clock" | "sbsub"
+  | "pay"
+  | "att"
+  | "ref"
+  | "evt"
+  | "org"
+  | "pcn"
+  | "key"
+  | "req"
+  | "whsec"
+  | "sub"
+  | "plan"
+  | "cus"
+  | "rule"
+  | "whe"
+  | "whev"
+  | "cs"
+  | "in"
+  | "psev"
+  | "ch"
+  | "re"
+  | "sbev"
+  | "clock"
+  | "sbsub"
 
 // Crockford base32 keeps ids URL-safe and, because it is ordered like the alphabet, sortable.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -41,8 +61,7 @@ export const randomBase32 = (length: number): string => {
 }
 
 /** `<prefix>_<10 chars of milliseconds><20 random chars>`: time-ordered, opaque, unguessable. */
-export const makeId = (prefix: IdPrefix, millis: number): string =>
-  `${prefix}_${encodeTime(millis)}${randomBase32(20)}`
+export const makeId = (prefix: IdPrefix, millis: number): string => `${prefix}_${encodeTime(millis)}${randomBase32(20)}`
 
 const RANDOM_BITS = 100n
 const randomPart = (): bigint => {

@@ -16,8 +16,7 @@ export const Text = Schema.String.pipe(
  * Text from outside that we keep rather than judge (a webhook receiver's answer, a PSP's message):
  * NUL and half surrogate pairs become U+FFFD, so the database takes it as it is.
  */
-export const storableText = (text: string) =>
-  text.replace(new RegExp(`\\u0000|${LONE_SURROGATE.source}`, "g"), "\uFFFD")
+export const storableText = (text: string) => text.replace(new RegExp(`\\u0000|${LONE_SURROGATE.source}`, "g"), "\uFFFD")
 
 /** Strings accepted anywhere in a request: at most 5 000 characters. */
 export const BoundedString = Text.pipe(Schema.maxLength(5000))

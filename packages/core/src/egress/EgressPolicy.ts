@@ -75,8 +75,7 @@ export const hostMatches = (host: string, pattern: string): boolean => {
 }
 
 /** Whether a socket following `access` may connect to `address` (an IP, as resolved). */
-export const addressAllowed = (address: string, access: EgressAccess): boolean =>
-  (access.privateAddresses && !access.livemode) || isPublicAddress(address)
+export const addressAllowed = (address: string, access: EgressAccess): boolean => (access.privateAddresses && !access.livemode) || isPublicAddress(address)
 
 /**
  * Why `url` may not be called under `access`, if it may not. Names are allowed here when they look

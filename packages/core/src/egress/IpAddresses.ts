@@ -76,5 +76,4 @@ export const isPublicAddress = (address: string): boolean => {
 }
 
 /** Whether `host` is written as an IP address rather than a name. */
-export const isIpLiteral = (host: string): boolean =>
-  ipv4Parts(host) !== undefined || ipv6Groups(host) !== undefined
+export const isIpLiteral = (host: string): boolean => ipv4Parts(host) !== undefined || ipv6Groups(host) !== undefined

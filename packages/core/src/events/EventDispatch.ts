@@ -45,9 +45,7 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
         })).pipe(
           // One event that cannot be handed over must not hold up the others: it is tried again
           // when its lease lapses.
-          Effect.catchAllCause((cause) =>
-            Effect.logError(`event ${leased.item.event.id} could not be dispatched; retried later`, cause)
-          )
+          Effect.catchAllCause((cause) => Effect.logError(`event ${leased.item.event.id} could not be dispatched; retried later`, cause))
         )
 
       /**

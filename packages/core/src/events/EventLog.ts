@@ -30,8 +30,7 @@ export class EventLog extends Context.Tag("core/EventLog")<EventLog, {
             data: { object }
           } as Event
         })
-      const prepare = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) =>
-        Effect.forEach(inputs, (input) => eventOf(tenant, input))
+      const prepare = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) => Effect.forEach(inputs, (input) => eventOf(tenant, input))
       const recordAll = (tenant: Tenant, inputs: ReadonlyArray<EventInput>) =>
         Effect.gen(function*() {
           const recorded = yield* prepare(tenant, inputs)

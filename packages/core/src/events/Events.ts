@@ -11,16 +11,18 @@ export const EVENT_RETENTION = Duration.days(30)
 export class EventNotFound extends Data.TaggedError("EventNotFound")<{ readonly id: string }> {}
 
 /** The events of the last 30 days, as the API shows them. */
-export class Events extends Context.Tag("core/Events")<Events, ResourceReads<Event, EventNotFound, EventFilter> & {
-  readonly jobs: ReadonlyArray<Job>
-}>() {
+export class Events extends Context.Tag("core/Events")<
+  Events,
+  ResourceReads<Event, EventNotFound, EventFilter> & {
+    readonly jobs: ReadonlyArray<Job>
+  }
+>() {
   static readonly layer = Layer.effect(
     Events,
     Effect.map(EventsRepository, (events) => {
-      const purge = Effect.flatMap(DateTime.now, (now) =>
-        events.purge(DateTime.subtract(now, { millis: Duration.toMillis(EVENT_RETENTION) }))).pipe(
-          Effect.withSpan("Events.purge")
-        )
+      const purge = Effect.flatMap(DateTime.now, (now) => events.purge(DateTime.subtract(now, { millis: Duration.toMillis(EVENT_RETENTION) }))).pipe(
+        Effect.withSpan("Events.purge")
+      )
       return {
         retrieve: (tenant, id) =>
           Effect.flatMap(

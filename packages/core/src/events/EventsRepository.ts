@@ -1,9 +1,9 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import { pageOf } from "../memory/MemoryPaging.js"
-import { memoryLeases } from "../memory/MemoryLeases.js"
 import { insertMemoryEvents, memoryEventRows } from "../memory/MemoryEventRows.js"
+import { memoryLeases } from "../memory/MemoryLeases.js"
+import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Event } from "./Event.js"
@@ -21,8 +21,7 @@ export interface StoredEvent {
   readonly event: Event
 }
 
-const newestFirst = (a: Event, b: Event) =>
-  b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+const newestFirst = (a: Event, b: Event) => b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
 /**
  * The outbox: events are inserted in the transaction of the change they describe, and handed to
@@ -62,8 +61,7 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
         [...rows().values()]
           .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
           .map((row) => row.event)
-      const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
-        Effect.sync(() => insertMemoryEvents(store, organizationId, events))
+      const insertAll = (organizationId: string, events: ReadonlyArray<Event>) => Effect.sync(() => insertMemoryEvents(store, organizationId, events))
       return {
         insert: (organizationId, event) => insertAll(organizationId, [event]),
         insertAll,

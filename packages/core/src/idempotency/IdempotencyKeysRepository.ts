@@ -1,6 +1,6 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Tenant } from "../domain/Tenant.js"
+import { MemoryStore } from "../memory/MemoryStore.js"
 import type { IdempotencyRecord, StoredResponse } from "./IdempotencyKey.js"
 
 export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeysRepository")<
@@ -59,8 +59,7 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
             return Option.some(taken)
           }),
         attach: (tenant, key, lockToken, resourceId) => change(tenant, key, lockToken, { resourceId }),
-        complete: (tenant, key, lockToken, response) =>
-          Effect.asVoid(change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null })),
+        complete: (tenant, key, lockToken, response) => Effect.asVoid(change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null })),
         release: (tenant, key, lockToken) => Effect.asVoid(change(tenant, key, lockToken, { lockedUntil: null, lockToken: null })),
         purge: ({ createdBefore, now }) =>
           Effect.sync(() => {

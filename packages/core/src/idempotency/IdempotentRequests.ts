@@ -1,18 +1,13 @@
 import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { type IdPrefix, randomBase32 } from "../domain/Ids.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
-import type { Job } from "../ports/Jobs.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
-import {
-  IdempotencyKeyInUse,
-  IdempotencyKeyReused,
-  type IdempotencyRecord,
-  type StoredResponse
-} from "./IdempotencyKey.js"
-import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import type { Job } from "../ports/Jobs.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused, type IdempotencyRecord, type StoredResponse } from "./IdempotencyKey.js"
+import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
 import { IdempotencyScope } from "./IdempotencyScope.js"
 
 export interface IdempotentRequest {
@@ -74,8 +69,7 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
       const keys = yield* IdempotencyKeysRepository
       const ids = yield* IdGenerator
       const { credentialEncryption } = yield* KeyMaterial
-      const ownerOf = ({ key, tenant }: IdempotentRequest) =>
-        `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
+      const ownerOf = ({ key, tenant }: IdempotentRequest) => `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
 
       const stored = (request: IdempotentRequest, response: StoredResponse) =>
         Effect.map(

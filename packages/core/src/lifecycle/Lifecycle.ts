@@ -189,9 +189,9 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
  * The tag of a kind of record's `Lifecycle` (its status, the record, its not-found failure), for a
  * class: `class PaymentRecords extends LifecycleTag("core/PaymentRecords")<PaymentRecords, …>() {}`.
  */
-export const LifecycleTag = <const Id extends string>(id: Id) =>
-<Self, S extends string, A, NotFound>(): Context.TagClass<Self, Id, Lifecycle<S, A, NotFound>> =>
-  Context.Tag(id)<Self, Lifecycle<S, A, NotFound>>()
+export const LifecycleTag =
+  <const Id extends string>(id: Id) => <Self, S extends string, A, NotFound>(): Context.TagClass<Self, Id, Lifecycle<S, A, NotFound>> =>
+    Context.Tag(id)<Self, Lifecycle<S, A, NotFound>>()
 
 /**
  * The layer of `tag`, a kind of record's `Lifecycle` over the records of `repository`; its events go

@@ -27,7 +27,7 @@ export class RateLimiter extends Context.Tag("core/RateLimiter")<RateLimiter, {
     const admit = (bucket: string, rate: Rate, options: { readonly peek: boolean }) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         // Keys idle for a while are forgotten: their state would admit them anyway.
-        if (cells.size > 10_000) for (const [key, tat] of cells) if (tat < now * 1000) cells.delete(key)
+        if (cells.size > 10_000) { for (const [key, tat] of cells) if (tat < now * 1000) cells.delete(key) }
         const decision = admitCell(cells.get(bucket), now, rate)
         if (!options.peek) cells.set(bucket, decision.tat)
         return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs }

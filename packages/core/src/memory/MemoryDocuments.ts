@@ -1,5 +1,5 @@
 import { type Context, type DateTime, Effect, Layer, Option } from "effect"
-import type { Page, PageRequest, InvalidCursor } from "../domain/Pagination.js"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "./MemoryPaging.js"
 import { MemoryStore } from "./MemoryStore.js"
@@ -22,16 +22,13 @@ export const memoryDocuments = <A extends Document>(store: MemoryStore, name: st
       return mine(tenant, row) ? Option.some(row.value) : Option.none<A>()
     })
   return {
-    save: (tenant: Tenant, value: A) =>
-      Effect.sync(() => void rows().set(value.id, { organizationId: tenant.organizationId, value })),
+    save: (tenant: Tenant, value: A) => Effect.sync(() => void rows().set(value.id, { organizationId: tenant.organizationId, value })),
     remove: (tenant: Tenant, id: string) => Effect.sync(() => void (mine(tenant, rows().get(id)) && rows().delete(id))),
     find,
     /** Every row of every tenant, with its tenant: for the worker's claims. */
     everyone: () => [...rows().values()].map((row) => ({ tenant: { organizationId: row.organizationId, livemode: row.value.livemode }, value: row.value })),
     list: (tenant: Tenant, matching: (value: A) => boolean, page: PageRequest): Effect.Effect<Page<A>, InvalidCursor> =>
-      Effect.suspend(() =>
-        pageOf([...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.value), matching, page)
-      )
+      Effect.suspend(() => pageOf([...rows().values()].filter((row) => mine(tenant, row)).map((row) => row.value), matching, page))
   }
 }
 

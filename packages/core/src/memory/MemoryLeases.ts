@@ -26,9 +26,10 @@ export const memoryLeases = (store: MemoryStore, name: string) => {
       return claimed
     },
     /** True when `token` still holds the lease of `id`. */
-    holds: (id: string, token: string) => Option.fromNullable(leases().get(id)).pipe(
-      Option.exists((lease) => lease.token === token)
-    ),
+    holds: (id: string, token: string) =>
+      Option.fromNullable(leases().get(id)).pipe(
+        Option.exists((lease) => lease.token === token)
+      ),
     release: (id: string) => void leases().delete(id),
     /** Moves the end of the lease of `id` to `until`, while `token` still holds it. */
     holdUntil: (id: string, token: string, until: DateTime.Utc) => {

@@ -7,8 +7,7 @@ interface Listed {
   readonly created_at: DateTime.Utc
 }
 
-const newestFirst = (a: Listed, b: Listed) =>
-  b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
+const newestFirst = (a: Listed, b: Listed) => b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
 /** The list semantics of the API (newest first, cursors) over an array, for the in-memory repositories. */
 export const pageOf = <A extends Listed>(

@@ -21,11 +21,9 @@ export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, write
   readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
 }): Pick<RecordStore<A>, "insertWithEvents" | "updateIfUnchanged"> => {
-  const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) =>
-    Effect.sync(() => insertMemoryEvents(store, tenant.organizationId, events))
+  const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) => Effect.sync(() => insertMemoryEvents(store, tenant.organizationId, events))
   return {
-    insertWithEvents: (tenant, record, events) =>
-      store.transaction(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events))),
+    insertWithEvents: (tenant, record, events) => store.transaction(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events))),
     updateIfUnchanged: (tenant, seen, record, events) =>
       store.transaction(Effect.flatMap(writes.find(tenant, seen.id), (current) =>
         Option.isSome(current) && current.value.status === seen.status &&

@@ -4,12 +4,7 @@ import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
-import type {
-  AuthorizationOutcome,
-  AuthorizeRequest,
-  BrowserDetails,
-  StoredCredential
-} from "../providers/PaymentConnector.js"
+import type { AuthorizationOutcome, AuthorizeRequest, BrowserDetails, StoredCredential } from "../providers/PaymentConnector.js"
 import type { CallResult } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"

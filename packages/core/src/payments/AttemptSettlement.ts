@@ -77,8 +77,11 @@ export const makeAttemptSettlement = (calls: PaymentCalls) =>
       Effect.gen(function*() {
         if (payment.status !== "requires_action" && payment.status !== "requires_capture") return payment
         const attempt = payment.attempts.at(-1)!
-        const { result } = yield* call(tenant, attempt.provider, (connector) =>
-          connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id }))
+        const { result } = yield* call(
+          tenant,
+          attempt.provider,
+          (connector) => connector.syncPayment({ reference: attempt.id, pspPaymentId: payment.provider_payment_id })
+        )
         // Unreachable or unknown: nothing to record yet.
         if (result._tag !== "Answered") return payment
         return yield* applyReport(tenant, payment, attempt.id, result.value)

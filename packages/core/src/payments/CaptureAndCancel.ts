@@ -62,8 +62,7 @@ export const makeCaptureAndCancel = Effect.gen(function*() {
         const scope = yield* IdempotencyScope
         return yield* transactions.run(
           Effect.tap(
-            records.moveIfStill(tenant, id, "requires_capture", "succeeded", (current) =>
-              capturedStep(current, captured).changes),
+            records.moveIfStill(tenant, id, "requires_capture", "succeeded", (current) => capturedStep(current, captured).changes),
             () => scope.attach(id)
           )
         )

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
-import { Amount, MinorUnits } from "../domain/Money.js"
 import { Metadata } from "../domain/Metadata.js"
+import { Amount, MinorUnits } from "../domain/Money.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
 import { CARD_METHOD, REDIRECT_METHODS, type RedirectMethod } from "./PaymentMethodTypes.js"
 
 export const PaymentStatus = Schema.Literal(
@@ -127,9 +127,7 @@ export const isCardNumber = (text: string) => {
  * shown back on every read: it is refused before anything keeps it.
  */
 export const CardToken = Identifier.pipe(
-  Schema.filter((token) =>
-    !isCardNumber(token) || "must be a token from the PSP's card form, never a card number"
-  )
+  Schema.filter((token) => !isCardNumber(token) || "must be a token from the PSP's card form, never a card number")
 )
 
 /** A card: the PSP's token for it, and what the merchant's page already knows of it. */

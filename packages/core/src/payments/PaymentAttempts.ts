@@ -1,19 +1,19 @@
-import { PaymentRecords } from "./PaymentRecords.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { ConnectionHealth } from "../providers/ConnectionHealth.js"
-import { Connectors } from "../providers/Connectors.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { ConnectionHealth } from "../providers/ConnectionHealth.js"
+import { Connectors } from "../providers/Connectors.js"
 import type { AuthorizationOutcome, ConnectorError, PaymentConnector } from "../providers/PaymentConnector.js"
 import type { CallResult } from "../providers/ProviderCall.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { makeAttemptSending, type SendOptions } from "./AttemptSending.js"
 import { makeAttemptSettlement } from "./AttemptSettlement.js"
 import type { Failure, Payment, PaymentAttempt } from "./Payment.js"
 import { makePaymentCalls } from "./PaymentCalls.js"
 import { type ConcludeOptions, makePaymentCancellation } from "./PaymentCancellation.js"
 import type { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
+import { PaymentRecords } from "./PaymentRecords.js"
 
 export type { SendContext, SendOptions } from "./AttemptSending.js"
 export type { ConcludeOptions } from "./PaymentCancellation.js"
@@ -85,7 +85,9 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
     options?: ConcludeOptions
   ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired>
 }>() {
-  static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ConnectionHealth.layer, ProviderResolution.layer, PaymentRecords.layer)))
+  static readonly layer = Layer.effect(PaymentAttempts, Effect.suspend(() => make)).pipe(
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ConnectionHealth.layer, ProviderResolution.layer, PaymentRecords.layer))
+  )
 }
 
 /**

@@ -27,8 +27,11 @@ export const makePaymentCancellation = (calls: PaymentCalls) =>
       Effect.gen(function*() {
         if (payment.status !== "created") {
           const attempt = payment.attempts.at(-1)!
-          const { result } = yield* call(tenant, attempt.provider, (connector) =>
-            connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id }))
+          const { result } = yield* call(
+            tenant,
+            attempt.provider,
+            (connector) => connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id })
+          )
           if (result._tag !== "Answered") {
             return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
           }
@@ -43,8 +46,7 @@ export const makePaymentCancellation = (calls: PaymentCalls) =>
         const scope = yield* IdempotencyScope
         return yield* transactions.run(
           Effect.tap(
-            records.moveIfStill(tenant, payment.id, payment.status, "canceled", (current) =>
-              canceledStep(current, failure).changes),
+            records.moveIfStill(tenant, payment.id, payment.status, "canceled", (current) => canceledStep(current, failure).changes),
             () => scope.attach(payment.id)
           )
         )

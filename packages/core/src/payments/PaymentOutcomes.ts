@@ -146,8 +146,7 @@ export const unansweredOf = (payment: Payment, attemptId: string, code: string, 
 }
 
 /** What a PSP may truthfully say it captured of this payment: a whole amount, at most the payment's. */
-export const plausibleCapture = (payment: Payment, amount: number) =>
-  Number.isSafeInteger(amount) && amount > 0 && amount <= payment.amount
+export const plausibleCapture = (payment: Payment, amount: number) => Number.isSafeInteger(amount) && amount > 0 && amount <= payment.amount
 
 /**
  * What the PSP reports about the authorization waiting for capture: captured since (a capture whose

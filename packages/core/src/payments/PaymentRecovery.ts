@@ -9,8 +9,7 @@ import { PaymentRecords } from "./PaymentRecords.js"
 import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
 import { firstReconcileAfter, nextReconcileAt } from "./ReconcileSchedule.js"
 
-const before = (time: DateTime.Utc, duration: Duration.Duration) =>
-  DateTime.subtract(time, { millis: Duration.toMillis(duration) })
+const before = (time: DateTime.Utc, duration: Duration.Duration) => DateTime.subtract(time, { millis: Duration.toMillis(duration) })
 
 /**
  * What the worker does for payments: settle attempts nobody heard back from, follow up payments
@@ -31,7 +30,9 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
   readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(PaymentRecords.layer, PaymentAttempts.layer)))
+  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(
+    Layer.provide(Layer.mergeAll(PaymentRecords.layer, PaymentAttempts.layer))
+  )
 }
 
 const make = Effect.gen(function*() {
@@ -98,8 +99,7 @@ const make = Effect.gen(function*() {
       leaseFor: policy.recoveryLease,
       concurrency: 4,
       maxPerPass: 200
-    })
-  ).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
+    })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
 
   // A challenge is asked about every poll interval: the lease is what spaces the questions out.
   const followUpDue = Effect.flatMap(PaymentPolicy, (policy) =>
@@ -115,8 +115,7 @@ const make = Effect.gen(function*() {
         followUp
       ),
       (challenges, authorizations) => challenges + authorizations
-    )
-  ).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
+    )).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
 
   return PaymentRecovery.of({
     reconcile,

@@ -1,13 +1,13 @@
-import { PaymentAttempts } from "./PaymentAttempts.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { Connectors } from "../providers/Connectors.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
+import { Connectors } from "../providers/Connectors.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderResolution.js"
 import { makeCaptureAndCancel } from "./CaptureAndCancel.js"
 import type { CancelPayment, CapturePayment, CreatePayment, Payment, PaymentListFilter } from "./Payment.js"
+import { PaymentAttempts } from "./PaymentAttempts.js"
 import { makePaymentCreation, type PaymentContext } from "./PaymentCreation.js"
 import type {
   AmountTooLarge,
@@ -26,56 +26,61 @@ import { makeRefundBalance } from "./RefundBalance.js"
 export type { PaymentContext } from "./PaymentCreation.js"
 
 /** The payments operations the API offers, and the balance moves refunds make. */
-export class Payments extends Context.Tag("core/Payments")<Payments, ResourceReads<Payment, PaymentNotFound, PaymentListFilter> & {
-  /**
-   * Writes the payment (`created`, then `processing` with its first attempt) in one transaction,
-   * calls the PSP, and records the answer. Under an Idempotency-Key whose earlier run was cut short,
-   * it finishes the payment that run created instead.
-   */
-  readonly create: (
-    tenant: Tenant,
-    input: CreatePayment,
-    context?: PaymentContext
-  ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable>
-  /**
-   * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
-   * under the same PSP reference, so the PSP answers it at most once.
-   */
-  readonly resume: (tenant: Tenant, id: string, context?: PaymentContext) => Effect.Effect<
-    Payment,
-    PaymentNotFound | PaymentRefused | ReturnUrlRequired
-  >
-  readonly capture: (tenant: Tenant, id: string, input: CapturePayment) => Effect.Effect<
-    Payment,
-    PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnreachable
-  >
-  readonly cancel: (tenant: Tenant, id: string, input: CancelPayment) => Effect.Effect<
-    Payment,
-    PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnreachable
-  >
-  /**
-   * The customer is back from the PSP's 3DS page: ask the PSP how it ended, handing it the return's
-   * query parameters (`details`) when its connector finishes actions with them. Needs no tenant,
-   * but the token of the payment's return URL: without a valid one, the payment is not found and
-   * nothing is called. The PSP is asked at most once per payment in `RETURN_SYNC_INTERVAL`.
-   */
-  readonly returnFromAction: (
-    id: string,
-    token: string | undefined,
-    details?: Readonly<Record<string, string>>
-  ) => Effect.Effect<Payment, PaymentNotFound>
-  /**
-   * Inside the caller's transaction: takes `amount` (or all that is left) off the refundable balance
-   * of a succeeded payment, so concurrent refunds can never exceed what was captured.
-   */
-  readonly reserveRefund: (tenant: Tenant, paymentId: string, amount: number | undefined) => Effect.Effect<
-    { readonly payment: Payment; readonly amount: number },
-    PaymentNotRefundable | AmountTooLarge
-  >
-  /** Inside the caller's transaction: gives back the amount of a refund that failed. */
-  readonly releaseRefund: (tenant: Tenant, paymentId: string, amount: number) => Effect.Effect<Payment>
-}>() {
-  static readonly layer = Layer.effect(Payments, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, PaymentRecords.layer, PaymentAttempts.layer)))
+export class Payments extends Context.Tag("core/Payments")<
+  Payments,
+  ResourceReads<Payment, PaymentNotFound, PaymentListFilter> & {
+    /**
+     * Writes the payment (`created`, then `processing` with its first attempt) in one transaction,
+     * calls the PSP, and records the answer. Under an Idempotency-Key whose earlier run was cut short,
+     * it finishes the payment that run created instead.
+     */
+    readonly create: (
+      tenant: Tenant,
+      input: CreatePayment,
+      context?: PaymentContext
+    ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable>
+    /**
+     * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
+     * under the same PSP reference, so the PSP answers it at most once.
+     */
+    readonly resume: (tenant: Tenant, id: string, context?: PaymentContext) => Effect.Effect<
+      Payment,
+      PaymentNotFound | PaymentRefused | ReturnUrlRequired
+    >
+    readonly capture: (tenant: Tenant, id: string, input: CapturePayment) => Effect.Effect<
+      Payment,
+      PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnreachable
+    >
+    readonly cancel: (tenant: Tenant, id: string, input: CancelPayment) => Effect.Effect<
+      Payment,
+      PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnreachable
+    >
+    /**
+     * The customer is back from the PSP's 3DS page: ask the PSP how it ended, handing it the return's
+     * query parameters (`details`) when its connector finishes actions with them. Needs no tenant,
+     * but the token of the payment's return URL: without a valid one, the payment is not found and
+     * nothing is called. The PSP is asked at most once per payment in `RETURN_SYNC_INTERVAL`.
+     */
+    readonly returnFromAction: (
+      id: string,
+      token: string | undefined,
+      details?: Readonly<Record<string, string>>
+    ) => Effect.Effect<Payment, PaymentNotFound>
+    /**
+     * Inside the caller's transaction: takes `amount` (or all that is left) off the refundable balance
+     * of a succeeded payment, so concurrent refunds can never exceed what was captured.
+     */
+    readonly reserveRefund: (tenant: Tenant, paymentId: string, amount: number | undefined) => Effect.Effect<
+      { readonly payment: Payment; readonly amount: number },
+      PaymentNotRefundable | AmountTooLarge
+    >
+    /** Inside the caller's transaction: gives back the amount of a refund that failed. */
+    readonly releaseRefund: (tenant: Tenant, paymentId: string, amount: number) => Effect.Effect<Payment>
+  }
+>() {
+  static readonly layer = Layer.effect(Payments, Effect.suspend(() => make)).pipe(
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, PaymentRecords.layer, PaymentAttempts.layer))
+  )
 }
 
 /**

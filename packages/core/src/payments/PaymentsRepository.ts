@@ -3,8 +3,8 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
-import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
+import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import { awaitsOutcome, type Payment, type PaymentListFilter } from "./Payment.js"
@@ -35,30 +35,33 @@ const isDue = (payment: Payment, work: PaymentWork) => {
 }
 
 /** Every write of a payment writes its attempts with it. */
-export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<PaymentsRepository, RecordRepository<Payment> & {
-  /** The payment of an attempt (our PSP reference), or else of the PSP's own id for it. */
-  readonly findByReference: (
-    tenant: Tenant,
-    reference: { readonly attemptId: string | null; readonly pspPaymentId: string | null }
-  ) => Effect.Effect<Option.Option<Payment>>
-  /** For the unauthenticated 3DS return: whose payment is this? */
-  readonly tenantOf: (id: string) => Effect.Effect<Option.Option<Tenant>>
-  readonly list: (
-    tenant: Tenant,
-    filter: PaymentListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<Payment>, InvalidCursor>
-  /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
-  readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
-  /** Keeps a claimed payment leased until `until`, only while `token` still holds it: its next try. */
-  readonly holdUntil: (paymentId: string, token: string, until: DateTime.Utc) => Effect.Effect<void>
-  /**
-   * Keeps what the PSP (or the transport) said about an attempt, its first KiB: for operators
-   * diagnosing a failure, never part of the payment the API shows. The latest text wins.
-   */
-  readonly recordProviderMessage: (tenant: Tenant, attemptId: string, message: string) => Effect.Effect<void>
-  readonly providerMessageOf: (tenant: Tenant, attemptId: string) => Effect.Effect<Option.Option<string>>
-}>() {
+export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<
+  PaymentsRepository,
+  RecordRepository<Payment> & {
+    /** The payment of an attempt (our PSP reference), or else of the PSP's own id for it. */
+    readonly findByReference: (
+      tenant: Tenant,
+      reference: { readonly attemptId: string | null; readonly pspPaymentId: string | null }
+    ) => Effect.Effect<Option.Option<Payment>>
+    /** For the unauthenticated 3DS return: whose payment is this? */
+    readonly tenantOf: (id: string) => Effect.Effect<Option.Option<Tenant>>
+    readonly list: (
+      tenant: Tenant,
+      filter: PaymentListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<Payment>, InvalidCursor>
+    /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
+    readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
+    /** Keeps a claimed payment leased until `until`, only while `token` still holds it: its next try. */
+    readonly holdUntil: (paymentId: string, token: string, until: DateTime.Utc) => Effect.Effect<void>
+    /**
+     * Keeps what the PSP (or the transport) said about an attempt, its first KiB: for operators
+     * diagnosing a failure, never part of the payment the API shows. The latest text wins.
+     */
+    readonly recordProviderMessage: (tenant: Tenant, attemptId: string, message: string) => Effect.Effect<void>
+    readonly providerMessageOf: (tenant: Tenant, attemptId: string) => Effect.Effect<Option.Option<string>>
+  }
+>() {
   static readonly layerMemory = Layer.effect(
     PaymentsRepository,
     Effect.map(MemoryStore, (store) => {
@@ -74,8 +77,7 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<P
           const row = rows().get(id)
           return mine(tenant, row) ? Option.some(row!.payment) : Option.none()
         })
-      const save = (tenant: Tenant, payment: Payment) =>
-        Effect.sync(() => void rows().set(payment.id, { organizationId: tenant.organizationId, payment }))
+      const save = (tenant: Tenant, payment: Payment) => Effect.sync(() => void rows().set(payment.id, { organizationId: tenant.organizationId, payment }))
       // As the primary key does in SQL: a second payment under an id already taken is refused.
       const insert = (tenant: Tenant, payment: Payment) =>
         Effect.suspend(() => rows().has(payment.id) ? Effect.dieMessage(`duplicate payment id ${payment.id}`) : save(tenant, payment))

@@ -19,5 +19,4 @@ export const nextReconcileAt = (
 }
 
 /** How old an attempt must be before it is first asked about: the schedule's first point. */
-export const firstReconcileAfter = (schedule: ReadonlyArray<Duration.Duration>): Duration.Duration =>
-  schedule[0] ?? Duration.zero
+export const firstReconcileAfter = (schedule: ReadonlyArray<Duration.Duration>): Duration.Duration => schedule[0] ?? Duration.zero

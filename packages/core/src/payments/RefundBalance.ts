@@ -23,8 +23,7 @@ export const makeRefundBalance = Effect.gen(function*() {
     })
 
   const releaseRefund = (tenant: Tenant, paymentId: string, amount: number) =>
-    Effect.flatMap(records.lock(tenant, paymentId), (payment) =>
-      records.save(tenant, payment, { amount_refunded: payment.amount_refunded - amount }))
+    Effect.flatMap(records.lock(tenant, paymentId), (payment) => records.save(tenant, payment, { amount_refunded: payment.amount_refunded - amount }))
 
   return { reserveRefund, releaseRefund }
 })

@@ -6,7 +6,6 @@ import type { ProviderConnection } from "./ProviderConnection.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 import type { SecretKind } from "./SecretKind.js"
 
-
 /**
  * A connection's credentials and webhook secret, encrypted at rest with the key derived from the
  * master secret. Only connectors ask for the plaintext, and only when they need it.

@@ -47,15 +47,18 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
         definition,
         takes: (type, method) => connectorTakes(Object.hasOwn(definitions, type) ? definitions[type]!.paymentMethods : undefined, method),
         forConnection: (connection) =>
-          Effect.flatMap(definition(connection.type), (found) =>
-            Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
-              found.make({
-                connection,
-                credentials: secrets.credentials(connection),
-                webhookSecret: secrets.webhookSecret(connection),
-                publicBaseUrl,
-                webhookUrl: urls.providerWebhook(connection.id)
-              }, settings)))
+          Effect.flatMap(
+            definition(connection.type),
+            (found) =>
+              Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
+                found.make({
+                  connection,
+                  credentials: secrets.credentials(connection),
+                  webhookSecret: secrets.webhookSecret(connection),
+                  publicBaseUrl,
+                  webhookUrl: urls.providerWebhook(connection.id)
+                }, settings))
+          )
       }
     })
   ).pipe(Layer.provide(ConnectionSecrets.layer))

@@ -42,8 +42,7 @@ const MESSAGES: Readonly<Record<string, string>> = {
 }
 
 /** Our message for a normalized failure code; a code we do not describe gets a generic sentence. */
-export const failureMessage = (code: string): string =>
-  MESSAGES[code] ?? "The payment provider refused the request."
+export const failureMessage = (code: string): string => MESSAGES[code] ?? "The payment provider refused the request."
 
 /** The longest PSP text kept, in UTF-8 bytes: enough to diagnose, too little to store a page. */
 export const PROVIDER_TEXT_LIMIT = 1024

@@ -24,24 +24,25 @@ export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout:
     // payment half way), and the interruption its client's leaving sends would otherwise cut the call
     // and abandon the payment while the PSP handles it. Only the deadline ends the call, or a caller
     // that is interruptible (a worker stopping) and is interrupted while it waits.
-    const result: CallResult<A> = yield* Effect.flatMap(Effect.forkDaemon(call.pipe(
-      // The deadline must end the call instead of waiting for it.
-      Effect.interruptible,
-      Effect.timeoutOption(timeout),
-      Effect.map(Option.match({
-        onNone: (): CallResult<A> => ({
-          _tag: "NoAnswer",
-          timedOut: true,
-          reason: `no answer within ${Duration.toMillis(timeout)} ms`
-        }),
-        onSome: (value): CallResult<A> => ({ _tag: "Answered", value })
-      })),
-      Effect.catchTags({
-        ConnectorUnavailable: (error) =>
-          Effect.succeed<CallResult<A>>({ _tag: "Unavailable", reason: error.reason, providerMessage: error.providerMessage }),
-        ConnectorOutcomeUnknown: (error) =>
-          Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
-      })
-    )), (fiber) => Effect.onInterrupt(Fiber.join(fiber), () => Fiber.interrupt(fiber)))
+    const result: CallResult<A> = yield* Effect.flatMap(
+      Effect.forkDaemon(call.pipe(
+        // The deadline must end the call instead of waiting for it.
+        Effect.interruptible,
+        Effect.timeoutOption(timeout),
+        Effect.map(Option.match({
+          onNone: (): CallResult<A> => ({
+            _tag: "NoAnswer",
+            timedOut: true,
+            reason: `no answer within ${Duration.toMillis(timeout)} ms`
+          }),
+          onSome: (value): CallResult<A> => ({ _tag: "Answered", value })
+        })),
+        Effect.catchTags({
+          ConnectorUnavailable: (error) => Effect.succeed<CallResult<A>>({ _tag: "Unavailable", reason: error.reason, providerMessage: error.providerMessage }),
+          ConnectorOutcomeUnknown: (error) => Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
+        })
+      )),
+      (fiber) => Effect.onInterrupt(Fiber.join(fiber), () => Fiber.interrupt(fiber))
+    )
     return { result, latencyMs: (yield* Clock.currentTimeMillis) - started }
   })

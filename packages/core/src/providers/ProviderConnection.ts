@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type
@@ -88,8 +88,7 @@ const DisplayName = Text.pipe(Schema.minLength(1), Schema.maxLength(100))
 
 /** What shoppers see a connection called: its display name, never its name (an operator's word). */
 export const DEFAULT_DISPLAY_NAME = "the payment provider"
-export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string =>
-  connection.display_name ?? DEFAULT_DISPLAY_NAME
+export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string => connection.display_name ?? DEFAULT_DISPLAY_NAME
 
 export const CreateProviderConnection = RequestBody("CreateProviderConnection", {
   name: ConnectionName,

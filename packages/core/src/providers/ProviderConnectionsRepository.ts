@@ -1,11 +1,11 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { pageOf } from "../memory/MemoryPaging.js"
-import { forgetting, makeRecentReads } from "../caching/RecentReads.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { SecretKind } from "./SecretKind.js"
 import { ProviderConnection } from "./ProviderConnection.js"
+import type { SecretKind } from "./SecretKind.js"
 
 /** A connection found by its id alone (an incoming PSP webhook), with the tenant it belongs to. */
 export interface OwnedConnection {
@@ -111,8 +111,7 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
         rows().set(id, next)
         return next
       }
-      const withConnection = (connection: ProviderConnection, fields: Partial<ProviderConnection>) =>
-        new ProviderConnection({ ...connection, ...fields })
+      const withConnection = (connection: ProviderConnection, fields: Partial<ProviderConnection>) => new ProviderConnection({ ...connection, ...fields })
       return {
         insert: (organizationId, connection) =>
           Effect.sync(() => void rows().set(connection.id, { organizationId, connection, deleted: false, trialUntil: null })),
@@ -126,16 +125,11 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
               })
             }))
           ),
-        find: (tenant, id) =>
-          Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
-        lock: (tenant, id) =>
-          Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
-        findByName: (tenant, name) =>
-          Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.name === name)?.connection)),
+        find: (tenant, id) => Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
+        lock: (tenant, id) => Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.id === id)?.connection)),
+        findByName: (tenant, name) => Effect.sync(() => Option.fromNullable(ofTenant(tenant).find((row) => row.connection.name === name)?.connection)),
         findByNameEver: (tenant, name) =>
-          Effect.sync(() =>
-            Option.fromNullable(ofTenant(tenant, true).find((row) => row.connection.name === name)?.connection)
-          ),
+          Effect.sync(() => Option.fromNullable(ofTenant(tenant, true).find((row) => row.connection.name === name)?.connection)),
         findOwned: (id) =>
           Effect.sync(() => {
             const row = rows().get(id)
@@ -153,8 +147,7 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
               connection: withConnection(row.connection, { status: "disabled", updated_at: at })
             }))
           ),
-        findSealedSecret: (connectionId, kind) =>
-          Effect.sync(() => Option.fromNullable(secrets().get(`${connectionId}/${kind}`))),
+        findSealedSecret: (connectionId, kind) => Effect.sync(() => Option.fromNullable(secrets().get(`${connectionId}/${kind}`))),
         saveSealedSecret: (connectionId, kind, sealed) =>
           Effect.sync(() => {
             if (sealed === null) secrets().delete(`${connectionId}/${kind}`)

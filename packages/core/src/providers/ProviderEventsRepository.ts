@@ -34,9 +34,7 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
       return {
         insert: (received) =>
           Effect.sync(() => {
-            const same = [...rows().values()].find((row) =>
-              row.connectionId === received.connectionId && row.event.eventId === received.event.eventId
-            )
+            const same = [...rows().values()].find((row) => row.connectionId === received.connectionId && row.event.eventId === received.event.eventId)
             if (same !== undefined && same.applied !== "refused") return false
             if (same !== undefined) rows().delete(same.id)
             rows().set(received.id, { ...received, applied: null })

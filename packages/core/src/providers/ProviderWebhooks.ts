@@ -11,9 +11,9 @@ import { Refunds } from "../refunds/Refunds.js"
 import { NativeBilling } from "../subscriptions/NativeBilling.js"
 import { Connectors } from "./Connectors.js"
 import type { IncomingWebhook } from "./PaymentConnector.js"
-import { StoredProviderEvent } from "./ProviderEvent.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
-import { type ReceivedEvent, ProviderEventsRepository } from "./ProviderEventsRepository.js"
+import { StoredProviderEvent } from "./ProviderEvent.js"
+import { ProviderEventsRepository, type ReceivedEvent } from "./ProviderEventsRepository.js"
 
 /**
  * A PSP webhook that is not provably from the PSP of a connection, or that holds what cannot be

@@ -1,11 +1,11 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
-import { Amount } from "../domain/Money.js"
-import { Failure } from "../payments/Payment.js"
 import { Metadata } from "../domain/Metadata.js"
+import { Amount } from "../domain/Money.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
+import { Failure } from "../payments/Payment.js"
 
 export const RefundStatus = Schema.Literal("pending", "succeeded", "failed")
 export type RefundStatus = typeof RefundStatus.Type

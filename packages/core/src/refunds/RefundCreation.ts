@@ -23,8 +23,7 @@ export const makeRefundCreation = (sending: RefundSending) =>
     const { send } = sending
 
     /** A failed refund, an outage included, is final and saved: 402 with the refund inside. */
-    const conclude = (refund: Refund) =>
-      refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
+    const conclude = (refund: Refund) => refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
 
     const resume = Effect.fn("Refunds.resume")(function*(tenant: Tenant, id: string) {
       const refund = yield* records.load(tenant, id)

@@ -39,8 +39,7 @@ export const makeRefundReconciliation = (sending: RefundSending) =>
 
     const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
       drainLeased({
-        claim: (lease) =>
-          repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
+        claim: (lease) => repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
         handle: ({ item }) => reconcile(item),
         leaseFor: policy.recoveryLease,
         concurrency: 4,

@@ -1,52 +1,57 @@
-import { Payments } from "../payments/Payments.js"
-import { PaymentAttempts } from "../payments/PaymentAttempts.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
+import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import type { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
+import { Payments } from "../payments/Payments.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import type { RefundOutcome } from "../providers/PaymentConnector.js"
 import type { CreateRefund, Refund } from "./Refund.js"
 import { makeRefundCreation } from "./RefundCreation.js"
 import type { RefundNotFound, RefundRefused } from "./RefundErrors.js"
-import { RefundRecords } from "./RefundRecords.js"
 import { makeRefundReconciliation } from "./RefundReconciliation.js"
+import { RefundRecords } from "./RefundRecords.js"
 import { makeRefundSending } from "./RefundSending.js"
 import { type RefundListFilter, type RefundRef, RefundsRepository } from "./RefundsRepository.js"
 
-export class Refunds extends Context.Tag("core/Refunds")<Refunds, ResourceReads<Refund, RefundNotFound, RefundListFilter> & {
-  /**
-   * Reserves the amount on the payment and writes the refund `pending` in one transaction (so two
-   * concurrent refunds can never exceed what was captured), then asks the PSP. Under an
-   * Idempotency-Key whose earlier run was cut short, it finishes the refund that run created.
-   */
-  readonly create: (
-    tenant: Tenant,
-    paymentId: string,
-    input: CreateRefund
-  ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
-  /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
-  readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
-  /**
-   * Worker: settles a refund the PSP never answered. One it acknowledged (`provider_refund_id` set)
-   * is asked about; one it never answered is sent again under its reference, so it happens once
-   * whoever sends it.
-   */
-  readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
-  /**
-   * A PSP's news of a refund, from connection `provider`: `foreign` when the refund is of a payment
-   * made on another connection (nothing changes), `unknown` when no refund matches.
-   */
-  readonly applyReport: (
-    tenant: Tenant,
-    provider: string,
-    reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
-    outcome: RefundOutcome
-  ) => Effect.Effect<"applied" | "unknown" | "foreign">
-  readonly jobs: ReadonlyArray<Job>
-}>() {
-  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentAttempts.layer, Payments.layer, RefundRecords.layer)))
+export class Refunds extends Context.Tag("core/Refunds")<
+  Refunds,
+  ResourceReads<Refund, RefundNotFound, RefundListFilter> & {
+    /**
+     * Reserves the amount on the payment and writes the refund `pending` in one transaction (so two
+     * concurrent refunds can never exceed what was captured), then asks the PSP. Under an
+     * Idempotency-Key whose earlier run was cut short, it finishes the refund that run created.
+     */
+    readonly create: (
+      tenant: Tenant,
+      paymentId: string,
+      input: CreateRefund
+    ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
+    /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
+    readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
+    /**
+     * Worker: settles a refund the PSP never answered. One it acknowledged (`provider_refund_id` set)
+     * is asked about; one it never answered is sent again under its reference, so it happens once
+     * whoever sends it.
+     */
+    readonly reconcile: (ref: RefundRef) => Effect.Effect<void>
+    /**
+     * A PSP's news of a refund, from connection `provider`: `foreign` when the refund is of a payment
+     * made on another connection (nothing changes), `unknown` when no refund matches.
+     */
+    readonly applyReport: (
+      tenant: Tenant,
+      provider: string,
+      reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
+      outcome: RefundOutcome
+    ) => Effect.Effect<"applied" | "unknown" | "foreign">
+    readonly jobs: ReadonlyArray<Job>
+  }
+>() {
+  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentAttempts.layer, Payments.layer, RefundRecords.layer))
+  )
 }
 
 /**

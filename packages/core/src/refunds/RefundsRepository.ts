@@ -3,8 +3,8 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
-import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { pageOf } from "../memory/MemoryPaging.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Refund } from "./Refund.js"
@@ -19,20 +19,23 @@ export interface RefundListFilter {
   readonly paymentId: string | undefined
 }
 
-export class RefundsRepository extends Context.Tag("core/RefundsRepository")<RefundsRepository, RecordRepository<Refund> & {
-  /** A refund by its id (our PSP reference), or else by the PSP's own id for it. */
-  readonly findByReference: (
-    tenant: Tenant,
-    reference: { readonly refundId: string | null; readonly pspRefundId: string | null }
-  ) => Effect.Effect<Option.Option<Refund>>
-  readonly list: (
-    tenant: Tenant,
-    filter: RefundListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<Refund>, InvalidCursor>
-  /** Leases refunds still pending that were created before `createdBefore`, oldest first. */
-  readonly claimPending: (createdBefore: DateTime.Utc, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<RefundRef>>>
-}>() {
+export class RefundsRepository extends Context.Tag("core/RefundsRepository")<
+  RefundsRepository,
+  RecordRepository<Refund> & {
+    /** A refund by its id (our PSP reference), or else by the PSP's own id for it. */
+    readonly findByReference: (
+      tenant: Tenant,
+      reference: { readonly refundId: string | null; readonly pspRefundId: string | null }
+    ) => Effect.Effect<Option.Option<Refund>>
+    readonly list: (
+      tenant: Tenant,
+      filter: RefundListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<Refund>, InvalidCursor>
+    /** Leases refunds still pending that were created before `createdBefore`, oldest first. */
+    readonly claimPending: (createdBefore: DateTime.Utc, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<RefundRef>>>
+  }
+>() {
   static readonly layerMemory = Layer.effect(
     RefundsRepository,
     Effect.map(MemoryStore, (store) => {
@@ -46,8 +49,7 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<Ref
           const row = rows().get(id)
           return mine(tenant, row) ? Option.some(row!.refund) : Option.none()
         })
-      const save = (tenant: Tenant, refund: Refund) =>
-        Effect.sync(() => void rows().set(refund.id, { organizationId: tenant.organizationId, refund }))
+      const save = (tenant: Tenant, refund: Refund) => Effect.sync(() => void rows().set(refund.id, { organizationId: tenant.organizationId, refund }))
       return {
         ...memoryRecordRepository(store, { save, find }),
         findByReference: (tenant, { pspRefundId, refundId }) =>

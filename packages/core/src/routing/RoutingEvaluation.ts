@@ -39,8 +39,7 @@ export interface Evaluation {
   readonly eligible: ReadonlyArray<Candidate>
 }
 
-const ruleOrder = (a: RoutingRule, b: RoutingRule) =>
-  a.priority - b.priority || a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1)
+const ruleOrder = (a: RoutingRule, b: RoutingRule) => a.priority - b.priority || a.created_at.epochMillis - b.created_at.epochMillis || (a.id < b.id ? -1 : 1)
 
 /** Whether connections of a type can take payments by a method (`Connectors.takes`). */
 export type TakesMethod = (type: string, method: string) => boolean

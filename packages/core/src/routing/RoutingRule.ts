@@ -1,9 +1,9 @@
 import { Either, Schema } from "effect"
 import { Amount } from "../domain/Money.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { Text } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 /** What a payment must be for a rule to match: every condition given holds. */
 export const RuleConditions = Schema.Struct({

@@ -6,21 +6,15 @@ import { now } from "../domain/Timestamp.js"
 import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
-import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
+import { Connectors } from "../providers/Connectors.js"
 import type { ProviderConnection } from "../providers/ProviderConnection.js"
+import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsRepository.js"
 import { defaultProviderOf, type Organization, PaymentsRouting, paymentsRoutingOf } from "../tenancy/Organization.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
-import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
-import { Connectors } from "../providers/Connectors.js"
 import { knownCardOf, routingFactsOf } from "./PaymentFacts.js"
-import { eligibility, type Evaluation, evaluateRouting, type RoutingDecision } from "./RoutingEvaluation.js"
-import {
-  type CreateRoutingRule,
-  type RoutingFacts,
-  RoutingRule,
-  type UpdateRoutingRule,
-  validateConditions
-} from "./RoutingRule.js"
+import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
+import { eligibility, evaluateRouting, type Evaluation, type RoutingDecision } from "./RoutingEvaluation.js"
+import { type CreateRoutingRule, type RoutingFacts, RoutingRule, type UpdateRoutingRule, validateConditions } from "./RoutingRule.js"
 import { RoutingRulesRepository } from "./RoutingRulesRepository.js"
 
 /**
@@ -51,34 +45,37 @@ export interface KnownState {
 }
 
 /** Routing rules: kept per organization and mode, and evaluated the same way by every caller. */
-export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules, ResourceReads<RoutingRule, RoutingRuleNotFound> & {
-  readonly create: (
-    tenant: Tenant,
-    input: CreateRoutingRule
-  ) => Effect.Effect<RoutingRule, RoutingRuleInvalid | ResourceLimitExceeded>
-  readonly update: (
-    tenant: Tenant,
-    id: string,
-    input: UpdateRoutingRule
-  ) => Effect.Effect<RoutingRule, RoutingRuleNotFound | RoutingRuleInvalid>
-  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, RoutingRuleNotFound>
-  /**
-   * Where a payment with these facts goes, and why, computed from the rules and connections as they
-   * are now. A caller that has read the organization and the connections already passes them
-   * (`known`), and one routing by default only (`withRules: false`) skips reading the rules.
-   */
-  readonly evaluate: (
-    tenant: Tenant,
-    facts: RoutingFacts,
-    excluded: ReadonlyArray<string>,
-    known?: KnownState
-  ) => Effect.Effect<Evaluation>
-  /**
-   * The dry run: `evaluate` for a payment body, as the API shows it, under the organization's
-   * `payments_routing` (or the one asked about), with the card's country taken as a payment takes it.
-   */
-  readonly explain: (tenant: Tenant, input: EvaluateRouting) => Effect.Effect<RoutingDecision>
-}>() {
+export class RoutingRules extends Context.Tag("core/RoutingRules")<
+  RoutingRules,
+  ResourceReads<RoutingRule, RoutingRuleNotFound> & {
+    readonly create: (
+      tenant: Tenant,
+      input: CreateRoutingRule
+    ) => Effect.Effect<RoutingRule, RoutingRuleInvalid | ResourceLimitExceeded>
+    readonly update: (
+      tenant: Tenant,
+      id: string,
+      input: UpdateRoutingRule
+    ) => Effect.Effect<RoutingRule, RoutingRuleNotFound | RoutingRuleInvalid>
+    readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, RoutingRuleNotFound>
+    /**
+     * Where a payment with these facts goes, and why, computed from the rules and connections as they
+     * are now. A caller that has read the organization and the connections already passes them
+     * (`known`), and one routing by default only (`withRules: false`) skips reading the rules.
+     */
+    readonly evaluate: (
+      tenant: Tenant,
+      facts: RoutingFacts,
+      excluded: ReadonlyArray<string>,
+      known?: KnownState
+    ) => Effect.Effect<Evaluation>
+    /**
+     * The dry run: `evaluate` for a payment body, as the API shows it, under the organization's
+     * `payments_routing` (or the one asked about), with the card's country taken as a payment takes it.
+     */
+    readonly explain: (tenant: Tenant, input: EvaluateRouting) => Effect.Effect<RoutingDecision>
+  }
+>() {
   static readonly layer = Layer.effect(
     RoutingRules,
     Effect.gen(function*() {
@@ -163,8 +160,7 @@ export class RoutingRules extends Context.Tag("core/RoutingRules")<RoutingRules,
           return updated
         }),
         remove: (tenant, id) =>
-          Effect.flatMap(repository.delete(tenant, id), (deleted) =>
-            deleted ? Effect.void : Effect.fail(new RoutingRuleNotFound({ id }))),
+          Effect.flatMap(repository.delete(tenant, id), (deleted) => deleted ? Effect.void : Effect.fail(new RoutingRuleNotFound({ id }))),
         evaluate,
         explain: explainRouting({ repository, connections, organizations, connectorTypes })
       }
@@ -181,64 +177,64 @@ interface ExplainReads {
 }
 
 /** The dry run of `RoutingRules.explain`, on its own: the longest operation, and one that writes nothing. */
-const explainRouting = ({ connections, connectorTypes, organizations, repository }: ExplainReads) =>
-(tenant: Tenant, input: EvaluateRouting): Effect.Effect<RoutingDecision> =>
-  Effect.gen(function*() {
-    const organization = yield* organizations.find(tenant.organizationId)
-    const mode = input.mode ??
-      Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
-    const card = yield* knownCardOf(connectorTypes, input.payment_method)
-    const facts = routingFactsOf(input, card)
-    const listed = yield* connections.list(tenant)
-    const excluded = input.exclude ?? []
-    const time = yield* DateTime.now
-    const common = {
-      object: "routing_evaluation" as const,
-      mode,
-      payment_method: { type: input.payment_method.type, brand: card.brand, country: card.country }
-    }
-    if (input.provider !== undefined) {
-      // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
-      const forced = input.provider
-      const { reason, trial } = eligibility(
-        listed.find((connection) => connection.name === forced),
+const explainRouting =
+  ({ connections, connectorTypes, organizations, repository }: ExplainReads) => (tenant: Tenant, input: EvaluateRouting): Effect.Effect<RoutingDecision> =>
+    Effect.gen(function*() {
+      const organization = yield* organizations.find(tenant.organizationId)
+      const mode = input.mode ??
+        Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
+      const card = yield* knownCardOf(connectorTypes, input.payment_method)
+      const facts = routingFactsOf(input, card)
+      const listed = yield* connections.list(tenant)
+      const excluded = input.exclude ?? []
+      const time = yield* DateTime.now
+      const common = {
+        object: "routing_evaluation" as const,
+        mode,
+        payment_method: { type: input.payment_method.type, brand: card.brand, country: card.country }
+      }
+      if (input.provider !== undefined) {
+        // Forced, as a payment naming its provider: no rule is asked and it never changes PSP.
+        const forced = input.provider
+        const { reason, trial } = eligibility(
+          listed.find((connection) => connection.name === forced),
+          facts,
+          excluded,
+          time,
+          connectorTypes.takes
+        )
+        return {
+          ...common,
+          routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
+          provider: reason === null ? forced : null,
+          rule_id: null,
+          fallbacks: [],
+          candidates: [{ rule_id: null, priority: null, provider: forced, result: reason === null ? "chosen" as const : "skipped" as const, reason, trial }]
+        }
+      }
+      const evaluation = evaluateRouting({
+        rules: yield* repository.all(tenant),
+        connections: listed,
+        defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
         facts,
         excluded,
-        time,
-        connectorTypes.takes
-      )
+        now: time,
+        rulesUsed: mode === "rules",
+        takes: connectorTypes.takes
+      })
+      const chosen = evaluation.eligible[0]
+      const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
       return {
         ...common,
-        routing: reason === null ? { strategy: "forced" as const, rule_id: null } : null,
-        provider: reason === null ? forced : null,
-        rule_id: null,
-        fallbacks: [],
-        candidates: [{ rule_id: null, priority: null, provider: forced, result: reason === null ? "chosen" as const : "skipped" as const, reason, trial }]
+        routing: chosen === undefined
+          ? null
+          : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
+        provider: chosen?.provider ?? null,
+        rule_id: chosen?.rule_id ?? null,
+        // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
+        fallbacks: evaluation.eligible.slice(1)
+          .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
+          .map((candidate) => candidate.provider),
+        candidates: evaluation.candidates
       }
-    }
-    const evaluation = evaluateRouting({
-      rules: yield* repository.all(tenant),
-      connections: listed,
-      defaultProvider: Option.getOrNull(Option.flatMapNullable(organization, (found) => defaultProviderOf(found, tenant.livemode))),
-      facts,
-      excluded,
-      now: time,
-      rulesUsed: mode === "rules",
-      takes: connectorTypes.takes
     })
-    const chosen = evaluation.eligible[0]
-    const typeOf = (name: string) => listed.find((connection) => connection.name === name)?.type
-    return {
-      ...common,
-      routing: chosen === undefined
-        ? null
-        : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
-      provider: chosen?.provider ?? null,
-      rule_id: chosen?.rule_id ?? null,
-      // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
-      fallbacks: evaluation.eligible.slice(1)
-        .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
-        .map((candidate) => candidate.provider),
-      candidates: evaluation.candidates
-    }
-  })

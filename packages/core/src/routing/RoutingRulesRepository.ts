@@ -27,13 +27,11 @@ export class RoutingRulesRepository extends Context.Tag("core/RoutingRulesReposi
           .filter((row) => row.organizationId === tenant.organizationId && row.rule.livemode === tenant.livemode)
           .map((row) => row.rule)
           .sort(byEvaluationOrder)
-      const save = (tenant: Tenant, rule: RoutingRule) =>
-        Effect.sync(() => void rows().set(rule.id, { organizationId: tenant.organizationId, rule }))
+      const save = (tenant: Tenant, rule: RoutingRule) => Effect.sync(() => void rows().set(rule.id, { organizationId: tenant.organizationId, rule }))
       return {
         insert: save,
         update: save,
-        delete: (tenant, id) =>
-          Effect.sync(() => mine(tenant).some((rule) => rule.id === id) && rows().delete(id)),
+        delete: (tenant, id) => Effect.sync(() => mine(tenant).some((rule) => rule.id === id) && rows().delete(id)),
         find: (tenant, id) => Effect.sync(() => Option.fromNullable(mine(tenant).find((rule) => rule.id === id))),
         all: (tenant) => Effect.sync(() => mine(tenant)),
         page: (tenant, page) =>

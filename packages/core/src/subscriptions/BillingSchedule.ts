@@ -8,8 +8,7 @@ export const INCOMPLETE_EXPIRY = Duration.hours(23)
 /** How long a charge whose answer is still out waits before it is asked about again. */
 export const IN_FLIGHT_RECHECK = Duration.hours(1)
 
-export const expiryOf = (subscription: Pick<SubscriptionRecord, "created_at">): DateTime.Utc =>
-  DateTime.addDuration(subscription.created_at, INCOMPLETE_EXPIRY)
+export const expiryOf = (subscription: Pick<SubscriptionRecord, "created_at">): DateTime.Utc => DateTime.addDuration(subscription.created_at, INCOMPLETE_EXPIRY)
 
 /**
  * When the schedule next has work for a subscription in this state: the expiry of an incomplete

@@ -31,12 +31,17 @@ export const atTime = (millis: number) => <A, E, R>(effect: Effect.Effect<A, E, 
  * Built once with the clocks: `onClock(tenant, clockId)(effect)` runs `effect` at the time of test
  * clock `clockId` (frozen), or now without one (or when the clock is gone).
  */
-export const makeOnClock = Effect.map(TestClocksRepository, (clocks) =>
-  (tenant: Tenant, clockId: string | null) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    clockId === null ? effect : Effect.flatMap(clocks.find(tenant, clockId), Option.match({
-      onNone: () => effect,
-      onSome: (clock) => atTime(clock.frozen_time.epochMillis)(effect)
-    })))
+export const makeOnClock = Effect.map(
+  TestClocksRepository,
+  (clocks) => (tenant: Tenant, clockId: string | null) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    clockId === null ? effect : Effect.flatMap(
+      clocks.find(tenant, clockId),
+      Option.match({
+        onNone: () => effect,
+        onSome: (clock) => atTime(clock.frozen_time.epochMillis)(effect)
+      })
+    )
+)
 
 /** What `makeOnClock` builds. */
 export type OnClock = Effect.Effect.Success<typeof makeOnClock>

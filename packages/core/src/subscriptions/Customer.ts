@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { Metadata } from "../domain/Metadata.js"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Identifier, Text } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 export class Customer extends Schema.Class<Customer>("Customer")({
   object: Schema.Literal("customer"),

@@ -8,9 +8,12 @@ import { type CustomerListFilter, CustomersRepository } from "./CustomersReposit
 import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./SubscriptionErrors.js"
 import { TestClocksRepository } from "./TestClocksRepository.js"
 
-export class Customers extends Context.Tag("core/Customers")<Customers, ResourceReads<Customer, CustomerNotFound, CustomerListFilter> & {
-  readonly create: (tenant: Tenant, input: CreateCustomer) => Effect.Effect<Customer, ReferenceNotFound | BillingRequestInvalid>
-}>() {
+export class Customers extends Context.Tag("core/Customers")<
+  Customers,
+  ResourceReads<Customer, CustomerNotFound, CustomerListFilter> & {
+    readonly create: (tenant: Tenant, input: CreateCustomer) => Effect.Effect<Customer, ReferenceNotFound | BillingRequestInvalid>
+  }
+>() {
   static readonly layer = Layer.effect(
     Customers,
     Effect.gen(function*() {
@@ -45,10 +48,13 @@ export class Customers extends Context.Tag("core/Customers")<Customers, Resource
           return customer
         }),
         retrieve: (tenant, id) =>
-          Effect.flatMap(repository.find(tenant, id), Option.match({
-            onNone: () => Effect.fail(new CustomerNotFound({ id })),
-            onSome: Effect.succeed
-          })),
+          Effect.flatMap(
+            repository.find(tenant, id),
+            Option.match({
+              onNone: () => Effect.fail(new CustomerNotFound({ id })),
+              onSome: Effect.succeed
+            })
+          ),
         list: (tenant, filter, page) => repository.list(tenant, filter, page)
       }
     })

@@ -17,7 +17,6 @@ export class CustomersRepository extends Context.Tag("core/CustomersRepository")
   static readonly layerMemory = memoryDocumentsLayer(CustomersRepository, "customers", (documents: MemoryDocuments<Customer>) => ({
     insert: documents.save,
     find: documents.find,
-    list: (tenant, filter, page) =>
-      documents.list(tenant, (customer) => filter.email === undefined || customer.email === filter.email, page)
+    list: (tenant, filter, page) => documents.list(tenant, (customer) => filter.email === undefined || customer.email === filter.email, page)
   }))
 }

@@ -39,8 +39,7 @@ export const makeInvoicePayments = (charges: InvoiceCharges) =>
         PaymentNotFound: Effect.die,
         PaymentNotRefundable: () => Effect.void,
         AmountTooLarge: () => Effect.void,
-        RefundRefused: ({ refund }) =>
-          Effect.logWarning(`the refund of payment ${payment.id} of void invoice ${invoiceId} was refused`, refund.failure)
+        RefundRefused: ({ refund }) => Effect.logWarning(`the refund of payment ${payment.id} of void invoice ${invoiceId} was refused`, refund.failure)
       }))
 
     const consumer: EventConsumer = {

@@ -6,8 +6,7 @@ import { type InvoiceListFilter, InvoicesRepository } from "./InvoicesRepository
 import type { InvoiceNotFound } from "./SubscriptionErrors.js"
 
 /** Reading invoices; the schedule writes them (see `Subscriptions`). */
-export class Invoices extends Context.Tag("core/Invoices")<Invoices, ResourceReads<Invoice, InvoiceNotFound, InvoiceListFilter> & {
-}>() {
+export class Invoices extends Context.Tag("core/Invoices")<Invoices, ResourceReads<Invoice, InvoiceNotFound, InvoiceListFilter> & {}>() {
   static readonly layer = Layer.effect(
     Invoices,
     Effect.gen(function*() {

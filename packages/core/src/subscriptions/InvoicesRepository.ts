@@ -13,15 +13,18 @@ export interface InvoiceListFilter {
   readonly test_clock?: string | undefined
 }
 
-export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<InvoicesRepository, RecordRepository<InvoiceRecord> & {
-  /** The invoice a payment was made for, if any. */
-  readonly findByPayment: (tenant: Tenant, paymentId: string) => Effect.Effect<Option.Option<InvoiceRecord>>
-  readonly list: (
-    tenant: Tenant,
-    filter: InvoiceListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<InvoiceRecord>, InvalidCursor>
-}>() {
+export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<
+  InvoicesRepository,
+  RecordRepository<InvoiceRecord> & {
+    /** The invoice a payment was made for, if any. */
+    readonly findByPayment: (tenant: Tenant, paymentId: string) => Effect.Effect<Option.Option<InvoiceRecord>>
+    readonly list: (
+      tenant: Tenant,
+      filter: InvoiceListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<InvoiceRecord>, InvalidCursor>
+  }
+>() {
   static readonly layerMemory = Layer.effect(
     InvoicesRepository,
     Effect.map(MemoryStore, (store) => {
@@ -31,9 +34,7 @@ export class InvoicesRepository extends Context.Tag("core/InvoicesRepository")<I
         findByPayment: (tenant, paymentId) =>
           Effect.sync(() =>
             Option.fromNullable(
-              documents.everyone().find((row) =>
-                row.tenant.organizationId === tenant.organizationId && row.value.payment_id === paymentId
-              )?.value
+              documents.everyone().find((row) => row.tenant.organizationId === tenant.organizationId && row.value.payment_id === paymentId)?.value
             )
           ),
         list: (tenant, filter, page) =>

@@ -197,8 +197,7 @@ const make = Effect.gen(function*() {
         event.invoice !== null
           ? settlePeriod(tenant, subscription.id, event.invoice)
           : event.status === "canceled"
-          ? Effect.flatMap(records.lockSubscription(tenant, subscription.id), (locked) =>
-            final(locked) ? Effect.void : ended(tenant, locked))
+          ? Effect.flatMap(records.lockSubscription(tenant, subscription.id), (locked) => final(locked) ? Effect.void : ended(tenant, locked))
           : Effect.void
       )
       return "applied" as const

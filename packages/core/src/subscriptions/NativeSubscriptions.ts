@@ -42,8 +42,7 @@ export const makeNativeSubscriptions = Effect.gen(function*() {
         new BillingRequestInvalid({
           param: "engine",
           code: "engine_not_supported",
-          message:
-            `Provider '${connection.name}' (${connection.type}) does not run subscriptions itself; use engine 'orchestrator'.`
+          message: `Provider '${connection.name}' (${connection.type}) does not run subscriptions itself; use engine 'orchestrator'.`
         })
       ))
 
@@ -70,9 +69,7 @@ export const makeNativeSubscriptions = Effect.gen(function*() {
         paymentMethod: { type: "card", token: subscription.payment_method },
         customer: { id: customer.id, email: customer.email, name: customer.name },
         testClock: subscription.test_clock !== null
-      }).pipe(Effect.mapError((error) =>
-        new NoProviderAvailable({ reason: `the PSP could not start the subscription (${error._tag}); repeat the request` })
-      ))
+      }).pipe(Effect.mapError((error) => new NoProviderAvailable({ reason: `the PSP could not start the subscription (${error._tag}); repeat the request` })))
       yield* transactions.run(Effect.flatMap(
         records.lockSubscription(tenant, subscriptionId),
         (locked) =>

@@ -7,9 +7,12 @@ import { type CreatePlan, Plan } from "./Plan.js"
 import { PlansRepository } from "./PlansRepository.js"
 import { PlanNotFound } from "./SubscriptionErrors.js"
 
-export class Plans extends Context.Tag("core/Plans")<Plans, ResourceReads<Plan, PlanNotFound> & {
-  readonly create: (tenant: Tenant, input: CreatePlan) => Effect.Effect<Plan>
-}>() {
+export class Plans extends Context.Tag("core/Plans")<
+  Plans,
+  ResourceReads<Plan, PlanNotFound> & {
+    readonly create: (tenant: Tenant, input: CreatePlan) => Effect.Effect<Plan>
+  }
+>() {
   static readonly layer = Layer.effect(
     Plans,
     Effect.gen(function*() {
@@ -33,10 +36,13 @@ export class Plans extends Context.Tag("core/Plans")<Plans, ResourceReads<Plan, 
           return plan
         }),
         retrieve: (tenant, id) =>
-          Effect.flatMap(repository.find(tenant, id), Option.match({
-            onNone: () => Effect.fail(new PlanNotFound({ id })),
-            onSome: Effect.succeed
-          })),
+          Effect.flatMap(
+            repository.find(tenant, id),
+            Option.match({
+              onNone: () => Effect.fail(new PlanNotFound({ id })),
+              onSome: Effect.succeed
+            })
+          ),
         list: (tenant, page) => repository.list(tenant, page)
       }
     })

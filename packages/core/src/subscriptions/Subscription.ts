@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { Metadata } from "../domain/Metadata.js"
-import { Identifier, Url } from "../domain/Text.js"
-import { CardToken } from "../payments/Payment.js"
-import { Timestamp } from "../domain/Timestamp.js"
-import { Invoice } from "./Invoice.js"
 import { RequestBody } from "../domain/RequestBody.js"
+import { Identifier, Url } from "../domain/Text.js"
+import { Timestamp } from "../domain/Timestamp.js"
+import { CardToken } from "../payments/Payment.js"
+import { Invoice } from "./Invoice.js"
 
 export const SubscriptionStatus = Schema.Literal(
   "incomplete",

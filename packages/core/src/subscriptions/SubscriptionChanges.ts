@@ -37,10 +37,13 @@ export const makeSubscriptionChanges = (charges: InvoiceCharges, native: NativeS
         })
       }
       if (found.engine === "native") yield* tellPsp(tenant, found, { update: input })
-      const plan = input.plan === undefined ? undefined : yield* Effect.flatMap(plans.find(tenant, input.plan), Option.match({
-        onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan! })),
-        onSome: Effect.succeed
-      }))
+      const plan = input.plan === undefined ? undefined : yield* Effect.flatMap(
+        plans.find(tenant, input.plan),
+        Option.match({
+          onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan! })),
+          onSome: Effect.succeed
+        })
+      )
       if (plan !== undefined) {
         const current = yield* Effect.orDie(Effect.flatMap(plans.find(tenant, found.plan_id), (option) => option))
         if (plan.currency !== current.currency) {

@@ -98,14 +98,20 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
         }
         return yield* conclude(tenant, recovered.id)
       }
-      const customer = yield* Effect.flatMap(customers.find(tenant, input.customer), Option.match({
-        onNone: () => Effect.fail(new ReferenceNotFound({ param: "customer", id: input.customer })),
-        onSome: Effect.succeed
-      }))
-      const plan = yield* Effect.flatMap(plans.find(tenant, input.plan), Option.match({
-        onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan })),
-        onSome: Effect.succeed
-      }))
+      const customer = yield* Effect.flatMap(
+        customers.find(tenant, input.customer),
+        Option.match({
+          onNone: () => Effect.fail(new ReferenceNotFound({ param: "customer", id: input.customer })),
+          onSome: Effect.succeed
+        })
+      )
+      const plan = yield* Effect.flatMap(
+        plans.find(tenant, input.plan),
+        Option.match({
+          onNone: () => Effect.fail(new ReferenceNotFound({ param: "plan", id: input.plan })),
+          onSome: Effect.succeed
+        })
+      )
       if (input.engine === "native") return yield* createNative(tenant, input, customer, plan)
       const { connection } = yield* providerFor(tenant, input, plan)
       return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
@@ -119,20 +125,23 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
             new SubscriptionRecord({ ...base, latest_invoice_id: null, next_run_at: dueAt(base, null) })
           )
           if (invoiceId !== null) {
-            yield* records.createInvoice(tenant, openInvoice({
-              id: invoiceId,
-              subscription_id: id,
-              customer_id: customer.id,
-              plan_id: plan.id,
-              billing_reason: "subscription_create",
-              amount_due: plan.amount,
-              currency: plan.currency,
-              period_start: createdAt,
-              period_end: periodEnd,
-              test_clock: customer.test_clock,
-              created_at: createdAt,
-              livemode: tenant.livemode
-            }))
+            yield* records.createInvoice(
+              tenant,
+              openInvoice({
+                id: invoiceId,
+                subscription_id: id,
+                customer_id: customer.id,
+                plan_id: plan.id,
+                billing_reason: "subscription_create",
+                amount_due: plan.amount,
+                currency: plan.currency,
+                period_start: createdAt,
+                period_end: periodEnd,
+                test_clock: customer.test_clock,
+                created_at: createdAt,
+                livemode: tenant.livemode
+              })
+            )
             yield* records.saveSubscription(tenant, created, { latest_invoice_id: invoiceId })
           }
           yield* scope.attach(id)

@@ -5,10 +5,10 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
+import { nextBoundary } from "./BillingPeriod.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { expiryOf, IN_FLIGHT_RECHECK } from "./BillingSchedule.js"
 import { atTime } from "./BillingTime.js"
-import { nextBoundary } from "./BillingPeriod.js"
 import { openInvoice } from "./Invoice.js"
 import type { InvoiceCharges } from "./InvoiceCharges.js"
 import type { NativeSubscriptions } from "./NativeSubscriptions.js"
@@ -47,20 +47,23 @@ const makePeriodRenewal = (charges: InvoiceCharges) =>
             locked.latest_invoice_id !== subscription.latest_invoice_id ||
             locked.current_period_end.epochMillis !== subscription.current_period_end.epochMillis
           ) return false
-          yield* records.createInvoice(tenant, openInvoice({
-            id: invoiceId,
-            subscription_id: subscription.id,
-            customer_id: subscription.customer_id,
-            plan_id: plan.id,
-            billing_reason: "subscription_cycle",
-            amount_due: plan.amount,
-            currency: plan.currency,
-            period_start: start,
-            period_end: end,
-            test_clock: subscription.test_clock,
-            created_at: time,
-            livemode: tenant.livemode
-          }))
+          yield* records.createInvoice(
+            tenant,
+            openInvoice({
+              id: invoiceId,
+              subscription_id: subscription.id,
+              customer_id: subscription.customer_id,
+              plan_id: plan.id,
+              billing_reason: "subscription_cycle",
+              amount_due: plan.amount,
+              currency: plan.currency,
+              period_start: start,
+              period_end: end,
+              test_clock: subscription.test_clock,
+              created_at: time,
+              livemode: tenant.livemode
+            })
+          )
           // Until the charge is settled, the renewal is in flight: looked at again if this run is cut short.
           yield* records.saveSubscription(tenant, locked, {
             latest_invoice_id: invoiceId,

@@ -1,4 +1,4 @@
-import { Duration, DateTime, Effect } from "effect"
+import { DateTime, Duration, Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"

@@ -1,65 +1,60 @@
-import { NativeBilling } from "./NativeBilling.js"
-import { Refunds } from "../refunds/Refunds.js"
-import { Payments } from "../payments/Payments.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
-import { Connectors } from "../providers/Connectors.js"
-import { IdGenerator } from "../ports/IdGenerator.js"
 import { Context, Effect, Layer } from "effect"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { Payments } from "../payments/Payments.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
+import { Connectors } from "../providers/Connectors.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderResolution.js"
+import { Refunds } from "../refunds/Refunds.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { makeInvoiceCharges } from "./InvoiceCharges.js"
 import { makeInvoicePayments } from "./InvoicePayments.js"
+import { NativeBilling } from "./NativeBilling.js"
 import { makeNativeSubscriptions } from "./NativeSubscriptions.js"
-import type {
-  CancelSubscription,
-  CreateSubscription,
-  Subscription,
-  SubscriptionListFilter,
-  UpdateSubscription
-} from "./Subscription.js"
+import type { CancelSubscription, CreateSubscription, Subscription, SubscriptionListFilter, UpdateSubscription } from "./Subscription.js"
 import { makeSubscriptionChanges } from "./SubscriptionChanges.js"
 import { makeSubscriptionCreation } from "./SubscriptionCreation.js"
-import type {
-  BillingRequestInvalid,
-  ReferenceNotFound,
-  SubscriptionDeclined,
-  SubscriptionFinal,
-  SubscriptionNotFound
-} from "./SubscriptionErrors.js"
+import type { BillingRequestInvalid, ReferenceNotFound, SubscriptionDeclined, SubscriptionFinal, SubscriptionNotFound } from "./SubscriptionErrors.js"
 import { makeSubscriptionRenewals } from "./SubscriptionRenewals.js"
 import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 
-export class Subscriptions extends Context.Tag("core/Subscriptions")<Subscriptions, ResourceReads<Subscription, SubscriptionNotFound, SubscriptionListFilter> & {
-  /**
-   * Writes the subscription (`trialing`, or `incomplete` with its first invoice) and charges the first
-   * period through the payments service: paid → `active`; 3D Secure → stays `incomplete` with the
-   * action in `latest_invoice.payment.next_action`; declined → `SubscriptionDeclined` (402).
-   */
-  readonly create: (tenant: Tenant, input: CreateSubscription) => Effect.Effect<
-    Subscription,
-    ReferenceNotFound | BillingRequestInvalid | SubscriptionDeclined | ProviderNotUsable | NoProviderAvailable
-  >
-  readonly update: (tenant: Tenant, id: string, input: UpdateSubscription) => Effect.Effect<
-    Subscription,
-    SubscriptionNotFound | SubscriptionFinal | ReferenceNotFound | BillingRequestInvalid | ProviderNotUsable
-  >
-  readonly cancel: (tenant: Tenant, id: string, input: CancelSubscription) => Effect.Effect<
-    Subscription,
-    SubscriptionNotFound | SubscriptionFinal | ProviderNotUsable
-  >
-  /** Does what is due for one subscription at the current time (renewal, retry, trial end, expiry). */
-  readonly runDue: (tenant: Tenant, subscriptionId: string) => Effect.Effect<void>
-  /** The schedule's work as the worker runs it: at the current time, or at its due time on a test clock. */
-  readonly runClaimed: (due: DueSubscription) => Effect.Effect<void>
-  /** A payment of an invoice that succeeded later (3D Secure completed, a PSP's webhook) pays it. */
-  readonly consumer: EventConsumer
-  readonly jobs: ReadonlyArray<Job>
-}>() {
-  static readonly layer = Layer.effect(Subscriptions, Effect.suspend(() => make)).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, Payments.layer, Refunds.layer, BillingRecords.layer, NativeBilling.layer)))
+export class Subscriptions extends Context.Tag("core/Subscriptions")<
+  Subscriptions,
+  ResourceReads<Subscription, SubscriptionNotFound, SubscriptionListFilter> & {
+    /**
+     * Writes the subscription (`trialing`, or `incomplete` with its first invoice) and charges the first
+     * period through the payments service: paid → `active`; 3D Secure → stays `incomplete` with the
+     * action in `latest_invoice.payment.next_action`; declined → `SubscriptionDeclined` (402).
+     */
+    readonly create: (tenant: Tenant, input: CreateSubscription) => Effect.Effect<
+      Subscription,
+      ReferenceNotFound | BillingRequestInvalid | SubscriptionDeclined | ProviderNotUsable | NoProviderAvailable
+    >
+    readonly update: (tenant: Tenant, id: string, input: UpdateSubscription) => Effect.Effect<
+      Subscription,
+      SubscriptionNotFound | SubscriptionFinal | ReferenceNotFound | BillingRequestInvalid | ProviderNotUsable
+    >
+    readonly cancel: (tenant: Tenant, id: string, input: CancelSubscription) => Effect.Effect<
+      Subscription,
+      SubscriptionNotFound | SubscriptionFinal | ProviderNotUsable
+    >
+    /** Does what is due for one subscription at the current time (renewal, retry, trial end, expiry). */
+    readonly runDue: (tenant: Tenant, subscriptionId: string) => Effect.Effect<void>
+    /** The schedule's work as the worker runs it: at the current time, or at its due time on a test clock. */
+    readonly runClaimed: (due: DueSubscription) => Effect.Effect<void>
+    /** A payment of an invoice that succeeded later (3D Secure completed, a PSP's webhook) pays it. */
+    readonly consumer: EventConsumer
+    readonly jobs: ReadonlyArray<Job>
+  }
+>() {
+  static readonly layer = Layer.effect(Subscriptions, Effect.suspend(() => make)).pipe(
+    Layer.provide(
+      Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, Payments.layer, Refunds.layer, BillingRecords.layer, NativeBilling.layer)
+    )
+  )
 }
 
 /**
@@ -81,8 +76,10 @@ const make = Effect.gen(function*() {
     cancel,
     retrieve: (tenant, id) => Effect.flatMap(records.subscription(tenant, id), (record) => records.subscriptionView(tenant, record)),
     list: (tenant, filter, page) =>
-      Effect.flatMap(repository.list(tenant, filter, page), (found) =>
-        Effect.map(Effect.forEach(found.data, (record) => records.subscriptionView(tenant, record)), (data) => ({ ...found, data }))),
+      Effect.flatMap(
+        repository.list(tenant, filter, page),
+        (found) => Effect.map(Effect.forEach(found.data, (record) => records.subscriptionView(tenant, record)), (data) => ({ ...found, data }))
+      ),
     runDue: renewals.runDue,
     runClaimed: renewals.runClaimed,
     consumer: yield* makeInvoicePayments(charges),

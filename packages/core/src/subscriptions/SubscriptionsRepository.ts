@@ -3,8 +3,8 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
-import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
+import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { SubscriptionListFilter, SubscriptionRecord } from "./Subscription.js"
@@ -17,36 +17,38 @@ export interface DueSubscription {
   readonly dueAt: DateTime.Utc
 }
 
-export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<SubscriptionsRepository, RecordRepository<SubscriptionRecord> & {
-  readonly list: (
-    tenant: Tenant,
-    filter: SubscriptionListFilter,
-    page: PageRequest
-  ) => Effect.Effect<Page<SubscriptionRecord>, InvalidCursor>
-  /**
-   * Leases the subscription due first: on the real clock, due by `lease.now`; on a test clock, due
-   * by that clock's `frozen_time`.
-   */
-  readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
-  /** Leases the subscription of test clock `clockId` due first, by `until`. */
-  readonly claimDueOnClock: (
-    tenant: Tenant,
-    clockId: string,
-    until: DateTime.Utc,
-    lease: LeaseRequest
-  ) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
-  /** Whether any subscription of test clock `clockId` is due by `until`, whoever holds it. */
-  readonly dueOnClock: (tenant: Tenant, clockId: string, until: DateTime.Utc) => Effect.Effect<boolean>
-  /** Gives a lease back once its work is done, so the next due step can be claimed at once. */
-  readonly release: (subscriptionId: string, token: string) => Effect.Effect<void>
-}>() {
+export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepository")<
+  SubscriptionsRepository,
+  RecordRepository<SubscriptionRecord> & {
+    readonly list: (
+      tenant: Tenant,
+      filter: SubscriptionListFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<SubscriptionRecord>, InvalidCursor>
+    /**
+     * Leases the subscription due first: on the real clock, due by `lease.now`; on a test clock, due
+     * by that clock's `frozen_time`.
+     */
+    readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
+    /** Leases the subscription of test clock `clockId` due first, by `until`. */
+    readonly claimDueOnClock: (
+      tenant: Tenant,
+      clockId: string,
+      until: DateTime.Utc,
+      lease: LeaseRequest
+    ) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
+    /** Whether any subscription of test clock `clockId` is due by `until`, whoever holds it. */
+    readonly dueOnClock: (tenant: Tenant, clockId: string, until: DateTime.Utc) => Effect.Effect<boolean>
+    /** Gives a lease back once its work is done, so the next due step can be claimed at once. */
+    readonly release: (subscriptionId: string, token: string) => Effect.Effect<void>
+  }
+>() {
   static readonly layerMemory = Layer.effect(
     SubscriptionsRepository,
     Effect.map(MemoryStore, (store) => {
       const documents = memoryDocuments<SubscriptionRecord>(store, "subscriptions")
       const leases = memoryLeases(store, "subscriptions")
-      const clockOf = (tenant: Tenant, id: string) =>
-        store.table<{ readonly organizationId: string; readonly value: TestClock }>("test_clocks").get(id)?.value
+      const clockOf = (tenant: Tenant, id: string) => store.table<{ readonly organizationId: string; readonly value: TestClock }>("test_clocks").get(id)?.value
       // An advance holds its clock (see `TestClocksRepository`): the worker leaves its subscriptions to it.
       const advancing = (clockId: string, time: DateTime.Utc) => {
         const held = store.table<{ readonly until: DateTime.Utc }>("test_clock_advances").get(clockId)
@@ -91,8 +93,7 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
               ? undefined
               : clockOf(tenant, value.test_clock)?.frozen_time),
         claimDueOnClock: (tenant, clockId, until, lease) =>
-          claim(lease, (row) =>
-            row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId ? until : undefined),
+          claim(lease, (row) => row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId ? until : undefined),
         dueOnClock: (tenant, clockId, until) =>
           Effect.sync(() =>
             documents.everyone().some((row) =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString } from "../domain/Text.js"
 import { TimeFilter, Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 /** `advancing` while an advance is running the clock's due work; `ready` once all of it has settled. */
 export const TestClockStatus = Schema.Literal("ready", "advancing", "internal_failure")

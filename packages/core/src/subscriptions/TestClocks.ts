@@ -35,11 +35,13 @@ const notForward = () =>
 
 const testModeOnly = (tenant: Tenant) =>
   tenant.livemode
-    ? Effect.fail(new BillingRequestInvalid({
-      param: "livemode",
-      code: "test_clock_livemode",
-      message: "Test clocks exist only in test mode; use a sk_test_ key."
-    }))
+    ? Effect.fail(
+      new BillingRequestInvalid({
+        param: "livemode",
+        code: "test_clock_livemode",
+        message: "Test clocks exist only in test mode; use a sk_test_ key."
+      })
+    )
     : Effect.void
 
 /**
@@ -97,20 +99,23 @@ const makeAdvanceSteps = Effect.gen(function*() {
   return drain
 })
 
-export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, ResourceReads<TestClock, TestClockNotFound> & {
-  readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
-  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
-  /**
-   * Moves the clock to `frozen_time`, running every renewal, retry, trial end and expiry due on its
-   * customers' subscriptions in time order, each at the time it was due; answers once all of it has
-   * settled (`ready`). The clock shows `advancing` meanwhile.
-   */
-  readonly advance: (tenant: Tenant, id: string, input: AdvanceTestClock) => Effect.Effect<
-    TestClock,
-    TestClockNotFound | BillingRequestInvalid | TestClockBusy
-  >
-  readonly jobs: ReadonlyArray<Job>
-}>() {
+export class TestClocks extends Context.Tag("core/TestClocks")<
+  TestClocks,
+  ResourceReads<TestClock, TestClockNotFound> & {
+    readonly create: (tenant: Tenant, input: CreateTestClock) => Effect.Effect<TestClock, BillingRequestInvalid>
+    readonly remove: (tenant: Tenant, id: string) => Effect.Effect<TestClock, TestClockNotFound>
+    /**
+     * Moves the clock to `frozen_time`, running every renewal, retry, trial end and expiry due on its
+     * customers' subscriptions in time order, each at the time it was due; answers once all of it has
+     * settled (`ready`). The clock shows `advancing` meanwhile.
+     */
+    readonly advance: (tenant: Tenant, id: string, input: AdvanceTestClock) => Effect.Effect<
+      TestClock,
+      TestClockNotFound | BillingRequestInvalid | TestClockBusy
+    >
+    readonly jobs: ReadonlyArray<Job>
+  }
+>() {
   static readonly layer = Layer.effect(
     TestClocks,
     Effect.gen(function*() {
@@ -119,10 +124,13 @@ export class TestClocks extends Context.Tag("core/TestClocks")<TestClocks, Resou
       const drain = yield* makeAdvanceSteps
 
       const retrieve = (tenant: Tenant, id: string) =>
-        Effect.flatMap(repository.find(tenant, id), Option.match({
-          onNone: () => Effect.fail(new TestClockNotFound({ id })),
-          onSome: Effect.succeed
-        }))
+        Effect.flatMap(
+          repository.find(tenant, id),
+          Option.match({
+            onNone: () => Effect.fail(new TestClockNotFound({ id })),
+            onSome: Effect.succeed
+          })
+        )
 
       const advance = Effect.fn("TestClocks.advance")(function*(tenant: Tenant, id: string, input: AdvanceTestClock) {
         const clock = yield* retrieve(tenant, id)

@@ -2,9 +2,9 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { LeaseRequest } from "../ports/LeasedWork.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
+import type { LeaseRequest } from "../ports/LeasedWork.js"
 import { TestClock } from "./TestClock.js"
 
 /** What asking to start an advance found: the clock is now held (`token`), or why not. */
@@ -59,18 +59,21 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
         find: documents.find,
         list: (tenant, page) => documents.list(tenant, () => true, page),
         startAdvance: (tenant, id, target, lease) =>
-          Effect.flatMap(documents.find(tenant, id), Option.match({
-            onNone: () => Effect.succeed<AdvanceStart>({ _tag: "Missing" }),
-            onSome: (clock) => {
-              const held = leases.get(id)
-              if (held !== undefined && !DateTime.lessThan(held.until, lease.now)) return Effect.succeed<AdvanceStart>({ _tag: "Busy" })
-              if (!DateTime.lessThan(clock.frozen_time, target)) return Effect.succeed<AdvanceStart>({ _tag: "NotForward", clock })
-              const token = randomBase32(20)
-              const advancing = new TestClock({ ...clock, status: "advancing" })
-              leases.set(id, { token, until: lease.until, target })
-              return Effect.as(documents.save(tenant, advancing), { _tag: "Started", clock: advancing, token } as const)
-            }
-          })),
+          Effect.flatMap(
+            documents.find(tenant, id),
+            Option.match({
+              onNone: () => Effect.succeed<AdvanceStart>({ _tag: "Missing" }),
+              onSome: (clock) => {
+                const held = leases.get(id)
+                if (held !== undefined && !DateTime.lessThan(held.until, lease.now)) return Effect.succeed<AdvanceStart>({ _tag: "Busy" })
+                if (!DateTime.lessThan(clock.frozen_time, target)) return Effect.succeed<AdvanceStart>({ _tag: "NotForward", clock })
+                const token = randomBase32(20)
+                const advancing = new TestClock({ ...clock, status: "advancing" })
+                leases.set(id, { token, until: lease.until, target })
+                return Effect.as(documents.save(tenant, advancing), { _tag: "Started", clock: advancing, token } as const)
+              }
+            })
+          ),
         holdAdvance: (_tenant, id, token, until) =>
           Effect.sync(() => {
             const held = leases.get(id)

@@ -36,11 +36,9 @@ export class ApiKeysRepository extends Context.Tag("core/ApiKeysRepository")<Api
       return {
         insert: save,
         update: save,
-        findByHash: (hash) =>
-          Effect.sync(() => Option.fromNullable([...rows().values()].find((key) => key.key_hash === hash))),
+        findByHash: (hash) => Effect.sync(() => Option.fromNullable([...rows().values()].find((key) => key.key_hash === hash))),
         find: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
-        listForOrganization: (organizationId) =>
-          Effect.sync(() => [...rows().values()].filter((key) => key.organization_id === organizationId))
+        listForOrganization: (organizationId) => Effect.sync(() => [...rows().values()].filter((key) => key.organization_id === organizationId))
       }
     })
   )

@@ -58,7 +58,7 @@ export class Authentication extends Context.Tag("core/Authentication")<Authentic
           tenant: { organizationId: found.value.organization_id, livemode: found.value.livemode },
           keyId: found.value.id
         }
-        })
+      })
       return { identify, authenticate: (token) => Effect.map(identify(token), ({ tenant }) => tenant) }
     })
   )

@@ -47,8 +47,7 @@ const deriveKeyMaterial = async (secret: Uint8Array<ArrayBuffer>) => {
   }
 }
 
-const toHex = (bytes: ArrayBuffer): string =>
-  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
+const toHex = (bytes: ArrayBuffer): string => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
 
 /** The keyed hash under which an API key is stored and looked up. */
 export const hashApiKey = (key: CryptoKey, token: string): Effect.Effect<string> =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
+import { RequestBody } from "../domain/RequestBody.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 /**
  * How payments that force no provider find one: the organization's default provider, or its

@@ -38,8 +38,7 @@ export class OrganizationsRepository extends Context.Tag("core/OrganizationsRepo
         update: save,
         find: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
         lock: (id) => Effect.sync(() => Option.fromNullable(rows().get(id))),
-        findByName: (name) =>
-          Effect.sync(() => Option.fromNullable([...rows().values()].find((organization) => organization.name === name)))
+        findByName: (name) => Effect.sync(() => Option.fromNullable([...rows().values()].find((organization) => organization.name === name)))
       }
     })
   )

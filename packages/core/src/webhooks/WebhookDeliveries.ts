@@ -1,22 +1,22 @@
 import { Cache, Clock, Context, Data, DateTime, Duration, Effect, Layer, Option, Random, Schema } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
-import { now } from "../domain/Timestamp.js"
 import { storableText } from "../domain/Text.js"
+import { now } from "../domain/Timestamp.js"
+import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
-import { API_VERSION, Event } from "../events/Event.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
-import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 import { type AttemptRecord, type DueDelivery, type NewDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
+import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 import { subscribesTo, type WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
 import { WebhookDeliveryNotFound } from "./WebhookErrors.js"
-import { WebhookSender, type WebhookResponse } from "./WebhookSender.js"
+import { type WebhookResponse, WebhookSender } from "./WebhookSender.js"
 import { SIGNATURE_HEADER, signatureHeader } from "./WebhookSignature.js"
 
 const encodeEvent = Schema.encodeSync(Event)
@@ -109,12 +109,10 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
             Effect.forEach(claimed, (leased) =>
               attempt(leased, receivers).pipe(
                 Effect.map(Option.some),
-                Effect.catchAllCause((cause) =>
-                  Effect.as(Effect.logError("A webhook attempt failed; it is retried after its lease", cause), Option.none())
-                )
+                Effect.catchAllCause((cause) => Effect.as(Effect.logError("A webhook attempt failed; it is retried after its lease", cause), Option.none()))
               ), { concurrency: "unbounded" }).pipe(
-              Effect.flatMap((made) => deliveries.recordAttempts(made.flatMap(Option.toArray)))
-            ),
+                Effect.flatMap((made) => deliveries.recordAttempts(made.flatMap(Option.toArray)))
+              ),
           leaseFor: DELIVERY_LEASE,
           // 32 attempts in flight, claimed eight at a time: each attempt ends within its 10 s timeout.
           concurrency: 4,
@@ -140,8 +138,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
             return yield* load(tenant, id)
           }),
         resendMatching: (tenant, { created_after, ...filter }) =>
-          Effect.flatMap(now, (at) =>
-            deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)),
+          Effect.flatMap(now, (at) => deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)),
         jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
       }
     })
@@ -159,8 +156,7 @@ interface FanOutPorts {
  * One delivery per active endpoint subscribed to each event's type: the endpoints of each tenant
  * read once for the whole batch, the deliveries written in one statement.
  */
-const fanOutEvents = ({ deliveries, endpointsRepository, ids }: FanOutPorts) =>
-(batch: ReadonlyArray<StoredEvent>) =>
+const fanOutEvents = ({ deliveries, endpointsRepository, ids }: FanOutPorts) => (batch: ReadonlyArray<StoredEvent>) =>
   Effect.gen(function*() {
     const activeOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
     const made: Array<NewDelivery> = []
@@ -209,8 +205,7 @@ interface AttemptPorts {
 }
 
 /** One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the caller). */
-const attemptDelivery = ({ ids, sender }: AttemptPorts) =>
-(leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
+const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
   Effect.gen(function*() {
     const due = leased.item
     const { endpoint, secrets } = yield* receivers.get(

@@ -5,13 +5,7 @@ import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
-import {
-  type DeliveryListFilter,
-  type DeliveryStatus,
-  type ResendDeliveries,
-  type WebhookAttempt,
-  WebhookDelivery
-} from "./WebhookDelivery.js"
+import { type DeliveryListFilter, type DeliveryStatus, type ResendDeliveries, type WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 
 /** A delivery a worker is about to attempt. `payload` is the exact JSON that is sent. */
 export interface DueDelivery {
@@ -114,9 +108,7 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
           return true
         })
       const mine = (tenant: Tenant) =>
-        [...rows().values()].filter((row) =>
-          row.organizationId === tenant.organizationId && row.delivery.livemode === tenant.livemode
-        )
+        [...rows().values()].filter((row) => row.organizationId === tenant.organizationId && row.delivery.livemode === tenant.livemode)
       const requeue = (row: MemoryRow, at: DateTime.Utc) =>
         rows().set(row.delivery.id, {
           ...row,

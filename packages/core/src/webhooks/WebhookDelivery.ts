@@ -1,7 +1,7 @@
 import { Schema } from "effect"
+import { RequestBody } from "../domain/RequestBody.js"
 import { Identifier } from "../domain/Text.js"
 import { TimeFilter, Timestamp } from "../domain/Timestamp.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 export const DeliveryStatus = Schema.Literal("pending", "succeeded", "exhausted")
 export type DeliveryStatus = typeof DeliveryStatus.Type

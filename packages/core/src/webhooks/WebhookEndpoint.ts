@@ -1,8 +1,8 @@
 import { Schema } from "effect"
+import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { EVENT_TYPES } from "../events/Event.js"
-import { RequestBody } from "../domain/RequestBody.js"
 
 export const EndpointStatus = Schema.Literal("active", "disabled")
 export type EndpointStatus = typeof EndpointStatus.Type

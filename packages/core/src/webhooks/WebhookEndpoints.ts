@@ -3,17 +3,17 @@ import { randomBase32 } from "../domain/Ids.js"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
+import { EgressSettings } from "../egress/EgressPolicy.js"
 import { RESOURCE_LIMITS, type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
-import { EgressSettings } from "../egress/EgressPolicy.js"
 import { Transactions } from "../ports/Transactions.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { endpointUrlProblem } from "./EndpointAddresses.js"
 import { type CreateWebhookEndpoint, type UpdateWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
-import { WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./WebhookErrors.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
+import { WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./WebhookErrors.js"
 
 /** After a rotation the previous secret keeps signing (a second `v1=`) this long. */
 export const ROTATION_OVERLAP = Duration.hours(24)
@@ -24,24 +24,27 @@ const newSecret = () => `whsec_${randomBase32(32)}`
 const ownerOf = (endpointId: string) => `${endpointId}/webhook_signing_secret`
 
 /** Webhook endpoints: where merchants receive events, and the secrets that sign what they receive. */
-export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<WebhookEndpoints, ResourceReads<WebhookEndpoint, WebhookEndpointNotFound> & {
-  /** The new endpoint, with its secret: shown this once. */
-  readonly create: (
-    tenant: Tenant,
-    input: CreateWebhookEndpoint
-  ) => Effect.Effect<WebhookEndpoint, WebhookUrlNotAllowed | ResourceLimitExceeded>
-  readonly update: (
-    tenant: Tenant,
-    id: string,
-    input: UpdateWebhookEndpoint
-  ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound | WebhookUrlNotAllowed>
-  /** Deletes the endpoint and its deliveries. */
-  readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, WebhookEndpointNotFound>
-  /** A new secret, shown this once; the old one keeps signing beside it for 24 hours. */
-  readonly rotateSecret: (tenant: Tenant, id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  /** The secrets that sign a delivery now: the current one first, then the previous during a rotation. */
-  readonly signingSecrets: (endpointId: string) => Effect.Effect<ReadonlyArray<string>>
-}>() {
+export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<
+  WebhookEndpoints,
+  ResourceReads<WebhookEndpoint, WebhookEndpointNotFound> & {
+    /** The new endpoint, with its secret: shown this once. */
+    readonly create: (
+      tenant: Tenant,
+      input: CreateWebhookEndpoint
+    ) => Effect.Effect<WebhookEndpoint, WebhookUrlNotAllowed | ResourceLimitExceeded>
+    readonly update: (
+      tenant: Tenant,
+      id: string,
+      input: UpdateWebhookEndpoint
+    ) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound | WebhookUrlNotAllowed>
+    /** Deletes the endpoint and its deliveries. */
+    readonly remove: (tenant: Tenant, id: string) => Effect.Effect<void, WebhookEndpointNotFound>
+    /** A new secret, shown this once; the old one keeps signing beside it for 24 hours. */
+    readonly rotateSecret: (tenant: Tenant, id: string) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+    /** The secrets that sign a delivery now: the current one first, then the previous during a rotation. */
+    readonly signingSecrets: (endpointId: string) => Effect.Effect<ReadonlyArray<string>>
+  }
+>() {
   static readonly layer = Layer.effect(
     WebhookEndpoints,
     Effect.gen(function*() {
@@ -63,8 +66,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
         return problem === undefined ? Effect.void : Effect.fail(new WebhookUrlNotAllowed({ reason: problem }))
       }
 
-      const open = (endpointId: string, sealed: string) =>
-        Effect.orDie(openSecret(key, ownerOf(endpointId), sealed))
+      const open = (endpointId: string, sealed: string) => Effect.orDie(openSecret(key, ownerOf(endpointId), sealed))
 
       return {
         create: Effect.fn("WebhookEndpoints.create")(function*(tenant: Tenant, input: CreateWebhookEndpoint) {
@@ -112,8 +114,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<Webho
           }))
         }),
         remove: (tenant, id) =>
-          Effect.flatMap(repository.delete(tenant, id), (deleted) =>
-            deleted ? Effect.void : Effect.fail(new WebhookEndpointNotFound({ id }))),
+          Effect.flatMap(repository.delete(tenant, id), (deleted) => deleted ? Effect.void : Effect.fail(new WebhookEndpointNotFound({ id }))),
         rotateSecret: Effect.fn("WebhookEndpoints.rotateSecret")(function*(tenant: Tenant, id: string) {
           return yield* transactions.run(Effect.gen(function*() {
             const endpoint = yield* load(tenant, id)

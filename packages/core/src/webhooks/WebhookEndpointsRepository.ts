@@ -40,8 +40,7 @@ export class WebhookEndpointsRepository extends Context.Tag("core/WebhookEndpoin
       const save = (tenant: Tenant, endpoint: WebhookEndpoint) =>
         Effect.sync(() => void rows().set(endpoint.id, { organizationId: tenant.organizationId, endpoint }))
       return {
-        insert: (tenant, endpoint, sealed) =>
-          Effect.zipRight(save(tenant, endpoint), Effect.sync(() => void secrets().set(endpoint.id, sealed))),
+        insert: (tenant, endpoint, sealed) => Effect.zipRight(save(tenant, endpoint), Effect.sync(() => void secrets().set(endpoint.id, sealed))),
         update: save,
         find: (tenant, id) => Effect.sync(() => Option.fromNullable(mine(tenant).find((endpoint) => endpoint.id === id))),
         list: (tenant, page) => pageOf(mine(tenant), () => true, page),

@@ -1,13 +1,13 @@
+import type { Currency } from "@orchestrator/core/domain/Currency"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import type { CreatePayment } from "@orchestrator/core/payments/Payment"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
 import { Effect, Fiber } from "effect"
-import { makeTestServices } from "./TestServices.js"
 import type { Script } from "./ScriptedConnector.js"
+import { makeTestServices } from "./TestServices.js"
 
 /** The payments tests' world: scripted PSP answers per token, a request, and a run on the in-memory services. */
 export const card = { brand: "visa", last4: "4242", country: "US" }

@@ -1,3 +1,4 @@
+import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import {
   AuthorizationOutcome,
   type AuthorizeRequest,
@@ -9,7 +10,6 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
-import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
 import { Clock, Effect, Layer, Schema } from "effect"
 
 const card = { brand: "visa", last4: "4242", country: "US" }

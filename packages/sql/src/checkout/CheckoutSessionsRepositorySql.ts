@@ -37,8 +37,7 @@ const SessionRow = Schema.Struct({
 const decodeRow = Schema.decodeUnknownSync(SessionRow)
 
 /** The payment is never stored with the session; the service expands it when asked. */
-const toSession = (row: unknown): CheckoutSessionRecord =>
-  decode({ object: "checkout.session", ...decodeRow(row), payment: null })
+const toSession = (row: unknown): CheckoutSessionRecord => decode({ object: "checkout.session", ...decodeRow(row), payment: null })
 
 export const CheckoutSessionsRepositorySql = Layer.effect(
   CheckoutSessionsRepository,

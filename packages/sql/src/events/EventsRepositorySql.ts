@@ -49,8 +49,7 @@ export const EventsRepositorySql = Layer.effect(
       listRecent: (tenant, limit) =>
         sql`select * from events where organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode}
           order by created_at desc, id desc limit ${limit}`.pipe(Effect.map((rows) => rows.map(toEvent)), Effect.orDie),
-      find: (tenant, id) =>
-        sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEvent)),
+      find: (tenant, id) => sql`select * from events e where e.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEvent)),
       list: (tenant, filter, page) =>
         keysetPage(sql, {
           table: "events",
@@ -76,8 +75,7 @@ export const EventsRepositorySql = Layer.effect(
           lease,
           item: (row) => ({ organizationId: row.organization_id, event: toEvent(row) })
         }),
-      markDispatched: ({ item, token }) =>
-        completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` }),
+      markDispatched: ({ item, token }) => completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` }),
       markDispatchedAll: (claimed) =>
         claimed.length === 0 ? Effect.succeed(new Set<string>()) : sql<{ id: string }>`update events
             set dispatched_at = now(), lease_until = null, lease_token = null

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { Column, firstRow, fromRow } from "../shared/Rows.js"
 
@@ -34,8 +34,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
   IdempotencyKeysRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofKey = (tenant: Tenant, key: string) =>
-      sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
+    const ofKey = (tenant: Tenant, key: string) => sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
     const insert = (tenant: Tenant, record: IdempotencyRecord) =>
       sql`insert into idempotency_keys
           (organization_id, livemode, key, fingerprint, resource_id, locked_until, lock_token, created_at)

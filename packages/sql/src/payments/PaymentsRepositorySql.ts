@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { type PaymentWork, PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { Payment } from "@orchestrator/core/payments/Payment"
+import { PaymentsRepository, type PaymentWork } from "@orchestrator/core/payments/PaymentsRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { paymentWrites } from "./PaymentWritesSql.js"
 import { Column, firstRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
+import { paymentWrites } from "./PaymentWritesSql.js"
 
 const decode = Schema.decodeUnknownSync(Payment)
 

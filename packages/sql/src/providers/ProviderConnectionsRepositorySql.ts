@@ -78,8 +78,7 @@ export const ProviderConnectionsRepositorySql = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const ofTenant = tenantScope(sql, "c")
     const one = (rows: ReadonlyArray<unknown>) => Option.map(Option.fromNullable(rows[0]), toConnection)
-    const sealedColumn = (kind: "credentials" | "webhook_secret") =>
-      sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")
+    const sealedColumn = (kind: "credentials" | "webhook_secret") => sql(kind === "credentials" ? "credentials_encrypted" : "webhook_secret_encrypted")
     return ProviderConnectionsRepository.of({
       insert: (organizationId, connection) => {
         const row = encode(connection)

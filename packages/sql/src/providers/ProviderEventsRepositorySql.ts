@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { StoredProviderEvent } from "@orchestrator/core/providers/ProviderEvent"
-import { type ReceivedEvent, ProviderEventsRepository } from "@orchestrator/core/providers/ProviderEventsRepository"
+import { ProviderEventsRepository, type ReceivedEvent } from "@orchestrator/core/providers/ProviderEventsRepository"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { Column, json, fromRow } from "../shared/Rows.js"
+import { Column, fromRow, json } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(StoredProviderEvent)
 

@@ -47,8 +47,7 @@ export const RoutingRulesRepositorySql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      find: (tenant, id) =>
-        sql`select * from routing_rules r where r.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toRule)),
+      find: (tenant, id) => sql`select * from routing_rules r where r.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toRule)),
       all: (tenant) =>
         sql`select * from routing_rules r where ${ofTenant(tenant)} ${order}`.pipe(
           Effect.map((rows) => rows.map(toRule)),

@@ -44,5 +44,4 @@ export const keysetPage = <A>(
 export const equalsWhereGiven = (
   sql: SqlClient.SqlClient,
   equals: Readonly<Record<string, string | undefined>>
-): ReadonlyArray<Statement.Fragment> =>
-  Object.entries(equals).flatMap(([column, value]) => value === undefined ? [] : [sql`${sql(column)} = ${value}`])
+): ReadonlyArray<Statement.Fragment> => Object.entries(equals).flatMap(([column, value]) => value === undefined ? [] : [sql`${sql(column)} = ${value}`])

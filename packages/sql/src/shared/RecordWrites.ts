@@ -1,6 +1,6 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { Event } from "@orchestrator/core/events/Event"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Event } from "@orchestrator/core/events/Event"
 import { DateTime, Effect } from "effect"
 import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
 import { int } from "./Rows.js"
@@ -18,11 +18,9 @@ export const eventsAlongside = (
   sql: SqlClient.SqlClient,
   tenant: Tenant,
   events: ReadonlyArray<Event>
-): ReadonlyArray<RowsAlongside> =>
-  events.length === 0 ? [] : [{ table: "events", columns: EVENT_COLUMNS, rows: eventRows(sql, tenant.organizationId, events) }]
+): ReadonlyArray<RowsAlongside> => events.length === 0 ? [] : [{ table: "events", columns: EVENT_COLUMNS, rows: eventRows(sql, tenant.organizationId, events) }]
 
-const cte = (sql: SqlClient.SqlClient, index: number, body: Statement.Fragment) =>
-  sql`${sql.literal(`alongside_${index}`)} as (${body} returning 1)`
+const cte = (sql: SqlClient.SqlClient, index: number, body: Statement.Fragment) => sql`${sql.literal(`alongside_${index}`)} as (${body} returning 1)`
 
 /**
  * `statement` (a record's insert or update) with `alongside` written by data-modifying CTEs in front
@@ -34,12 +32,18 @@ export const writeWith = (
   statement: Statement.Fragment,
   alongside: ReadonlyArray<RowsAlongside>
 ): Effect.Effect<void> =>
-  (alongside.length === 0 ? sql`${statement}` : sql`with ${
-    sql.csv(alongside.map((rows, index) =>
-      cte(sql, index, sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
-        values ${rows.rows} ${rows.conflict ?? sql``}`)
-    ))
-  } ${statement}`).pipe(Effect.asVoid, Effect.orDie)
+  (alongside.length === 0 ?
+    sql`${statement}` :
+    sql`with ${
+      sql.csv(alongside.map((rows, index) =>
+        cte(
+          sql,
+          index,
+          sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+        values ${rows.rows} ${rows.conflict ?? sql``}`
+        )
+      ))
+    } ${statement}`).pipe(Effect.asVoid, Effect.orDie)
 
 /** A table with `status` and `updated_at` columns still holds the record as `seen`. */
 export const unchangedColumns = (
@@ -66,8 +70,12 @@ export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
     sql`moved as (update ${sql.literal(options.table)} set ${options.set}
       where id = ${options.id} and organization_id = ${tenant.organizationId} and ${options.unchanged} returning id)`,
     ...alongside.map((rows, index) =>
-      cte(sql, index, sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
-        select * from (values ${rows.rows}) v where exists (select 1 from moved) ${rows.conflict ?? sql``}`)
+      cte(
+        sql,
+        index,
+        sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+        select * from (values ${rows.rows}) v where exists (select 1 from moved) ${rows.conflict ?? sql``}`
+      )
     )
   ]
   return sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`.pipe(
@@ -106,8 +114,12 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
     insertWithEvents,
     update: (tenant: Tenant, record: A) => {
       const row = options.encode(record)
-      return writeWith(sql, sql`update ${sql(table)} set ${options.changed(row)}
-        where id = ${record.id} and organization_id = ${tenant.organizationId}`, alongsideOf(row))
+      return writeWith(
+        sql,
+        sql`update ${sql(table)} set ${options.changed(row)}
+        where id = ${record.id} and organization_id = ${tenant.organizationId}`,
+        alongsideOf(row)
+      )
     },
     updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => {
       const row = options.encode(record)

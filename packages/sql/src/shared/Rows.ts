@@ -2,8 +2,7 @@
 import { Effect, Option, Schema } from "effect"
 
 /** `timestamptz` arrives as a `Date` at the top level and as a string inside JSON. */
-export const iso = (value: unknown): string =>
-  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()
+export const iso = (value: unknown): string => value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()
 
 /** `bigint` arrives as a string from `pg` and as a number from PGlite. */
 export const int = (value: unknown): number => {
@@ -39,7 +38,6 @@ export const Column = {
   nullableText: Schema.NullOr(Schema.String),
   boolean: Schema.Boolean
 }
-
 
 /** What every stored API object's row has besides its own columns: its mode, its creation and its last change. */
 export const stampColumns = {

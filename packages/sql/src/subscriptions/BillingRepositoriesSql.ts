@@ -1,4 +1,5 @@
 import { SqlClient } from "@effect/sql"
+import { randomBase32 } from "@orchestrator/core/domain/Ids"
 import { Customer } from "@orchestrator/core/subscriptions/Customer"
 import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
 import { InvoiceRecord } from "@orchestrator/core/subscriptions/Invoice"
@@ -7,7 +8,6 @@ import { Plan } from "@orchestrator/core/subscriptions/Plan"
 import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
 import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { type AbandonedAdvance, TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
-import { randomBase32 } from "@orchestrator/core/domain/Ids"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
@@ -25,8 +25,7 @@ export const CustomersRepositorySql = Layer.effect(
     return CustomersRepository.of({
       insert: rows.insert,
       find: (tenant, id) => rows.find(tenant, id),
-      list: (tenant, filter, page) =>
-        rows.page(tenant, "c", page, equalsWhereGiven(sql, { "c.email": filter.email }))
+      list: (tenant, filter, page) => rows.page(tenant, "c", page, equalsWhereGiven(sql, { "c.email": filter.email }))
     })
   })
 )
@@ -39,8 +38,7 @@ export const PlansRepositorySql = Layer.effect(
     return PlansRepository.of({
       insert: rows.insert,
       find: (tenant, id) => rows.find(tenant, id),
-      list: (tenant, page) =>
-        rows.page(tenant, "p", page)
+      list: (tenant, page) => rows.page(tenant, "p", page)
     })
   })
 )
@@ -60,8 +58,7 @@ export const TestClocksRepositorySql = Layer.effect(
         sql`delete from test_clocks where id = ${id} and organization_id = ${tenant.organizationId}
           and livemode = ${tenant.livemode}`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenant, id) => rows.find(tenant, id),
-      list: (tenant, page) =>
-        rows.page(tenant, "k", page),
+      list: (tenant, page) => rows.page(tenant, "k", page),
       // One statement: the row lock makes two processes' starts take turns, and the second sees the first's lease.
       startAdvance: (tenant, id, target, lease) =>
         Effect.gen(function*() {

@@ -1,9 +1,9 @@
 import type { SqlClient, Statement } from "@effect/sql"
+import type { PageRequest } from "@orchestrator/core/domain/Pagination"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
-import { DateTime, Effect, Option, Schema } from "effect"
-import type { PageRequest } from "@orchestrator/core/domain/Pagination"
 import type { RecordRepository } from "@orchestrator/core/lifecycle/Lifecycle"
+import { DateTime, Effect, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { eventsAlongside, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
@@ -43,13 +43,13 @@ export const recordRows = <A extends Stored, I>(
   /** The record (and a change's events) in one statement. */
   const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>) => {
     const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
-        ["id", sql`${value.id}`],
-        ["organization_id", sql`${tenant.organizationId}`],
-        ["livemode", sql`${value.livemode}`],
-        ["created_at", sql`${DateTime.formatIso(value.created_at)}::timestamptz`],
-        ["record", recordOf(value)],
-        ...columns(value)
-      ]
+      ["id", sql`${value.id}`],
+      ["organization_id", sql`${tenant.organizationId}`],
+      ["livemode", sql`${value.livemode}`],
+      ["created_at", sql`${DateTime.formatIso(value.created_at)}::timestamptz`],
+      ["record", recordOf(value)],
+      ...columns(value)
+    ]
     return writeWith(
       sql,
       sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
@@ -66,8 +66,12 @@ export const recordRows = <A extends Stored, I>(
     insert: (tenant: Tenant, value: A) => insertWithEvents(tenant, value, []),
     insertWithEvents,
     update: (tenant: Tenant, value: A) =>
-      writeWith(sql, sql`update ${sql(table)} set ${changedColumns(value)}
-        where id = ${value.id} and organization_id = ${tenant.organizationId}`, []),
+      writeWith(
+        sql,
+        sql`update ${sql(table)} set ${changedColumns(value)}
+        where id = ${value.id} and organization_id = ${tenant.organizationId}`,
+        []
+      ),
     /**
      * See `RecordStore`. These tables keep `updated_at` only inside `record`; `status` is a column
      * (a record schema without one cannot be moved).
@@ -115,5 +119,4 @@ export const recordRepositoryOf = <A extends Stateful>(
 })
 
 /** A nullable time as a `timestamptz` parameter. */
-export const timeOrNull = (sql: SqlClient.SqlClient, time: DateTime.Utc | null) =>
-  sql`${time === null ? null : DateTime.formatIso(time)}::timestamptz`
+export const timeOrNull = (sql: SqlClient.SqlClient, time: DateTime.Utc | null) => sql`${time === null ? null : DateTime.formatIso(time)}::timestamptz`

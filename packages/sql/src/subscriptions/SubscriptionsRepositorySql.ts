@@ -44,12 +44,17 @@ export const SubscriptionsRepositorySql = Layer.effect(
     return SubscriptionsRepository.of({
       ...recordRepositoryOf(rows),
       list: (tenant, filter, page) =>
-        rows.page(tenant, "s", page, equalsWhereGiven(sql, {
-          "s.status": filter.status,
-          "s.customer_id": filter.customer,
-          "s.plan_id": filter.plan,
-          "s.test_clock": filter.test_clock
-        })),
+        rows.page(
+          tenant,
+          "s",
+          page,
+          equalsWhereGiven(sql, {
+            "s.status": filter.status,
+            "s.customer_id": filter.customer,
+            "s.plan_id": filter.plan,
+            "s.test_clock": filter.test_clock
+          })
+        ),
       // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never
       // due, nor those of a clock an advance holds: that advance runs them, in time order.
       claimDue: (lease) =>

@@ -1,6 +1,6 @@
 import type { SqlClient } from "@effect/sql"
-import { WebhookAttempt } from "@orchestrator/core/webhooks/WebhookDelivery"
 import type { WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
+import { WebhookAttempt } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { type Context, DateTime, Effect, Schema } from "effect"
 
 type Repository = Context.Tag.Service<typeof WebhookDeliveriesRepository>

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
-import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
+import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
-import { recordAttempt, recordAttempts } from "./DeliveryAttemptsSql.js"
 import { Column, fromRow } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
+import { recordAttempt, recordAttempts } from "./DeliveryAttemptsSql.js"
 
 const decode = Schema.decodeUnknownSync(WebhookDelivery)
 
@@ -82,12 +82,15 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
         made.length === 0 ? Effect.void : sql`insert into webhook_deliveries (id, organization_id, livemode, event_id,
             endpoint_id, type, status, attempt_count, next_attempt_at, payload, created_at, updated_at, object_id,
             event_created_at)
-          values ${sql.csv(made.map(({ delivery, eventCreatedAt, objectId, payload, tenant }) =>
-          sql`(${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
+          values ${
+          sql.csv(made.map(({ delivery, eventCreatedAt, objectId, payload, tenant }) =>
+            sql`(${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
             ${delivery.endpoint_id}, ${delivery.type}, ${delivery.status}, ${delivery.attempt_count},
             ${delivery.next_attempt_at === null ? null : at(delivery.next_attempt_at)}::timestamptz, ${payload},
             ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz, ${objectId},
-            ${at(eventCreatedAt)}::timestamptz)`))}
+            ${at(eventCreatedAt)}::timestamptz)`
+          ))
+        }
           on conflict (event_id, endpoint_id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
       find: (tenant, id) =>
         Effect.gen(function*() {

@@ -43,8 +43,7 @@ export const WebhookEndpointsRepositorySql = Layer.effect(
             updated_at = ${row.updated_at}::timestamptz
           where id = ${row.id} and organization_id = ${tenant.organizationId}`.pipe(Effect.asVoid, Effect.orDie)
       },
-      find: (tenant, id) =>
-        sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEndpoint)),
+      find: (tenant, id) => sql`select w.* from webhook_endpoints w where w.id = ${id} and ${ofTenant(tenant)}`.pipe(firstRow(toEndpoint)),
       list: (tenant, page) =>
         keysetPage(sql, {
           table: "webhook_endpoints",

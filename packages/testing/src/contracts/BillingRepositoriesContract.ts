@@ -1,3 +1,4 @@
+import { expect } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
@@ -10,8 +11,7 @@ import { SubscriptionsRepository } from "@orchestrator/core/subscriptions/Subscr
 import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
 import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
 import { Effect, Option } from "effect"
-import { expect } from "@effect/vitest"
-import { at, customer, id, monthlyPlan, newTenant, payment, same, page, subscription, type StorageContractTest } from "./StorageContractFixtures.js"
+import { at, customer, id, monthlyPlan, newTenant, page, payment, same, type StorageContractTest, subscription } from "./StorageContractFixtures.js"
 
 const testClock = () =>
   new TestClock({

@@ -1,8 +1,8 @@
+import { expect } from "@effect/vitest"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
 import type { Leased } from "@orchestrator/core/ports/LeasedWork"
 import { Effect } from "effect"
-import { expect } from "@effect/vitest"
 import { at, newTenant, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** An event store: listed per tenant, handed to one dispatcher at a time, fenced by lease. */
@@ -30,8 +30,7 @@ export const eventsRepositoryContract = (it: StorageContractTest) => {
       const second = paymentEvent(payment(tenant), 2)
       yield* events.insert(tenant.organizationId, first)
       yield* events.insert(tenant.organizationId, second)
-      const mine = (claimed: ReadonlyArray<Leased<StoredEvent>>) =>
-        claimed.filter(({ item }) => item.organizationId === tenant.organizationId)
+      const mine = (claimed: ReadonlyArray<Leased<StoredEvent>>) => claimed.filter(({ item }) => item.organizationId === tenant.organizationId)
       const claim = (nowMillis: number) => events.claimUndispatched({ now: at(nowMillis), until: at(nowMillis + 60_000), limit: 1000 })
 
       const claimed = mine(yield* claim(10))

@@ -1,6 +1,6 @@
+import { expect } from "@effect/vitest"
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { DateTime, Effect, Option } from "effect"
-import { expect } from "@effect/vitest"
 import { at, newTenant, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** An idempotency key store: one start wins and only the lock's holder changes a key. */

@@ -1,9 +1,9 @@
+import { expect } from "@effect/vitest"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { InsightsRepository } from "@orchestrator/core/insights/InsightsRepository"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Effect } from "effect"
-import { expect } from "@effect/vitest"
-import { at, newTenant, attempt, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
+import { at, attempt, newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** The insights queries: attempt tallies per provider and bucket, a payment's events, deliveries. */
 export const insightsRepositoryContract = (it: StorageContractTest) => {

@@ -1,10 +1,10 @@
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
+import { expect } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
+import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { Failure, NextAction, Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Effect, Either, Option } from "effect"
-import { expect } from "@effect/vitest"
-import { at, newTenant, attempt, payment, paymentEvent, same, page, type StorageContractTest } from "./StorageContractFixtures.js"
+import { at, attempt, newTenant, page, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** Writing a payment: what is written reads back the same, and a change only while the payment is as last seen. */
 const paymentWrites = (it: StorageContractTest) => {
@@ -115,9 +115,7 @@ const paymentReads = (it: StorageContractTest) => {
         payment(tenant, { created_at: at(40), status: "succeeded" })
       ]
       for (const row of rows) yield* repository.insert(tenant, row)
-      const newestFirst = [...rows].sort((a, b) =>
-        b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : -1)
-      ).map((row) => row.id)
+      const newestFirst = [...rows].sort((a, b) => b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : -1)).map((row) => row.id)
 
       const first = yield* repository.list(tenant, {}, page(2))
       expect([first.data.map((row) => row.id), first.hasMore]).toEqual([newestFirst.slice(0, 2), true])

@@ -1,8 +1,8 @@
+import { expect } from "@effect/vitest"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import { testConnection } from "../Connections.js"
 import { DateTime, Effect, Option } from "effect"
-import { expect } from "@effect/vitest"
+import { testConnection } from "../Connections.js"
 import { at, id, newTenant, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** A provider connection store: sealed secrets and the connection's circuit. */

@@ -1,10 +1,10 @@
+import { expect } from "@effect/vitest"
 import { Failure } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
 import { Effect, Option } from "effect"
-import { expect } from "@effect/vitest"
-import { at, newTenant, payment, refund, same, page, type StorageContractTest } from "./StorageContractFixtures.js"
+import { at, newTenant, page, payment, refund, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** A refund store: stored, listed by payment, leased while pending. */
 export const refundsRepositoryContract = (it: StorageContractTest) => {

@@ -1,7 +1,8 @@
-import type { Event } from "@orchestrator/core/events/Event"
+import { expect, type Vitest } from "@effect/vitest"
 import type { Currency } from "@orchestrator/core/domain/Currency"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Event } from "@orchestrator/core/events/Event"
 import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import { Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
@@ -10,7 +11,6 @@ import { Plan } from "@orchestrator/core/subscriptions/Plan"
 import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
 import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
-import { expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect, Schema } from "effect"
 
 /** The `it` of the storage contract's layer: every contract file registers its tests on it. */
@@ -18,7 +18,8 @@ export type StorageContractTest = Vitest.MethodsNonLive<StoragePorts, true>
 
 export const at = (millis: number) => DateTime.unsafeMake(Date.UTC(2026, 10, 22, 9, 0, 0) + millis)
 let sequence = 0
-export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock") => makeId(prefix, Date.now() + sequence++)
+export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock") =>
+  makeId(prefix, Date.now() + sequence++)
 
 export const newTenant = Effect.gen(function*() {
   const organization = new Organization({

@@ -1,3 +1,4 @@
+import { expect } from "@effect/vitest"
 import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
 import { ApiKey } from "@orchestrator/core/tenancy/ApiKey"
@@ -5,7 +6,6 @@ import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
 import { Organization } from "@orchestrator/core/tenancy/Organization"
 import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
 import { Effect, Option } from "effect"
-import { expect } from "@effect/vitest"
 import { testConnection } from "../Connections.js"
 import { at, id, newTenant, same, type StorageContractTest } from "./StorageContractFixtures.js"
 

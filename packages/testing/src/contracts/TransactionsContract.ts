@@ -1,8 +1,8 @@
+import { expect } from "@effect/vitest"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { Transactions } from "@orchestrator/core/ports/Transactions"
 import { Effect, Either, Option } from "effect"
-import { expect } from "@effect/vitest"
 import { newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** A store's transactions: a change and its event commit or roll back together. */

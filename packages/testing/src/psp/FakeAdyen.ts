@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
-import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import { type AdyenCheckoutState, completeChallenge, handleCheckout, serviceError } from "./FakeAdyenCheckout.js"
+import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import { fakeControls, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
 

@@ -33,7 +33,13 @@ export const serviceError = (status: number, errorCode: string, message: string)
 const paymentAnswer = (state: AdyenCheckoutState, payment: AdyenPayment) => {
   const refusal = REFUSALS[payment.result]
   if (refusal !== undefined) {
-    return { pspReference: payment.pspReference, resultCode: "Refused", refusalReason: refusal[0], refusalReasonCode: refusal[1], merchantReference: payment.reference }
+    return {
+      pspReference: payment.pspReference,
+      resultCode: "Refused",
+      refusalReason: refusal[0],
+      refusalReasonCode: refusal[1],
+      merchantReference: payment.reference
+    }
   }
   switch (payment.result) {
     case "redirect":
@@ -46,7 +52,13 @@ const paymentAnswer = (state: AdyenCheckoutState, payment: AdyenPayment) => {
     case "received":
       return { pspReference: payment.pspReference, resultCode: "Received", merchantReference: payment.reference }
     case "authentication_failed":
-      return { pspReference: payment.pspReference, resultCode: "Refused", refusalReason: "3D Not Authenticated", refusalReasonCode: "11", merchantReference: payment.reference }
+      return {
+        pspReference: payment.pspReference,
+        resultCode: "Refused",
+        refusalReason: "3D Not Authenticated",
+        refusalReasonCode: "11",
+        merchantReference: payment.reference
+      }
     default:
       return {
         pspReference: payment.pspReference,
@@ -121,7 +133,13 @@ export const handleCheckout = (state: AdyenCheckoutState, path: string, body: an
       amount: null
     }
     state.modifications.push(recorded)
-    return [201, { merchantAccount: state.merchantAccount, paymentReference: body.paymentReference, pspReference: recorded.pspReference, ...(body.reference === undefined ? {} : { reference: body.reference }), status: "received" }]
+    return [201, {
+      merchantAccount: state.merchantAccount,
+      paymentReference: body.paymentReference,
+      pspReference: recorded.pspReference,
+      ...(body.reference === undefined ? {} : { reference: body.reference }),
+      status: "received"
+    }]
   }
   return serviceError(422, "000", `No such endpoint ${path}`)
 }

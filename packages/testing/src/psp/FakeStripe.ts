@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import qs from "qs"
 import { fakeControls, type PspAnswer, type PspFault, startFakePspServer } from "./FakePspServer.js"
+import { type FakeStripeBilling, makeFakeStripeBilling } from "./FakeStripeBilling.js"
 import {
   actOnIntent,
   APPROVED,
@@ -13,10 +14,9 @@ import {
   type PaymentIntentsState,
   searchIntents
 } from "./FakeStripePaymentIntents.js"
-import { createRefund, readRefunds, type RefundRecord, refundObject } from "./FakeStripeRefunds.js"
-import { type FakeStripeContext, stripeError } from "./StripeError.js"
-import { type FakeStripeBilling, makeFakeStripeBilling } from "./FakeStripeBilling.js"
+import { createRefund, readRefunds, refundObject, type RefundRecord } from "./FakeStripeRefunds.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
+import { type FakeStripeContext, stripeError } from "./StripeError.js"
 
 /**
  * A local Stripe, written from Stripe's API reference (docs.stripe.com/api, API version
@@ -145,8 +145,7 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     refunds,
     chargesFor: (key: string) => state.charges.get(key) ?? 0,
     paymentsFor: (reference: string) => [...state.intents.values()].filter((intent) => intent.metadata.reference === reference).length,
-    signedEvent: (secret: string, type: string, object: unknown, timestamp: number) =>
-      signed(secret, newId("evt"), type, object, timestamp, timestamp),
+    signedEvent: (secret: string, type: string, object: unknown, timestamp: number) => signed(secret, newId("evt"), type, object, timestamp, timestamp),
     settleRefund: (id: string, status: "succeeded" | "failed") => {
       const refund = refunds.get(id)!
       refund.status = status

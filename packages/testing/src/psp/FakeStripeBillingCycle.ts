@@ -7,7 +7,8 @@ export const FAKE_STRIPE_RETRY_DAYS: ReadonlyArray<number> = [3, 5, 7]
 export const timeOf = (state: BillingState, subscription: { test_clock: string | null }) =>
   subscription.test_clock === null ? state.options.now() : state.clocks.get(subscription.test_clock)!.frozen_time
 
-export const emit = (state: BillingState, type: string, object: unknown, at: number) => state.events.push({ id: state.options.newId("evt"), type, created: at, object })
+export const emit = (state: BillingState, type: string, object: unknown, at: number) =>
+  state.events.push({ id: state.options.newId("evt"), type, created: at, object })
 
 export const end = (state: BillingState, subscription: Subscription, at: number) => {
   subscription.status = "canceled"
@@ -50,7 +51,16 @@ export const collect = (state: BillingState, subscription: Subscription, invoice
   }
 }
 
-export const invoiceFor = (state: BillingState, subscription: Subscription, reason: Invoice["billing_reason"], amount: number, start: number, end: number, previousStart: number, at: number) => {
+export const invoiceFor = (
+  state: BillingState,
+  subscription: Subscription,
+  reason: Invoice["billing_reason"],
+  amount: number,
+  start: number,
+  end: number,
+  previousStart: number,
+  at: number
+) => {
   const price = state.prices.get(subscription.price)!
   const invoice: Invoice = {
     id: state.options.newId("in"),

@@ -1,15 +1,7 @@
 import type { PspAnswer } from "./FakePspServer.js"
 import { collect, emit, end, invoiceFor, run, timeOf } from "./FakeStripeBillingCycle.js"
 import { cardObject, clockObject, customerObject, priceObject, subscriptionObject } from "./FakeStripeBillingObjects.js"
-import {
-  addIntervals,
-  type AttachedCard,
-  type BillingState,
-  type Customer,
-  type Price,
-  type Subscription,
-  type TestClock
-} from "./FakeStripeBillingState.js"
+import { addIntervals, type AttachedCard, type BillingState, type Customer, type Price, type Subscription, type TestClock } from "./FakeStripeBillingState.js"
 import { missing, stripeErrorAnswer } from "./StripeError.js"
 
 export const createSubscription = (state: BillingState, form: Record<string, any>): PspAnswer => {
@@ -60,7 +52,13 @@ export const createSubscription = (state: BillingState, form: Record<string, any
 }
 
 /** Stripe's answer to a Billing request, or undefined when the request is not one. */
-export const handleBilling = (state: BillingState, method: string, parts: ReadonlyArray<string>, form: Record<string, any>, expand: ReadonlyArray<string> = []): PspAnswer | undefined => {
+export const handleBilling = (
+  state: BillingState,
+  method: string,
+  parts: ReadonlyArray<string>,
+  form: Record<string, any>,
+  expand: ReadonlyArray<string> = []
+): PspAnswer | undefined => {
   const [, resource, id, action] = parts
   const now = state.options.now()
   if (resource === "test_helpers" && id === "test_clocks") {

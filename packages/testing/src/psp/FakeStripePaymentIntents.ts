@@ -125,11 +125,14 @@ export const createIntent = (
   const decline = DECLINES[paymentMethod]
   if (decline !== undefined) {
     intent.last_payment_error = { type: "card_error", ...decline }
-    return [402, stripeError("card_error", decline.message, {
-      code: decline.code,
-      ...(decline.decline_code === undefined ? {} : { decline_code: decline.decline_code }),
-      payment_intent: intentObject(intent, context.baseUrl())
-    })]
+    return [
+      402,
+      stripeError("card_error", decline.message, {
+        code: decline.code,
+        ...(decline.decline_code === undefined ? {} : { decline_code: decline.decline_code }),
+        payment_intent: intentObject(intent, context.baseUrl())
+      })
+    ]
   }
   if (paymentMethod === "pm_card_threeDSecure2Required" && form.return_url !== undefined) {
     intent.status = "requires_action"
@@ -149,7 +152,12 @@ const authorize = (intent: Intent) => {
 export const searchIntents = (state: PaymentIntentsState, context: FakeStripeContext, url: URL): PspAnswer => {
   const wanted = /metadata\['([^']+)'\]:'([^']*)'/.exec(url.searchParams.get("query") ?? "")
   const data = [...state.intents.values()].filter((intent) => wanted !== null && intent.metadata[wanted[1]!] === wanted[2])
-  return [200, { object: "search_result", data: data.map((intent) => intentObject(intent, context.baseUrl())), has_more: false, url: "/v1/payment_intents/search" }]
+  return [200, {
+    object: "search_result",
+    data: data.map((intent) => intentObject(intent, context.baseUrl())),
+    has_more: false,
+    url: "/v1/payment_intents/search"
+  }]
 }
 
 /** `/v1/payment_intents/{id}`: retrieve, capture, cancel; `undefined` for any other operation on it. */
@@ -164,10 +172,14 @@ export const actOnIntent = (
   if (intent === undefined) {
     return [404, stripeError("invalid_request_error", `No such payment_intent: '${parts[2]}'`, { code: "resource_missing", param: "intent" })]
   }
-  const unexpected = (action: string): PspAnswer =>
-    [400, stripeError("invalid_request_error", `This PaymentIntent could not be ${action} because it has a status of ${intent.status}.`, {
+  const unexpected = (
+    action: string
+  ): PspAnswer => [
+    400,
+    stripeError("invalid_request_error", `This PaymentIntent could not be ${action} because it has a status of ${intent.status}.`, {
       code: "payment_intent_unexpected_state"
-    })]
+    })
+  ]
   if (method === "GET" && parts.length === 3) return [200, intentObject(intent, context.baseUrl())]
   if (method === "POST" && parts[3] === "capture") {
     if (intent.status !== "requires_capture") return unexpected("captured")

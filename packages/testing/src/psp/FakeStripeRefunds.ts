@@ -38,7 +38,10 @@ export const createRefund = (
   }
   const amount = form.amount === undefined ? intent.amount_received - intent.refunded : Number(form.amount)
   if (amount > intent.amount_received - intent.refunded) {
-    return [400, stripeError("invalid_request_error", "Refund amount is greater than unrefunded amount on charge.", { code: "amount_too_large", param: "amount" })]
+    return [
+      400,
+      stripeError("invalid_request_error", "Refund amount is greater than unrefunded amount on charge.", { code: "amount_too_large", param: "amount" })
+    ]
   }
   intent.refunded += amount
   const refund: RefundRecord = {

@@ -50,8 +50,14 @@ export const checkoutSessionPage = async (context: PageContext, id: string) => {
       field("Created", when(session.created_at))
     ),
     h("h2", {}, "Payments"),
-    table("Payments made for this session, newest first", ["Payment", "Status", "Amount", "Provider", "Failure", "Created"], rows, "No payment yet: the customer has not paid.", {
-      id: "session-payments-table"
-    })
+    table(
+      "Payments made for this session, newest first",
+      ["Payment", "Status", "Amount", "Provider", "Failure", "Created"],
+      rows,
+      "No payment yet: the customer has not paid.",
+      {
+        id: "session-payments-table"
+      }
+    )
   )
 }

@@ -1,6 +1,6 @@
-import { circuitOf } from "../ConnectionHealth.js"
 import { newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
+import { circuitOf } from "../ConnectionHealth.js"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { runAction } from "../Feedback.js"
@@ -26,12 +26,13 @@ export const connectionsPage = async (context: PageContext) => {
     const button = h("button", { type: "button", class: "secondary" }, next === "disabled" ? "Disable" : "Enable") as HTMLButtonElement
     button.addEventListener("click", () =>
       runAction(button, outlet, async () => {
-        if (next === "disabled" && !(await confirmAction("Disable this connection?", `No payment is sent to ${connection.name} while it is disabled.`, "Disable"))) {
+        if (
+          next === "disabled" && !(await confirmAction("Disable this connection?", `No payment is sent to ${connection.name} while it is disabled.`, "Disable"))
+        ) {
           return undefined
         }
         const key = newIdempotencyKey()
-        await context.api((client) =>
-          client.providers.update({ path: { id: connection.id }, headers: { "idempotency-key": key }, payload: { status: next } }))
+        await context.api((client) => client.providers.update({ path: { id: connection.id }, headers: { "idempotency-key": key }, payload: { status: next } }))
         navigate(href("connections"))
         return undefined
       }))

@@ -18,8 +18,7 @@ export const deliveryPage = async (context: PageContext, id: string) => {
   resend.addEventListener("click", () =>
     runAction(resend, outlet, async () => {
       const key = newIdempotencyKey()
-      const resent = await context.api((client) =>
-        client.webhooks.resendDelivery({ path: { id }, headers: { "idempotency-key": key } }))
+      const resent = await context.api((client) => client.webhooks.resendDelivery({ path: { id }, headers: { "idempotency-key": key } }))
       navigate(href(`webhooks/deliveries/${id}`))
       return `Queued: the delivery is ${resent.status} and is being sent now.`
     }))

@@ -12,9 +12,7 @@ export const invoicePage = async (context: PageContext, id: string) => {
   sameMode(context.mode, [invoice])
   // The invoice names only its latest payment; every attempt's payment carries the invoice in its
   // metadata, so the customer's recent payments tell the earlier ones.
-  const payments = await context.api((client) =>
-    client.payments.list({ urlParams: { customer_id: invoice.customer_id, limit: 100 } })
-  )
+  const payments = await context.api((client) => client.payments.list({ urlParams: { customer_id: invoice.customer_id, limit: 100 } }))
   const attempts = sameMode(context.mode, payments.data).filter((payment) => payment.metadata.invoice === invoice.id)
   const rows = attempts.map((payment) => [
     idLink("payments", payment.id),

@@ -7,8 +7,7 @@ import { percent } from "../Format.js"
 
 const HOURS = 24
 
-const hourLabel = (start: DateTime.Utc) =>
-  DateTime.toDate(start).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
+const hourLabel = (start: DateTime.Utc) => DateTime.toDate(start).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
 
 /** The last day at a glance: each connection's health, volume, success rate and latency per provider, webhooks. */
 export const overviewPage = async (context: PageContext) => {
@@ -30,9 +29,7 @@ export const overviewPage = async (context: PageContext) => {
     h(
       "div",
       { class: "cards", id: "health-cards" },
-      connections.data.map((connection) =>
-        healthCard(connection, providers.find((stats) => stats.provider === connection.name), HOURS)
-      )
+      connections.data.map((connection) => healthCard(connection, providers.find((stats) => stats.provider === connection.name), HOURS))
     ),
     h("h2", {}, "Payments per provider"),
     h(

@@ -45,7 +45,11 @@ const actions = (context: PageContext, payment: Payment) => {
         const text = amount.value.trim()
         const minor = text === "" ? refundable : fromDecimalString(text, payment.currency as Currency)
         if (minor === undefined || minor <= 0) {
-          throw new ActionFailed(`Enter an amount such as ${money(refundable, payment.currency).split(" ")[0]}, or leave it empty to refund everything left.`, undefined, undefined)
+          throw new ActionFailed(
+            `Enter an amount such as ${money(refundable, payment.currency).split(" ")[0]}, or leave it empty to refund everything left.`,
+            undefined,
+            undefined
+          )
         }
         const ok = await confirmAction(
           "Refund this payment?",
@@ -74,9 +78,7 @@ const actions = (context: PageContext, payment: Payment) => {
         const ok = await confirmAction("Capture this payment?", `${money(payment.amount, payment.currency)} will be charged.`, "Capture")
         if (!ok) return undefined
         const key = newIdempotencyKey()
-        await context.api((client) =>
-          client.payments.capture({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null })
-        )
+        await context.api((client) => client.payments.capture({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null }))
         reload(payment.id)
         return "Captured."
       }))
@@ -89,9 +91,7 @@ const actions = (context: PageContext, payment: Payment) => {
         const ok = await confirmAction("Cancel this payment?", "The authorization is released and the payment cannot be completed.", "Cancel payment")
         if (!ok) return undefined
         const key = newIdempotencyKey()
-        await context.api((client) =>
-          client.payments.cancel({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null })
-        )
+        await context.api((client) => client.payments.cancel({ path: { id: payment.id }, headers: { "idempotency-key": key }, payload: null }))
         reload(payment.id)
         return "Canceled."
       }))
@@ -130,7 +130,12 @@ export const paymentPage = async (context: PageContext, id: string) => {
     h("h1", { id: "payment-title" }, money(payment.amount, payment.currency), " ", paymentBadges(payment)),
     payment.failure === null
       ? null
-      : h("div", { class: "failure", id: "payment-failure", role: "note" }, h("strong", {}, "Why it failed: "), `${payment.failure.message} (${payment.failure.code})`),
+      : h(
+        "div",
+        { class: "failure", id: "payment-failure", role: "note" },
+        h("strong", {}, "Why it failed: "),
+        `${payment.failure.message} (${payment.failure.code})`
+      ),
     h(
       "dl",
       { class: "facts" },

@@ -29,8 +29,7 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     h("option", { value: "" }, "any"),
     PaymentStatus.literals.map((value) => h("option", { value, selected: value === query.status }, value.replaceAll("_", " ")))
   )
-  const text = (name: string, label: string) =>
-    h("label", {}, label, h("input", { id: `filter-${name}`, name, value: query[name] ?? "", autocomplete: "off" }))
+  const text = (name: string, label: string) => h("label", {}, label, h("input", { id: `filter-${name}`, name, value: query[name] ?? "", autocomplete: "off" }))
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter payments" },
@@ -68,7 +67,9 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     { "aria-labelledby": "payments-title" },
     h("h1", { id: "payments-title" }, "Payments"),
     form,
-    table("Payments, newest first", ["Payment", "Status", "Amount", "Provider", "Failure", "Created"], rows, "No payment matches these filters.", { id: "payments-table" }),
+    table("Payments, newest first", ["Payment", "Status", "Amount", "Provider", "Failure", "Created"], rows, "No payment matches these filters.", {
+      id: "payments-table"
+    }),
     paging
   )
 }

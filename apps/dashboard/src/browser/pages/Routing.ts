@@ -54,7 +54,7 @@ const ruleForm = (context: PageContext, providers: ReadonlyArray<string>, rules:
     min: "0",
     max: "1000000",
     required: "",
-    value: String(((rules.at(-1)?.priority ?? 0) + PRIORITY_STEP))
+    value: String((rules.at(-1)?.priority ?? 0) + PRIORITY_STEP)
   })
   const provider = h("select", { id: "rule-provider", required: true }, providers.map((name) => h("option", { value: name }, name))) as HTMLSelectElement
   const currency = input("rule-currency", "Currencies (e.g. EUR, USD)")
@@ -169,7 +169,8 @@ const dryRun = (context: PageContext, current: "default" | "rules") => {
             },
             mode: mode.value === "rules" ? "rules" : "default"
           }
-        }))
+        })
+      )
       outlet.replaceChildren(
         h(
           "div",
@@ -257,7 +258,8 @@ export const routingPage = async (context: PageContext) => {
       runAction(button, outlet, async () => {
         const key = newIdempotencyKey()
         await context.api((client) =>
-          client.routing.update({ path: { id: rule.id }, headers: { "idempotency-key": key }, payload: { enabled: !rule.enabled } }))
+          client.routing.update({ path: { id: rule.id }, headers: { "idempotency-key": key }, payload: { enabled: !rule.enabled } })
+        )
         reload()
         return undefined
       }))
@@ -274,8 +276,7 @@ export const routingPage = async (context: PageContext) => {
       }))
     return button
   }
-  const editButton = (rule: RoutingRule) =>
-    h("button", { type: "button", class: "secondary", onclick: () => form.edit(rule) }, "Edit")
+  const editButton = (rule: RoutingRule) => h("button", { type: "button", class: "secondary", onclick: () => form.edit(rule) }, "Edit")
 
   const routingMode = h(
     "button",
@@ -286,11 +287,16 @@ export const routingPage = async (context: PageContext) => {
     runAction(routingMode, outlet, async () => {
       const key = newIdempotencyKey()
       const next = organization.payments_routing === "rules" ? "default" : "rules"
-      if (!(await confirmAction("Change how payments are routed?", next === "rules"
-        ? "New payments are routed by the enabled rules, with the default provider as the last resort."
-        : `Every new payment goes to ${organization.default_provider ?? "the default provider"}.`, "Change"))) return undefined
-      await context.api((client) =>
-        client.organization.update({ headers: { "idempotency-key": key }, payload: { payments_routing: next } }))
+      if (
+        !(await confirmAction(
+          "Change how payments are routed?",
+          next === "rules"
+            ? "New payments are routed by the enabled rules, with the default provider as the last resort."
+            : `Every new payment goes to ${organization.default_provider ?? "the default provider"}.`,
+          "Change"
+        ))
+      ) return undefined
+      await context.api((client) => client.organization.update({ headers: { "idempotency-key": key }, payload: { payments_routing: next } }))
       reload()
       return undefined
     }))

@@ -29,10 +29,15 @@ export const signInPage = (onSignedIn: () => void, wanted?: Mode) => {
     button,
     outlet,
     wanted === "live" && Session.key("test") !== undefined
-      ? h("button", { type: "button", class: "secondary", id: "back-to-test", onclick: () => {
-        Session.switchTo("test")
-        onSignedIn()
-      } }, "Back to test mode")
+      ? h("button", {
+        type: "button",
+        class: "secondary",
+        id: "back-to-test",
+        onclick: () => {
+          Session.switchTo("test")
+          onSignedIn()
+        }
+      }, "Back to test mode")
       : null
   )
   form.addEventListener("submit", async (event) => {
@@ -41,7 +46,15 @@ export const signInPage = (onSignedIn: () => void, wanted?: Mode) => {
     const key = input.value.trim()
     const mode = modeOfKey(key)
     if (mode === undefined || (wanted !== undefined && mode !== wanted)) {
-      outlet.replaceChildren(h("div", { class: "error", role: "alert" }, wanted === undefined ? "A secret key starts with sk_test_ or sk_live_." : `This is the ${wanted} mode sign-in: use a key that starts with sk_${wanted}_.`))
+      outlet.replaceChildren(
+        h(
+          "div",
+          { class: "error", role: "alert" },
+          wanted === undefined
+            ? "A secret key starts with sk_test_ or sk_live_."
+            : `This is the ${wanted} mode sign-in: use a key that starts with sk_${wanted}_.`
+        )
+      )
       return
     }
     button.disabled = true

@@ -34,7 +34,10 @@ export const subscriptionPage = async (context: PageContext, id: string) => {
       field("Subscription", h("span", { class: "mono", id: "subscription-id" }, subscription.id)),
       field("Customer", h("a", { href: href("subscriptions", { customer: subscription.customer_id }), class: "mono" }, subscription.customer_id)),
       field("Plan", h("a", { href: href("subscriptions", { plan: subscription.plan_id }), class: "mono", id: "subscription-plan" }, subscription.plan_id)),
-      field("Current period", h("span", { id: "subscription-period" }, `${when(subscription.current_period_start)} → ${when(subscription.current_period_end)}`)),
+      field(
+        "Current period",
+        h("span", { id: "subscription-period" }, `${when(subscription.current_period_start)} → ${when(subscription.current_period_end)}`)
+      ),
       field("Pending update", pending === null ? "none" : `${pending.plan_id} from ${when(pending.effective_at)}`),
       field("Trial ends", when(subscription.trial_end)),
       field(

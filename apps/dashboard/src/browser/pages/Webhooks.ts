@@ -47,8 +47,7 @@ const endpointsSection = async (context: PageContext) => {
           if (!ok) return undefined
         }
         const key = newIdempotencyKey()
-        await context.api((client) =>
-          client.webhooks.updateEndpoint({ path: { id: endpoint.id }, headers: { "idempotency-key": key }, payload: { status } }))
+        await context.api((client) => client.webhooks.updateEndpoint({ path: { id: endpoint.id }, headers: { "idempotency-key": key }, payload: { status } }))
         reload()
         return undefined
       }))
@@ -62,8 +61,7 @@ const endpointsSection = async (context: PageContext) => {
         )
         if (!ok) return undefined
         const key = newIdempotencyKey()
-        const rotated = await context.api((client) =>
-          client.webhooks.rotateSecret({ path: { id: endpoint.id }, headers: { "idempotency-key": key } }))
+        const rotated = await context.api((client) => client.webhooks.rotateSecret({ path: { id: endpoint.id }, headers: { "idempotency-key": key } }))
         secretOnce(outlet, rotated)
         return undefined
       }))
@@ -110,7 +108,8 @@ const endpointsSection = async (context: PageContext) => {
             ...(enabled.length === 0 ? {} : { enabled_events: enabled }),
             ...(description.value.trim() === "" ? {} : { description: description.value.trim() })
           }
-        }))
+        })
+      )
       secretOnce(outlet, endpoint)
       // The secret stays on screen; only the list is redrawn.
       const fresh = await context.api((client) => client.webhooks.listEndpoints({ urlParams: { limit: 100 } }))
@@ -136,7 +135,8 @@ const countDeliveries = async (context: PageContext, filter: { status: DeliveryS
   let after: string | undefined
   for (let page = 0; page < COUNT_PAGES; page++) {
     const list = await context.api((client) =>
-      client.webhooks.listDeliveries({ urlParams: { ...filter, limit: 100, ...(after === undefined ? {} : { starting_after: after }) } }))
+      client.webhooks.listDeliveries({ urlParams: { ...filter, limit: 100, ...(after === undefined ? {} : { starting_after: after }) } })
+    )
     count += list.data.length
     if (list.next_cursor === null) return count
     after = list.next_cursor
@@ -153,7 +153,8 @@ const deliveriesSection = async (context: PageContext, location: Location) => {
     ...(query.endpoint_id === undefined ? {} : { endpoint_id: query.endpoint_id })
   }
   const list = await context.api((client) =>
-    client.webhooks.listDeliveries({ urlParams: { ...filter, limit: 20, ...(after === undefined ? {} : { starting_after: after }) } }))
+    client.webhooks.listDeliveries({ urlParams: { ...filter, limit: 20, ...(after === undefined ? {} : { starting_after: after }) } })
+  )
   const deliveries = sameMode(context.mode, list.data)
 
   const status = h(
@@ -162,8 +163,7 @@ const deliveriesSection = async (context: PageContext, location: Location) => {
     h("option", { value: "" }, "any"),
     DeliveryStatus.literals.map((value) => h("option", { value, selected: value === query.status }, value))
   )
-  const text = (name: string, label: string) =>
-    h("label", {}, label, h("input", { id: `filter-${name}`, name, value: query[name] ?? "", autocomplete: "off" }))
+  const text = (name: string, label: string) => h("label", {}, label, h("input", { id: `filter-${name}`, name, value: query[name] ?? "", autocomplete: "off" }))
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter deliveries" },
@@ -199,8 +199,7 @@ const deliveriesSection = async (context: PageContext, location: Location) => {
       )
       if (!ok) return undefined
       const key = newIdempotencyKey()
-      const result = await context.api((client) =>
-        client.webhooks.resendDeliveries({ headers: { "idempotency-key": key }, payload: scope }))
+      const result = await context.api((client) => client.webhooks.resendDeliveries({ headers: { "idempotency-key": key }, payload: scope }))
       return `${result.queued} ${result.queued === 1 ? "delivery" : "deliveries"} queued to be sent again.`
     }))
 

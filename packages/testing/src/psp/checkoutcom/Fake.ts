@@ -3,14 +3,7 @@ import { createHmac } from "node:crypto"
 import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import { handleCheckoutCom } from "./FakeRoutes.js"
-import {
-  checkoutComToken,
-  type CheckoutComPayment,
-  type CheckoutComState,
-  completeChallenge,
-  newId,
-  validationError
-} from "./FakeState.js"
+import { type CheckoutComPayment, type CheckoutComState, checkoutComToken, completeChallenge, newId, validationError } from "./FakeState.js"
 
 /**
  * A local Checkout.com Unified Payments API (NAS), written from its published document:
@@ -72,8 +65,7 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
   const server = await startFakePspServer<CheckoutComFault>({
     origin: "http://fake.checkout.com",
     challenge: (url, response) => completeChallenge(state, url, response),
-    refuse: (request) =>
-      /^Bearer sk_sbox_\w+$/.test(request.headers.authorization ?? "") ? undefined : [401, undefined],
+    refuse: (request) => /^Bearer sk_sbox_\w+$/.test(request.headers.authorization ?? "") ? undefined : [401, undefined],
     keyedMethod: (method) => method === "POST",
     faultAnswer: (fault) =>
       fault.status === 422 || fault.status === 429 ? validationError(fault.status, ...(fault.error_codes ?? [])) : [fault.status, undefined],

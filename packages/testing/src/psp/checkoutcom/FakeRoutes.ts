@@ -1,15 +1,5 @@
 import type { PspAnswer } from "../FakePspServer.js"
-import {
-  cardSource,
-  type CheckoutComPayment,
-  type CheckoutComState,
-  DECLINES,
-  newId,
-  OUTCOMES,
-  recordAction,
-  tokenName,
-  validationError
-} from "./FakeState.js"
+import { cardSource, type CheckoutComPayment, type CheckoutComState, DECLINES, newId, OUTCOMES, recordAction, tokenName, validationError } from "./FakeState.js"
 
 const THOUSANDTHS = new Set("BHD IQD JOD KWD LYD OMR TND".split(" "))
 
@@ -160,16 +150,19 @@ export const handleCheckoutCom = (state: CheckoutComState, method: string, path:
   if (match === null || payment === undefined) return [404, undefined]
   if (method === "GET" && match[2] === undefined) return [200, details(state, payment)]
   if (method === "GET" && match[2] === "actions") {
-    return [200, payment.actions.map((action) => ({
-      id: action.id,
-      type: action.type,
-      processed_on: action.processedOn,
-      amount: action.amount,
-      approved: action.approved,
-      response_code: action.responseCode,
-      response_summary: action.responseSummary,
-      ...(action.reference === undefined ? {} : { reference: action.reference })
-    })).reverse()]
+    return [
+      200,
+      payment.actions.map((action) => ({
+        id: action.id,
+        type: action.type,
+        processed_on: action.processedOn,
+        amount: action.amount,
+        approved: action.approved,
+        response_code: action.responseCode,
+        response_summary: action.responseSummary,
+        ...(action.reference === undefined ? {} : { reference: action.reference })
+      })).reverse()
+    ]
   }
   if (method === "POST" && match[2] !== undefined && match[2] !== "actions") return paymentAction(state, payment, match[2], body)
   return [404, undefined]

@@ -67,12 +67,13 @@ export const DECLINES: Readonly<Record<string, readonly [string, string]>> = {
 export const OUTCOMES = new Set(["approved", "threeds", "pending", ...Object.keys(DECLINES)])
 
 /** The name of a known token, from `checkoutComToken`. */
-export const tokenName = (token: unknown) =>
-  typeof token === "string" && /^(tok|src)_\w{26}$/.test(token) ? token.slice(4).replace(/0+$/, "") : undefined
+export const tokenName = (token: unknown) => typeof token === "string" && /^(tok|src)_\w{26}$/.test(token) ? token.slice(4).replace(/0+$/, "") : undefined
 
 /** Checkout.com's error body. */
-export const validationError = (status: number, ...codes: ReadonlyArray<string>): PspAnswer =>
-  [status, { request_id: newId("act").replace("act_", "req_"), error_type: "request_invalid", error_codes: codes }]
+export const validationError = (
+  status: number,
+  ...codes: ReadonlyArray<string>
+): PspAnswer => [status, { request_id: newId("act").replace("act_", "req_"), error_type: "request_invalid", error_codes: codes }]
 
 /** The card behind every approved fake payment. */
 export const cardSource = (id: string) => ({

@@ -2,13 +2,7 @@ import { Effect } from "effect"
 import type * as http from "node:http"
 import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
-import {
-  type FakeMollieCapture,
-  type FakeMolliePayment,
-  type FakeMollieRefund,
-  mollieError,
-  type MollieStatus
-} from "./Objects.js"
+import { type FakeMollieCapture, type FakeMolliePayment, type FakeMollieRefund, mollieError, type MollieStatus } from "./Objects.js"
 import { handleMollie, type MollieState, settle } from "./Routes.js"
 
 /**

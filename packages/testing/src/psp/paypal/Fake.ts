@@ -66,7 +66,14 @@ export const startFakePayPal = async (
     const token = `A21AA${randomUUID().replace(/-/g, "")}`
     validTokens.add(token)
     issued++
-    return [200, { scope: "https://uri.paypal.com/services/payments/payment", access_token: token, token_type: "Bearer", app_id: "APP-FAKE", expires_in: 32400, nonce: randomUUID() }]
+    return [200, {
+      scope: "https://uri.paypal.com/services/payments/payment",
+      access_token: token,
+      token_type: "Bearer",
+      app_id: "APP-FAKE",
+      expires_in: 32400,
+      nonce: randomUUID()
+    }]
   }
 
   const server = await startFakePspServer<PayPalFault>({

@@ -101,8 +101,7 @@ export const startFakeTemplate = async (): Promise<FakeTemplate & { close: () =>
   const server = await startFakePspServer<TemplateFault>({
     origin: "http://fake.template",
     challenge,
-    refuse: (request) =>
-      /^Bearer \S+$/.test(request.headers.authorization ?? "") ? undefined : error(401, "unauthorized", "Invalid credentials."),
+    refuse: (request) => /^Bearer \S+$/.test(request.headers.authorization ?? "") ? undefined : error(401, "unauthorized", "Invalid credentials."),
     keyedMethod: (method) => method === "POST",
     faultAnswer: (fault) => error(fault.status, fault.code, "Injected failure."),
     keyReused: error(422, "idempotency_key_reused", "The key was used with another request."),
