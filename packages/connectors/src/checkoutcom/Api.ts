@@ -1,7 +1,7 @@
 import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, keyedBy, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { CHECKOUT_COM_LIVE_HOSTS, CHECKOUT_COM_LIVE_URL, CHECKOUT_COM_SANDBOX_URL, type CheckoutComSettings } from "./Settings.js"
 import { ErrorBody } from "./Wire.js"
 
@@ -25,7 +25,7 @@ export const makeCheckoutComCall = (
 ): CheckoutComCall => {
   const { connection } = context
   const defaultUrl = connection.livemode ? CHECKOUT_COM_LIVE_URL : CHECKOUT_COM_SANDBOX_URL
-  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, CHECKOUT_COM_LIVE_HOSTS, defaultUrl)
+  const destination = connectionClient(http, connection, settings, CHECKOUT_COM_LIVE_HOSTS, defaultUrl)
 
   const secretKey = connectionCredential(context, "secret_key", (key) => {
     if (!key.startsWith("sk_")) return "the connection needs credentials.secret_key (sk_sbox_… or sk_…)"
@@ -40,22 +40,11 @@ export const makeCheckoutComCall = (
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
-      const response = yield* exchange(
-        client,
-        {
-          method: request.method,
-          url: callUrl(baseUrl, request),
-          headers: {
-            authorization: `Bearer ${key}`,
-            accept: "application/json",
-            ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
-            ...(request.idempotencyKey === undefined ? {} : { "cko-idempotency-key": request.idempotencyKey })
-          },
-          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-        },
-        timeouts,
-        `Checkout.com ${what}`
-      )
+      const response = yield* sendCall(destination, `Checkout.com ${what}`, request, {
+        authorization: `Bearer ${key}`,
+        ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
+        ...keyedBy("cko-idempotency-key", request.idempotencyKey)
+      })
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what Checkout.com said goes to the attempt record only.
       if (response.status >= 500 || response.status === 401) {

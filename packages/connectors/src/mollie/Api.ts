@@ -1,7 +1,7 @@
 import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, keyedBy, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { apiKeyProblem, MOLLIE_BASE_URL, MOLLIE_LIVE_HOSTS, type MollieSettings } from "./Settings.js"
 import { type MollieError, MollieError as MollieErrorSchema } from "./Wire.js"
 
@@ -18,29 +18,18 @@ const decodeError = Schema.decodeUnknownOption(MollieErrorSchema)
  */
 export const makeMollieCall = (http: PspHttp["Type"], context: ConnectorContext, settings: MollieSettings): MollieCall => {
   const { connection } = context
-  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, MOLLIE_LIVE_HOSTS, MOLLIE_BASE_URL)
+  const destination = connectionClient(http, connection, settings, MOLLIE_LIVE_HOSTS, MOLLIE_BASE_URL)
 
   const apiKey = connectionCredential(context, "api_key", (key) => apiKeyProblem(key, connection.livemode))
 
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* apiKey
-      const response = yield* exchange(
-        client,
-        {
-          method: request.method,
-          url: callUrl(baseUrl, request),
-          headers: {
-            authorization: `Bearer ${key}`,
-            accept: "application/hal+json",
-            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-            ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
-          },
-          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-        },
-        timeouts,
-        `Mollie ${what}`
-      )
+      const response = yield* sendCall(destination, `Mollie ${what}`, request, {
+        authorization: `Bearer ${key}`,
+        accept: "application/hal+json",
+        ...keyedBy("idempotency-key", request.idempotencyKey)
+      })
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what Mollie said goes to the attempt record only.
       if (response.status >= 500) {

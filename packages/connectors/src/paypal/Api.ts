@@ -1,6 +1,6 @@
 import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Redacted, Schema } from "effect"
-import { answerReader, callUrl, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, keyedBy, type PspAnswer, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { PAYPAL_LIVE_BASE_URL, PAYPAL_LIVE_HOSTS, PAYPAL_SANDBOX_BASE_URL, type PayPalSettings } from "./Settings.js"
 import type { TokenCache } from "./Token.js"
 import { AccessToken, PayPalError } from "./Wire.js"
@@ -38,7 +38,7 @@ export const makePayPalCall = (
 ): PayPalCall => {
   const { connection } = context
   const defaultUrl = connection.livemode ? PAYPAL_LIVE_BASE_URL : PAYPAL_SANDBOX_BASE_URL
-  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, PAYPAL_LIVE_HOSTS, defaultUrl)
+  const destination = connectionClient(http, connection, settings, PAYPAL_LIVE_HOSTS, defaultUrl)
 
   const credentials = Effect.flatMap(
     Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),
@@ -52,21 +52,10 @@ export const makePayPalCall = (
 
   const fetchToken = (clientId: string, clientSecret: string) =>
     Effect.gen(function*() {
-      const response = yield* exchange(
-        client,
-        {
-          method: "POST",
-          url: `${baseUrl}/v1/oauth2/token`,
-          headers: {
-            authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
-            "content-type": "application/x-www-form-urlencoded",
-            accept: "application/json"
-          },
-          body: "grant_type=client_credentials"
-        },
-        timeouts,
-        "PayPal access token"
-      ).pipe(
+      const response = yield* sendCall(destination, "PayPal access token", { method: "POST", path: "/v1/oauth2/token" }, {
+        authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+        "content-type": "application/x-www-form-urlencoded"
+      }, "grant_type=client_credentials").pipe(
         // Only a token was asked for: however that call ended, no order or charge can have been made.
         Effect.catchTag("ConnectorOutcomeUnknown", (lost) => new ConnectorUnavailable({ reason: lost.reason }))
       )
@@ -90,26 +79,11 @@ export const makePayPalCall = (
       const { clientId, clientSecret } = yield* credentials
       const key = `${connection.id}:${clientId}`
       const token = yield* tokens.token(key, fetchToken(clientId, clientSecret))
-      const response = yield* exchange(
-        client,
-        {
-          method: request.method,
-          url: callUrl(baseUrl, request),
-          headers: {
-            authorization: `Bearer ${token}`,
-            accept: "application/json",
-            ...(request.method === "POST" ? { "content-type": "application/json", prefer: "return=representation" } : {}),
-            ...(request.requestId === undefined ? {} : { "paypal-request-id": request.requestId })
-          },
-          ...(request.rawBody !== undefined
-            ? { body: request.rawBody }
-            : request.body === undefined
-            ? {}
-            : { body: JSON.stringify(request.body) })
-        },
-        timeouts,
-        `PayPal ${what}`
-      )
+      const response = yield* sendCall(destination, `PayPal ${what}`, request, {
+        authorization: `Bearer ${token}`,
+        ...(request.method === "POST" ? { "content-type": "application/json", prefer: "return=representation" } : {}),
+        ...keyedBy("paypal-request-id", request.requestId)
+      }, request.rawBody)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what PayPal said goes to the attempt record only.
       if (response.status === 401) {

@@ -1,7 +1,7 @@
 import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { answerReader, callUrl, connectionClient, exchange, type PspCall, type PspHttp } from "../transport/PspHttp.js"
+import { answerReader, connectionClient, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
 import { encodeForm, type FormObject } from "./StripeForm.js"
 import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjects.js"
@@ -28,7 +28,7 @@ const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
  */
 export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext, settings: StripeSettings): StripeCall => {
   const { connection } = context
-  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, STRIPE_LIVE_HOSTS, STRIPE_BASE_URL)
+  const destination = connectionClient(http, connection, settings, STRIPE_LIVE_HOSTS, STRIPE_BASE_URL)
 
   /** The secret key, checked against the connection's mode: a live key never serves test traffic. */
   const secretKey = connectionCredential(context, "secret_key", (key) => {
@@ -41,23 +41,18 @@ export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext,
   return (what, request) =>
     Effect.gen(function*() {
       const key = yield* secretKey
-      const response = yield* exchange(
-        client,
+      const response = yield* sendCall(
+        destination,
+        `Stripe ${what}`,
+        request,
         {
-          method: request.method,
-          url: callUrl(baseUrl, request),
-          headers: {
-            authorization: `Bearer ${key}`,
-            "stripe-version": STRIPE_API_VERSION,
-            accept: "application/json",
-            ...(request.method === "POST"
-              ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
-              : {})
-          },
-          ...(request.form === undefined ? {} : { body: encodeForm(request.form) })
+          authorization: `Bearer ${key}`,
+          "stripe-version": STRIPE_API_VERSION,
+          ...(request.method === "POST"
+            ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
+            : {})
         },
-        timeouts,
-        `Stripe ${what}`
+        request.form === undefined ? undefined : encodeForm(request.form)
       )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       const body = decodeErrorBody(response.json)

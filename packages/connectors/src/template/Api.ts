@@ -1,7 +1,7 @@
 import { type ConnectorContext, type ConnectorError } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
-import { connectionClient, exchange, type PspHttp, type PspResponse } from "../transport/PspHttp.js"
+import { connectionClient, keyedBy, type PspHttp, type PspResponse, sendCall } from "../transport/PspHttp.js"
 import { TEMPLATE_LIVE_HOSTS, TEMPLATE_TEST_BASE_URL, type TemplateSettings } from "./Settings.js"
 
 /** One call to the Template API: JSON in and out, under our idempotency key when there is one. */
@@ -22,24 +22,11 @@ export type TemplateCall = (
  */
 export const makeTemplateCall = (http: PspHttp["Type"], context: ConnectorContext, settings: TemplateSettings): TemplateCall => {
   const { connection } = context
-  const { client, timeouts, baseUrl } = connectionClient(http, connection, settings, TEMPLATE_LIVE_HOSTS, TEMPLATE_TEST_BASE_URL)
+  const destination = connectionClient(http, connection, settings, TEMPLATE_LIVE_HOSTS, TEMPLATE_TEST_BASE_URL)
   const secretKey = connectionCredential(context, "secret_key")
   return (what, request) =>
-    Effect.flatMap(secretKey, (key) =>
-      exchange(
-        client,
-        {
-          method: request.method,
-          url: `${baseUrl}${request.path}`,
-          headers: {
-            authorization: `Bearer ${key}`,
-            accept: "application/json",
-            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-            ...(request.idempotencyKey === undefined ? {} : { "idempotency-key": request.idempotencyKey })
-          },
-          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-        },
-        timeouts,
-        `Template ${what}`
-      ))
+    Effect.flatMap(
+      secretKey,
+      (key) => sendCall(destination, `Template ${what}`, request, { authorization: `Bearer ${key}`, ...keyedBy("idempotency-key", request.idempotencyKey) })
+    )
 }

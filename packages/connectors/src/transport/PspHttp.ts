@@ -108,6 +108,42 @@ export const connectionClient = (
   }
 }
 
+/** Where one connection's calls go, and how: what `connectionClient` gives. */
+export interface CallDestination {
+  readonly client: HttpClient.HttpClient
+  readonly timeouts: PspTimeouts
+  readonly baseUrl: string
+}
+
+/**
+ * Sends one call of a connection: the request's method and address, within its timeouts. The body is
+ * `encoded` if given, else the request's `body` as JSON; JSON is asked for and declared unless the
+ * PSP's `headers` (its credential, its idempotency header) say otherwise.
+ */
+export const sendCall = (
+  destination: CallDestination,
+  label: string,
+  request: PspCallRequest & { readonly body?: unknown },
+  headers: Readonly<Record<string, string>>,
+  encoded?: string
+) => {
+  const body = encoded ?? (request.body === undefined ? undefined : JSON.stringify(request.body))
+  return exchange(
+    destination.client,
+    {
+      method: request.method,
+      url: callUrl(destination.baseUrl, request),
+      headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      ...(body === undefined ? {} : { body })
+    },
+    destination.timeouts,
+    label
+  )
+}
+
+/** The call's idempotency key under the PSP's own header name, when the call has one. */
+export const keyedBy = (header: string, key: string | undefined): Record<string, string> => key === undefined ? {} : { [header]: key }
+
 /**
  * Transport errors raised before a byte of the request can have left: nothing reached the PSP, so
  * the request is safe to send again, here or elsewhere. Anything else may have been processed.

@@ -2,10 +2,11 @@ import { ActionFailed } from "../Client.js"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
-import { field, idLink } from "../Listing.js"
+import { field } from "../Listing.js"
 import { href } from "../Router.js"
-import { badge, table } from "../Table.js"
+import { badge } from "../Table.js"
 import { withoutClientSecret } from "./CheckoutSessions.js"
+import { paymentsSection } from "./PaymentsSection.js"
 
 /** One checkout session: its state, its provider and the ones it moved away from, and every payment made for it. */
 export const checkoutSessionPage = async (context: PageContext, id: string) => {
@@ -17,14 +18,6 @@ export const checkoutSessionPage = async (context: PageContext, id: string) => {
     context.mode,
     await Promise.all(session.payment_ids.map((paymentId) => context.api((client) => client.payments.retrieve({ path: { id: paymentId } }))))
   )
-  const rows = [...payments].reverse().map((payment) => [
-    idLink("payments", payment.id),
-    badge(payment.status),
-    money(payment.amount, payment.currency),
-    payment.provider,
-    payment.failure === null ? "" : `${payment.failure.message} (${payment.failure.code})`,
-    when(payment.created_at)
-  ])
   return h(
     "article",
     { "aria-labelledby": "session-title" },
@@ -49,15 +42,10 @@ export const checkoutSessionPage = async (context: PageContext, id: string) => {
       field("Expires", when(session.expires_at)),
       field("Created", when(session.created_at))
     ),
-    h("h2", {}, "Payments"),
-    table(
-      "Payments made for this session, newest first",
-      ["Payment", "Status", "Amount", "Provider", "Failure", "Created"],
-      rows,
-      "No payment yet: the customer has not paid.",
-      {
-        id: "session-payments-table"
-      }
-    )
+    ...paymentsSection([...payments].reverse(), {
+      caption: "Payments made for this session, newest first",
+      empty: "No payment yet: the customer has not paid.",
+      id: "session-payments-table"
+    })
   )
 }

@@ -3,8 +3,9 @@ import { h } from "../Dom.js"
 import { money, when } from "../Format.js"
 import { field, idLink } from "../Listing.js"
 import { href } from "../Router.js"
-import { badge, table } from "../Table.js"
+import { badge } from "../Table.js"
 import { paymentSummary } from "./PaymentCell.js"
+import { paymentsSection } from "./PaymentsSection.js"
 
 /** One invoice: what it bills, whether it is paid, and the payment of each attempt to collect it. */
 export const invoicePage = async (context: PageContext, id: string) => {
@@ -14,14 +15,6 @@ export const invoicePage = async (context: PageContext, id: string) => {
   // metadata, so the customer's recent payments tell the earlier ones.
   const payments = await context.api((client) => client.payments.list({ urlParams: { customer_id: invoice.customer_id, limit: 100 } }))
   const attempts = sameMode(context.mode, payments.data).filter((payment) => payment.metadata.invoice === invoice.id)
-  const rows = attempts.map((payment) => [
-    idLink("payments", payment.id),
-    badge(payment.status),
-    money(payment.amount, payment.currency),
-    payment.provider,
-    payment.failure === null ? "" : payment.failure.message,
-    when(payment.created_at)
-  ])
   return h(
     "article",
     { "aria-labelledby": "invoice-title" },
@@ -43,13 +36,10 @@ export const invoicePage = async (context: PageContext, id: string) => {
       field("Payment", invoice.payment === null ? "none yet" : h("span", { id: "invoice-payment" }, paymentSummary(invoice.payment))),
       field("Created", when(invoice.created_at))
     ),
-    h("h2", {}, "Payments"),
-    table(
-      "Payments made for this invoice, newest first",
-      ["Payment", "Status", "Amount", "Provider", "Failure", "Created"],
-      rows,
-      "No payment for this invoice.",
-      { id: "invoice-payments-table" }
-    )
+    ...paymentsSection(attempts, {
+      caption: "Payments made for this invoice, newest first",
+      empty: "No payment for this invoice.",
+      id: "invoice-payments-table"
+    })
   )
 }
