@@ -24,8 +24,7 @@ export const makeCheckoutComCall = (
   settings: CheckoutComSettings
 ): CheckoutComCall => {
   const { connection } = context
-  const defaultUrl = connection.livemode ? CHECKOUT_COM_LIVE_URL : CHECKOUT_COM_SANDBOX_URL
-  const destination = connectionClient(http, connection, settings, CHECKOUT_COM_LIVE_HOSTS, defaultUrl)
+  const destination = connectionClient(http, connection, settings, CHECKOUT_COM_LIVE_HOSTS, { live: CHECKOUT_COM_LIVE_URL, test: CHECKOUT_COM_SANDBOX_URL })
 
   const secretKey = connectionCredential(context, "secret_key", (key) => {
     if (!key.startsWith("sk_")) return "the connection needs credentials.secret_key (sk_sbox_… or sk_…)"

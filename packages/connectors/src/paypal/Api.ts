@@ -37,8 +37,7 @@ export const makePayPalCall = (
   tokens: TokenCache
 ): PayPalCall => {
   const { connection } = context
-  const defaultUrl = connection.livemode ? PAYPAL_LIVE_BASE_URL : PAYPAL_SANDBOX_BASE_URL
-  const destination = connectionClient(http, connection, settings, PAYPAL_LIVE_HOSTS, defaultUrl)
+  const destination = connectionClient(http, connection, settings, PAYPAL_LIVE_HOSTS, { live: PAYPAL_LIVE_BASE_URL, test: PAYPAL_SANDBOX_BASE_URL })
 
   const credentials = Effect.flatMap(
     Effect.mapError(context.credentials, () => new ConnectorUnavailable({ reason: "the connection has no credentials" })),

@@ -91,20 +91,22 @@ export interface CallBounds {
 
 /**
  * One connection's client, its calls' timeouts (its bounds) and where its calls go: its `base_url`,
- * else the PSP's `defaultBaseUrl`. In live mode the client reaches only `liveHosts`.
+ * else the PSP's `defaultBaseUrl` (one for both modes, or one per mode for a PSP with a sandbox host).
+ * In live mode the client reaches only `liveHosts`.
  */
 export const connectionClient = (
   http: PspHttp["Type"],
   connection: { readonly livemode: boolean; readonly base_url: string | null },
   bounds: CallBounds,
   liveHosts: ReadonlyArray<string>,
-  defaultBaseUrl: string
+  defaultBaseUrl: string | { readonly live: string; readonly test: string }
 ) => {
+  const fallback = typeof defaultBaseUrl === "string" ? defaultBaseUrl : connection.livemode ? defaultBaseUrl.live : defaultBaseUrl.test
   const timeouts: PspTimeouts = { connectTimeoutMs: bounds.connect_timeout_ms, timeoutMs: bounds.timeout_ms }
   return {
     client: http.client({ ...timeouts, livemode: connection.livemode, liveHosts }),
     timeouts,
-    baseUrl: (connection.base_url ?? defaultBaseUrl).replace(/\/+$/, "")
+    baseUrl: (connection.base_url ?? fallback).replace(/\/+$/, "")
   }
 }
 
