@@ -2,7 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
-import { checkoutSetup } from "./support/CheckoutFixtures.js"
+import { checkoutSetup, connectPayPal } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
 import { raw, serverLayer } from "./support/TestServer.js"
 
@@ -15,19 +15,7 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const paypal = yield* fakePayPal
           const setup = yield* checkoutSetup()
-          const connection = yield* raw(`${setup.baseUrl}/v1/provider-connections`, {
-            method: "POST",
-            headers: json(setup.secret, newKey()),
-            body: JSON.stringify({
-              name: "paypal_eu",
-              type: "paypal",
-              display_name: "PayPal",
-              credentials: { client_id: paypal.clientId, client_secret: paypal.clientSecret },
-              base_url: paypal.url,
-              settings: { webhook_id: "8PT597110X687430LFAKE", timeout_ms: 20_000 }
-            })
-          })
-          expect(connection.status).toBe(201)
+          expect(yield* connectPayPal(setup, paypal)).toBe(201)
           const created = yield* raw(`${setup.baseUrl}/v1/checkout/sessions`, {
             method: "POST",
             headers: json(setup.secret, newKey()),

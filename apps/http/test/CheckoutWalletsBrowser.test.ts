@@ -3,7 +3,7 @@ import { launchBrowser, newPage, type Page, screenshot } from "@orchestrator/tes
 import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
-import { sessionBody } from "./support/CheckoutFixtures.js"
+import { connectPayPal, sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
 
@@ -22,19 +22,7 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
         Effect.gen(function*() {
           const paypal = yield* fakePayPal
           const account = yield* merchant()
-          const connection = yield* raw(`${account.baseUrl}/v1/provider-connections`, {
-            method: "POST",
-            headers: json(account.secret, newKey()),
-            body: JSON.stringify({
-              name: "paypal_eu",
-              type: "paypal",
-              display_name: "PayPal",
-              credentials: { client_id: paypal.clientId, client_secret: paypal.clientSecret },
-              base_url: paypal.url,
-              settings: { webhook_id: "8PT597110X687430LFAKE", timeout_ms: 20_000 }
-            })
-          })
-          expect(connection.status).toBe(201)
+          expect(yield* connectPayPal(account, paypal)).toBe(201)
           const created = yield* raw(`${account.baseUrl}/v1/checkout/sessions`, {
             method: "POST",
             headers: json(account.secret, newKey()),

@@ -53,3 +53,24 @@ export const checkoutSetup = (body: object = {}) =>
     const cancel = () => browser(`/v1/checkout/sessions/${session.id}/cancel`, { method: "POST" })
     return { ...account, created, session, server, browser, confirm, reroute, cancel }
   })
+
+/** The merchant's PayPal connection `paypal_eu`, pointed at a fake PayPal; answers the service's status. */
+export const connectPayPal = (
+  account: { readonly baseUrl: string; readonly secret: string },
+  paypal: { readonly url: string; readonly clientId: string; readonly clientSecret: string }
+) =>
+  Effect.map(
+    raw(`${account.baseUrl}/v1/provider-connections`, {
+      method: "POST",
+      headers: json(account.secret, newKey()),
+      body: JSON.stringify({
+        name: "paypal_eu",
+        type: "paypal",
+        display_name: "PayPal",
+        credentials: { client_id: paypal.clientId, client_secret: paypal.clientSecret },
+        base_url: paypal.url,
+        settings: { webhook_id: "8PT597110X687430LFAKE", timeout_ms: 20_000 }
+      })
+    }),
+    (answer) => answer.status
+  )
