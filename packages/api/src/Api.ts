@@ -6,6 +6,8 @@ import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteN
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
+import { documented } from "./openapi/Documented.js"
+import { INTRODUCTION } from "./openapi/Introduction.js"
 import { OrganizationApi } from "./organization/OrganizationApi.js"
 import { PaymentReturnApi, PaymentsApi } from "./payments/PaymentsApi.js"
 import { ProvidersApi, ProviderWebhooksApi } from "./providers/ProvidersApi.js"
@@ -72,10 +74,6 @@ export class Api extends HttpApi.make("orchestrator")
   .addError(InternalError)
   .annotate(OpenApi.Title, "Payment Orchestration Service")
   .annotate(OpenApi.Version, API_VERSION)
-  .annotate(
-    OpenApi.Description,
-    "Create and process payments and refunds through external PSPs, and receive what happens to them as " +
-      "signed webhooks. Amounts are integers in minor units."
-  )
-  .annotate(OpenApi.Transform, (spec) => withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))
+  .annotate(OpenApi.Description, INTRODUCTION)
+  .annotate(OpenApi.Transform, (spec) => documented(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec))))
 {}

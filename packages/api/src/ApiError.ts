@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import { echoed } from "@orchestrator/core/domain/EchoedText"
+import { field, optionalField } from "@orchestrator/core/domain/Field"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { Refund } from "@orchestrator/core/refunds/Refund"
 import { Subscription } from "@orchestrator/core/subscriptions/Subscription"
@@ -32,15 +33,18 @@ export interface FailureDetails {
 /** The body of every failure: `{"error": {type, code, message, param, request_id, payment?, refund?}}`. */
 const detailsOf = (type: ErrorType, codes: ReadonlyArray<string> | undefined) =>
   Schema.Struct({
-    type: Schema.Literal(type),
+    type: field(Schema.Literal(type), "The family of the error; each status has one."),
     // A fixed code lets a client tell apart two failures that share a status.
-    code: codes === undefined ? Schema.String : Schema.Literal(...(codes as [string, ...Array<string>])),
-    message: Schema.String,
-    param: Schema.NullOr(Schema.String),
-    request_id: Schema.String,
-    payment: Schema.optional(Payment),
-    refund: Schema.optional(Refund),
-    subscription: Schema.optional(Subscription)
+    code: field(
+      codes === undefined ? Schema.String : Schema.Literal(...(codes as [string, ...Array<string>])),
+      "The precise reason, stable across versions: branch on this, not on `message`."
+    ),
+    message: field(Schema.String, "What went wrong, in English, for a developer (not meant for customers)."),
+    param: field(Schema.NullOr(Schema.String), "The request field or parameter at fault (`amount`, `payment_method.token`), or `null`."),
+    request_id: field(Schema.String, "The request's id (`req_…`), also in the `Request-Id` header: quote it when asking for help."),
+    payment: optionalField(Payment, "The payment concerned, as it now is (a decline's failed payment, for example)."),
+    refund: optionalField(Refund, "The refund concerned, as it now is (a refused refund, for example)."),
+    subscription: optionalField(Subscription, "The subscription concerned (a first charge that was declined, for example).")
   })
 
 export interface ApiErrorShape {
@@ -87,7 +91,7 @@ export const statusOf = (error: ApiErrorShape): number => specOf(error)!.status
  */
 export const ApiError = <Self>() => <const Tag extends string>(tag: Tag, spec: Spec) => {
   const errorClass = Schema.Class<Self>(tag)(
-    { error: detailsOf(spec.type, spec.codes) },
+    { error: field(detailsOf(spec.type, spec.codes), "What failed and why.") },
     HttpApiSchema.annotations({ status: spec.status, description: spec.description, identifier: tag })
   )
   specs.set(errorClass, spec)

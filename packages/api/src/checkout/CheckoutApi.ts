@@ -7,6 +7,7 @@ import {
   CreateCheckoutSession,
   RerouteCheckout
 } from "@orchestrator/core/checkout/CheckoutSession"
+import { optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -20,9 +21,16 @@ import { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionState
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 
 /** The client secret may come in the query; no other parameter is taken there. */
-const ClientSecretQuery = Schema.Struct({ client_secret: Schema.optional(Schema.String) })
+const ClientSecretQuery = Schema.Struct({
+  client_secret: optionalField(
+    Schema.String,
+    "The session's `client_secret`, for a browser that cannot send the `Service-Client-Secret` header; it opens the public view only."
+  )
+})
 
-export const CheckoutSessionListQuery = ListQuery({ status: Schema.optional(CheckoutSessionStatus) })
+export const CheckoutSessionListQuery = ListQuery({
+  status: optionalField(CheckoutSessionStatus, "Only sessions in this status.")
+})
 
 /** What the merchant's server does with its secret key: create sessions and list them. */
 export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
@@ -38,16 +46,27 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
       .annotate(OpenApi.Summary, "Create a checkout session")
       .annotate(
         OpenApi.Description,
-        "The provider comes from the routing rules unless `provider` forces one. Hand `client_secret` to the " +
+        "Opens a session for one amount that the customer pays in the drop-in or the hosted page, with a card " +
+          "or an allowed wallet; after a decline they may try another provider. It expires after `expires_in` " +
+          "seconds (default 24 hours). `Idempotency-Key` is required. " +
+          "The provider comes from the routing rules unless `provider` forces one. Hand `client_secret` to the " +
           "customer's browser (the drop-in or the hosted page `/checkout/{id}?client_secret=…`)."
       )
   )
   .add(
     listPage("/checkout/sessions", CheckoutSessionListQuery, CheckoutSessionList, "List checkout sessions, newest first")
+      .annotate(OpenApi.Description, "The sessions of this key's mode, newest first, in their full view (without client secrets).")
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Checkout sessions")
+  .annotate(
+    OpenApi.Description,
+    "A checkout session is a payment page you do not have to build: create it on your server, hand its " +
+      "`client_secret` to the browser, and mount the drop-in (`/v1/checkout/dropin.js`) or send the customer to the " +
+      "hosted page `/checkout/{id}`. It goes `open` → `processing` → `complete`, or `payment_failed` (reroute to " +
+      "another provider, or cancel), `cancelled`, `expired`. See /docs/guides/checkout."
+  )
 {}
 
 /** One session's endpoints, for the server key or the session's client secret (public view). */
@@ -57,7 +76,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .setPath(ById)
       .setUrlParams(
         Schema.Struct({
-          expand: Schema.optional(Schema.Literal("payment")),
+          expand: optionalField(Schema.Literal("payment"), "`payment` includes the session's Payment (server key only)."),
           ...ClientSecretQuery.fields
         }).annotations({ parseOptions: { onExcessProperty: "error" } })
       )
@@ -100,6 +119,11 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Cancel an open or failed checkout session")
+      .annotate(
+        OpenApi.Description,
+        "Ends a session that is `open` or `payment_failed`; it can no longer be paid. Answers the public view. " +
+          "Other statuses answer 409."
+      )
   )
   .add(
     HttpApiEndpoint.post("reroute", "/checkout/sessions/:id/reroute")
@@ -123,4 +147,10 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
   .annotateEndpoints(OpenApi.Override, { security: checkoutSecurityRequirements })
   .prefix("/v1")
   .annotate(OpenApi.Title, "Checkout session (browser)")
+  .annotate(
+    OpenApi.Description,
+    "One session's endpoints, called by the drop-in in the customer's browser with the session's `client_secret` " +
+      "(header `Service-Client-Secret` or query `client_secret`), which opens that session only and shows its " +
+      "public view; your server may call them with its secret key too."
+  )
 {}

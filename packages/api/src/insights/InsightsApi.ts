@@ -46,4 +46,9 @@ export class InsightsApi extends HttpApiGroup.make("insights")
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Insights")
+  .annotate(
+    OpenApi.Description,
+    "Read-only views for watching the service: how each provider is doing (success rate, latency) and how " +
+      "webhooks fare, and the whole story of one payment. The dashboard at `/dashboard` is built on them."
+  )
 {}

@@ -10,6 +10,7 @@ export class OrganizationApi extends HttpApiGroup.make("organization")
     HttpApiEndpoint.get("retrieve", "/organization")
       .addSuccess(OrganizationView)
       .annotate(OpenApi.Summary, "The organization, as this key's mode sees it")
+      .annotate(OpenApi.Description, "Its id and name, this mode's default provider and how payments are routed (`payments_routing`).")
   )
   .add(
     HttpApiEndpoint.patch("update", "/organization")
@@ -29,4 +30,10 @@ export class OrganizationApi extends HttpApiGroup.make("organization")
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Organization")
+  .annotate(
+    OpenApi.Description,
+    "The organization owns every object; its test and live data are kept apart, and each mode has its own " +
+      "default provider and routing setting. Organizations and their keys are created by the operator " +
+      "(`bin/orchestrator org create`, `bin/orchestrator keys create`)."
+  )
 {}

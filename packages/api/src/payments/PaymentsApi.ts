@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { CurrencyCode } from "@orchestrator/core/domain/Currency"
+import { optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { CancelPayment, CapturePayment, CreatePayment, Payment, PaymentStatus } from "@orchestrator/core/payments/Payment"
@@ -24,12 +25,11 @@ import {
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
 export const PaymentListQuery = ListQuery({
-  status: Schema.optional(PaymentStatus),
-  provider: Schema.optional(Identifier),
-  currency: Schema.optional(CurrencyCode),
-  customer_id: Schema.optional(Identifier),
-  /** Payments billed on this test clock (they carry it in `metadata.test_clock`). */
-  test_clock: Schema.optional(Identifier)
+  status: optionalField(PaymentStatus, "Only payments in this status."),
+  provider: optionalField(Identifier, "Only payments made on this provider connection (its `name`, e.g. `sandbox_a`)."),
+  currency: optionalField(CurrencyCode, "Only payments in this currency (ISO 4217, upper case)."),
+  customer_id: optionalField(Identifier, "Only payments of this customer (`cus_…`)."),
+  test_clock: optionalField(Identifier, "Only payments billed on this test clock (`clock_…`; they carry it in `metadata.test_clock`).")
 })
 
 /**
@@ -66,15 +66,31 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(
         OpenApi.Description,
-        "201 for every outcome but a decline, which answers 402 with the failed payment inside the error. " +
-          "A payment the provider has not answered yet stays `processing` and is settled in the background."
+        "Charges a payment method through a provider: the one named in `provider`, else the organization's " +
+          "default provider (or its routing rules, when `payments_routing` is `rules`). Send an `Idempotency-Key`: a " +
+          "retry with the same key replays the first answer and never charges twice.\n\n" +
+          "Answers 201 for every outcome but a decline: `succeeded`; `requires_capture` when `capture` is `false` " +
+          "(capture or cancel it later); `requires_action` when the card needs 3D Secure (send the customer to " +
+          "`next_action.url`; this needs a `return_url`); `processing` when the provider has not answered yet (it is " +
+          "settled in the background, and a webhook tells you). A decline answers 402 with the failed payment " +
+          "inside the error. See the 3D Secure guide at /docs/guides/3d-secure."
       )
   )
   .add(
     listPage("/payments", PaymentListQuery, PaymentList, "List payments, newest first")
+      .annotate(
+        OpenApi.Description,
+        "The payments of this key's mode, newest first, one page at a time (`limit`, `starting_after`), " +
+          "optionally filtered by status, provider, currency, customer or test clock."
+      )
   )
   .add(
     retrieveById("/payments/:id", Payment, PaymentNotFound, "Retrieve a payment")
+      .annotate(
+        OpenApi.Description,
+        "The payment as it stands now, with every attempt made at a provider. Poll it after a 3D Secure " +
+          "return or while it is `processing`, or rely on the `payment.*` webhooks instead."
+      )
   )
   .add(
     paymentCommand("capture", "/payments/:id/capture", CapturePayment)
@@ -83,6 +99,12 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(ProviderUnavailable)
       .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
+      .annotate(
+        OpenApi.Description,
+        "Takes the money of a payment in `requires_capture` (made with `capture: false`): all of it, or `amount` " +
+          "if less; the rest is released. The payment becomes `succeeded` with `amount_captured`. Uncaptured " +
+          "authorizations are released after 7 days."
+      )
   )
   .add(
     paymentCommand("cancel", "/payments/:id/cancel", CancelPayment)
@@ -90,10 +112,23 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(ProviderUnavailable)
       .addError(ProviderTimeout)
       .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
+      .annotate(
+        OpenApi.Description,
+        "Cancels a payment in `created`, `requires_action` or `requires_capture`, releasing an authorization at " +
+          "the provider. A succeeded payment cannot be canceled: refund it instead."
+      )
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Payments")
+  .annotate(
+    OpenApi.Description,
+    "A payment moves money from a customer's payment method (a card token, or a wallet such as PayPal) through " +
+      "one of your provider connections. It goes `created` → `processing` → `succeeded`, `failed`, `requires_action` " +
+      "(3D Secure) or `requires_capture` (manual capture), and can be `canceled` before it settles. Each move is an " +
+      "event (`payment.succeeded`, …). Amounts are integers in minor units. Try the sandbox tokens `tok_visa`, " +
+      "`tok_chargeDeclined`, `tok_threeDSecureRequired`; see the quick start at /docs/guides/quick-start."
+  )
 {}
 
 /**
@@ -124,4 +159,10 @@ export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
   )
   .prefix("/v1")
   .annotate(OpenApi.Title, "Payment return")
+  .annotate(
+    OpenApi.Description,
+    "The page a provider sends the customer back to after 3D Secure or a wallet approval. The service builds " +
+      "this URL itself and gives it to the provider; you never call it. It settles the payment and redirects the " +
+      "customer to your `return_url`. See /docs/guides/3d-secure."
+  )
 {}

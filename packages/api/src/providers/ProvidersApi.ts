@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { field } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
 import { CreateProviderConnection, ProviderConnectionView, UpdateProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
@@ -13,9 +14,9 @@ import { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderC
 export const ProviderConnectionList = ListOf(ProviderConnectionView).annotations({ identifier: "ProviderConnectionList" })
 
 export const DeletedProviderConnection = Schema.Struct({
-  object: Schema.Literal("provider_connection"),
-  id: Schema.String,
-  deleted: Schema.Literal(true)
+  object: field(Schema.Literal("provider_connection"), "Always `provider_connection`."),
+  id: field(Schema.String, "The id of the connection that was deleted."),
+  deleted: field(Schema.Literal(true), "Always `true`.")
 }).annotations({ identifier: "DeletedProviderConnection" })
 
 export class ProvidersApi extends HttpApiGroup.make("providers")
@@ -32,7 +33,10 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .annotate(OpenApi.Summary, "Connect a PSP account")
       .annotate(
         OpenApi.Description,
-        "`credentials` and `webhook_secret` are write-only: sealed at rest, never shown again. `settings` are the " +
+        "Adds an account at a PSP (`type`: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal`, `mollie`) under a " +
+          "`name` that payments, routing rules and checkout sessions use as `provider`. The sandbox type is refused " +
+          "in live mode. " +
+          "`credentials` and `webhook_secret` are write-only: sealed at rest, never shown again. `settings` are the " +
           "connector's own options (the sandbox's: `latency_ms`, `outage`, `failure_rate`, `async_refunds`). " +
           "Give the PSP the `webhook_url` of the answer."
       )
@@ -42,6 +46,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .setUrlParams(ListQuery({}))
       .addSuccess(ProviderConnectionList)
       .annotate(OpenApi.Summary, "List provider connections, newest first")
+      .annotate(OpenApi.Description, "The connections of this key's mode, newest first, with their health; never their credentials.")
   )
   .add(
     retrieveById(
@@ -49,6 +54,10 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       ProviderConnectionView,
       ProviderConnectionNotFound,
       "Retrieve a provider connection, with its health"
+    ).annotate(
+      OpenApi.Description,
+      "One connection: its type, status (`error` while its circuit is open), last error, supported currencies " +
+        "and methods, the `webhook_url` to give the PSP, and how its recent calls fared."
     )
   )
   .add(
@@ -63,6 +72,11 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .addError(ConnectionInvalid)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Change a connection's credentials, settings, supported currencies or methods, or status")
+      .annotate(
+        OpenApi.Description,
+        "Changes only the fields sent; new `credentials` replace the old ones whole. `status: disabled` takes the " +
+          "connection out of routing (the default provider cannot be disabled: choose another default first)."
+      )
   )
   .add(
     HttpApiEndpoint.del("delete", "/provider-connections/:id")
@@ -71,22 +85,34 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .addError(ProviderConnectionNotFound)
       .addError(DefaultProviderInUse)
       .annotate(OpenApi.Summary, "Delete a connection that is not the default provider")
+      .annotate(
+        OpenApi.Description,
+        "Deletes the connection and its sealed credentials; its payments stay, and its name stays taken. The " +
+          "default provider cannot be deleted: choose another default first (`PATCH /v1/organization`)."
+      )
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Provider connections")
+  .annotate(
+    OpenApi.Description,
+    "A provider connection is one account of yours at a PSP (Stripe, Adyen, Checkout.com, PayPal, Mollie, or the " +
+      "built-in sandbox), with its credentials sealed at rest. Its `name` is what `provider` means everywhere. A " +
+      "connection whose calls keep failing opens its circuit (`status: error`, event `provider_connection.error`) " +
+      "and routing skips it until a trial call succeeds. See going live at /docs/guides/going-live."
+  )
 {}
 
 export const ProviderWebhookReceipt = Schema.Struct({
-  received: Schema.NonNegativeInt,
-  duplicates: Schema.NonNegativeInt
+  received: field(Schema.NonNegativeInt, "How many PSP events of this delivery were stored for the worker to apply."),
+  duplicates: field(Schema.NonNegativeInt, "How many were already received before (same PSP event id) and ignored.")
 }).annotations({ identifier: "ProviderWebhookReceipt" })
 
 /** Where PSPs send their webhooks. No API key: the PSP's signature on the raw bytes is what counts. */
 export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
   .add(
     HttpApiEndpoint.post("receive", "/provider-webhooks/:connection_id")
-      .setPath(Schema.Struct({ connection_id: PathId }))
+      .setPath(Schema.Struct({ connection_id: field(PathId, "The connection (`pcn_…`) whose PSP sends the webhook.") }))
       .setPayload(HttpApiSchema.Uint8Array())
       .addSuccess(ProviderWebhookReceipt)
       .addError(WebhookUnverified)
@@ -100,4 +126,10 @@ export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
   )
   .prefix("/v1")
   .annotate(OpenApi.Title, "Provider webhooks")
+  .annotate(
+    OpenApi.Description,
+    "Where your PSPs send their own webhooks (3D Secure results, refunds, subscription renewals). Each " +
+      "connection's `webhook_url` points here; you configure it at the PSP, you never call it yourself. No API " +
+      "key: the PSP's signature, checked with the connection's `webhook_secret`, is what counts."
+  )
 {}

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateRefund, Refund } from "@orchestrator/core/refunds/Refund"
-import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
@@ -12,7 +12,7 @@ import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
-export const RefundListQuery = ListQuery({ payment_id: Schema.optional(Identifier) })
+export const RefundListQuery = ListQuery({ payment_id: optionalField(Identifier, "Only the refunds of this payment (`pay_…`).") })
 
 export class RefundsApi extends HttpApiGroup.make("refunds")
   .add(
@@ -28,14 +28,29 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
       .addError(AmountTooLarge)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
+      .annotate(
+        OpenApi.Description,
+        "Gives money back on a `succeeded` payment: `amount` if given, else whatever is left to refund. Several " +
+          "partial refunds may follow one another until the captured amount is used up. Answers 201 with the refund " +
+          "`pending` or `succeeded` (a `refund.succeeded` or `refund.failed` event follows a pending one); a refusal by " +
+          "the provider answers 402 with the failed refund inside the error. `Idempotency-Key` is required."
+      )
   )
   .add(
     retrieveById("/refunds/:id", Refund, RefundNotFound, "Retrieve a refund")
+      .annotate(OpenApi.Description, "The refund as it stands now: `pending` until the provider confirms it.")
   )
   .add(
     listPage("/refunds", RefundListQuery, RefundList, "List refunds, newest first")
+      .annotate(OpenApi.Description, "The refunds of this key's mode, newest first; `payment_id` narrows them to one payment.")
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Refunds")
+  .annotate(
+    OpenApi.Description,
+    "A refund returns all or part of a succeeded payment to the customer, through the provider that took it. " +
+      "It is `pending` until the provider confirms it, then `succeeded` or `failed` (a failed refund's amount is " +
+      "refundable again). The payment's `amount_refunded` counts pending and succeeded refunds."
+  )
 {}

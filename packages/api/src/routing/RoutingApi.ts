@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { field, optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier, Text } from "@orchestrator/core/domain/Text"
 import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
@@ -16,9 +17,9 @@ import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 
 export const DeletedRoutingRule = Schema.Struct({
-  object: Schema.Literal("routing_rule"),
-  id: Schema.String,
-  deleted: Schema.Literal(true)
+  object: field(Schema.Literal("routing_rule"), "Always `routing_rule`."),
+  id: field(Schema.String, "The id of the rule that was deleted."),
+  deleted: field(Schema.Literal(true), "Always `true`.")
 }).annotations({ identifier: "DeletedRoutingRule" })
 
 /**
@@ -29,15 +30,24 @@ export const DeletedRoutingRule = Schema.Struct({
  */
 export const EvaluateRoutingBody = Schema.Struct({
   ...CreatePayment.fields,
-  payment_method: Schema.Struct({
-    type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
-    token: Schema.optional(CardToken),
-    brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
-    last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
-    country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
-  }).annotations({ parseOptions: { onExcessProperty: "error" } }),
-  mode: Schema.optional(PaymentsRouting),
-  exclude: Schema.optional(Schema.Array(Identifier).pipe(Schema.maxItems(50)))
+  payment_method: field(
+    Schema.Struct({
+      type: field(Text.pipe(Schema.minLength(1), Schema.maxLength(50)), "The method's type (`card`, `paypal`, …); any type may be tried."),
+      token: optionalField(CardToken, "The card token, whose card country routing may use (the sandbox's test tokens carry one)."),
+      brand: optionalField(Text.pipe(Schema.maxLength(50)), "The card brand, if you know it (`visa`)."),
+      last4: optionalField(Schema.String.pipe(Schema.pattern(/^\d{4}$/)), "The card's last four digits, if you know them."),
+      country: optionalField(
+        Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)),
+        "The card's country (ISO 3166-1 alpha-2), which `country` conditions match."
+      )
+    }).annotations({ parseOptions: { onExcessProperty: "error" } }),
+    "The payment method, as a payment would send it."
+  ),
+  mode: optionalField(PaymentsRouting, "Ask about this `payments_routing` instead of the organization's current one."),
+  exclude: optionalField(
+    Schema.Array(Identifier).pipe(Schema.maxItems(50)),
+    "Provider names to leave out, as a checkout reroute leaves out the one that failed."
+  )
 }).annotations({ identifier: "EvaluateRouting", parseOptions: { onExcessProperty: "error" } })
 
 export class RoutingApi extends HttpApiGroup.make("routing")
@@ -64,6 +74,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .setUrlParams(ListQuery({}))
       .addSuccess(RoutingRuleList)
       .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
+      .annotate(OpenApi.Description, "The rules of this key's mode, by `priority` (lowest first), then age: the order they are tried.")
   )
   .add(
     HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
@@ -71,6 +82,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .addSuccess(RoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Retrieve a routing rule")
+      .annotate(OpenApi.Description, "One rule: its priority, conditions, the provider it chooses and whether it is enabled.")
   )
   .add(
     HttpApiEndpoint.patch("update", "/routing-rules/:id")
@@ -83,6 +95,11 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .addError(RoutingRuleInvalid)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Change a routing rule")
+      .annotate(
+        OpenApi.Description,
+        "Changes only the fields sent; `conditions` sent replace the old ones whole. `enabled: false` keeps the rule " +
+          "without using it. Try the result with `POST /v1/routing-rules/evaluate`."
+      )
   )
   .add(
     HttpApiEndpoint.del("delete", "/routing-rules/:id")
@@ -90,6 +107,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .addSuccess(DeletedRoutingRule)
       .addError(RoutingRuleNotFound)
       .annotate(OpenApi.Summary, "Delete a routing rule")
+      .annotate(OpenApi.Description, "Deletes the rule; payments it routed keep their `routing.rule_id`.")
   )
   .add(
     HttpApiEndpoint.post("evaluate", "/routing-rules/evaluate")
@@ -109,4 +127,12 @@ export class RoutingApi extends HttpApiGroup.make("routing")
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Routing rules")
+  .annotate(
+    OpenApi.Description,
+    "Routing rules choose the provider of a payment, a subscription or a checkout session that does not force " +
+      "one: the first enabled rule, by `priority`, whose conditions (currency, card country, method, amount range) " +
+      "match and whose provider can take the payment wins; else the default provider. Payments follow rules when " +
+      "the organization's `payments_routing` is `rules`, and then fail over to the next candidate when a provider " +
+      "is down. See routing and failover at /docs/guides/routing."
+  )
 {}

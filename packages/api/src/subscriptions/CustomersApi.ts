@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { CreateCustomer, Customer } from "@orchestrator/core/subscriptions/Customer"
-import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
@@ -22,17 +22,29 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Create a customer, optionally on a test clock")
+      .annotate(
+        OpenApi.Description,
+        "A customer is who subscriptions bill: an email, a name and your metadata. Create it on a `test_clock` " +
+          "(test mode) to move its subscriptions through time with that clock."
+      )
   )
   .add(
     retrieveById("/customers/:id", Customer, CustomerNotFound, "Retrieve a customer")
+      .annotate(OpenApi.Description, "One customer by its id (`cus_…`).")
   )
   .add(
     HttpApiEndpoint.get("list", "/customers")
-      .setUrlParams(ListQuery({ email: Schema.optional(Identifier) }))
+      .setUrlParams(ListQuery({ email: optionalField(Identifier, "Only customers with exactly this email.") }))
       .addSuccess(CustomerList)
       .annotate(OpenApi.Summary, "List customers, newest first")
+      .annotate(OpenApi.Description, "The customers of this key's mode, newest first; `email` finds one by its email.")
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Customers")
+  .annotate(
+    OpenApi.Description,
+    "Customers are who subscriptions bill. The service creates the matching customer at a PSP when a " +
+      "subscription first needs it. See subscriptions and test clocks at /docs/guides/subscriptions."
+  )
 {}

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { Invoice } from "@orchestrator/core/subscriptions/Invoice"
-import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
 import { InvoiceNotFound } from "./BillingErrors.js"
@@ -12,17 +12,25 @@ export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceLis
 export class InvoicesApi extends HttpApiGroup.make("invoices")
   .add(
     retrieveById("/invoices/:id", Invoice, InvoiceNotFound, "Retrieve an invoice with its latest payment")
+      .annotate(OpenApi.Description, "One invoice: the period it bills, its status, its attempts so far and its latest payment.")
   )
   .add(
     HttpApiEndpoint.get("list", "/invoices")
       .setUrlParams(ListQuery({
-        subscription: Schema.optional(Identifier),
-        test_clock: Schema.optional(Identifier)
+        subscription: optionalField(Identifier, "Only the invoices of this subscription (`sub_…`)."),
+        test_clock: optionalField(Identifier, "Only invoices of customers on this test clock (`clock_…`).")
       }))
       .addSuccess(InvoiceList)
       .annotate(OpenApi.Summary, "List invoices, newest first")
+      .annotate(OpenApi.Description, "The invoices of this key's mode, newest first, optionally of one subscription or test clock.")
   )
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Invoices")
+  .annotate(
+    OpenApi.Description,
+    "An invoice bills one period of a subscription: `open` until a payment pays it (`paid`), retried on the " +
+      "dunning schedule when a charge fails, `uncollectible` when every retry failed, `void` when a first charge " +
+      "never completed. The service creates them; you read them."
+  )
 {}

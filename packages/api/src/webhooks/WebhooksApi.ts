@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { field, optionalField } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { Identifier } from "@orchestrator/core/domain/Text"
 import { DeliveryStatus, ResendDeliveries, ResendResult, WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
@@ -9,6 +10,7 @@ import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
+import { WEBHOOKS_DESCRIPTION } from "./SignatureScheme.js"
 import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
@@ -16,15 +18,15 @@ export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identif
 
 /** What deleting an endpoint answers. */
 export const DeletedWebhookEndpoint = Schema.Struct({
-  object: Schema.Literal("webhook_endpoint"),
-  id: Schema.String,
-  deleted: Schema.Literal(true)
+  object: field(Schema.Literal("webhook_endpoint"), "Always `webhook_endpoint`."),
+  id: field(Schema.String, "The id of the endpoint that was deleted."),
+  deleted: field(Schema.Literal(true), "Always `true`.")
 }).annotations({ identifier: "DeletedWebhookEndpoint" })
 
 export const DeliveryListQuery = ListQuery({
-  status: Schema.optional(DeliveryStatus),
-  type: Schema.optional(Identifier),
-  endpoint_id: Schema.optional(Identifier)
+  status: optionalField(DeliveryStatus, "Only deliveries in this status; `exhausted` is the dead-letter set."),
+  type: optionalField(Identifier, "Only deliveries of events of this type, e.g. `payment.succeeded`."),
+  endpoint_id: optionalField(Identifier, "Only deliveries to this endpoint (`whe_…`).")
 })
 
 const mutation = <Name extends string, Path extends `/${string}`>(name: Name, path: Path) =>
@@ -52,6 +54,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setUrlParams(ListQuery({}))
       .addSuccess(WebhookEndpointList)
       .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
+      .annotate(OpenApi.Description, "The endpoints of this key's mode, newest first. Secrets are never shown again.")
   )
   .add(
     HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
@@ -59,6 +62,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
+      .annotate(OpenApi.Description, "One endpoint: its URL, the events it receives and its status (without its secret).")
   )
   .add(
     HttpApiEndpoint.patch("updateEndpoint", "/webhooks/endpoints/:id")
@@ -70,6 +74,11 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Change a webhook endpoint's URL, events, description or status")
+      .annotate(
+        OpenApi.Description,
+        "Changes only the fields sent. `status: disabled` stops sending (deliveries wait until it is `active` " +
+          "again or they are resent); the secret stays the same (rotate it with `rotate-secret`)."
+      )
   )
   .add(
     HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
@@ -77,6 +86,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(DeletedWebhookEndpoint)
       .addError(WebhookEndpointNotFound)
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
+      .annotate(OpenApi.Description, "Stops every delivery to it at once and deletes its delivery history. Events stay.")
   )
   .add(
     mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
@@ -103,6 +113,11 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
+      .annotate(
+        OpenApi.Description,
+        "One delivery with every attempt: when, the status your endpoint answered, the error, how long it took " +
+          "and the first KiB of its answer. Use it to see why a receiver fails."
+      )
   )
   .add(
     mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
@@ -110,6 +125,11 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .addSuccess(WebhookDelivery)
       .addError(WebhookDeliveryNotFound)
       .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")
+      .annotate(
+        OpenApi.Description,
+        "Puts the delivery back to `pending` and attempts it at once (an `exhausted` one gets a fresh schedule); " +
+          "the answer is the delivery, `pending`."
+      )
   )
   .add(
     mutation("resendDeliveries", "/webhooks/deliveries/resend")
@@ -126,4 +146,5 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .middleware(Authorization)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Webhooks")
+  .annotate(OpenApi.Description, WEBHOOKS_DESCRIPTION)
 {}

@@ -1,5 +1,6 @@
 import { Data, Schema } from "effect"
 import { DecimalInteger } from "./DecimalInteger.js"
+import { field, optionalField } from "./Field.js"
 import { Identifier } from "./Text.js"
 
 /** `limit` 1..100 (default 20) and `starting_after`, the id of the last item of the previous page. */
@@ -12,8 +13,11 @@ export interface PageRequest {
 
 /** The query parameters every list takes, to spread into its query schema. */
 export const PageQuery = {
-  limit: Schema.optional(PageLimit),
-  starting_after: Schema.optional(Identifier)
+  limit: optionalField(PageLimit, "How many objects to return: 1 to 100, default 20."),
+  starting_after: optionalField(
+    Identifier,
+    "A cursor: the id of the last object of the previous page (its `next_cursor`); the page starts after it."
+  )
 }
 
 /** The page a list query asks for: 20 items unless `limit` says otherwise. */
@@ -30,10 +34,13 @@ export interface Page<A> {
 /** The list envelope of the seed: newest first, `next_cursor` is the last id when there is more. */
 export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
   Schema.Struct({
-    object: Schema.Literal("list"),
-    data: Schema.Array(item),
-    has_more: Schema.Boolean,
-    next_cursor: Schema.NullOr(Schema.String)
+    object: field(Schema.Literal("list"), "Always `list`."),
+    data: field(Schema.Array(item), "This page's objects, newest first (routing rules: in the order they are evaluated)."),
+    has_more: field(Schema.Boolean, "Whether there are more objects after this page."),
+    next_cursor: field(
+      Schema.NullOr(Schema.String),
+      "The id to pass as `starting_after` for the next page; `null` when `has_more` is false."
+    )
   })
 
 export const toList = <A extends { readonly id: string }>(page: Page<A>) => ({

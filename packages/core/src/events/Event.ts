@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { CheckoutSessionEventObject } from "../checkout/CheckoutSession.js"
 import { CheckoutSessionEventTypes } from "../checkout/CheckoutSessionStateMachine.js"
+import { field } from "../domain/Field.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Payment } from "../payments/Payment.js"
 import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
@@ -21,13 +22,20 @@ const envelope = <const Types extends readonly [string, ...Array<string>], A, I>
   object: Schema.Schema<A, I>
 ) =>
   Schema.Struct({
-    object: Schema.Literal("event"),
-    id: Schema.String,
-    type: Schema.Literal(...types),
-    api_version: Schema.String,
-    created_at: Timestamp,
-    livemode: Schema.Boolean,
-    data: Schema.Struct({ object })
+    object: field(Schema.Literal("event"), "Always `event`."),
+    id: field(Schema.String, "The event's id (`evt_…`), also sent as the `Service-Event-Id` header: deduplicate on it."),
+    // On the schema, not the property, so the catalogue can read each envelope's types from it.
+    type: Schema.Literal(...types).annotations({ description: "What happened: the event type (see the catalogue under Webhooks)." }),
+    api_version: field(Schema.String, "The API version the payload is written in, a date (e.g. `2026-11-01`)."),
+    created_at: field(
+      Timestamp,
+      "When it happened (ISO 8601 UTC). Events of one object may arrive out of order: compare this, then `id`."
+    ),
+    livemode: field(Schema.Boolean, "`true` for live data, `false` for test data."),
+    data: field(
+      Schema.Struct({ object: field(object, "The object the event is about, as the API showed it at that moment.") }),
+      "The event's subject."
+    )
   })
 
 export const PaymentEvent = envelope(PaymentEventTypes, Payment)
