@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { field, optionalField } from "../domain/Field.js"
 import { Metadata } from "../domain/Metadata.js"
 import { Amount } from "../domain/Money.js"
 import { RequestBody } from "../domain/RequestBody.js"
@@ -24,48 +25,53 @@ export type CheckoutSessionStatus = typeof CheckoutSessionStatus.Type
  * drop-in shows a button for it, and confirming with it pays on that connection.
  */
 export const CheckoutWallet = Schema.Struct({
-  type: Schema.String,
-  provider: Schema.String,
+  type: field(Schema.String, "The wallet or local method (`paypal`, `ideal`, `bancontact`)."),
+  provider: field(Schema.String, "The provider connection that takes it (its `name`)."),
   /** What the shopper is told the PSP is called: the connection's `display_name`. */
-  display_name: Schema.String
+  display_name: field(Schema.String, "The name shown on its button.")
 }).annotations({ identifier: "CheckoutWallet" })
 export type CheckoutWallet = typeof CheckoutWallet.Type
 
 /** What the drop-in needs to mount the card form of the session's current provider, and its wallet buttons. */
 export const CheckoutUi = Schema.Struct({
-  provider: Schema.String,
+  provider: field(Schema.String, "The provider connection whose card form the drop-in mounts (its `name`)."),
   /** What the shopper is told the PSP is called: the connection's `display_name`, never its name. */
-  display_name: Schema.optionalWith(Schema.String, { default: () => DEFAULT_DISPLAY_NAME }),
+  display_name: Schema.optionalWith(Schema.String, { default: () => DEFAULT_DISPLAY_NAME }).annotations({
+    description: "The provider's name as the customer sees it."
+  }),
   /** The connection's type (`sandbox`, `stripe`, …): which browser adapter of the drop-in mounts its form. */
-  type: Schema.String,
-  publishable_key: Schema.NullOr(Schema.String),
-  methods: Schema.Array(Schema.String),
+  type: field(Schema.String, "That connection's type (`sandbox`, `stripe`, `adyen`, …): which form to mount."),
+  publishable_key: field(Schema.NullOr(Schema.String), "The PSP's public key for its card form in the browser, or `null` when it needs none."),
+  methods: field(Schema.Array(Schema.String), "The methods this provider offers in the session (`card`, …)."),
   /** Only when `allowed_methods` names a redirect method: each such method with its connection. */
-  wallets: Schema.optional(Schema.Array(CheckoutWallet))
+  wallets: optionalField(Schema.Array(CheckoutWallet), "Wallets and local methods the session allows, each with the connection that takes it.")
 }).annotations({ identifier: "CheckoutUi" })
 export type CheckoutUi = typeof CheckoutUi.Type
 
 /** The Payment as a customer's browser may see it: no token, metadata or attempts. */
 export const CheckoutPaymentPublic = Schema.Struct({
-  id: Schema.String,
-  status: PaymentStatus,
-  amount: Amount,
-  currency: Currency,
-  provider: Schema.String,
-  next_action: Schema.NullOr(NextAction),
-  failure: Schema.NullOr(Failure)
+  id: field(Schema.String, "The payment's id (`pay_…`)."),
+  status: field(PaymentStatus, "The payment's status."),
+  amount: field(Amount, "The amount, in minor units of `currency`."),
+  currency: field(Currency, "ISO 4217 code in upper case."),
+  provider: field(Schema.String, "The provider connection that processed it."),
+  next_action: field(Schema.NullOr(NextAction), "What the customer must do next (3D Secure, a wallet approval), or `null`."),
+  failure: field(Schema.NullOr(Failure), "Why it failed, or `null`.")
 }).annotations({ identifier: "CheckoutPaymentPublic" })
 export type CheckoutPaymentPublic = typeof CheckoutPaymentPublic.Type
 
 /** The fields every view of a session begins with, in this order. */
 const sessionHead = {
-  object: Schema.Literal("checkout.session"),
-  id: Schema.String,
-  status: CheckoutSessionStatus,
-  amount: Amount,
-  currency: Currency,
-  ui: CheckoutUi,
-  allowed_methods: Schema.NullOr(Schema.Array(Schema.String))
+  object: field(Schema.Literal("checkout.session"), "Always `checkout.session`."),
+  id: field(Schema.String, "The session's id (`cs_…`)."),
+  status: field(CheckoutSessionStatus, "`open`, `processing`, `complete`, `payment_failed` (reroute or cancel), `cancelled` or `expired`."),
+  amount: field(Amount, "The amount to pay, in minor units of `currency`."),
+  currency: field(Currency, "ISO 4217 code in upper case."),
+  ui: field(CheckoutUi, "What the drop-in shows: the provider whose form it mounts, and the wallets."),
+  allowed_methods: field(
+    Schema.NullOr(Schema.Array(Schema.String)),
+    "The payment methods the customer may use, or `null` for every method the provider offers."
+  )
 }
 
 /**
@@ -74,40 +80,40 @@ const sessionHead = {
  */
 export class CheckoutSessionRecord extends Schema.Class<CheckoutSessionRecord>("CheckoutSessionRecord")({
   ...sessionHead,
-  success_url: Schema.String,
-  cancel_url: Schema.String,
-  return_url: Schema.NullOr(Schema.String),
-  locale: Schema.NullOr(Schema.String),
-  customer_email: Schema.NullOr(Schema.String),
-  customer_id: Schema.NullOr(Schema.String),
-  country: Schema.NullOr(Schema.String),
+  success_url: field(Schema.String, "Where the customer goes after paying (`{CHECKOUT_SESSION_ID}` is replaced by the id)."),
+  cancel_url: field(Schema.String, "Where the customer goes on cancelling."),
+  return_url: field(Schema.NullOr(Schema.String), "Where the customer comes back after 3D Secure or a wallet approval, or `null` for the hosted page."),
+  locale: field(Schema.NullOr(Schema.String), "The language of the drop-in (`en`, `fr`, `de`), or `null` for the browser's."),
+  customer_email: field(Schema.NullOr(Schema.String), "The customer's email, or `null`."),
+  customer_id: field(Schema.NullOr(Schema.String), "The customer (`cus_…`), or `null`."),
+  country: field(Schema.NullOr(Schema.String), "The customer's country (ISO 3166-1 alpha-2), which routing rules may match, or `null`."),
   /** Providers a reroute moved away from; never chosen again for this session. */
-  excluded_providers: Schema.Array(Schema.String),
-  metadata: Metadata,
+  excluded_providers: field(Schema.Array(Schema.String), "Providers left out after they declined this session (reroutes)."),
+  metadata: field(Metadata, "Your own key-value pairs, as sent; also put on the payment."),
   /** The latest payment; every payment made for the session is in `payment_ids`, oldest first. */
-  payment_id: Schema.NullOr(Schema.String),
-  payment_ids: Schema.Array(Schema.String),
-  payment: Schema.NullOr(Payment),
-  expires_at: Timestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  livemode: Schema.Boolean
+  payment_id: field(Schema.NullOr(Schema.String), "The latest payment made in the session (`pay_…`), or `null`."),
+  payment_ids: field(Schema.Array(Schema.String), "Every payment made in the session, oldest first (one per provider tried)."),
+  payment: field(Schema.NullOr(Payment), "The latest payment, with `expand=payment`; else `null`."),
+  expires_at: field(Timestamp, "When the session expires if not paid (ISO 8601 UTC)."),
+  created_at: field(Timestamp, "When the session was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC)."),
+  livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode.")
 }) {}
 
 /** The full view (server key): the record with its client secret; `payment` is filled by `expand=payment`. */
 export class CheckoutSession extends CheckoutSessionRecord.extend<CheckoutSession>("CheckoutSession")({
-  client_secret: Schema.String
+  client_secret: field(Schema.String, "Hand this to the customer's browser (drop-in or hosted page): it opens this session only, in its public view.")
 }) {}
 
 /** What the drop-in reads with the client secret: exactly the seed's list of fields. */
 export const CheckoutSessionPublic = Schema.Struct({
   ...sessionHead,
-  locale: Schema.NullOr(Schema.String),
-  success_url: Schema.String,
-  cancel_url: Schema.String,
-  return_url: Schema.NullOr(Schema.String),
-  payment: Schema.NullOr(CheckoutPaymentPublic),
-  expires_at: Timestamp
+  locale: field(Schema.NullOr(Schema.String), "The language of the drop-in, or `null` for the browser's."),
+  success_url: field(Schema.String, "Where the customer goes after paying."),
+  cancel_url: field(Schema.String, "Where the customer goes on cancelling."),
+  return_url: field(Schema.NullOr(Schema.String), "Where the customer comes back after 3D Secure, or `null`."),
+  payment: field(Schema.NullOr(CheckoutPaymentPublic), "The latest payment of the session, as far as the browser may see it, or `null`."),
+  expires_at: field(Timestamp, "When the session expires if not paid (ISO 8601 UTC).")
 }).annotations({ identifier: "CheckoutSessionPublic" })
 export type CheckoutSessionPublic = typeof CheckoutSessionPublic.Type
 
@@ -157,23 +163,28 @@ export const EXPIRES_IN_MAX = 86400
 
 /** Body of `POST /v1/checkout/sessions`. */
 export const CreateCheckoutSession = RequestBody("CreateCheckoutSession", {
-  amount: Amount,
-  currency: Currency,
-  success_url: Url,
-  cancel_url: Url,
-  return_url: Schema.optional(Url),
-  allowed_methods: Schema.optional(
-    Schema.Array(CheckoutMethodType).pipe(Schema.minItems(1), Schema.maxItems(10))
+  amount: field(Amount, "The amount to pay, in minor units of `currency`."),
+  currency: field(Currency, "ISO 4217 code in upper case."),
+  success_url: field(Url, "Where to send the customer after paying; `{CHECKOUT_SESSION_ID}` is replaced by the id."),
+  cancel_url: field(Url, "Where to send the customer on cancelling."),
+  return_url: optionalField(Url, "Where the customer comes back after 3D Secure or a wallet approval, when you mount the drop-in in your own page."),
+  allowed_methods: optionalField(
+    Schema.Array(CheckoutMethodType).pipe(Schema.minItems(1), Schema.maxItems(10)),
+    "The payment methods the customer may use (`card`, `paypal`, …); default every method the provider offers."
   ),
-  locale: Schema.optional(Schema.Literal(...LOCALES)),
-  customer_email: Schema.optional(
-    Text.pipe(Schema.maxLength(320), Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "must be an email address" }))
+  locale: optionalField(Schema.Literal(...LOCALES), "The drop-in's language: `en`, `fr` or `de`; default the browser's."),
+  customer_email: optionalField(
+    Text.pipe(Schema.maxLength(320), Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "must be an email address" })),
+    "The customer's email, for your records and the PSP's."
   ),
-  customer_id: Schema.optional(Identifier),
-  country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/))),
-  provider: Schema.optional(Identifier),
-  expires_in: Schema.optional(Schema.Int.pipe(Schema.between(EXPIRES_IN_MIN, EXPIRES_IN_MAX))),
-  metadata: Schema.optional(Metadata)
+  customer_id: optionalField(Identifier, "The customer (`cus_…`) paying, to find the payment later."),
+  country: optionalField(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)), "The customer's country (ISO 3166-1 alpha-2), which routing rules may match."),
+  provider: optionalField(Identifier, "Forces this provider connection (its `name`); without it, routing rules choose."),
+  expires_in: optionalField(
+    Schema.Int.pipe(Schema.between(EXPIRES_IN_MIN, EXPIRES_IN_MAX)),
+    "Seconds until the session expires: 1 800 to 86 400; default 86 400 (24 hours)."
+  ),
+  metadata: optionalField(Metadata, "Your own key-value pairs, also put on the payment.")
 })
 export type CreateCheckoutSession = typeof CreateCheckoutSession.Type
 
@@ -182,13 +193,16 @@ export type CreateCheckoutSession = typeof CreateCheckoutSession.Type
  * allowed redirect method (`{ "type": "paypal" }`) whose `next_action` takes the customer to the PSP.
  */
 export const ConfirmCheckout = RequestBody("ConfirmCheckout", {
-  payment_method: Schema.Union(CardMethodInput, RedirectMethodInput)
+  payment_method: field(
+    Schema.Union(CardMethodInput, RedirectMethodInput),
+    "The token the provider's card form made (`{\"type\": \"card\", \"token\": …}`), or an allowed redirect method (`{\"type\": \"paypal\"}`)."
+  )
 })
 export type ConfirmCheckout = typeof ConfirmCheckout.Type
 
 /** Body of `POST /v1/checkout/sessions/{id}/reroute`. */
 export const RerouteCheckout = RequestBody("RerouteCheckout", {
-  exclude_provider: Schema.optional(Identifier)
+  exclude_provider: optionalField(Identifier, "The provider that just declined; every provider that declined the session is left out anyway.")
 })
 export type RerouteCheckout = typeof RerouteCheckout.Type
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { field, optionalField } from "../domain/Field.js"
 import { Metadata } from "../domain/Metadata.js"
 import { Amount, MinorUnits } from "../domain/Money.js"
 import { RequestBody } from "../domain/RequestBody.js"
@@ -21,28 +22,31 @@ export type PaymentStatus = typeof PaymentStatus.Type
 /** The payment method as the API shows it; `brand`, `last4` and `country` come from the PSP when it knows them. */
 /** How a payment's provider was chosen: forced by the request, the default provider, or a routing rule. */
 export const PaymentRouting = Schema.Struct({
-  strategy: Schema.Literal("forced", "default", "rules"),
-  rule_id: Schema.NullOr(Schema.String)
+  strategy: field(
+    Schema.Literal("forced", "default", "rules"),
+    "`forced`: the request named `provider`; `default`: the organization's default provider; `rules`: a routing rule chose it."
+  ),
+  rule_id: field(Schema.NullOr(Schema.String), "The routing rule that chose the provider (`rule_…`), when `strategy` is `rules`; else `null`.")
 }).annotations({ identifier: "PaymentRouting" })
 export type PaymentRouting = typeof PaymentRouting.Type
 
 export class PaymentMethod extends Schema.Class<PaymentMethod>("PaymentMethod")({
-  type: Schema.String,
+  type: field(Schema.String, "The method: `card`, or a wallet or local method (`paypal`, `ideal`, `bancontact`)."),
   /** The PSP's card token; `null` for a redirect method (`paypal`), which has none. */
-  token: Schema.NullOr(Schema.String),
-  brand: Schema.NullOr(Schema.String),
-  last4: Schema.NullOr(Schema.String),
-  country: Schema.NullOr(Schema.String)
+  token: field(Schema.NullOr(Schema.String), "The PSP's card token (`tok_visa`, `pm_…`); `null` for a redirect method such as `paypal`, which has none."),
+  brand: field(Schema.NullOr(Schema.String), "The card brand (`visa`, `mastercard`), when the PSP or the request told it; else `null`."),
+  last4: field(Schema.NullOr(Schema.String), "The card number's last four digits, when known; else `null`."),
+  country: field(Schema.NullOr(Schema.String), "The card's country (ISO 3166-1 alpha-2), when known; routing rules match it.")
 }) {}
 
 export class NextAction extends Schema.Class<NextAction>("NextAction")({
-  type: Schema.Literal("redirect"),
-  url: Schema.String
+  type: field(Schema.Literal("redirect"), "Always `redirect`: send the customer's browser to `url`."),
+  url: field(Schema.String, "The page where the customer completes the step (the 3D Secure challenge, the wallet's approval).")
 }) {}
 
 export class Failure extends Schema.Class<Failure>("Failure")({
-  code: Schema.String,
-  message: Schema.String
+  code: field(Schema.String, "Why, as a normalized code: `card_declined`, `insufficient_funds`, `expired_card`, `processing_error`, …"),
+  message: field(Schema.String, "What the code means, in English, written by this service (never the PSP's own text).")
 }) {}
 
 /**
@@ -66,47 +70,53 @@ export const awaitsOutcome = (attempt: { readonly status: AttemptStatus } | unde
 
 /** One call to a PSP. Its id is also the PSP idempotency reference of that call. */
 export class PaymentAttempt extends Schema.Class<PaymentAttempt>("PaymentAttempt")({
-  object: Schema.Literal("payment_attempt"),
-  id: Schema.String,
-  provider: Schema.String,
-  status: AttemptStatus,
-  provider_payment_id: Schema.NullOr(Schema.String),
-  error_code: Schema.NullOr(Schema.String),
-  latency_ms: Schema.NullOr(Schema.NonNegativeInt),
-  created_at: Timestamp
+  object: field(Schema.Literal("payment_attempt"), "Always `payment_attempt`."),
+  id: field(Schema.String, "The attempt's id (`att_…`), also the idempotency reference sent to the PSP for this call."),
+  provider: field(Schema.String, "The provider connection the attempt was sent to (its `name`)."),
+  status: field(
+    AttemptStatus,
+    "What the PSP said: `pending`, `unknown` (no answer in time; being reconciled), `requires_action`, `requires_capture`, `succeeded`, `failed` or `canceled`."
+  ),
+  provider_payment_id: field(Schema.NullOr(Schema.String), "The PSP's id for this payment (`ch_…`, `pi_…`), once it gave one."),
+  error_code: field(Schema.NullOr(Schema.String), "The normalized failure code of a failed attempt (`card_declined`, `provider_unavailable`, …); else `null`."),
+  latency_ms: field(Schema.NullOr(Schema.NonNegativeInt), "How long the PSP took to answer, in milliseconds; `null` without an answer."),
+  created_at: field(Timestamp, "When the attempt was sent (ISO 8601 UTC).")
 }) {}
 
 export class Payment extends Schema.Class<Payment>("Payment")({
-  object: Schema.Literal("payment"),
-  id: Schema.String,
-  status: PaymentStatus,
-  amount: Amount,
+  object: field(Schema.Literal("payment"), "Always `payment`."),
+  id: field(Schema.String, "The payment's id (`pay_…`)."),
+  status: field(PaymentStatus, "`created`, `processing`, `requires_action` (3D Secure), `requires_capture` (authorized), `succeeded`, `failed` or `canceled`."),
+  amount: field(Amount, "The amount to charge, in minor units of `currency` (1050 = 10.50 EUR)."),
   /** What was captured: `amount` unless a manual capture took less. Refunds draw on this. */
-  amount_captured: MinorUnits,
+  amount_captured: field(MinorUnits, "What was captured, in minor units: `amount` unless a manual capture took less; refunds draw on it."),
   /** Pending and succeeded refunds; a failed refund gives its amount back. */
-  amount_refunded: MinorUnits,
-  currency: Currency,
-  provider: Schema.String,
-  provider_payment_id: Schema.NullOr(Schema.String),
+  amount_refunded: field(MinorUnits, "What pending and succeeded refunds took back, in minor units; a failed refund gives its amount back."),
+  currency: field(Currency, "ISO 4217 code in upper case, e.g. `EUR`."),
+  provider: field(Schema.String, "The provider connection that processes the payment (its `name`, e.g. `sandbox_a`)."),
+  provider_payment_id: field(Schema.NullOr(Schema.String), "The PSP's own id for the payment, once it gave one; look it up in the PSP's dashboard."),
   /** How `provider` was chosen: forced by the request, the default provider, or a routing rule. */
-  routing: PaymentRouting,
-  payment_method: PaymentMethod,
-  customer_id: Schema.NullOr(Schema.String),
-  description: Schema.NullOr(Schema.String),
-  metadata: Metadata,
-  capture: Schema.Boolean,
+  routing: field(PaymentRouting, "How `provider` was chosen."),
+  payment_method: field(PaymentMethod, "The payment method charged; card details only as far as the PSP reported them."),
+  customer_id: field(Schema.NullOr(Schema.String), "The customer (`cus_…`) the payment is for, if any."),
+  description: field(Schema.NullOr(Schema.String), "Your description of the payment, as sent."),
+  metadata: field(Metadata, "Your own key-value pairs, as sent."),
+  capture: field(Schema.Boolean, "`false` when the payment was only authorized, to capture later."),
   /**
    * The customer is not present (a subscription renewal): the PSP is told so, and a challenge it
    * still asks for waits in `requires_action` for the customer to come back, return_url or not.
    */
-  off_session: Schema.Boolean,
-  return_url: Schema.NullOr(Schema.String),
-  next_action: Schema.NullOr(NextAction),
-  failure: Schema.NullOr(Failure),
-  attempts: Schema.Array(PaymentAttempt),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  livemode: Schema.Boolean
+  off_session: field(
+    Schema.Boolean,
+    "`true` when the customer is not present (a subscription renewal): a challenge the PSP still asks for waits in `requires_action` for them to come back."
+  ),
+  return_url: field(Schema.NullOr(Schema.String), "Where the customer is sent back after 3D Secure or a wallet approval, with `payment_id` appended."),
+  next_action: field(Schema.NullOr(NextAction), "What the customer must do next (`requires_action` only): open `url`; else `null`."),
+  failure: field(Schema.NullOr(Failure), "Why the payment failed (`failed` only); else `null`."),
+  attempts: field(Schema.Array(PaymentAttempt), "Every call made to a provider for this payment, oldest first, with what each answered."),
+  created_at: field(Timestamp, "When the payment was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When the payment last changed (ISO 8601 UTC)."),
+  livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode.")
 }) {}
 
 /** Whether `text` is a card number (card brands' first digits, 13 to 19 digits, Luhn-valid). */
@@ -132,16 +142,16 @@ export const CardToken = Identifier.pipe(
 
 /** A card: the PSP's token for it, and what the merchant's page already knows of it. */
 export const CardMethodInput = Schema.Struct({
-  type: Schema.Literal(CARD_METHOD),
-  token: CardToken,
-  brand: Schema.optional(Text.pipe(Schema.maxLength(50))),
-  last4: Schema.optional(Schema.String.pipe(Schema.pattern(/^\d{4}$/))),
-  country: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)))
+  type: field(Schema.Literal(CARD_METHOD), "Always `card`."),
+  token: field(CardToken, "The PSP's token for the card, from its card form (`tok_visa` in the sandbox). Never a card number: that is refused."),
+  brand: optionalField(Text.pipe(Schema.maxLength(50)), "The card brand, if your page knows it (`visa`)."),
+  last4: optionalField(Schema.String.pipe(Schema.pattern(/^\d{4}$/)), "The card number's last four digits, if your page knows them."),
+  country: optionalField(Schema.String.pipe(Schema.pattern(/^[A-Za-z]{2}$/)), "The card's country (ISO 3166-1 alpha-2), if known; routing rules may match it.")
 }).annotations({ identifier: "CardMethodInput" })
 
 /** A wallet or local method (`{ "type": "paypal" }`): no token, the customer approves at the PSP. */
 const redirectMethodInput = (type: RedirectMethod) =>
-  Schema.Struct({ type: Schema.Literal(type) })
+  Schema.Struct({ type: field(Schema.Literal(type), `Always \`${type}\`: the customer approves the payment at the PSP, through \`next_action.url\`.`) })
     .annotations({ identifier: `${type.charAt(0).toUpperCase()}${type.slice(1)}MethodInput` })
 
 /**
@@ -156,25 +166,28 @@ export type PaymentMethodInput = typeof PaymentMethodInput.Type
 
 /** Body of `POST /v1/payments`. Unknown fields are refused. */
 export const CreatePayment = RequestBody("CreatePayment", {
-  amount: Amount,
-  currency: Currency,
-  payment_method: PaymentMethodInput,
-  provider: Schema.optional(Identifier),
-  customer_id: Schema.optional(Identifier),
-  description: Schema.optional(BoundedString),
-  capture: Schema.optional(Schema.Boolean),
-  return_url: Schema.optional(Url),
-  metadata: Schema.optional(Metadata)
+  amount: field(Amount, "The amount to charge, in minor units of `currency`: 1 to 99 999 999 (1050 = 10.50 EUR)."),
+  currency: field(Currency, "ISO 4217 code in upper case, e.g. `EUR`."),
+  payment_method: field(
+    PaymentMethodInput,
+    "What to charge: a card token (`{\"type\": \"card\", \"token\": \"tok_visa\"}`) or a redirect method (`{\"type\": \"paypal\"}`)."
+  ),
+  provider: optionalField(Identifier, "Forces this provider connection (its `name`); without it, the default provider or the routing rules choose."),
+  customer_id: optionalField(Identifier, "The customer (`cus_…`) the payment is for, to find it later."),
+  description: optionalField(BoundedString, "Your description of the payment, shown back as sent."),
+  capture: optionalField(Schema.Boolean, "`false` to authorize only and capture later (`requires_capture`); default `true`."),
+  return_url: optionalField(Url, "Where to send the customer back after 3D Secure or a wallet approval. Required for cards that need 3D Secure."),
+  metadata: optionalField(Metadata, "Your own key-value pairs, e.g. your order id.")
 })
 export type CreatePayment = typeof CreatePayment.Type
 
 export const CapturePayment = RequestBody("CapturePayment", {
-  amount: Schema.optional(Amount)
+  amount: optionalField(Amount, "How much to capture, in minor units: at most the authorized amount; default all of it.")
 })
 export type CapturePayment = typeof CapturePayment.Type
 
 export const CancelPayment = RequestBody("CancelPayment", {
-  cancellation_reason: Schema.optional(BoundedString)
+  cancellation_reason: optionalField(BoundedString, "Why, for your records.")
 })
 export type CancelPayment = typeof CancelPayment.Type
 

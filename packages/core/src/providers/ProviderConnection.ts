@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
@@ -13,28 +14,33 @@ export type ConnectionStatus = typeof ConnectionStatus.Type
  * `status` is `error` while its circuit is open: too many calls in a row failed to reach the PSP.
  */
 export class ProviderConnection extends Schema.Class<ProviderConnection>("ProviderConnection")({
-  object: Schema.Literal("provider_connection"),
-  id: Schema.String,
-  name: Schema.String,
+  object: field(Schema.Literal("provider_connection"), "Always `provider_connection`."),
+  id: field(Schema.String, "The connection's id (`pcn_…`)."),
+  name: field(Schema.String, "What payments, rules and sessions call it (`provider`); unique per mode, never changes."),
   /** What shoppers are told this PSP is called (hosted checkout, drop-in); unset: "the payment provider". */
-  display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  type: Schema.String,
-  status: ConnectionStatus,
-  last_error: Schema.NullOr(Schema.String),
+  display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description: "What customers are told this PSP is called in checkout; `null`: \"the payment provider\"."
+  }),
+  type: field(Schema.String, "The PSP: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal` or `mollie`."),
+  status: field(ConnectionStatus, "`active`, `error` (its circuit is open: calls kept failing; routing skips it) or `disabled`."),
+  last_error: field(Schema.NullOr(Schema.String), "Why the latest call failed to reach the PSP, or `null`."),
   /** `null` means every currency the connector can handle. */
-  supported_currencies: Schema.NullOr(Schema.Array(Schema.String)),
-  supported_methods: Schema.NullOr(Schema.Array(Schema.String)),
+  supported_currencies: field(Schema.NullOr(Schema.Array(Schema.String)), "The currencies it takes, or `null` for every currency its connector handles."),
+  supported_methods: field(Schema.NullOr(Schema.Array(Schema.String)), "The payment methods it takes, or `null` for every method its connector handles."),
   /** Connector-specific knobs, e.g. the sandbox's latency, outage and failure-rate injection. */
-  settings: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  settings: field(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+    "The connector's own options (the sandbox's `latency_ms`, `outage`, `failure_rate`, …)."
+  ),
   /** Where the connector sends its calls, when not the PSP's own address (a proxy, a local fake). */
-  base_url: Schema.NullOr(Schema.String),
+  base_url: field(Schema.NullOr(Schema.String), "Where its calls go when not the PSP's own address (a proxy, your account's host), or `null`."),
   /** Calls in a row that could not reach the PSP; a success sets it back to 0. */
-  consecutive_failures: Schema.NonNegativeInt,
+  consecutive_failures: field(Schema.NonNegativeInt, "Calls in a row that could not reach the PSP; a success sets it back to 0."),
   /** While the circuit is open: from when one trial call may go through to decide whether it closes. */
-  circuit_retry_at: Schema.NullOr(Timestamp),
-  livemode: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  circuit_retry_at: field(Schema.NullOr(Timestamp), "While the circuit is open: when one trial call may go through; else `null`."),
+  livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode."),
+  created_at: field(Timestamp, "When it was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC).")
 }) {}
 
 type ConnectionFields = ConstructorParameters<typeof ProviderConnection>[0]
@@ -64,7 +70,7 @@ export const freshConnection = (
 export const ProviderConnectionView = Schema.Struct({
   ...ProviderConnection.fields,
   /** Configure this at the PSP: where it sends its webhooks for this connection. */
-  webhook_url: Schema.String
+  webhook_url: field(Schema.String, "Give this address to the PSP: where it sends its webhooks for this connection.")
 }).annotations({ identifier: "ProviderConnection" })
 export type ProviderConnectionView = typeof ProviderConnectionView.Type
 
@@ -91,27 +97,33 @@ export const DEFAULT_DISPLAY_NAME = "the payment provider"
 export const shownAs = (connection: Pick<ProviderConnection, "display_name">): string => connection.display_name ?? DEFAULT_DISPLAY_NAME
 
 export const CreateProviderConnection = RequestBody("CreateProviderConnection", {
-  name: ConnectionName,
-  display_name: Schema.optional(Schema.NullOr(DisplayName)),
-  type: Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
-  credentials: Schema.optional(Credentials),
-  webhook_secret: Schema.optional(WebhookSecret),
-  base_url: Schema.optional(Url),
-  supported_currencies: Schema.optional(Schema.NullOr(Currencies)),
-  supported_methods: Schema.optional(Schema.NullOr(Methods)),
-  settings: Schema.optional(Settings)
+  name: field(ConnectionName, "What payments, rules and sessions will call it: 1 to 64 lower-case letters, digits, `_` or `-`."),
+  display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; default \"the payment provider\"."),
+  type: field(
+    Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
+    "The PSP: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal` or `mollie` (the sandbox in test mode only)."
+  ),
+  credentials: optionalField(
+    Credentials,
+    "The PSP's API credentials, by the names its connector asks for (e.g. Stripe's `secret_key`). Write-only: sealed at rest, never shown."
+  ),
+  webhook_secret: optionalField(WebhookSecret, "The secret the PSP signs its webhooks with. Write-only."),
+  base_url: optionalField(Url, "Send calls here instead of the PSP's default host (your account's own host, or a proxy)."),
+  supported_currencies: optionalField(Schema.NullOr(Currencies), "Restrict it to these currencies; `null` or absent: every currency its connector handles."),
+  supported_methods: optionalField(Schema.NullOr(Methods), "Restrict it to these payment methods; `null` or absent: every method its connector handles."),
+  settings: optionalField(Settings, "The connector's own options (the sandbox's: `latency_ms`, `outage`, `failure_rate`, `async_refunds`).")
 })
 export type CreateProviderConnection = typeof CreateProviderConnection.Type
 
 /** A connection's name and type never change: payments are recorded against them. */
 export const UpdateProviderConnection = RequestBody("UpdateProviderConnection", {
-  display_name: Schema.optional(Schema.NullOr(DisplayName)),
-  credentials: Schema.optional(Credentials),
-  webhook_secret: Schema.optional(WebhookSecret),
-  base_url: Schema.optional(Schema.NullOr(Url)),
-  supported_currencies: Schema.optional(Schema.NullOr(Currencies)),
-  supported_methods: Schema.optional(Schema.NullOr(Methods)),
-  settings: Schema.optional(Settings),
-  status: Schema.optional(Schema.Literal("active", "disabled"))
+  display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; `null` for the default."),
+  credentials: optionalField(Credentials, "New API credentials; they replace the old ones whole. Write-only."),
+  webhook_secret: optionalField(WebhookSecret, "A new webhook signing secret. Write-only."),
+  base_url: optionalField(Schema.NullOr(Url), "Send calls here instead of the PSP's default host; `null` for the default."),
+  supported_currencies: optionalField(Schema.NullOr(Currencies), "Restrict it to these currencies; `null` for every currency."),
+  supported_methods: optionalField(Schema.NullOr(Methods), "Restrict it to these payment methods; `null` for every method."),
+  settings: optionalField(Settings, "The connector's own options; they replace the old ones."),
+  status: optionalField(Schema.Literal("active", "disabled"), "`disabled` takes it out of routing; `active` brings it back.")
 })
 export type UpdateProviderConnection = typeof UpdateProviderConnection.Type

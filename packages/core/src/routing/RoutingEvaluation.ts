@@ -1,4 +1,5 @@
 import { DateTime, Schema } from "effect"
+import { field } from "../domain/Field.js"
 import { PaymentRouting } from "../payments/Payment.js"
 import { type ProviderConnection, supports } from "../providers/ProviderConnection.js"
 import { PaymentsRouting } from "../tenancy/Organization.js"
@@ -22,13 +23,19 @@ export type SkipReason = typeof SkipReason.Type
 
 /** One rule (or the default provider, `rule_id: null`) as the evaluation saw it. */
 export const Candidate = Schema.Struct({
-  rule_id: Schema.NullOr(Schema.String),
-  priority: Schema.NullOr(Schema.Int),
-  provider: Schema.String,
-  result: Schema.Literal("chosen", "fallback", "skipped"),
-  reason: Schema.NullOr(SkipReason),
+  rule_id: field(Schema.NullOr(Schema.String), "The rule that named this provider, or `null` for the default provider."),
+  priority: field(Schema.NullOr(Schema.Int), "That rule's priority, or `null`."),
+  provider: field(Schema.String, "The provider connection considered (its `name`)."),
+  result: field(
+    Schema.Literal("chosen", "fallback", "skipped"),
+    "`chosen` (the payment goes there), `fallback` (next in line if it cannot be reached) or `skipped`."
+  ),
+  reason: field(
+    Schema.NullOr(SkipReason),
+    "Why it was skipped (`no_match`, `rule_disabled`, `connection_error`, `currency_unsupported`, `rules_not_used`, …), else `null`."
+  ),
   /** The connection's circuit is open but its cool-down is over: it takes one trial call. */
-  trial: Schema.Boolean
+  trial: field(Schema.Boolean, "`true` when its circuit is open and this payment would be the trial call that decides whether it closes.")
 })
 export type Candidate = typeof Candidate.Type
 
@@ -121,26 +128,29 @@ export const evaluateRouting = (input: {
 
 /** What the dry run answers. */
 export const RoutingDecision = Schema.Struct({
-  object: Schema.Literal("routing_evaluation"),
+  object: field(Schema.Literal("routing_evaluation"), "Always `routing_evaluation`."),
   /**
    * The `payments_routing` the answer assumed: the organization's current one for this mode, unless
    * the request asked about the other.
    */
-  mode: PaymentsRouting,
+  mode: field(PaymentsRouting, "The `payments_routing` the answer assumed: the organization's current one, unless the request asked about the other."),
   /** How a payment like this gets its provider, as the payment's own `routing` would say; `null` when none can take it. */
-  routing: Schema.NullOr(PaymentRouting),
+  routing: field(Schema.NullOr(PaymentRouting), "How a payment like this gets its provider, as its own `routing` would say; `null` when none can take it."),
   /** The card as routing saw it: the request's details, else what its token says (the sandbox's test tokens). */
-  payment_method: Schema.Struct({
-    type: Schema.String,
-    brand: Schema.NullOr(Schema.String),
-    country: Schema.NullOr(Schema.String)
-  }),
+  payment_method: field(
+    Schema.Struct({
+      type: field(Schema.String, "The method's type."),
+      brand: field(Schema.NullOr(Schema.String), "The card brand, as sent or as its token says, or `null`."),
+      country: field(Schema.NullOr(Schema.String), "The card's country, as sent or as its token says, or `null`.")
+    }),
+    "The payment method as routing saw it: the request's details, else what its token says."
+  ),
   /** The provider a payment like this goes to now; `null` when none can take it. */
-  provider: Schema.NullOr(Schema.String),
+  provider: field(Schema.NullOr(Schema.String), "The provider a payment like this goes to now; `null` when none can take it."),
   /** The rule that chose it; `null` when it is the default provider (or none). */
-  rule_id: Schema.NullOr(Schema.String),
+  rule_id: field(Schema.NullOr(Schema.String), "The rule that chose it; `null` for the default provider (or none)."),
   /** Where it goes if that provider cannot be reached, in order (same connection type only). */
-  fallbacks: Schema.Array(Schema.String),
-  candidates: Schema.Array(Candidate)
+  fallbacks: field(Schema.Array(Schema.String), "Where it goes if that provider cannot be reached, in order."),
+  candidates: field(Schema.Array(Candidate), "Every rule and the default provider, in the order they were tried, with what each came to.")
 }).annotations({ identifier: "RoutingEvaluation" })
 export type RoutingDecision = typeof RoutingDecision.Type

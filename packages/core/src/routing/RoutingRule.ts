@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import { field, optionalField } from "../domain/Field.js"
 import { Amount } from "../domain/Money.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { Text } from "../domain/Text.js"
@@ -7,26 +8,34 @@ import { ConnectionName } from "../providers/ProviderConnection.js"
 
 /** What a payment must be for a rule to match: every condition given holds. */
 export const RuleConditions = Schema.Struct({
-  currency: Schema.optional(Schema.Array(Schema.String)),
-  country: Schema.optional(Schema.Array(Schema.String)),
-  method: Schema.optional(Schema.Array(Schema.String)),
-  amount: Schema.optional(Schema.Struct({ gte: Schema.optional(Schema.Int), lte: Schema.optional(Schema.Int) }))
+  currency: optionalField(Schema.Array(Schema.String), "Matches payments in one of these currencies (ISO 4217)."),
+  country: optionalField(Schema.Array(Schema.String), "Matches cards from one of these countries (ISO 3166-1 alpha-2)."),
+  method: optionalField(Schema.Array(Schema.String), "Matches one of these payment methods (`card`, `paypal`, …)."),
+  amount: optionalField(
+    Schema.Struct({
+      gte: optionalField(Schema.Int, "At least this amount, in minor units."),
+      lte: optionalField(Schema.Int, "At most this amount, in minor units.")
+    }),
+    "Matches amounts within `gte` and `lte`, inclusive, in minor units."
+  )
 }).annotations({ identifier: "RoutingRuleConditions" })
 export type RuleConditions = typeof RuleConditions.Type
 
-export const RuleAction = Schema.Struct({ provider: Schema.String }).annotations({ identifier: "RoutingRuleAction" })
+export const RuleAction = Schema.Struct({
+  provider: field(Schema.String, "The provider connection (its `name`) that matching payments go to.")
+}).annotations({ identifier: "RoutingRuleAction" })
 
 /** "Payments like this go to that provider", evaluated from the lowest `priority` up. */
 export class RoutingRule extends Schema.Class<RoutingRule>("RoutingRule")({
-  object: Schema.Literal("routing_rule"),
-  id: Schema.String,
-  priority: Schema.Int,
-  conditions: RuleConditions,
-  action: RuleAction,
-  enabled: Schema.Boolean,
-  livemode: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  object: field(Schema.Literal("routing_rule"), "Always `routing_rule`."),
+  id: field(Schema.String, "The rule's id (`rule_…`)."),
+  priority: field(Schema.Int, "Rules are tried from the lowest priority up (ties: oldest first)."),
+  conditions: field(RuleConditions, "What a payment must be for the rule to match; every condition given must hold, `{}` matches all."),
+  action: field(RuleAction, "What the rule does when it matches."),
+  enabled: field(Schema.Boolean, "`false` keeps the rule without using it."),
+  livemode: field(Schema.Boolean, "`true` for live mode, `false` for test mode."),
+  created_at: field(Timestamp, "When it was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC).")
 }) {}
 
 /**
@@ -38,20 +47,29 @@ const AnyConditions = Schema.Record({ key: Text, value: Schema.Unknown })
 const Priority = Schema.Int.pipe(Schema.between(0, 1_000_000))
 
 export const CreateRoutingRule = RequestBody("CreateRoutingRule", {
-  priority: Priority,
-  conditions: AnyConditions,
-  action: Schema.Struct({ provider: ConnectionName }).annotations({ parseOptions: { onExcessProperty: "error" } }),
-  enabled: Schema.optional(Schema.Boolean)
+  priority: field(Priority, "0 to 1 000 000; lower is tried first."),
+  conditions: field(
+    AnyConditions,
+    "Any of `currency`, `country`, `method` (lists of codes) and `amount` (`{\"gte\": …, \"lte\": …}` in minor units); `{}` matches every payment."
+  ),
+  action: field(
+    Schema.Struct({ provider: field(ConnectionName, "The provider connection (its `name`) that matching payments go to.") })
+      .annotations({ parseOptions: { onExcessProperty: "error" } }),
+    "What the rule does when it matches: `{\"provider\": \"sandbox_b\"}`."
+  ),
+  enabled: optionalField(Schema.Boolean, "`false` to keep the rule without using it; default `true`.")
 })
 export type CreateRoutingRule = typeof CreateRoutingRule.Type
 
 export const UpdateRoutingRule = RequestBody("UpdateRoutingRule", {
-  priority: Schema.optional(Priority),
-  conditions: Schema.optional(AnyConditions),
-  action: Schema.optional(
-    Schema.Struct({ provider: ConnectionName }).annotations({ parseOptions: { onExcessProperty: "error" } })
+  priority: optionalField(Priority, "0 to 1 000 000; lower is tried first."),
+  conditions: optionalField(AnyConditions, "New conditions; they replace the old ones whole."),
+  action: optionalField(
+    Schema.Struct({ provider: field(ConnectionName, "The provider connection (its `name`) that matching payments go to.") })
+      .annotations({ parseOptions: { onExcessProperty: "error" } }),
+    "A new action: `{\"provider\": \"sandbox_b\"}`."
   ),
-  enabled: Schema.optional(Schema.Boolean)
+  enabled: optionalField(Schema.Boolean, "`false` to keep the rule without using it.")
 })
 export type UpdateRoutingRule = typeof UpdateRoutingRule.Type
 

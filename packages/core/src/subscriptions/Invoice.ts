@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { field } from "../domain/Field.js"
 import { Amount } from "../domain/Money.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { Payment } from "../payments/Payment.js"
@@ -12,25 +13,34 @@ export const BillingReason = Schema.Literal("subscription_create", "subscription
 
 /** What an invoice is, stored or shown. */
 const invoiceFields = {
-  id: Schema.String,
-  subscription_id: Schema.String,
-  customer_id: Schema.String,
-  plan_id: Schema.String,
-  status: InvoiceStatus,
-  billing_reason: BillingReason,
-  amount_due: Amount,
-  amount_paid: Schema.NonNegativeInt,
-  currency: Currency,
-  period_start: Timestamp,
-  period_end: Timestamp,
-  attempt_count: Schema.NonNegativeInt,
-  next_payment_attempt: Schema.NullOr(Timestamp),
+  id: field(Schema.String, "The invoice's id (`in_…`)."),
+  subscription_id: field(Schema.String, "The subscription billed (`sub_…`)."),
+  customer_id: field(Schema.String, "The customer billed (`cus_…`)."),
+  plan_id: field(Schema.String, "The plan billed (`plan_…`)."),
+  status: field(
+    InvoiceStatus,
+    "`open` until paid, `paid`, `uncollectible` (every retry failed; a late payment still pays it) or `void` (a first charge that never completed)."
+  ),
+  billing_reason: field(BillingReason, "`subscription_create` for the first period, `subscription_cycle` for a renewal."),
+  amount_due: field(Amount, "What the period costs, in minor units of `currency`."),
+  amount_paid: field(Schema.NonNegativeInt, "What was paid so far, in minor units."),
+  currency: field(Currency, "ISO 4217 code in upper case."),
+  period_start: field(Timestamp, "Start of the period billed (ISO 8601 UTC)."),
+  period_end: field(Timestamp, "End of the period billed (ISO 8601 UTC)."),
+  attempt_count: field(Schema.NonNegativeInt, "How many charges were tried."),
+  next_payment_attempt: field(Schema.NullOr(Timestamp), "When the next retry is due, or `null` when none is scheduled."),
   /** The test clock of the invoice's subscription, whose time its dates are on (null for invoices stored before it was kept). */
-  test_clock: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
+  test_clock: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description: "The test clock whose time the invoice's dates are on (test mode), or `null`."
+  })
 }
 
 /** When it was made and changed, and in which mode. */
-const bookkeeping = { created_at: Timestamp, updated_at: Timestamp, livemode: Schema.Boolean }
+const bookkeeping = {
+  created_at: field(Timestamp, "When it was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC)."),
+  livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode.")
+}
 
 /** As stored: `payment_id` names the latest payment made for it (one per attempt). */
 export class InvoiceRecord extends Schema.Class<InvoiceRecord>("InvoiceRecord")({
@@ -80,9 +90,9 @@ export const openInvoice = (
 
 /** The invoice as the API shows it, with its latest payment (a Payment, refundable like any other). */
 export class Invoice extends Schema.Class<Invoice>("Invoice")({
-  object: Schema.Literal("invoice"),
+  object: field(Schema.Literal("invoice"), "Always `invoice`."),
   ...invoiceFields,
-  payment: Schema.NullOr(Payment),
+  payment: field(Schema.NullOr(Payment), "The latest payment made for the invoice (one per attempt), or `null` before any."),
   ...bookkeeping
 }) {}
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { field, optionalField } from "../domain/Field.js"
 import { Metadata } from "../domain/Metadata.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { Identifier, Url } from "../domain/Text.js"
@@ -21,31 +22,37 @@ export type SubscriptionStatus = typeof SubscriptionStatus.Type
 export const Engine = Schema.Literal("native", "orchestrator")
 
 /** A plan change waiting for the next period. */
-export const PendingUpdate = Schema.Struct({ plan_id: Schema.String, effective_at: Timestamp })
+export const PendingUpdate = Schema.Struct({
+  plan_id: field(Schema.String, "The plan the subscription moves to."),
+  effective_at: field(Timestamp, "When it does: the start of the next period.")
+})
 
 const fields = {
-  id: Schema.String,
-  status: SubscriptionStatus,
-  customer_id: Schema.String,
-  plan_id: Schema.String,
-  provider: Schema.String,
-  engine: Engine,
+  id: field(Schema.String, "The subscription's id (`sub_…`)."),
+  status: field(
+    SubscriptionStatus,
+    "`incomplete` (first charge not done), `incomplete_expired`, `trialing`, `active`, `past_due` (a charge failed, retrying), `unpaid` (every retry failed) or `canceled`."
+  ),
+  customer_id: field(Schema.String, "The customer billed (`cus_…`)."),
+  plan_id: field(Schema.String, "The plan billed (`plan_…`)."),
+  provider: field(Schema.String, "The provider connection that charges it (its `name`)."),
+  engine: field(Engine, "`native`: the PSP runs the schedule and its webhooks drive the state; `orchestrator`: this service's worker charges each period."),
   /** The stored payment method token every period is charged with. */
-  payment_method: Schema.String,
-  current_period_start: Timestamp,
-  current_period_end: Timestamp,
+  payment_method: field(Schema.String, "The stored payment method token each period is charged with."),
+  current_period_start: field(Timestamp, "When the current period started (ISO 8601 UTC)."),
+  current_period_end: field(Timestamp, "When the current period ends and the next is billed (ISO 8601 UTC)."),
   /** Periods are counted from here, so anchor days hold (Jan 31 → Feb 28 → Mar 31). */
-  billing_cycle_anchor: Timestamp,
-  cancel_at_period_end: Schema.Boolean,
-  canceled_at: Schema.NullOr(Timestamp),
-  trial_end: Schema.NullOr(Timestamp),
-  pending_update: Schema.NullOr(PendingUpdate),
-  provider_subscription_id: Schema.NullOr(Schema.String),
-  test_clock: Schema.NullOr(Schema.String),
-  metadata: Metadata,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  livemode: Schema.Boolean
+  billing_cycle_anchor: field(Timestamp, "Periods are counted from here, so the anchor day holds (Jan 31 → Feb 28 → Mar 31)."),
+  cancel_at_period_end: field(Schema.Boolean, "`true` when the subscription ends at `current_period_end` instead of renewing."),
+  canceled_at: field(Schema.NullOr(Timestamp), "When it was canceled, or `null`."),
+  trial_end: field(Schema.NullOr(Timestamp), "When the trial ends (ISO 8601 UTC), or `null` without a trial."),
+  pending_update: field(Schema.NullOr(PendingUpdate), "A plan change waiting for the next period, or `null`."),
+  provider_subscription_id: field(Schema.NullOr(Schema.String), "The PSP's own id for the subscription (`native` engine), or `null`."),
+  test_clock: field(Schema.NullOr(Schema.String), "The test clock whose time the subscription lives on (test mode), or `null`."),
+  metadata: field(Metadata, "Your own key-value pairs, as sent."),
+  created_at: field(Timestamp, "When the subscription was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC)."),
+  livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode.")
 }
 
 /** As stored: what the schedule needs besides what the API shows. */
@@ -61,9 +68,12 @@ export class SubscriptionRecord extends Schema.Class<SubscriptionRecord>("Subscr
 }) {}
 
 export class Subscription extends Schema.Class<Subscription>("Subscription")({
-  object: Schema.Literal("subscription"),
+  object: field(Schema.Literal("subscription"), "Always `subscription`."),
   ...fields,
-  latest_invoice: Schema.NullOr(Invoice)
+  latest_invoice: field(
+    Schema.NullOr(Invoice),
+    "The invoice of the latest period with its latest payment (look there for `next_action` or a failure), or `null`."
+  )
 }) {}
 
 export const subscriptionView = (record: SubscriptionRecord, latestInvoice: Invoice | null): Subscription => {
@@ -78,7 +88,10 @@ export const subscriptionView = (record: SubscriptionRecord, latestInvoice: Invo
 export const SubscriptionPaymentMethod = Schema.transform(
   Schema.Union(
     Identifier,
-    Schema.Struct({ type: Schema.Literal("card"), token: CardToken }).annotations({ identifier: "SubscriptionCard" })
+    Schema.Struct({
+      type: field(Schema.Literal("card"), "Always `card`."),
+      token: field(CardToken, "The PSP's token for the card.")
+    }).annotations({ identifier: "SubscriptionCard" })
   ),
   Identifier,
   { strict: true, decode: (method) => typeof method === "string" ? method : method.token, encode: (token) => token }
@@ -86,29 +99,38 @@ export const SubscriptionPaymentMethod = Schema.transform(
 
 /** Body of `POST /v1/subscriptions`. */
 export const CreateSubscription = RequestBody("CreateSubscription", {
-  customer: Identifier,
-  plan: Identifier,
-  payment_method: SubscriptionPaymentMethod,
-  provider: Schema.optional(Identifier),
-  engine: Schema.optional(Engine),
-  trial_days: Schema.optional(Schema.Int.pipe(Schema.between(0, 730))),
+  customer: field(Identifier, "The customer to bill (`cus_…`)."),
+  plan: field(Identifier, "The plan to bill (`plan_…`)."),
+  payment_method: field(
+    SubscriptionPaymentMethod,
+    "The card to charge each period: its token (`tok_visa`), or `{\"type\": \"card\", \"token\": …}` as payments take it."
+  ),
+  provider: optionalField(Identifier, "Forces this provider connection (its `name`); without it, routing rules choose."),
+  engine: optionalField(
+    Engine,
+    "Who runs the schedule: `native` (the PSP, when its connector can) or `orchestrator` (this service). Default: `native` when offered."
+  ),
+  trial_days: optionalField(Schema.Int.pipe(Schema.between(0, 730)), "Free days before the first charge: 0 to 730; default the plan's `trial_days`."),
   /** Where the customer comes back after 3D Secure on the first charge; without it, our page saying the window can be closed. */
-  return_url: Schema.optional(Url),
-  metadata: Schema.optional(Metadata)
+  return_url: optionalField(
+    Url,
+    "Where the customer comes back after 3D Secure on the first charge; without it, a page of this service saying the window can be closed."
+  ),
+  metadata: optionalField(Metadata, "Your own key-value pairs.")
 })
 export type CreateSubscription = typeof CreateSubscription.Type
 
 /** Body of `POST /v1/subscriptions/{id}`; `payment_method` replaces the stored token for later charges. */
 export const UpdateSubscription = RequestBody("UpdateSubscription", {
-  plan: Schema.optional(Identifier),
-  cancel_at_period_end: Schema.optional(Schema.Boolean),
-  payment_method: Schema.optional(SubscriptionPaymentMethod),
-  metadata: Schema.optional(Metadata)
+  plan: optionalField(Identifier, "A new plan (`plan_…`), same currency: it applies from the next period (`pending_update` meanwhile)."),
+  cancel_at_period_end: optionalField(Schema.Boolean, "`true` to end at the end of the current period, `false` to renew again."),
+  payment_method: optionalField(SubscriptionPaymentMethod, "A new card token for the next charges."),
+  metadata: optionalField(Metadata, "Your own key-value pairs; they replace the old ones.")
 })
 export type UpdateSubscription = typeof UpdateSubscription.Type
 
 export const CancelSubscription = RequestBody("CancelSubscription", {
-  at_period_end: Schema.optional(Schema.Boolean)
+  at_period_end: optionalField(Schema.Boolean, "`true` to end at the end of the current period; default `false`: at once.")
 })
 export type CancelSubscription = typeof CancelSubscription.Type
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
@@ -38,18 +39,21 @@ export const paymentsRoutingOf = (organization: Organization, livemode: boolean)
 
 /** The organization as a key of one mode sees it. */
 export const OrganizationView = Schema.Struct({
-  object: Schema.Literal("organization"),
-  id: Schema.String,
-  name: Schema.String,
-  default_provider: Schema.NullOr(Schema.String),
-  payments_routing: PaymentsRouting,
-  livemode: Schema.Boolean,
-  created_at: Timestamp
+  object: field(Schema.Literal("organization"), "Always `organization`."),
+  id: field(Schema.String, "The organization's id (`org_…`)."),
+  name: field(Schema.String, "Its name."),
+  default_provider: field(Schema.NullOr(Schema.String), "This mode's default provider connection (its `name`), or `null` before one is chosen."),
+  payments_routing: field(
+    PaymentsRouting,
+    "`default`: payments that force no provider go to the default provider; `rules`: routing rules first, the default as last resort, with failover."
+  ),
+  livemode: field(Schema.Boolean, "The mode of the key that asked."),
+  created_at: field(Timestamp, "When it was created (ISO 8601 UTC).")
 }).annotations({ identifier: "Organization" })
 export type OrganizationView = typeof OrganizationView.Type
 
 export const UpdateOrganization = RequestBody("UpdateOrganization", {
-  default_provider: Schema.optional(ConnectionName),
-  payments_routing: Schema.optional(PaymentsRouting)
+  default_provider: optionalField(ConnectionName, "A provider connection of this mode (its `name`), not disabled."),
+  payments_routing: optionalField(PaymentsRouting, "`default` or `rules`.")
 })
 export type UpdateOrganization = typeof UpdateOrganization.Type

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
@@ -12,17 +13,17 @@ export type EndpointStatus = typeof EndpointStatus.Type
  * creates the endpoint or rotates its secret, and of no other.
  */
 export class WebhookEndpoint extends Schema.Class<WebhookEndpoint>("WebhookEndpoint")({
-  object: Schema.Literal("webhook_endpoint"),
-  id: Schema.String,
-  url: Schema.String,
-  description: Schema.NullOr(Schema.String),
+  object: field(Schema.Literal("webhook_endpoint"), "Always `webhook_endpoint`."),
+  id: field(Schema.String, "The endpoint's id (`whe_…`)."),
+  url: field(Schema.String, "Where events are POSTed."),
+  description: field(Schema.NullOr(Schema.String), "Your description of it, or `null`."),
   /** Event types received; `[]` or `["*"]` means every type. */
-  enabled_events: Schema.Array(Schema.String),
-  status: EndpointStatus,
-  secret: Schema.optional(Schema.String),
-  livemode: Schema.Boolean,
-  created_at: Timestamp,
-  updated_at: Timestamp
+  enabled_events: field(Schema.Array(Schema.String), "The event types it receives; `[]` or `[\"*\"]` means every type."),
+  status: field(EndpointStatus, "`active`, or `disabled` (nothing is sent; deliveries wait)."),
+  secret: optionalField(Schema.String, "The signing secret (`whsec_…`): only in the answer that creates the endpoint or rotates its secret. Keep it."),
+  livemode: field(Schema.Boolean, "`true` for live mode, `false` for test mode."),
+  created_at: field(Timestamp, "When it was created (ISO 8601 UTC)."),
+  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC).")
 }) {}
 
 /** An event type the service emits, or `*` for all of them. */
@@ -34,17 +35,20 @@ export const EnabledEvent = Text.pipe(
 const EndpointUrl = Url.pipe(Schema.minLength(1))
 
 export const CreateWebhookEndpoint = RequestBody("CreateWebhookEndpoint", {
-  url: EndpointUrl,
-  enabled_events: Schema.optional(Schema.Array(EnabledEvent).pipe(Schema.maxItems(100))),
-  description: Schema.optional(BoundedString)
+  url: field(EndpointUrl, "Where to POST events: https and a public address in live mode."),
+  enabled_events: optionalField(
+    Schema.Array(EnabledEvent).pipe(Schema.maxItems(100)),
+    "The event types to receive (see the catalogue under Webhooks); `[]`, `[\"*\"]` or absent: every type."
+  ),
+  description: optionalField(BoundedString, "Your description of it.")
 })
 export type CreateWebhookEndpoint = typeof CreateWebhookEndpoint.Type
 
 export const UpdateWebhookEndpoint = RequestBody("UpdateWebhookEndpoint", {
-  url: Schema.optional(EndpointUrl),
-  enabled_events: Schema.optional(Schema.Array(EnabledEvent).pipe(Schema.maxItems(100))),
-  description: Schema.optional(Schema.NullOr(BoundedString)),
-  status: Schema.optional(EndpointStatus)
+  url: optionalField(EndpointUrl, "A new address."),
+  enabled_events: optionalField(Schema.Array(EnabledEvent).pipe(Schema.maxItems(100)), "The event types to receive; they replace the old list."),
+  description: optionalField(Schema.NullOr(BoundedString), "Your description of it; `null` to clear it."),
+  status: optionalField(EndpointStatus, "`disabled` stops sending (deliveries wait); `active` resumes.")
 })
 export type UpdateWebhookEndpoint = typeof UpdateWebhookEndpoint.Type
 
