@@ -1,6 +1,7 @@
 import { OpenApi } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
 import { EVENT_TYPES } from "@orchestrator/core/events/Event"
+import { SIGNATURE_HEADER } from "@orchestrator/core/webhooks/WebhookSignature"
 import { describe, expect, it } from "vitest"
 import {
   generatedText,
@@ -70,7 +71,8 @@ describe("the OpenAPI document, read as a merchant's engineer reads it", () => {
       const schema = delivery.requestBody.content["application/json"].schema
       expect(schema.properties.type, type).toMatchObject({ enum: [type] })
       expect(schema.properties.data.properties.object, type).toBeDefined()
-      expect(delivery.parameters.map((header: any) => header.name)).toContain("Service-Signature")
+      // The header the sender signs with, as the catalogue names it.
+      expect(delivery.parameters.map((header: any) => header.name.toLowerCase())).toContain(SIGNATURE_HEADER)
     }
     expect(document.webhooks["payment.succeeded"].post.requestBody.content["application/json"].schema.properties.data)
       .toMatchObject({ properties: { object: { allOf: [{ $ref: "#/components/schemas/Payment" }] } } })

@@ -1,5 +1,4 @@
 import { Event } from "@orchestrator/core/events/Event"
-import { SIGNATURE_HEADER } from "@orchestrator/core/webhooks/WebhookSignature"
 import { JSONSchema, Schema } from "effect"
 import { EVENT_TYPE_DESCRIPTIONS } from "../events/EventTypeDescriptions.js"
 import type { Json } from "./DocumentJson.js"
@@ -7,6 +6,7 @@ import type { Json } from "./DocumentJson.js"
 /** The headers of every delivery, besides `Content-Type: application/json`. */
 const DELIVERY_HEADERS = [
   {
+    // The core's SIGNATURE_HEADER, as HTTP spells it.
     name: "Service-Signature",
     description: "`t=<unix seconds>,v1=<hex HMAC-SHA256 of \"{t}.{raw body}\" keyed with the endpoint's secret>`; " +
       "two `v1=` while a secret is being rotated. Verify it on the raw bytes before parsing (see the Webhooks section)."
@@ -33,7 +33,7 @@ const webhookOf = (spec: Json, type: string, schema: Schema.Schema.Any) => ({
     summary: type,
     description: `${EVENT_TYPE_DESCRIPTIONS[type as keyof typeof EVENT_TYPE_DESCRIPTIONS]}\n\n` +
       "POSTed to every active webhook endpoint whose `enabled_events` include this type (or are empty or `[\"*\"]`), " +
-      `signed with the \`${SIGNATURE_HEADER}\` header. The body is the same event \`GET /v1/events/{id}\` answers.`,
+      "signed with the `Service-Signature` header. The body is the same event `GET /v1/events/{id}` answers.",
     parameters: DELIVERY_HEADERS.map((header) => ({ ...header, in: "header", required: true, schema: { type: "string" } })),
     requestBody: {
       required: true,
