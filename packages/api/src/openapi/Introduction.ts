@@ -20,7 +20,7 @@ test data only, a \`sk_live_…\` key live data only. The development start (\`p
 A key is shown once. Use **Authorize** on this page to try the calls with your test key.
 A checkout session's browser endpoints also accept that session's \`client_secret\`
 (header \`Service-Client-Secret\` or query \`client_secret\`), which opens that one session only.
-Each key may send 25 requests a second in test mode and 100 in live mode; past that, 429 with \`Retry-After\`.
+By default each key may send 25 requests a second in test mode and 100 in live mode; past that, 429 with \`Retry-After\`.
 
 ## Amounts
 
