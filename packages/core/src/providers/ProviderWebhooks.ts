@@ -1,6 +1,7 @@
 import { Context, Data, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { now } from "../domain/Timestamp.js"
 import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
+import { rememberConnectionType } from "../observability/ProviderMetrics.js"
 import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import { plausibleCapture } from "../payments/PaymentOutcomes.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
@@ -74,6 +75,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         const owned = yield* connections.findOwned(connectionId)
         if (Option.isNone(owned)) return yield* new ProviderWebhookRejected({ reason: "no such connection" })
         const connector = yield* Effect.orDie(connectors.forConnection(owned.value.connection))
+        rememberConnectionType(owned.value.tenant, owned.value.connection)
         const verified = yield* connector.verifyWebhook(webhook).pipe(
           Effect.mapError((error) => new ProviderWebhookRejected({ reason: error.reason }))
         )
