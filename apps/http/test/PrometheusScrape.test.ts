@@ -9,6 +9,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
+import { dashboardQueries } from "./support/GrafanaDashboard.js"
 import { startReceiver } from "./support/Receiver.js"
 import { deliverWebhooks, merchant, raw, serverLayer } from "./support/TestServer.js"
 
@@ -97,8 +98,9 @@ const query = async (prometheus: string, promql: string) => {
 /** The single value of an aggregate query, once Prometheus has it. */
 const valueOf = async (prometheus: string, promql: string) => (await query(prometheus, promql))[0]?.value
 
-// PGlite only: one database is enough to see Prometheus read the service, and keeps the run short.
-const database = testDatabases()[0]!
+// One database keeps the run short: PostgreSQL when DATABASE_URL is set (as in CI, where the pool's
+// use is reported too), else PGlite.
+const database = testDatabases().at(-1)!
 
 // Port 0: the test reads the port the metrics server took. Its gauges come from the service's own database.
 const withMetrics = MetricsServerLive({ host: "127.0.0.1", port: 0, refresh: refreshScrapeGauges }).pipe(
@@ -158,6 +160,13 @@ layer(withMetrics, { excludeTestServices: true, timeout: "60 seconds" })("Promet
       expect(yield* read("orchestrator_webhook_pending_deliveries")).toBe(4)
       expect(yield* read(`sum(orchestrator_provider_connections{provider="sandbox",status="active"})`)).toBeGreaterThanOrEqual(2)
 
+      if (database.name === "postgres") {
+        // The pool's use, as PostgreSQL sees this process's connections.
+        expect(yield* read("orchestrator_db_pool_max_connections")).toBe(10)
+        expect(typeof (yield* read(`orchestrator_db_pool_connections{state="idle"}`))).toBe("number")
+        expect(typeof (yield* read(`orchestrator_db_pool_connections{state="in_use"}`))).toBe("number")
+      }
+
       // While the receiver stays down, the oldest pending delivery only gets older, scrape after scrape.
       const first = yield* poll("an oldest-pending age", 10, async () => {
         const age = await valueOf(prometheus.url, "orchestrator_webhook_oldest_pending_age_seconds")
@@ -174,5 +183,14 @@ layer(withMetrics, { excludeTestServices: true, timeout: "60 seconds" })("Promet
       )
       expect(routes).toContain("/v1/payments")
       expect(routes.filter((route) => /pay_|whe_|req_/.test(route))).toEqual([])
+
+      // The dashboard's queries are PromQL Prometheus accepts, and its payment panels have data.
+      const answers = yield* Effect.forEach(dashboardQueries(), (expr) =>
+        Effect.promise(() => query(prometheus.url, expr.replaceAll("$__rate_interval", "1m")).then((result) => ({ expr, result }))))
+      expect(
+        answers.find(({ expr }) =>
+          expr.startsWith("sum by (provider, outcome) (rate(orchestrator_payments_total")
+        )?.result.length
+      ).toBe(2)
     }))
 })

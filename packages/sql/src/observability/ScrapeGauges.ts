@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { providerConnections, webhookOldestPendingAge, webhookPendingDeliveries } from "@orchestrator/core/observability/ServiceMetrics"
 import { Effect, Metric, MetricLabel, Option } from "effect"
+import { readPoolUse } from "./PoolUse.js"
 
 interface Backlog {
   readonly pending: number
@@ -41,6 +42,7 @@ export const readScrapeGauges = Effect.gen(function*() {
     now.set(key, row.count)
   }
   for (const [key, labels] of reported) yield* Metric.set(Metric.taggedWithLabels(providerConnections, labels), now.get(key) ?? 0)
+  yield* readPoolUse
 })
 
 /**
