@@ -46,6 +46,12 @@ describe("Prometheus text rendering", () => {
     ])
   })
 
+  it("renders a counter that may go down as a gauge: rate() would read its drops as resets", async () => {
+    const name = unique("test_active")
+    const text = await Effect.runPromise(Effect.zipRight(Metric.incrementBy(Metric.counter(name), 2), render))
+    expect(text).toContain(`# TYPE ${name} gauge\n${name} 2\n`)
+  })
+
   it("renders a gauge, and makes a name Prometheus cannot take valid", async () => {
     const name = unique("test.pending-deliveries")
     const text = await Effect.runPromise(Effect.zipRight(Metric.set(Metric.gauge(name), 7), render))

@@ -1,4 +1,4 @@
-import { type MetricPair, MetricState, Option } from "effect"
+import { MetricKeyType, type MetricPair, MetricState, Option } from "effect"
 
 /**
  * Effect's metric snapshot in Prometheus' text exposition format (version 0.0.4): one `# HELP` and
@@ -37,9 +37,11 @@ const formatValue = (value: number | bigint): string =>
 const series = (name: string, labels: Labels, value: number | bigint) =>
   `${name}${labels.length === 0 ? "" : `{${labels.map(([key, text]) => `${labelName(key)}="${escapeLabelValue(text)}"`).join(",")}}`} ${formatValue(value)}`
 
-const typeOf = (state: MetricState.MetricState.Untyped): string =>
-  MetricState.isCounterState(state)
-    ? "counter"
+/** A counter that may go down (Effect's `effect_fiber_active`, not `incremental`) is a gauge to Prometheus. */
+const typeOf = (pair: MetricPair.MetricPair.Untyped): string => {
+  const state = pair.metricState
+  return MetricState.isCounterState(state)
+    ? MetricKeyType.isCounterKey(pair.metricKey.keyType) && !pair.metricKey.keyType.incremental ? "gauge" : "counter"
     : MetricState.isGaugeState(state)
     ? "gauge"
     : MetricState.isHistogramState(state)
@@ -47,6 +49,7 @@ const typeOf = (state: MetricState.MetricState.Untyped): string =>
     : MetricState.isSummaryState(state)
     ? "summary"
     : "counter"
+}
 
 /** The lines of one labelled series of a metric. */
 const linesOf = (name: string, labels: Labels, state: MetricState.MetricState.Untyped): Array<string> => {
@@ -79,7 +82,7 @@ export const renderPrometheus = (snapshot: ReadonlyArray<MetricPair.MetricPair.U
   for (const pair of snapshot) {
     const name = metricName(pair.metricKey.name)
     const labels: Labels = pair.metricKey.tags.map((tag) => [tag.key, tag.value] as const)
-    const entry = byName.get(name) ?? { type: typeOf(pair.metricState), help: Option.getOrUndefined(pair.metricKey.description), series: [] }
+    const entry = byName.get(name) ?? { type: typeOf(pair), help: Option.getOrUndefined(pair.metricKey.description), series: [] }
     entry.series.push({ key: series(name, labels, 0), lines: linesOf(name, labels, pair.metricState) })
     byName.set(name, entry)
   }
