@@ -61,23 +61,47 @@ export const httpRequestDuration = Metric.histogram(
   "HTTP request latency by route template and method, in seconds."
 )
 
-/** Increments `counter` once under `labels`. */
-export const countWith = (counter: Metric.Metric.Counter<number>, labels: Readonly<Record<string, string>>) =>
-  Metric.increment(Metric.taggedWithLabels(counter, tagsOf(labels)))
+/**
+ * The metric of `base` under `labels`, made once per combination: a new one per call would hash its
+ * key in the registry every time (about 15 µs), where a map lookup costs well under one. Labels are
+ * bounded, and past `MAX_SERIES` combinations nothing more is kept (the metric is then made per call).
+ */
+const MAX_SERIES = 10_000
+const seriesOf = new WeakMap<object, Map<string, unknown>>()
 
-const tagsOf = (labels: Readonly<Record<string, string>>) => Object.entries(labels).map(([key, value]) => MetricLabel.make(key, value))
+const labelled = <M extends Metric.Metric<unknown, unknown, unknown>>(base: M, labels: Readonly<Record<string, string>>): M => {
+  let series = seriesOf.get(base)
+  if (series === undefined) seriesOf.set(base, series = new Map())
+  let key = ""
+  for (const name in labels) key += `${name}\u0000${labels[name]}\u0001`
+  const known = series.get(key)
+  if (known !== undefined) return known as M
+  const made = Metric.taggedWithLabels(base, Object.entries(labels).map(([name, value]) => MetricLabel.make(name, value))) as M
+  if (series.size < MAX_SERIES) series.set(key, made)
+  return made
+}
+
+/** Increments `counter` once under `labels`. */
+export const countWith = (counter: Metric.Metric.Counter<number>, labels: Readonly<Record<string, string>>) => Effect.sync(() => countNow(counter, labels))
 
 /** Records one observation of `seconds` under `labels`. */
 export const observeWith = (histogram: Metric.Metric.Histogram<number>, labels: Readonly<Record<string, string>>, seconds: number) =>
-  Metric.update(Metric.taggedWithLabels(histogram, tagsOf(labels)), seconds)
+  Effect.sync(() => observeNow(histogram, labels, seconds))
+
+/** `countWith` for code already inside one `Effect.sync`: the fiber's own metric labels are not added. */
+export const countNow = (counter: Metric.Metric.Counter<number>, labels: Readonly<Record<string, string>>) => labelled(counter, labels).unsafeUpdate(1, [])
+
+/** `observeWith` for code already inside one `Effect.sync`. */
+export const observeNow = (histogram: Metric.Metric.Histogram<number>, labels: Readonly<Record<string, string>>, seconds: number) =>
+  labelled(histogram, labels).unsafeUpdate(seconds, [])
 
 /** The last pass of `job` ended now. */
 export const markJobPass = (job: string, outcome: "ok" | "failed", items: number) =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     yield* countWith(jobPassesTotal, { job, outcome })
-    if (items > 0) yield* Metric.incrementBy(Metric.tagged(jobItemsTotal, "job", job), items)
-    if (outcome === "ok") yield* Metric.set(Metric.tagged(jobLastPassTimestamp, "job", job), now / 1000)
+    if (items > 0) yield* Metric.incrementBy(labelled(jobItemsTotal, { job }), items)
+    if (outcome === "ok") yield* Metric.set(labelled(jobLastPassTimestamp, { job }), now / 1000)
   })
 
 /** Read from the database at each scrape (see the shell's metrics server): the state, not events. */
