@@ -69,14 +69,20 @@ export const httpRequestDuration = Metric.histogram(
 const MAX_SERIES = 10_000
 const seriesOf = new WeakMap<object, Map<string, unknown>>()
 
-const labelled = <M extends Metric.Metric<unknown, unknown, unknown>>(base: M, labels: Readonly<Record<string, string>>): M => {
+const labelled = <M extends Metric.Metric.Counter<number> | Metric.Metric.Gauge<number> | Metric.Metric.Histogram<number>>(
+  base: M,
+  labels: Readonly<Record<string, string>>
+): M => {
   let series = seriesOf.get(base)
   if (series === undefined) seriesOf.set(base, series = new Map())
   let key = ""
   for (const name in labels) key += `${name}\u0000${labels[name]}\u0001`
   const known = series.get(key)
   if (known !== undefined) return known as M
-  const made = Metric.taggedWithLabels(base, Object.entries(labels).map(([name, value]) => MetricLabel.make(name, value))) as M
+  const made = Metric.taggedWithLabels(
+    base as Metric.Metric<unknown, number, unknown>,
+    Object.entries(labels).map(([name, value]) => MetricLabel.make(name, value))
+  ) as M
   if (series.size < MAX_SERIES) series.set(key, made)
   return made
 }
