@@ -114,6 +114,8 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         Effect.gen(function*() {
           const owned = yield* connections.findOwned(connectionId)
           if (Option.isNone(owned)) return "foreign" as const
+          // The worker applies what the HTTP process received: the payment it settles is counted under this type.
+          rememberConnectionType(owned.value.tenant, owned.value.connection)
           const provider = owned.value.connection.name
           if (event._tag === "SubscriptionUpdated") return yield* nativeBilling.apply(tenant, provider, event)
           if (event._tag === "PaymentUpdated") {
