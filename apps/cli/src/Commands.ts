@@ -12,6 +12,7 @@ import * as fs from "node:fs/promises"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
 import { stopWithParent } from "./ParentWatch.js"
+import { processMetrics } from "./ProcessMetrics.js"
 import type { Settings } from "./Settings.js"
 
 const application = (settings: Settings) =>
@@ -43,7 +44,8 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
   const parts = [
     ...(roles.http ? [http] : []),
     ...(roles.worker ? [WorkerMain] : []),
-    ...(settings.stopWithParent ? [stopWithParent] : [])
+    ...(settings.stopWithParent ? [stopWithParent] : []),
+    processMetrics(settings)
   ]
   const bootstrap = Layer.scopedDiscard(
     Effect.gen(function*() {

@@ -10,12 +10,15 @@ import cluster from "node:cluster"
 export const superviseHttpProcesses = (count: number) =>
   Effect.async<void>((resume) => {
     let stopping = false
-    const fork = () => cluster.fork()
-    for (let i = 0; i < count; i++) fork()
+    // Each process has a slot, kept by its replacement: its metrics port is ORCHESTRATOR_METRICS_PORT + slot.
+    const slots = new Map<number, number>()
+    const fork = (slot: number) => slots.set(cluster.fork({ HTTP_PROCESS_SLOT: String(slot) }).id, slot)
+    for (let i = 0; i < count; i++) fork(i)
     cluster.on("exit", (worker, code, signal) => {
       if (!stopping) {
         console.error(`HTTP process ${worker.process.pid} ended (${signal ?? code}); starting another`)
-        fork()
+        fork(slots.get(worker.id) ?? 0)
+        slots.delete(worker.id)
       } else if (Object.keys(cluster.workers ?? {}).length === 0) {
         resume(Effect.void)
       }

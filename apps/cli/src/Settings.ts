@@ -32,6 +32,8 @@ export interface Settings {
   readonly trustedProxies: number
   /** Set by `pnpm start`: stop when the command that started the service is gone (see ParentWatch). */
   readonly stopWithParent: boolean
+  /** Where this process serves `GET /metrics` (Prometheus), apart from the API; none unless a port is set. */
+  readonly metrics: Option.Option<{ readonly port: number; readonly host: string }>
 }
 
 const rateLimit = (name: string, fallback: number) =>
@@ -91,7 +93,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
     (count) => count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined
   ),
-  stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false))
+  stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false)),
+  metricsPort: Config.option(Config.port("ORCHESTRATOR_METRICS_PORT")),
+  metricsHost: Config.string("ORCHESTRATOR_METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
@@ -114,7 +118,8 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       () => Option.isSome(raw.databaseUrl) ? "deny" as const : "allow" as const
     ),
     trustedProxies: raw.trustedProxies,
-    stopWithParent: raw.stopWithParent
+    stopWithParent: raw.stopWithParent,
+    metrics: Option.map(raw.metricsPort, (port) => ({ port, host: raw.metricsHost }))
   }))
 )
 

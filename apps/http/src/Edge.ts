@@ -11,6 +11,7 @@ import { API_VERSION } from "@orchestrator/core/events/Event"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
+import { recordRequest } from "./metrics/RequestMetrics.js"
 import { strictUrls } from "./StrictUrls.js"
 
 /** Request bodies above this answer 413. */
@@ -293,6 +294,7 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
       Effect.locally(CurrentRequestId, requestId)
     )
     const elapsed = (yield* Clock.currentTimeMillis) - started
+    yield* recordRequest(request.method, pathOf(request), response.status, elapsed)
     yield* Effect.logInfo(`${request.method} ${pathOf(request)} ${response.status} ${elapsed}ms`).pipe(
       Effect.annotateLogs("request_id", requestId)
     )

@@ -6,6 +6,7 @@ import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
 import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
 import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
+import { countWith, idempotencyTotal } from "@orchestrator/core/observability/ServiceMetrics"
 import { Effect, FiberRef, Option, Schema, type SchemaAST as AST } from "effect"
 
 /** What of an endpoint's definition makes up its answers and its idempotency fingerprint. */
@@ -99,6 +100,7 @@ export const idempotent = <A, R>(
       rendered
     )
     if (!replayed) return toHttpResponse(response)
+    yield* countWith(idempotencyTotal, { outcome: "replayed" })
     const refreshed = request.refreshReplay === undefined || response.status >= 300
       ? Option.none<A>()
       : yield* request.refreshReplay(JSON.parse(response.body))
@@ -111,6 +113,8 @@ export const idempotent = <A, R>(
       originalRequestId
     )
   }).pipe(
+    Effect.tapErrorTag("IdempotencyKeyInUse", () => countWith(idempotencyTotal, { outcome: "in_use" })),
+    Effect.tapErrorTag("IdempotencyKeyReused", () => countWith(idempotencyTotal, { outcome: "reused" })),
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
     Effect.catchTags(idempotencyFailures)
   )

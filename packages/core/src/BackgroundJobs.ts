@@ -1,4 +1,5 @@
 import { Cause, Effect, Layer, Schedule } from "effect"
+import { markJobPass } from "./observability/ServiceMetrics.js"
 import { type Job, Jobs } from "./ports/Jobs.js"
 
 /**
@@ -7,8 +8,8 @@ import { type Job, Jobs } from "./ports/Jobs.js"
  */
 const runForever = (job: Job) =>
   job.run.pipe(
-    Effect.tap((count) => count > 0 ? Effect.logInfo(`${job.name}: ${count}`) : Effect.void),
-    Effect.catchAllCause((cause) => Effect.logError(`${job.name} failed`, Cause.pretty(cause))),
+    Effect.tap((count) => Effect.zipRight(markJobPass(job.name, "ok", count), count > 0 ? Effect.logInfo(`${job.name}: ${count}`) : Effect.void)),
+    Effect.catchAllCause((cause) => Effect.zipRight(markJobPass(job.name, "failed", 0), Effect.logError(`${job.name} failed`, Cause.pretty(cause)))),
     Effect.repeat(Schedule.spaced(job.every)),
     Effect.annotateLogs("job", job.name)
   )

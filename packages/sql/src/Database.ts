@@ -3,6 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { lockEmbedded } from "./EmbeddedLock.js"
 import { runMigrations } from "./Migrations.js"
+import { POOL_SIZE, processApplicationName } from "./observability/PoolUse.js"
 import * as PgliteClient from "./PgliteClient.js"
 
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite in a directory (or in memory). */
@@ -31,7 +32,7 @@ export const safeUrl = (url: string): string => {
 /** The `SqlClient` for a configuration, before migrations. */
 export const clientLayer = (config: DatabaseConfig): Layer.Layer<SqlClient.SqlClient, unknown> =>
   config._tag === "Postgres"
-    ? PgClient.layer({ url: config.url, maxConnections: 10, applicationName: "payment-orchestrator" })
+    ? PgClient.layer({ url: config.url, maxConnections: POOL_SIZE, applicationName: processApplicationName })
     : config.dataDir === undefined
     ? PgliteClient.layer({ dataDir: undefined })
     : Layer.unwrapScoped(Effect.as(lockEmbedded(config.dataDir), PgliteClient.layer({ dataDir: config.dataDir })))

@@ -84,6 +84,8 @@ export interface LifecycleOptions<S extends string, T extends EventInput["type"]
    */
   readonly event: (type: T, record: A, tenant: Tenant) => Effect.Effect<EventInput>
   readonly notFound: (id: string) => NotFound
+  /** Told of each status a record entered, once it is written (metrics count finished records here). */
+  readonly entered?: (tenant: Tenant, record: A) => Effect.Effect<void>
 }
 
 export const makeLifecycle = <S extends string, T extends EventInput["type"], A extends Stateful<S>, NotFound>(
@@ -93,6 +95,8 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
     const transactions = yield* Transactions
     const events = yield* EventLog
     const { machine, store } = options
+    const entered = (tenant: Tenant, records: ReadonlyArray<A>) =>
+      options.entered === undefined ? Effect.void : Effect.forEach(records, (record) => options.entered!(tenant, record), { discard: true })
 
     const stepOf = (from: S | null, to: S) =>
       Effect.flatMap(Effect.sync(() => machine.move(from, to)), Either.match({ onLeft: Effect.die, onRight: Effect.succeed }))
@@ -121,6 +125,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         const last = states[states.length - 1]!
         const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
         yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
+        yield* entered(tenant, states)
         return last
       })
 
@@ -134,6 +139,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         const updated = options.make({ ...record, ...changes, status: to, updated_at: yield* now })
         yield* store.update(tenant, updated)
         yield* events.record(tenant, yield* options.event(step.event, updated, tenant))
+        yield* entered(tenant, [updated])
         return updated
       })
 
@@ -155,13 +161,16 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         const at = yield* now
         let record = seen
         const inputs: Array<EventInput> = []
+        const moved: Array<A> = []
         for (const step of steps) {
           const checked = yield* stepOf(record.status, step.to)
           record = options.make({ ...record, ...step.changes, status: step.to, updated_at: at })
           inputs.push(yield* options.event(checked.event, record, tenant))
+          moved.push(record)
         }
         record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
         const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
+        if (written) yield* entered(tenant, moved)
         return written ? Option.some(record) : Option.none()
       })
 

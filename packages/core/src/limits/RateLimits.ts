@@ -1,5 +1,6 @@
 import { Clock, Context, Data, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { countWith, rateLimitedTotal } from "../observability/ServiceMetrics.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { RateLimiter } from "./RateLimiter.js"
 
@@ -52,7 +53,10 @@ export class RateLimits extends Context.Tag("core/RateLimits")<RateLimits, {
           Effect.gen(function*() {
             const perSecond = yield* limitOf(tenant)
             const decision = yield* limiter.take(keyId, perSecond)
-            if (!decision.allowed) return yield* new RateLimited({ perSecond, retryAfterMs: decision.retryAfterMs })
+            if (!decision.allowed) {
+              yield* countWith(rateLimitedTotal, { mode: tenant.livemode ? "live" : "test" })
+              return yield* new RateLimited({ perSecond, retryAfterMs: decision.retryAfterMs })
+            }
           })
       }
     })

@@ -1,5 +1,6 @@
 import { Duration, Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { rememberConnectionType, timedConnector } from "../observability/ProviderMetrics.js"
 import { ConnectionHealth } from "../providers/ConnectionHealth.js"
 import { Connectors } from "../providers/Connectors.js"
 import { providerText } from "../providers/FailureMessages.js"
@@ -37,7 +38,8 @@ export const makePaymentCalls = Effect.gen(function*() {
       const deadline = connector.deadlineMs === undefined
         ? policy.callTimeout
         : Duration.min(policy.callTimeout, Duration.millis(connector.deadlineMs))
-      const outcome = yield* callProvider(use(connector), deadline)
+      rememberConnectionType(tenant, connection)
+      const outcome = yield* callProvider(use(timedConnector(connector, connection.type)), deadline)
       yield* health.observe(tenant, connection, outcome.result)
       return outcome
     })

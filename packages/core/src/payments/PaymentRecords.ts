@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { lifecycleLayer, LifecycleTag } from "../lifecycle/Lifecycle.js"
+import { countFinishedPayment } from "../observability/ProviderMetrics.js"
 import { Payment, type PaymentStatus } from "./Payment.js"
 import { PaymentNotFound } from "./PaymentErrors.js"
 import { PaymentsRepository } from "./PaymentsRepository.js"
@@ -13,6 +14,7 @@ export class PaymentRecords extends LifecycleTag("core/PaymentRecords")<PaymentR
     // in full when the store encodes it to write it.
     make: (fields) => new Payment(fields, true),
     event: (type, payment) => Effect.succeed({ type, object: payment }),
-    notFound: (id) => new PaymentNotFound({ id })
+    notFound: (id) => new PaymentNotFound({ id }),
+    entered: countFinishedPayment
   })
 }

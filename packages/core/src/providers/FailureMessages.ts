@@ -41,6 +41,9 @@ const MESSAGES: Readonly<Record<string, string>> = {
   refund_canceled: "The refund was canceled."
 }
 
+/** Whether `code` is one of our normalized failure codes (a bounded set, fit for a metric's label). */
+export const isKnownFailureCode = (code: string): boolean => Object.hasOwn(MESSAGES, code)
+
 /** Our message for a normalized failure code; a code we do not describe gets a generic sentence. */
 export const failureMessage = (code: string): string => MESSAGES[code] ?? "The payment provider refused the request."
 

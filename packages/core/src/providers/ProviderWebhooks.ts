@@ -1,6 +1,7 @@
 import { Context, Data, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { now } from "../domain/Timestamp.js"
 import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
+import { rememberConnectionType } from "../observability/ProviderMetrics.js"
 import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import { plausibleCapture } from "../payments/PaymentOutcomes.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
@@ -74,6 +75,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         const owned = yield* connections.findOwned(connectionId)
         if (Option.isNone(owned)) return yield* new ProviderWebhookRejected({ reason: "no such connection" })
         const connector = yield* Effect.orDie(connectors.forConnection(owned.value.connection))
+        rememberConnectionType(owned.value.tenant, owned.value.connection)
         const verified = yield* connector.verifyWebhook(webhook).pipe(
           Effect.mapError((error) => new ProviderWebhookRejected({ reason: error.reason }))
         )
@@ -112,6 +114,8 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         Effect.gen(function*() {
           const owned = yield* connections.findOwned(connectionId)
           if (Option.isNone(owned)) return "foreign" as const
+          // The worker applies what the HTTP process received: the payment it settles is counted under this type.
+          rememberConnectionType(owned.value.tenant, owned.value.connection)
           const provider = owned.value.connection.name
           if (event._tag === "SubscriptionUpdated") return yield* nativeBilling.apply(tenant, provider, event)
           if (event._tag === "PaymentUpdated") {

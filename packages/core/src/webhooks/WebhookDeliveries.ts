@@ -6,6 +6,7 @@ import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
+import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
@@ -253,5 +254,6 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
       status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
       nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
     }
+    yield* countWith(webhookDeliveriesTotal, { outcome: record.status === "pending" ? "failed" : record.status })
     return { leased, record }
   })

@@ -1,0 +1,102 @@
+import { renderPrometheus } from "@orchestrator/http/metrics/PrometheusText"
+import { recordRequest } from "@orchestrator/http/metrics/RequestMetrics"
+import { methodLabel, routeTemplateOf, routeTemplates, UNMATCHED } from "@orchestrator/http/metrics/RouteTemplates"
+import { Effect, Metric, MetricBoundaries } from "effect"
+import { describe, expect, it } from "vitest"
+
+/** A metric of the test's own, so the global registry's other metrics never matter. */
+const unique = (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2, 8)}`
+
+const render = Effect.map(Metric.snapshot, renderPrometheus)
+
+const linesOf = (text: string, name: string) => text.split("\n").filter((line) => line.startsWith(name))
+
+describe("Prometheus text rendering", () => {
+  it("renders a labelled counter with one HELP and TYPE, its values escaped", async () => {
+    const name = unique("test_requests_total")
+    const counter = Metric.counter(name, { description: "Requests.\nTwo lines.", incremental: true })
+    const text = await Effect.runPromise(Effect.gen(function*() {
+      yield* Metric.incrementBy(Metric.tagged(counter, "route", "/v1/payments"), 3)
+      yield* Metric.increment(Metric.tagged(counter, "route", "a \"quoted\" \\ path\nwith a newline"))
+      return yield* render
+    }))
+    expect(text).toContain(`# HELP ${name} Requests.\\nTwo lines.\n# TYPE ${name} counter\n`)
+    expect(text.split("\n").filter((line) => line === `# TYPE ${name} counter`)).toHaveLength(1)
+    expect(linesOf(text, name)).toEqual([
+      `${name}{route="/v1/payments"} 3`,
+      `${name}{route="a \\"quoted\\" \\\\ path\\nwith a newline"} 1`
+    ])
+  })
+
+  it("renders a histogram as cumulative buckets ending with +Inf, then _sum and _count", async () => {
+    const name = unique("test_duration_seconds")
+    const histogram = Metric.histogram(name, MetricBoundaries.fromIterable([0.1, 1]))
+    const text = await Effect.runPromise(Effect.gen(function*() {
+      const tagged = Metric.tagged(histogram, "operation", "authorize")
+      for (const seconds of [0.05, 0.5, 0.7, 3]) yield* Metric.update(tagged, seconds)
+      return yield* render
+    }))
+    expect(text).toContain(`# TYPE ${name} histogram`)
+    expect(linesOf(text, name)).toEqual([
+      `${name}_bucket{operation="authorize",le="0.1"} 1`,
+      `${name}_bucket{operation="authorize",le="1"} 3`,
+      `${name}_bucket{operation="authorize",le="+Inf"} 4`,
+      `${name}_sum{operation="authorize"} 4.25`,
+      `${name}_count{operation="authorize"} 4`
+    ])
+  })
+
+  it("renders a counter that may go down as a gauge: rate() would read its drops as resets", async () => {
+    const name = unique("test_active")
+    const text = await Effect.runPromise(Effect.zipRight(Metric.incrementBy(Metric.counter(name), 2), render))
+    expect(text).toContain(`# TYPE ${name} gauge\n${name} 2\n`)
+  })
+
+  it("renders a gauge, and makes a name Prometheus cannot take valid", async () => {
+    const name = unique("test.pending-deliveries")
+    const text = await Effect.runPromise(Effect.zipRight(Metric.set(Metric.gauge(name), 7), render))
+    expect(text).toContain(`# TYPE ${name.replace(/[.-]/g, "_")} gauge\n${name.replace(/[.-]/g, "_")} 7\n`)
+  })
+})
+
+describe("route templates (the HTTP metrics' route label)", () => {
+  it("names a path by the API's template, never by the ids in it", () => {
+    expect(routeTemplateOf("/v1/payments")).toBe("/v1/payments")
+    expect(routeTemplateOf("/v1/payments/pay_01J9ZQ3")).toBe("/v1/payments/:id")
+    expect(routeTemplateOf("/v1/payments/pay_01J9ZQ3/refund")).toBe("/v1/payments/:id/refund")
+    expect(routeTemplateOf("/healthz")).toBe("/healthz")
+    expect(routeTemplateOf("/dashboard/payments/pay_1")).toBe("/dashboard/*")
+    expect(routeTemplateOf("/sandbox/3ds/ch_123/complete")).toBe("/sandbox/*")
+    expect(routeTemplateOf("/wp-admin/install.php")).toBe(UNMATCHED)
+    expect(routeTemplateOf("/v1/payments/pay_1/nonsense/deeper")).toBe(UNMATCHED)
+  })
+
+  it("prefers a literal segment over a parameter", () => {
+    const templates = routeTemplates(["/v1/things/:id", "/v1/things/search"])
+    expect(routeTemplateOf("/v1/things/search", templates)).toBe("/v1/things/search")
+    expect(routeTemplateOf("/v1/things/th_1", templates)).toBe("/v1/things/:id")
+    expect(routeTemplateOf("/v1/things/", templates)).toBe(UNMATCHED)
+  })
+
+  it("keeps methods to the standard ones", () => {
+    expect(methodLabel("POST")).toBe("POST")
+    expect(methodLabel("BREW")).toBe("other")
+  })
+
+  it("keeps one series per route however many ids and odd paths are requested", async () => {
+    const text = await Effect.runPromise(Effect.gen(function*() {
+      for (let i = 0; i < 200; i++) {
+        yield* recordRequest("GET", `/v1/refunds/ref_${i}`, 404, 3)
+        yield* recordRequest("GET", `/probe-${i}/../etc/passwd`, 404, 1)
+      }
+      return yield* render
+    }))
+    const series = linesOf(text, "orchestrator_http_requests_total{")
+    expect(series.filter((line) => line.includes("ref_") || line.includes("probe-"))).toEqual([])
+    expect(series).toContain("orchestrator_http_requests_total{route=\"/v1/refunds/:id\",method=\"GET\",status=\"404\"} 200")
+    expect(series).toContain("orchestrator_http_requests_total{route=\"unmatched\",method=\"GET\",status=\"404\"} 200")
+    expect(linesOf(text, "orchestrator_http_request_duration_seconds_count")).toContain(
+      "orchestrator_http_request_duration_seconds_count{route=\"/v1/refunds/:id\",method=\"GET\"} 200"
+    )
+  })
+})
