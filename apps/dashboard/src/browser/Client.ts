@@ -1,14 +1,7 @@
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
+import { makeFetchClient, type OrchestratorClient } from "@orchestrator/client"
 import { Effect, Either } from "effect"
 
-export type ApiClient = Effect.Effect.Success<ReturnType<typeof makeClient>>
-
-const makeClient = (key: string) =>
-  HttpApiClient.make(Api, {
-    baseUrl: location.origin,
-    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key))
-  })
+export type ApiClient = OrchestratorClient
 
 /** What went wrong, in words a person can act on; `code` is the API's when it gave one. */
 export class ActionFailed extends Error {
@@ -39,12 +32,11 @@ const describe = (failure: unknown): ActionFailed => {
 /** Runs one call of the typed client with `key`; fails with an `ActionFailed` that says why. */
 export const callApi = async <A>(key: string, call: (client: ApiClient) => Effect.Effect<A, unknown>): Promise<A> => {
   const outcome = await Effect.runPromise(
-    makeClient(key).pipe(
+    makeFetchClient({ baseUrl: location.origin, apiKey: key }).pipe(
       Effect.flatMap(call),
       Effect.mapError(describe),
       Effect.catchAllDefect((defect) => Effect.fail(describe(defect))),
-      Effect.either,
-      Effect.provide(FetchHttpClient.layer)
+      Effect.either
     )
   )
   // Rejects with the `ActionFailed` itself (not Effect's wrapper), so pages can show its words.
