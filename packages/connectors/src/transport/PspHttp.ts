@@ -140,6 +140,10 @@ export const sendCall = (
     },
     destination.timeouts,
     label
+  ).pipe(
+    Effect.tap((response) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
+    // The call's name and path: the query, the headers (credentials) and the body stay out.
+    Effect.withSpan("psp http", { kind: "client", attributes: { "psp.call": label, "http.request.method": request.method, "url.path": request.path } })
   )
 }
 

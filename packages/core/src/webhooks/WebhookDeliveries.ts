@@ -253,5 +253,21 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
       status: error === null ? "succeeded" : delay === undefined ? "exhausted" : "pending",
       nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
     }
+    yield* Effect.annotateCurrentSpan({
+      "webhook.outcome": record.status,
+      ...(response?._tag === "Answered" ? { "http.response.status_code": response.status } : {})
+    })
     return { leased, record }
-  })
+  }).pipe(
+    // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
+    Effect.withSpan("webhook delivery_attempt", {
+      attributes: {
+        "webhook.delivery_id": leased.item.deliveryId,
+        "webhook.endpoint_id": leased.item.endpointId,
+        "webhook.attempt": leased.item.attemptCount + 1,
+        "event.id": leased.item.eventId,
+        "organization.id": leased.item.tenant.organizationId,
+        "organization.livemode": leased.item.tenant.livemode
+      }
+    })
+  )

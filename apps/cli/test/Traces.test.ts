@@ -1,0 +1,137 @@
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { json, newKey, paymentWith } from "../../http/test/support/Fixtures.js"
+import { startReceiver } from "../../http/test/support/Receiver.js"
+import { deliverWebhooks, merchant, raw, serverLayer } from "../../http/test/support/TestServer.js"
+import { withTracing } from "../src/tracing/TracingLive.js"
+import { type CollectedSpan, startCollector, waitForSpans } from "./support/OtlpCollector.js"
+
+let collector: Awaited<ReturnType<typeof startCollector>>
+
+beforeAll(async () => {
+  collector = await startCollector()
+  // What an operator sets; the exporter and its batch processor read them when the service starts.
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url
+  process.env.OTEL_BSP_SCHEDULE_DELAY = "50"
+  delete process.env.OTEL_SERVICE_NAME
+})
+
+afterAll(() => collector.close())
+
+const SERVER = 2
+const CLIENT = 3
+
+/** The request's spans: its server span (found by the Request-Id it answered with) and all of its trace. */
+const traceOf = (requestId: string) => (spans: ReadonlyArray<CollectedSpan>) => {
+  const root = spans.find((span) => span.attributes["request.id"] === requestId)
+  if (root === undefined) return undefined
+  const trace = spans.filter((span) => span.traceId === root.traceId)
+  // The PSP's span ends before the request's, and may come in an earlier batch: wait for both.
+  return trace.some((span) => span.name === "psp authorize") ? { root, trace } : undefined
+}
+
+describe("traces over OTLP/HTTP", () => {
+  it("a payment is one trace: the request, its SQL and its PSP call, with ids and outcomes, and no secret anywhere", async () => {
+    const seen = await Effect.runPromise(
+      Effect.gen(function*() {
+        const { organization, secret, baseUrl } = yield* merchant()
+        const receiver = yield* startReceiver
+        const endpoint = yield* raw(`${baseUrl}/v1/webhooks/endpoints`, {
+          method: "POST",
+          headers: json(secret),
+          body: JSON.stringify({ url: receiver.url, enabled_events: ["payment.succeeded"] })
+        })
+        expect(endpoint.status).toBe(201)
+        const paid = yield* raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(paymentWith("tok_visa")) })
+        expect(paid.status).toBe(201)
+        const declined = yield* raw(`${baseUrl}/v1/payments`, {
+          method: "POST",
+          headers: json(secret, newKey()),
+          body: JSON.stringify(paymentWith("tok_chargeDeclined"))
+        })
+        expect(declined.status).toBe(402)
+        // The worker's part: the payment's event, signed with the endpoint's secret, to the receiver.
+        yield* deliverWebhooks
+        expect(receiver.received).toHaveLength(1)
+        return {
+          organizationId: organization.id,
+          apiKey: secret,
+          webhookSecret: endpoint.json.secret as string,
+          paymentId: paid.json.id as string,
+          paidRequest: paid.headers.get("request-id")!,
+          declinedRequest: declined.headers.get("request-id")!,
+          eventId: String(receiver.received[0]!.headers["service-event-id"])
+        }
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(serverLayer(testDatabases()[0]!.layer)),
+        withTracing(process.env)
+      )
+    )
+    // The service has stopped: what it had buffered was flushed on the way out.
+
+    const { root, trace } = await waitForSpans(collector.spans, traceOf(seen.paidRequest), 20_000)
+    expect(root).toMatchObject({
+      name: "POST /v1/payments",
+      kind: SERVER,
+      parentSpanId: undefined,
+      serviceName: "payment-orchestrator"
+    })
+    expect(root.attributes).toMatchObject({
+      "http.route": "/v1/payments",
+      "http.request.method": "POST",
+      "http.response.status_code": 201,
+      "request.id": seen.paidRequest,
+      "organization.id": seen.organizationId
+    })
+    // One trace: every span of the request hangs from the server span, and no other request's are in it.
+    const ids = new Set(trace.map((span) => span.spanId))
+    for (const span of trace) if (span !== root) expect(ids.has(span.parentSpanId!)).toBe(true)
+    expect(trace.filter((span) => span.kind === SERVER)).toEqual([root])
+
+    const statements = trace.filter((span) => span.name === "sql.execute")
+    expect(statements.length).toBeGreaterThan(0)
+    expect(statements.some((span) => /insert into/i.test(String(span.attributes["db.query.text"])))).toBe(true)
+    // The statement's text, never its parameters (the payment's card token is one of them).
+    expect(statements.every((span) => !("db.query.parameters" in span.attributes))).toBe(true)
+
+    const psp = trace.find((span) => span.name === "psp authorize")!
+    expect(psp.kind).toBe(CLIENT)
+    expect(psp.attributes).toMatchObject({
+      "psp.provider": "sandbox",
+      "psp.connection_name": "sandbox_a",
+      "psp.operation": "authorize",
+      "psp.outcome": "Authorized",
+      "payment.id": seen.paymentId
+    })
+    expect(String(psp.attributes["psp.connection_id"])).toMatch(/^pcn_/)
+    expect(typeof psp.attributes["psp.latency_ms"]).toBe("number")
+
+    const refused = await waitForSpans(collector.spans, traceOf(seen.declinedRequest), 20_000)
+    expect(refused.root.attributes["http.response.status_code"]).toBe(402)
+    expect(refused.trace.find((span) => span.name === "psp authorize")!.attributes).toMatchObject({
+      "psp.outcome": "Refused",
+      "psp.outcome_code": "card_declined"
+    })
+
+    const attempt = collector.spans.find((span) => span.name === "webhook delivery_attempt")!
+    expect(attempt.attributes).toMatchObject({
+      "event.id": seen.eventId,
+      "organization.id": seen.organizationId,
+      "webhook.attempt": 1,
+      "webhook.outcome": "succeeded",
+      "http.response.status_code": 200
+    })
+    const send = collector.spans.find((span) => span.name === "webhook send")!
+    expect(send).toMatchObject({ parentSpanId: attempt.spanId, kind: CLIENT })
+    expect(send.attributes["server.address"]).toBe("127.0.0.1")
+
+    // Nothing secret in anything exported: not the API key (nor its header), the card tokens, the webhook secret.
+    const exported = collector.bodies.join("\n")
+    for (const secret of [seen.apiKey, "tok_visa", "tok_chargeDeclined", seen.webhookSecret, "Bearer"]) {
+      expect(exported).not.toContain(secret)
+    }
+    expect(exported).not.toMatch(/http\.request\.header\.authorization/)
+  }, 120_000)
+})
