@@ -1,6 +1,7 @@
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { checkoutSetup } from "../../http/test/support/CheckoutFixtures.js"
 import { json, newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { startReceiver } from "../../http/test/support/Receiver.js"
 import { deliverWebhooks, merchant, raw, serverLayer } from "../../http/test/support/TestServer.js"
@@ -51,6 +52,11 @@ describe("traces over OTLP/HTTP", () => {
           body: JSON.stringify(paymentWith("tok_chargeDeclined"))
         })
         expect(declined.status).toBe(402)
+        // A customer's browser reads a checkout session with its client secret, in a header and in the query.
+        const checkout = yield* checkoutSetup()
+        const byHeader = yield* checkout.browser(`/v1/checkout/sessions/${checkout.session.id}`)
+        const byQuery = yield* checkout.browser(`/v1/checkout/sessions/${checkout.session.id}`, { via: "query" })
+        expect([byHeader.status, byQuery.status]).toEqual([200, 200])
         // The worker's part: the payment's event, signed with the endpoint's secret, to the receiver.
         yield* deliverWebhooks
         expect(receiver.received).toHaveLength(1)
@@ -61,7 +67,9 @@ describe("traces over OTLP/HTTP", () => {
           paymentId: paid.json.id as string,
           paidRequest: paid.headers.get("request-id")!,
           declinedRequest: declined.headers.get("request-id")!,
-          eventId: String(receiver.received[0]!.headers["service-event-id"])
+          eventId: String(receiver.received[0]!.headers["service-event-id"]),
+          clientSecret: checkout.session.client_secret as string,
+          checkoutRequests: [byHeader.headers.get("request-id")!, byQuery.headers.get("request-id")!]
         }
       }).pipe(
         Effect.scoped,
@@ -127,9 +135,19 @@ describe("traces over OTLP/HTTP", () => {
     expect(send).toMatchObject({ parentSpanId: attempt.spanId, kind: CLIENT })
     expect(send.attributes["server.address"]).toBe("127.0.0.1")
 
-    // Nothing secret in anything exported: not the API key (nor its header), the card tokens, the webhook secret.
+    // The browser's reads are traced, without the client secret's header and with the URL cut before its query.
+    for (const requestId of seen.checkoutRequests) {
+      const read = await waitForSpans(collector.spans, (spans) => spans.find((span) => span.attributes["request.id"] === requestId), 20_000)
+      expect(read.attributes["http.route"]).toBe("/v1/checkout/sessions/:id")
+      expect(read.attributes["url.full"]).toMatch(/\/v1\/checkout\/sessions\/[^?]+$/)
+      expect(read.attributes).not.toHaveProperty("url.query")
+      expect(read.attributes).not.toHaveProperty("http.request.header.service-client-secret")
+    }
+
+    // Nothing secret in anything exported: not the API key (nor its header), the card tokens, the
+    // webhook secret, the checkout session's client secret.
     const exported = collector.bodies.join("\n")
-    for (const secret of [seen.apiKey, "tok_visa", "tok_chargeDeclined", seen.webhookSecret, "Bearer"]) {
+    for (const secret of [seen.apiKey, "tok_visa", "tok_chargeDeclined", seen.webhookSecret, seen.clientSecret, "Bearer"]) {
       expect(exported).not.toContain(secret)
     }
     expect(exported).not.toMatch(/http\.request\.header\.authorization/)

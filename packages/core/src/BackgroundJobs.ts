@@ -9,7 +9,7 @@ import { type Job, Jobs } from "./ports/Jobs.js"
  * One pass as the root of a trace of its own, `job <name>`, saying how many items it handled
  * (`job.items`): the spans of what it did (SQL, PSP calls, webhook attempts) are its children.
  */
-const tracedPass = (job: Job) =>
+export const tracedPass = (job: Job) =>
   job.run.pipe(
     Effect.tap((count) => Effect.annotateCurrentSpan("job.items", count)),
     Effect.withSpan(`job ${job.name}`, { root: true, attributes: { "job.name": job.name } })
