@@ -126,6 +126,8 @@ describe("traces over OTLP/HTTP", () => {
     const attempt = collector.spans.find((span) => span.name === "webhook delivery_attempt")!
     expect(attempt.attributes).toMatchObject({
       "event.id": seen.eventId,
+      // The payment the event is about: what ties the worker's trace to the request's (`payment.id` there).
+      "event.object_id": seen.paymentId,
       "organization.id": seen.organizationId,
       "webhook.attempt": 1,
       "webhook.outcome": "succeeded",

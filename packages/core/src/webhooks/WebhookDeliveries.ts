@@ -266,6 +266,8 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
         "webhook.endpoint_id": leased.item.endpointId,
         "webhook.attempt": leased.item.attemptCount + 1,
         "event.id": leased.item.eventId,
+        // What the event is about (`pay_…`): the request that made it has it on its PSP span (`payment.id`).
+        ...(leased.item.objectId === null ? {} : { "event.object_id": leased.item.objectId }),
         "organization.id": leased.item.tenant.organizationId,
         "organization.livemode": leased.item.tenant.livemode
       }
