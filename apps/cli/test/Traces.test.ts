@@ -1,5 +1,6 @@
+import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
-import { Effect } from "effect"
+import { Effect, type Layer, type Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkoutSetup } from "../../http/test/support/CheckoutFixtures.js"
 import { json, newKey, paymentWith } from "../../http/test/support/Fixtures.js"
@@ -32,9 +33,15 @@ const traceOf = (requestId: string) => (spans: ReadonlyArray<CollectedSpan>) => 
   return trace.some((span) => span.name === "psp authorize") ? { root, trace } : undefined
 }
 
+const service = serverLayer(testDatabases()[0]!.layer)
+
+/** Runs `program` against the service, traced as the environment says, and stops the service (flushing its spans). */
+const againstTracedService = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Success<typeof service> | Scope.Scope>) =>
+  Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(service), withTracing(process.env)))
+
 describe("traces over OTLP/HTTP", () => {
   it("a payment is one trace: the request, its SQL and its PSP call, with ids and outcomes, and no secret anywhere", async () => {
-    const seen = await Effect.runPromise(
+    const seen = await againstTracedService(
       Effect.gen(function*() {
         const { organization, secret, baseUrl } = yield* merchant()
         const receiver = yield* startReceiver
@@ -71,11 +78,7 @@ describe("traces over OTLP/HTTP", () => {
           clientSecret: checkout.session.client_secret as string,
           checkoutRequests: [byHeader.headers.get("request-id")!, byQuery.headers.get("request-id")!]
         }
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(serverLayer(testDatabases()[0]!.layer)),
-        withTracing(process.env)
-      )
+      })
     )
     // The service has stopped: what it had buffered was flushed on the way out.
 
@@ -153,5 +156,46 @@ describe("traces over OTLP/HTTP", () => {
       expect(exported).not.toContain(secret)
     }
     expect(exported).not.toMatch(/http\.request\.header\.authorization/)
+  }, 120_000)
+
+  it("a PSP's HTTP exchanges are children of its call, without its credentials, and no trace header goes to the PSP", async () => {
+    const apiKey = `AQE${Math.random().toString(36).slice(2)}Zq9`
+    const hmacKey = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
+    const seen = await againstTracedService(
+      Effect.gen(function*() {
+        const adyen = yield* fakeAdyen
+        const { secret, baseUrl } = yield* merchant()
+        const created = yield* raw(`${baseUrl}/v1/provider-connections`, {
+          method: "POST",
+          headers: json(secret),
+          body: JSON.stringify({
+            name: "adyen_eu",
+            type: "adyen",
+            credentials: { api_key: apiKey, merchant_account: adyen.merchantAccount },
+            webhook_secret: hmacKey,
+            base_url: adyen.url
+          })
+        })
+        expect(created.status).toBe(201)
+        const paid = yield* raw(`${baseUrl}/v1/payments`, {
+          method: "POST",
+          headers: json(secret, newKey()),
+          body: JSON.stringify(paymentWith("visa_ok", { provider: "adyen_eu" }))
+        })
+        expect(paid.status).toBe(201)
+        return { requestId: paid.headers.get("request-id")!, sentHeaders: adyen.exchanges.map((exchange) => Object.keys(exchange.headers)) }
+      })
+    )
+    const { trace } = await waitForSpans(collector.spans, traceOf(seen.requestId), 20_000)
+    const call = trace.find((span) => span.name === "psp authorize")!
+    expect(call.attributes).toMatchObject({ "psp.provider": "adyen", "psp.connection_name": "adyen_eu", "psp.outcome": "Authorized" })
+    const exchange = trace.find((span) => span.name === "psp http")!
+    expect(exchange).toMatchObject({ parentSpanId: call.spanId, kind: CLIENT })
+    expect(exchange.attributes).toMatchObject({ "http.request.method": "POST", "url.path": "/v71/payments", "http.response.status_code": 200 })
+    expect(trace.some((span) => span.parentSpanId === exchange.spanId && span.kind === CLIENT)).toBe(true)
+    expect(seen.sentHeaders.flat()).not.toContain("traceparent")
+    const exported = collector.bodies.join("\n")
+    for (const secret of [apiKey, hmacKey, "visa_ok\""]) expect(exported).not.toContain(secret)
+    expect(exported).not.toMatch(/x-api-key/i)
   }, 120_000)
 })
