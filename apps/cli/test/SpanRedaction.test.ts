@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { redactAttributes, scrubText, serverSpanName } from "../src/tracing/SpanRedaction.js"
+import { redactAttributes, scrubText, serverSpanName, serverSpanStatus } from "../src/tracing/SpanRedaction.js"
 import { DEFAULT_SERVICE_NAME, tracingSettings } from "../src/tracing/TracingSettings.js"
 
 describe("what a span may say once exported", () => {
@@ -43,6 +43,12 @@ describe("what a span may say once exported", () => {
     // No route matched (a 404): the platform's name stays.
     expect(serverSpanName("http.server GET", { "http.request.method": "GET" })).toBe("http.server GET")
     expect(serverSpanName("sql.execute", { "http.route": "/v1/payments" })).toBe("sql.execute")
+  })
+
+  it("marks a server span that answered 5xx as an error, and leaves a 4xx (the client's mistake) alone", () => {
+    expect(serverSpanStatus({ code: 1 }, { "http.response.status_code": 503 })).toEqual({ code: 2, message: "HTTP 503" })
+    expect(serverSpanStatus({ code: 1 }, { "http.response.status_code": 402 })).toEqual({ code: 1 })
+    expect(serverSpanStatus({ code: 2, message: "Error: boom" }, { "http.response.status_code": 500 })).toEqual({ code: 2, message: "Error: boom" })
   })
 })
 

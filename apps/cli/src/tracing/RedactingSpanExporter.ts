@@ -1,6 +1,14 @@
-import type { Attributes } from "@opentelemetry/api"
+import type { Attributes, SpanStatus } from "@opentelemetry/api"
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base"
-import { redactAttributes, scrubText, serverSpanName } from "./SpanRedaction.js"
+import { redactAttributes, scrubText, serverSpanName, serverSpanStatus } from "./SpanRedaction.js"
+
+/** OpenTelemetry's `SpanKind.SERVER`, without importing the API at run time. */
+const SERVER = 1
+
+const statusOf = (span: ReadableSpan, attributes: Attributes): SpanStatus => {
+  const status = span.kind === SERVER ? serverSpanStatus(span.status, attributes) as SpanStatus : span.status
+  return status.message === undefined ? status : { ...status, message: scrubText(status.message) }
+}
 
 /** A copy of the span as it may leave the process: attributes, events, links and status redacted. */
 export const redactSpan = (span: ReadableSpan): ReadableSpan => {
@@ -12,7 +20,7 @@ export const redactSpan = (span: ReadableSpan): ReadableSpan => {
     ...(span.parentSpanContext === undefined ? {} : { parentSpanContext: span.parentSpanContext }),
     startTime: span.startTime,
     endTime: span.endTime,
-    status: span.status.message === undefined ? span.status : { ...span.status, message: scrubText(span.status.message) },
+    status: statusOf(span, attributes),
     attributes,
     links: span.links.map((link) => link.attributes === undefined ? link : { ...link, attributes: redactAttributes(link.attributes) as Attributes }),
     events: span.events.map((event) => event.attributes === undefined ? event : { ...event, attributes: redactAttributes(event.attributes) as Attributes }),

@@ -87,3 +87,18 @@ export const serverSpanName = (name: string, attributes: Readonly<Record<string,
   const method = attributes["http.request.method"]
   return name.startsWith("http.server ") && typeof route === "string" && typeof method === "string" ? `${method} ${route}` : name
 }
+
+/** OpenTelemetry's span status codes: unset, ok, error. */
+export type StatusCode = 0 | 1 | 2
+
+/**
+ * A server span's status as OpenTelemetry's HTTP conventions say: an error when the answer is a 5xx.
+ * The service answers every failure with its error body, so the span's effect succeeds even then.
+ */
+export const serverSpanStatus = (
+  status: { readonly code: StatusCode; readonly message?: string },
+  attributes: Readonly<Record<string, AttributeValue>>
+): { readonly code: StatusCode; readonly message?: string } => {
+  const answered = attributes["http.response.status_code"]
+  return typeof answered === "number" && answered >= 500 && status.code !== 2 ? { code: 2, message: `HTTP ${answered}` } : status
+}
