@@ -7,6 +7,7 @@ import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
 import { ServiceLoggerLive } from "./ServiceLogger.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
+import { withTracing } from "./tracing/TracingLive.js"
 
 const USAGE = `Usage: orchestrator <command>
 
@@ -153,8 +154,8 @@ const describeFailure = (error: unknown): string => {
 program.pipe(
   // One line per entry, no formatting through util.format, written after each turn of the event loop.
   Effect.provide(ServiceLoggerLive),
-  // Nothing collects traces, and a span per request, operation and SQL statement costs CPU on every payment.
-  Effect.withTracerEnabled(false),
+  // Spans only when an OTLP endpoint collects them: each request, operation and SQL statement costs CPU otherwise.
+  withTracing(process.env),
   Effect.catchAll((error) =>
     Effect.zipRight(
       Console.error(describeFailure(error)),

@@ -24,6 +24,8 @@ export const AuthorizationLive = Layer.effect(
           const header = request.headers.authorization ?? ""
           const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
           const { keyId, tenant } = yield* throttled(authentication.identify(token), (error) => error.reason !== "missing")
+          // The request's span says whose it is (ids only, never the key), rate-limited or not.
+          yield* Effect.annotateCurrentSpan({ "organization.id": tenant.organizationId, "organization.livemode": tenant.livemode })
           yield* limits.check(tenant, keyId)
           return tenant
         }).pipe(Effect.catchTags({

@@ -272,6 +272,8 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     const request = yield* HttpServerRequest.HttpServerRequest
     const started = yield* Clock.currentTimeMillis
     const requestId = makeId("req", started)
+    // On the request's server span (when traced), to find a trace from the Request-Id a merchant quotes.
+    yield* Effect.annotateCurrentSpan("request.id", requestId)
     const response = yield* Effect.gen(function*() {
       yield* checkedTarget(request)
       const version = request.headers["service-version"]

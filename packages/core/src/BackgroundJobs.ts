@@ -3,11 +3,21 @@ import { markJobPass } from "./observability/ServiceMetrics.js"
 import { type Job, Jobs } from "./ports/Jobs.js"
 
 /**
+ * One pass as the root of a trace of its own, `job <name>`, saying how many items it handled
+ * (`job.items`): the spans of what it did (SQL, PSP calls, webhook attempts) are its children.
+ */
+export const tracedPass = (job: Job) =>
+  job.run.pipe(
+    Effect.tap((count) => Effect.annotateCurrentSpan("job.items", count)),
+    Effect.withSpan(`job ${job.name}`, { root: true, attributes: { "job.name": job.name } })
+  )
+
+/**
  * Runs a job forever at its spacing. A failing pass is logged and the loop goes on: the work it left
  * is still in storage, and the next pass picks it up.
  */
 const runForever = (job: Job) =>
-  job.run.pipe(
+  tracedPass(job).pipe(
     Effect.tap((count) => Effect.zipRight(markJobPass(job.name, "ok", count), count > 0 ? Effect.logInfo(`${job.name}: ${count}`) : Effect.void)),
     Effect.catchAllCause((cause) => Effect.zipRight(markJobPass(job.name, "failed", 0), Effect.logError(`${job.name} failed`, Cause.pretty(cause)))),
     Effect.repeat(Schedule.spaced(job.every)),

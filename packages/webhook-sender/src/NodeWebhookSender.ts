@@ -44,9 +44,24 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
         Effect.match({
           onSuccess: (answer): WebhookResponse => ({ _tag: "Answered", status: answer.status, body: new TextDecoder().decode(answer.body) }),
           onFailure: (failure): WebhookResponse => ({ _tag: "Unreachable", reason: failure.message })
-        })
+        }),
+        Effect.tap((response) =>
+          Effect.annotateCurrentSpan(
+            response._tag === "Answered" ? { "http.response.status_code": response.status } : { "webhook.unreachable": response.reason }
+          )
+        ),
+        // The receiver's host only: its path and query are the merchant's and may hold a token.
+        Effect.withSpan("webhook send", { kind: "client", attributes: { "http.request.method": "POST", "server.address": hostOf(request.url) } })
       )
   })
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return "(invalid URL)"
+  }
 }
 
 /** The sender the application uses, under the operator's setting for test-mode deliveries. */

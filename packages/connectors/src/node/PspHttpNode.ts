@@ -58,7 +58,8 @@ export const PspHttpNode = (options: { readonly privateAddresses: PrivateAddress
               Effect.map((answer) => HttpClientResponse.fromWeb(request, webResponse(answer))),
               Effect.mapError((failure) => new HttpClientError.RequestError({ request, reason: "Transport", cause: failure }))
             )
-          })
+            // Our trace ids are ours: no traceparent header goes to a PSP.
+          }).pipe(HttpClient.withTracerPropagation(false))
         }
       })
     })

@@ -234,6 +234,17 @@ export const exchange = (
     Effect.timeoutFail({
       duration: Duration.millis(timeouts.timeoutMs),
       onTimeout: () => new ConnectorOutcomeUnknown({ reason: `${what}: no answer within ${timeouts.timeoutMs} ms`, timedOut: true })
-    })
+    }),
+    Effect.tap((response) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
+    // The call's name, method and path: the query, the headers (credentials) and the body stay out.
+    Effect.withSpan("psp http", { kind: "client", attributes: { "psp.call": what, "http.request.method": request.method, "url.path": pathOf(request.url) } })
   )
+}
+
+const pathOf = (url: string) => {
+  try {
+    return new URL(url).pathname
+  } catch {
+    return "(invalid URL)"
+  }
 }

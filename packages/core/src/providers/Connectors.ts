@@ -4,6 +4,7 @@ import { PublicUrls } from "../ports/PublicUrls.js"
 import { ConnectionSecrets } from "./ConnectionSecrets.js"
 import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
+import { tracedConnector } from "./TracedConnector.js"
 
 /** No connector of this build handles the connection's `type`. */
 export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType")<{ readonly type: string }> {}
@@ -51,13 +52,16 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
             definition(connection.type),
             (found) =>
               Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
-                found.make({
+                tracedConnector(
                   connection,
-                  credentials: secrets.credentials(connection),
-                  webhookSecret: secrets.webhookSecret(connection),
-                  publicBaseUrl,
-                  webhookUrl: urls.providerWebhook(connection.id)
-                }, settings))
+                  found.make({
+                    connection,
+                    credentials: secrets.credentials(connection),
+                    webhookSecret: secrets.webhookSecret(connection),
+                    publicBaseUrl,
+                    webhookUrl: urls.providerWebhook(connection.id)
+                  }, settings)
+                ))
           )
       }
     })

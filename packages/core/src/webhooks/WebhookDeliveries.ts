@@ -255,5 +255,23 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
       nextAttemptAt: delay === undefined ? null : DateTime.add(attemptedAt, { millis: delay })
     }
     yield* countWith(webhookDeliveriesTotal, { outcome: record.status === "pending" ? "failed" : record.status })
+    yield* Effect.annotateCurrentSpan({
+      "webhook.outcome": record.status,
+      ...(response?._tag === "Answered" ? { "http.response.status_code": response.status } : {})
+    })
     return { leased, record }
-  })
+  }).pipe(
+    // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
+    Effect.withSpan("webhook delivery_attempt", {
+      attributes: {
+        "webhook.delivery_id": leased.item.deliveryId,
+        "webhook.endpoint_id": leased.item.endpointId,
+        "webhook.attempt": leased.item.attemptCount + 1,
+        "event.id": leased.item.eventId,
+        // What the event is about (`pay_…`): the request that made it has it on its PSP span (`payment.id`).
+        ...(leased.item.objectId === null ? {} : { "event.object_id": leased.item.objectId }),
+        "organization.id": leased.item.tenant.organizationId,
+        "organization.livemode": leased.item.tenant.livemode
+      }
+    })
+  )

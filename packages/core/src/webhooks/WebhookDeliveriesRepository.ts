@@ -13,6 +13,8 @@ export interface DueDelivery {
   readonly deliveryId: string
   readonly endpointId: string
   readonly eventId: string
+  /** The id of what the event is about (`pay_…`), to find the request that made it in traces. */
+  readonly objectId: string | null
   readonly payload: string
   readonly attemptCount: number
 }
@@ -158,6 +160,7 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
                     deliveryId: row.delivery.id,
                     endpointId: row.delivery.endpoint_id,
                     eventId: row.delivery.event_id,
+                    objectId: row.objectId,
                     payload: row.payload,
                     attemptCount: row.delivery.attempt_count
                   }

@@ -53,6 +53,7 @@ const DueRow = Schema.Struct({
   livemode: Column.boolean,
   endpoint_id: Column.text,
   event_id: Column.text,
+  object_id: Column.nullableText,
   payload: Column.text,
   attempt_count: Column.integer
 })
@@ -62,6 +63,7 @@ const toDue = fromRow(DueRow, (row): DueDelivery => ({
   deliveryId: row.id,
   endpointId: row.endpoint_id,
   eventId: row.event_id,
+  objectId: row.object_id,
   payload: row.payload,
   attemptCount: row.attempt_count
 }))
@@ -138,7 +140,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
                   and e.livemode = webhook_deliveries.livemode
                   and e.data->'object'->>'id' = webhook_deliveries.object_id)))`,
           order: sql`next_attempt_at, id`,
-          returning: sql`id, organization_id, livemode, endpoint_id, event_id, payload, attempt_count, next_attempt_at`,
+          returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at`,
           lease,
           item: toDue
         }),
