@@ -56,6 +56,8 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+const withoutPort = ({ PORT: _port, ...env }: NodeJS.ProcessEnv) => env
+
 describe("the guides in docs/guides", () => {
   it("are exactly the files the docs serve, and every sh block either runs or says why not", () => {
     const files = readdirSync(GUIDES).filter((file) => file.endsWith(".md")).map((file) => file.replace(/\.md$/, ""))
@@ -86,12 +88,32 @@ describe("the guides in docs/guides", () => {
       if (work !== undefined) rmSync(work, { recursive: true, force: true })
     })
 
+    it("are served at /docs/guides/<name> under a policy that runs no script, linked from the index", async () => {
+      const index = await fetch(`${service.url}/docs/guides`)
+      const indexHtml = await index.text()
+      for (const name of GUIDE_NAMES) {
+        expect(indexHtml).toContain(`href="/docs/guides/${name}"`)
+        const page = await fetch(`${service.url}/docs/guides/${name}`)
+        const html = await page.text()
+        expect(page.status).toBe(200)
+        expect(page.headers.get("content-security-policy")).toContain("default-src 'none'")
+        expect(page.headers.get("content-security-policy")).not.toContain("script-src")
+        expect(html).toMatch(/<h1>.+<\/h1>/)
+        expect(html).not.toContain("<script")
+        // Links between guides are written `x.md` in the files and lead to the page `x`.
+        expect(html).not.toMatch(/href="[a-z0-9-]+\.md/)
+      }
+      expect((await fetch(`${service.url}/docs/guides/no-such-guide`)).status).toBe(404)
+      expect((await fetch(`${service.url}/docs`)).headers.get("content-security-policy")).toContain("script-src 'self'")
+    })
+
     for (const name of GUIDE_NAMES) {
       it(`${name}.md: every runnable block succeeds, in order`, () => {
         const script = guideScript(name, guideBlocks(readGuide(GUIDES, name)))
         const run = spawnSync("bash", ["-c", script], {
           cwd: work,
-          env: { ...process.env, ORCHESTRATOR_URL: service.url, ORCHESTRATOR_KEY: service.key },
+          // Without PORT: the guides' own servers (the webhook receiver) listen where the guide says.
+          env: { ...withoutPort(process.env), ORCHESTRATOR_URL: service.url, ORCHESTRATOR_KEY: service.key },
           encoding: "utf8",
           timeout: 60_000
         })

@@ -38,9 +38,9 @@ export const referencePage = (guides: ReadonlyArray<Guide>) =>
 <header class="docs-banner" id="authentication">
 <strong>Authentication.</strong> Send your secret key with every request:
 <code>Authorization: Bearer sk_test_…</code> (test mode, the sandbox PSP; <code>sk_live_…</code> is live mode).
-To try a request here, press <em>Authorize</em> (or open an operation's <em>Test Request</em>),
-choose <code>bearer</code> and paste a test key: it stays in this page only, is never stored, and is
-gone when you reload. <a href="/docs/guides">Guides</a>:
+To try requests from this page, paste a test key in <em>Authentication</em> (<code>bearer</code>,
+<em>Bearer Token</em>, beside the introduction), then press an operation's <em>Test Request</em> and
+<em>Send</em>: the key stays in this page only, is never stored, and is gone when you reload. <a href="/docs/guides">Guides</a>:
 ${guides.map((guide) => `<a href="/docs/guides/${guide.name}">${escapeHtml(guide.title)}</a>`).join(" · ")}
 </header>
 <div id="reference"></div>

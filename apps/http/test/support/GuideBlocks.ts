@@ -55,6 +55,8 @@ const CURL = String.raw`curl() {
 export const guideScript = (name: string, blocks: ReadonlyArray<GuideBlock>) =>
   [
     "set -euo pipefail",
+    // A guide's background processes (a webhook receiver) end with it, whatever happened.
+    "trap 'kill $(jobs -p) 2>/dev/null || true' EXIT",
     CURL,
     ...blocks.flatMap((block) =>
       block.kind === "run"
