@@ -78,8 +78,11 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           expect([list.json.data[0].amount, list.json.data[0].status]).toEqual([2500, "succeeded"])
 
           // Nothing of it was kept: no storage holds the key, and a reload forgets it.
-          const stored = yield* promise(() => page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })))
+          const stored = yield* promise(() =>
+            page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)
+          )
           expect(stored).not.toContain(secret)
+          expect(yield* promise(() => page.evaluate(() => indexedDB.databases()))).toEqual([])
           yield* promise(() => page.reload())
           yield* promise(() => page.getByPlaceholder("Token").first().waitFor())
           expect(yield* promise(() => page.getByPlaceholder("Token").first().inputValue())).toBe("")
