@@ -6,6 +6,7 @@
  * PGlite stays a package of its own: it loads its WebAssembly from beside its own files.
  */
 import { bundleDashboard } from "@orchestrator/dashboard/DashboardBundle"
+import { loadScalarScript } from "@orchestrator/http/docs/ScalarScript"
 import { Effect } from "effect"
 import { build } from "esbuild"
 import { cp, mkdir, rm, writeFile } from "node:fs/promises"
@@ -33,6 +34,10 @@ await build({
 })
 // Read at start from beside the module that serves them, which is now the bundle.
 await cp(path.join(root, "apps/http/src/checkout/browser"), path.join(dist, "browser"), { recursive: true })
+await cp(path.join(root, "apps/http/src/docs/browser"), path.join(dist, "browser"), { recursive: true })
+await cp(path.join(root, "docs/guides"), path.join(dist, "guides"), { recursive: true })
+await mkdir(path.join(dist, "docs"), { recursive: true })
+await writeFile(path.join(dist, "docs/scalar.js"), loadScalarScript())
 // Bundled from source: nothing is built yet where the built service would look.
 const dashboard = await Effect.runPromise(bundleDashboard)
 await mkdir(path.join(dist, "dashboard"), { recursive: true })

@@ -1,10 +1,11 @@
-import { HttpApiBuilder, HttpApiScalar, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api/Api"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
 import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
+import { makeDocsRoutes } from "./docs/DocsRoutes.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive } from "./health/HealthHttp.js"
@@ -45,15 +46,18 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 /** The checkout drop-in script and the hosted payment page, served beside the API. */
 const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
 
+/** `/docs`: the reference and the guides, served from this origin only. */
+const DocsLive = HttpApiBuilder.Router.use((router) => Effect.flatMap(Effect.sync(makeDocsRoutes), (routes) => router.concat(routes)))
+
 /**
  * Every route of the service on whatever `HttpServer` is provided: the API, `/v1/openapi.json`,
- * the rendered docs at `/docs` (bundled, no CDN), the hosted checkout page, and the `pages` the
+ * the docs at `/docs` (the reference and the guides, nothing from another origin), the hosted checkout page, and the `pages` the
  * composition root mounts beside them (the dashboard, the sandbox PSP's pages), all behind the
  * edge middleware.
  */
 export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>) =>
   HttpApiBuilder.serve().pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(DocsLive),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
     Layer.provide(pages),
     Layer.provide(CheckoutPagesLive),
