@@ -4,6 +4,7 @@ import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.
 import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { EventsApi } from "./events/EventsApi.js"
+import { withStoredExamples } from "./examples/ExampleTransform.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
 import { OrganizationApi } from "./organization/OrganizationApi.js"
@@ -77,5 +78,5 @@ export class Api extends HttpApi.make("orchestrator")
     "Create and process payments and refunds through external PSPs, and receive what happens to them as " +
       "signed webhooks. Amounts are integers in minor units."
   )
-  .annotate(OpenApi.Transform, (spec) => withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))
+  .annotate(OpenApi.Transform, (spec) => withStoredExamples(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec))))
 {}
