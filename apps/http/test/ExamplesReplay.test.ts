@@ -1,9 +1,13 @@
 import { OpenApi } from "@effect/platform"
 import { describe, expect, it as plain, layer } from "@effect/vitest"
 import { Api } from "@orchestrator/api/Api"
+import { withStoredExamples } from "@orchestrator/api/examples/ExampleTransform"
 import type { StoredExample } from "@orchestrator/api/examples/StoredExample"
+import { storedEvents } from "@orchestrator/api/examples/StoredExamples"
 import { Effect } from "effect"
-import { readOperationFiles } from "./examples/ExampleFiles.js"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { EVENTS_DIR, EXAMPLES_DIR, readOperationFiles } from "./examples/ExampleFiles.js"
 import { sendPrepared } from "./examples/ExampleRecording.js"
 import { IdMap, shapeDifferences } from "./examples/ExampleReplay.js"
 import { exampleMerchant, exampleServer, workerCatchesUp } from "./examples/ExampleServer.js"
@@ -105,5 +109,26 @@ describe("the OpenAPI document's examples", () => {
         .map((status) => `${operationId} ${status}`)
     )
     expect(stale).toEqual([])
+  })
+
+  plain("hold no API key: requests are stored without one, and no answer shows one", () => {
+    const files = [
+      ...fs.readdirSync(EXAMPLES_DIR).filter((name) => name.endsWith(".json")).map((name) => path.join(EXAMPLES_DIR, name)),
+      ...fs.readdirSync(EVENTS_DIR).map((name) => path.join(EVENTS_DIR, name))
+    ]
+    const withKey = files.filter((file) => /sk_(test|live)_[A-Za-z0-9]{8,}/.test(fs.readFileSync(file, "utf8")))
+    expect(withKey).toEqual([])
+  })
+
+  plain("put each event type's payload into the webhooks section, when the document has one for that type", () => {
+    const event = storedEvents.find((stored) => stored.type === "payment.succeeded")!
+    const spec = withStoredExamples({
+      paths: {},
+      webhooks: { "payment.succeeded": { post: { requestBody: { content: { "application/json": { schema: {} } } } } } }
+    })
+    expect(spec.webhooks["payment.succeeded"].post.requestBody.content["application/json"].examples["payment.succeeded"].value)
+      .toEqual(event.payload)
+    expect((event.payload as { type: string }).type).toBe("payment.succeeded")
+    expect(withStoredExamples({ paths: {} })).toEqual({ paths: {} })
   })
 })

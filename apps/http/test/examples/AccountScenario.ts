@@ -209,6 +209,67 @@ export const billingSteps: ReadonlyArray<ScenarioStep> = [
   ),
   step(
     "testClocks.create",
+    "dunning",
+    201,
+    "A clock for a customer whose renewals fail",
+    () => post("/v1/test_helpers/test_clocks", { frozen_time: "2030-01-31T12:00:00.000Z", name: "Dunning" }, "clock-dunning"),
+    { saveAs: "dunningClock" }
+  ),
+  step(
+    "customers.create",
+    "dunning",
+    201,
+    "A customer on that clock",
+    (saved) => post("/v1/customers", { email: "sam@example.com", test_clock: saved("dunningClock").id }, "customer-sam"),
+    { saveAs: "dunningCustomer" }
+  ),
+  step(
+    "subscriptions.create",
+    "dunning",
+    201,
+    "A subscription whose first charge succeeds",
+    (saved) => post("/v1/subscriptions", { customer: saved("dunningCustomer").id, plan: saved("plan").id, payment_method: "tok_visa" }, "subscribe-sam"),
+    {
+      saveAs: "dunningSubscription"
+    }
+  ),
+  step(
+    "subscriptions.update",
+    "payment_method",
+    200,
+    "Change the card renewals are charged to",
+    (saved) => post(`/v1/subscriptions/${saved("dunningSubscription").id}`, { payment_method: "tok_chargeDeclined" }, "subscription-sam-card")
+  ),
+  step(
+    "testClocks.advance",
+    "renewal_declined",
+    200,
+    "The renewal is declined: the subscription is past_due and retried",
+    (saved) => post(`/v1/test_helpers/test_clocks/${saved("dunningClock").id}/advance`, { frozen_time: "2030-03-01T12:00:00.000Z" }, "advance-sam-1")
+  ),
+  step(
+    "subscriptions.retrieve",
+    "past_due",
+    200,
+    "A subscription whose renewal failed",
+    (saved) => get(`/v1/subscriptions/${saved("dunningSubscription").id}`)
+  ),
+  step(
+    "testClocks.advance",
+    "retries_spent",
+    200,
+    "Every retry failed: the subscription is unpaid",
+    (saved) => post(`/v1/test_helpers/test_clocks/${saved("dunningClock").id}/advance`, { frozen_time: "2030-03-15T12:00:00.000Z" }, "advance-sam-2")
+  ),
+  step(
+    "subscriptions.retrieve",
+    "unpaid",
+    200,
+    "A subscription whose retries are spent",
+    (saved) => get(`/v1/subscriptions/${saved("dunningSubscription").id}`)
+  ),
+  step(
+    "testClocks.create",
     "temporary",
     201,
     "A test clock to delete",

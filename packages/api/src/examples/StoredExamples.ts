@@ -18,6 +18,7 @@ import eventCheckoutSessionPaymentFailed from "../../examples/events/checkout.se
 import eventCheckoutSessionProcessing from "../../examples/events/checkout.session.processing.json" with { type: "json" }
 import eventCheckoutSessionRerouted from "../../examples/events/checkout.session.rerouted.json" with { type: "json" }
 import eventInvoiceCreated from "../../examples/events/invoice.created.json" with { type: "json" }
+import eventInvoiceMarkedUncollectible from "../../examples/events/invoice.marked_uncollectible.json" with { type: "json" }
 import eventInvoicePaid from "../../examples/events/invoice.paid.json" with { type: "json" }
 import eventInvoicePaymentFailed from "../../examples/events/invoice.payment_failed.json" with { type: "json" }
 import eventInvoiceVoided from "../../examples/events/invoice.voided.json" with { type: "json" }
@@ -33,6 +34,8 @@ import eventRefundPending from "../../examples/events/refund.pending.json" with 
 import eventRefundSucceeded from "../../examples/events/refund.succeeded.json" with { type: "json" }
 import eventSubscriptionCanceled from "../../examples/events/subscription.canceled.json" with { type: "json" }
 import eventSubscriptionCreated from "../../examples/events/subscription.created.json" with { type: "json" }
+import eventSubscriptionPastDue from "../../examples/events/subscription.past_due.json" with { type: "json" }
+import eventSubscriptionUnpaid from "../../examples/events/subscription.unpaid.json" with { type: "json" }
 import eventSubscriptionUpdated from "../../examples/events/subscription.updated.json" with { type: "json" }
 import operationHealthHealthz from "../../examples/health.healthz.json" with { type: "json" }
 import operationHealthReadyz from "../../examples/health.readyz.json" with { type: "json" }
@@ -166,6 +169,7 @@ export const storedEvents = [
   eventCheckoutSessionProcessing,
   eventCheckoutSessionRerouted,
   eventInvoiceCreated,
+  eventInvoiceMarkedUncollectible,
   eventInvoicePaid,
   eventInvoicePaymentFailed,
   eventInvoiceVoided,
@@ -181,5 +185,7 @@ export const storedEvents = [
   eventRefundSucceeded,
   eventSubscriptionCanceled,
   eventSubscriptionCreated,
+  eventSubscriptionPastDue,
+  eventSubscriptionUnpaid,
   eventSubscriptionUpdated
 ] as ReadonlyArray<unknown> as ReadonlyArray<EventExample>
