@@ -23,7 +23,7 @@ export const webhookSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "A payment after the endpoint exists: its events are delivered there",
     () => post("/v1/payments", { amount: 1200, currency: "EUR", payment_method: card("tok_visa") }, "order-1011"),
-    { saveAs: "delivered" }
+    { saveAs: "delivered", hidden: true }
   ),
   step("webhooks.listEndpoints", "endpoints", 200, "The endpoints", () => get("/v1/webhooks/endpoints")),
   step(
@@ -89,7 +89,7 @@ export const webhookSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "An endpoint to delete",
     () => post("/v1/webhooks/endpoints", { url: "https://staging.shop.example/webhooks" }, "endpoint-staging"),
-    { saveAs: "staging" }
+    { saveAs: "staging", hidden: true }
   ),
   step("webhooks.deleteEndpoint", "deleted", 200, "Delete an endpoint", (saved) => del(`/v1/webhooks/endpoints/${saved("staging").id}`)),
   step("events.list", "payment_succeeded", 200, "Events of one type, newest first", () => get("/v1/events", { type: "payment.succeeded", limit: "2" }), {
@@ -213,7 +213,7 @@ export const billingSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "A clock for a customer whose renewals fail",
     () => post("/v1/test_helpers/test_clocks", { frozen_time: "2030-01-31T12:00:00.000Z", name: "Dunning" }, "clock-dunning"),
-    { saveAs: "dunningClock" }
+    { saveAs: "dunningClock", hidden: true }
   ),
   step(
     "customers.create",
@@ -221,7 +221,7 @@ export const billingSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "A customer on that clock",
     (saved) => post("/v1/customers", { email: "sam@example.com", test_clock: saved("dunningClock").id }, "customer-sam"),
-    { saveAs: "dunningCustomer" }
+    { saveAs: "dunningCustomer", hidden: true }
   ),
   step(
     "subscriptions.create",
@@ -274,7 +274,7 @@ export const billingSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "A test clock to delete",
     () => post("/v1/test_helpers/test_clocks", { frozen_time: "2030-06-01T00:00:00.000Z" }, "clock-2"),
-    { saveAs: "clock2" }
+    { saveAs: "clock2", hidden: true }
   ),
   step("testClocks.delete", "deleted", 200, "Delete a test clock", (saved) => del(`/v1/test_helpers/test_clocks/${saved("clock2").id}`))
 ]
@@ -337,7 +337,8 @@ export const checkoutSteps: ReadonlyArray<ScenarioStep> = [
         "checkout-2002"
       ),
     {
-      saveAs: "session2"
+      saveAs: "session2",
+      hidden: true
     }
   ),
   step(

@@ -59,6 +59,7 @@ export const recordScenario = (baseUrl: string, keys: Keys, steps: ReadonlyArray
         step: recorded.length,
         request,
         ...(prepare === undefined ? {} : { prepare }),
+        ...(step.hidden === true ? { hidden: true as const } : {}),
         response
       })
     }

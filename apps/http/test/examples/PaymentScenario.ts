@@ -190,7 +190,8 @@ export const paymentSteps: ReadonlyArray<ScenarioStep> = [
     "Another authorization",
     () => post("/v1/payments", { amount: 3000, currency: "EUR", capture: false, payment_method: card("tok_visa") }, "order-1009"),
     {
-      saveAs: "authorized2"
+      saveAs: "authorized2",
+      hidden: true
     }
   ),
   step(

@@ -16,6 +16,8 @@ export interface ScenarioStep {
   readonly prepare?: (saved: Saved) => ExamplePreparation
   /** Keeps the answer's body for later steps. */
   readonly saveAs?: string
+  /** Recorded and replayed, but not shown in the document: plumbing for later steps. */
+  readonly hidden?: true
 }
 
 export const get = (path: string, query?: Record<string, string>): ExampleRequest => ({
@@ -48,5 +50,5 @@ export const step = (
   status: number,
   summary: string,
   request: ScenarioStep["request"],
-  extra: Pick<ScenarioStep, "saveAs" | "prepare"> = {}
+  extra: Pick<ScenarioStep, "saveAs" | "prepare" | "hidden"> = {}
 ): ScenarioStep => ({ operationId, name, status, summary, request, ...extra })

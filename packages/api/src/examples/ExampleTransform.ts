@@ -1,4 +1,4 @@
-import type { OperationExamples, StoredExample } from "./StoredExample.js"
+import type { StoredExample } from "./StoredExample.js"
 import { storedEvents, storedOperations } from "./StoredExamples.js"
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as the JSON it is */
@@ -33,10 +33,10 @@ const withResponseExamples = (operation: any, examples: ReadonlyArray<StoredExam
 }
 
 /** Each parameter's value in the first working request: a real id, a real filter, an Idempotency-Key. */
-const withParameterExamples = (operation: any, file: OperationExamples) => {
-  const first = successesFirst(file.examples)[0]
+const withParameterExamples = (operation: any, path: string, examples: ReadonlyArray<StoredExample>) => {
+  const first = successesFirst(examples)[0]
   if (first === undefined) return
-  const template = file.path.split("/")
+  const template = path.split("/")
   const actual = first.request.path.split("/")
   for (const parameter of operation.parameters ?? []) {
     const value = parameter.in === "path"
@@ -60,10 +60,10 @@ export const withStoredExamples = (spec: Record<string, any>) => {
     for (const operation of Object.values<any>(path)) {
       if (operation?.responses === undefined) continue
       const file = byOperation.get(operation.operationId)
-      const examples = file?.examples ?? []
+      const examples = (file?.examples ?? []).filter((example) => example.hidden !== true)
       withRequestExamples(operation, examples)
       withResponseExamples(operation, examples)
-      if (file !== undefined) withParameterExamples(operation, file)
+      if (file !== undefined) withParameterExamples(operation, file.path, examples)
     }
   }
   for (const event of storedEvents) {

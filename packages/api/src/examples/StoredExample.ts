@@ -47,6 +47,8 @@ export interface StoredExample {
   readonly request: ExampleRequest
   readonly prepare?: ExamplePreparation
   readonly response: ExampleResponse
+  /** A step the scenario needs (a second authorization, a clock to delete) that teaches a reader nothing new: replayed, not shown. */
+  readonly hidden?: true
 }
 
 /** One operation's file. */
