@@ -349,24 +349,3 @@ export const checkoutSteps: ReadonlyArray<ScenarioStep> = [
     (saved) => post(`/v1/checkout/sessions/${saved("session2").id}/cancel`, undefined, "cancel-2002")
   )
 ]
-
-/** What is left at the end: deleting what the setup made, and the health checks. */
-export const closingSteps: ReadonlyArray<ScenarioStep> = [
-  step("routing.delete", "deleted", 200, "Delete a routing rule", (saved) => del(`/v1/routing-rules/${saved("rule").id}`)),
-  step("providers.delete", "deleted", 200, "Delete a connection", (saved) => del(`/v1/provider-connections/${saved("backup").id}`)),
-  step("providerWebhooks.receive", "unsigned", 400, "A PSP's webhook without a valid signature is refused", (saved) => ({
-    method: "POST",
-    path: `/v1/provider-webhooks/${saved("connections").data[0].id}`,
-    body: { id: "evt_sandbox_1", type: "charge.updated" },
-    auth: "none"
-  })),
-  step(
-    "providers.delete",
-    "default_provider",
-    409,
-    "The organization's default provider cannot be deleted",
-    (saved) => del(`/v1/provider-connections/${saved("connections").data.find((c: { name: string }) => c.name === "sandbox_a").id}`)
-  ),
-  step("health.healthz", "alive", 200, "The process is alive", () => ({ method: "GET", path: "/healthz", auth: "none" })),
-  step("health.readyz", "ready", 200, "The database answers: ready for traffic", () => ({ method: "GET", path: "/readyz", auth: "none" }))
-]

@@ -1,4 +1,4 @@
-import { get, patch, post, type ScenarioStep, step } from "./ScenarioStep.js"
+import { get, patch, post, sandboxA, type ScenarioStep, step } from "./ScenarioStep.js"
 
 const card = (token: string) => ({ type: "card", token })
 const RETURN_URL = "https://shop.example/thanks"
@@ -290,5 +290,3 @@ export const refundSteps: ReadonlyArray<ScenarioStep> = [
   step("refunds.retrieve", "refund", 200, "A refund", (saved) => get(`/v1/refunds/${saved("refund").id}`)),
   step("refunds.list", "of_payment", 200, "The refunds of one payment", (saved) => get("/v1/refunds", { payment_id: saved("paid").id }))
 ]
-
-const sandboxA = (saved: (name: string) => any): string => saved("connections").data.find((c: { name: string }) => c.name === "sandbox_a").id

@@ -52,3 +52,6 @@ export const step = (
   request: ScenarioStep["request"],
   extra: Pick<ScenarioStep, "saveAs" | "prepare" | "hidden"> = {}
 ): ScenarioStep => ({ operationId, name, status, summary, request, ...extra })
+
+/** The id of the sandbox connection every new organization has, from the saved list of connections. */
+export const sandboxA = (saved: Saved): string => saved("connections").data.find((connection: { name: string }) => connection.name === "sandbox_a").id

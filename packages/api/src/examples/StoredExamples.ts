@@ -29,6 +29,7 @@ import eventPaymentProcessing from "../../examples/events/payment.processing.jso
 import eventPaymentRequiresAction from "../../examples/events/payment.requires_action.json" with { type: "json" }
 import eventPaymentRequiresCapture from "../../examples/events/payment.requires_capture.json" with { type: "json" }
 import eventPaymentSucceeded from "../../examples/events/payment.succeeded.json" with { type: "json" }
+import eventProviderConnectionError from "../../examples/events/provider_connection.error.json" with { type: "json" }
 import eventRefundFailed from "../../examples/events/refund.failed.json" with { type: "json" }
 import eventRefundPending from "../../examples/events/refund.pending.json" with { type: "json" }
 import eventRefundSucceeded from "../../examples/events/refund.succeeded.json" with { type: "json" }
@@ -180,6 +181,7 @@ export const storedEvents = [
   eventPaymentRequiresAction,
   eventPaymentRequiresCapture,
   eventPaymentSucceeded,
+  eventProviderConnectionError,
   eventRefundFailed,
   eventRefundPending,
   eventRefundSucceeded,
