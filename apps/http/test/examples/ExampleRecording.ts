@@ -9,9 +9,12 @@ export interface Recorded extends StoredExample {
   readonly operationId: string
 }
 
-/** Spends a live key's budget: the next request in the same second is over the limit. */
+/**
+ * Spends a live key's budget: five seconds' worth of requests at once, so the next one is over the
+ * limit even on a machine slow enough that the budget refills a little meanwhile.
+ */
 export const exhaustRateLimit = (baseUrl: string, keys: Keys, request: ExampleRequest) =>
-  Effect.forEach(Array.from({ length: LIVE_RATE_LIMIT }), () => send(baseUrl, keys, request), { discard: true })
+  Effect.forEach(Array.from({ length: LIVE_RATE_LIMIT * 5 }), () => send(baseUrl, keys, request), { discard: true })
 
 /** Sends `request` after its preparation; `prepared` is what the preparation produced (a return token). */
 export const sendPrepared = (
