@@ -4,6 +4,7 @@ import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.
 import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
 import { EventsApi } from "./events/EventsApi.js"
+import { withStoredExamples } from "./examples/ExampleTransform.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
 import { documented } from "./openapi/Documented.js"
@@ -75,5 +76,6 @@ export class Api extends HttpApi.make("orchestrator")
   .annotate(OpenApi.Title, "Payment Orchestration Service")
   .annotate(OpenApi.Version, API_VERSION)
   .annotate(OpenApi.Description, INTRODUCTION)
-  .annotate(OpenApi.Transform, (spec) => documented(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec))))
+  // Examples last: they attach event payloads to the `webhooks` section `documented` builds.
+  .annotate(OpenApi.Transform, (spec) => withStoredExamples(documented(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))))
 {}

@@ -1,0 +1,28 @@
+import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { Effect } from "effect"
+import { merchant, runJobs, serverLayer } from "../support/TestServer.js"
+import type { Keys } from "./ExampleRequests.js"
+
+/** Requests a second a live key may make where examples are recorded and replayed: low, to show the 429. */
+export const LIVE_RATE_LIMIT = 2
+
+/** A fresh service on an embedded database, as the recording and the replay both use it. */
+export const exampleServer = () =>
+  serverLayer(testDatabases().find((database) => database.name === "pglite")!.layer, {
+    rateLimits: { live: LIVE_RATE_LIMIT, test: 1_000_000 }
+  })
+
+/** A new organization with a test key (every example but one) and a live key (the 429). */
+export const exampleMerchant = Effect.gen(function*() {
+  const { baseUrl, organization, secret } = yield* merchant()
+  const live = yield* (yield* Organizations).createKey(organization.id, true)
+  return { baseUrl, keys: { test: secret, live: live.secret } satisfies Keys }
+})
+
+/**
+ * What the worker would have done by the time a merchant asks about deliveries: events fanned out to
+ * endpoints. Only then, so a replay stays quick (the same operations in the recording and the replay).
+ */
+export const workerCatchesUp = (operationId: string) =>
+  operationId.startsWith("webhooks.") && operationId.includes("Deliver") ? runJobs("dispatch-events") : Effect.void
