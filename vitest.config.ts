@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 const project = (name: string, root: string) => ({
@@ -9,6 +10,9 @@ export default defineConfig({
   test: {
     // Effect's TestClock drives time; vitest's fake timers stay out of the way.
     fakeTimers: { toFake: [] },
+    // Most suites wait on PostgreSQL, Chromium or a child process more than they compute, so two run at
+    // once even on two cores (vitest's default there is one at a time).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [

@@ -106,5 +106,5 @@ layer(serverLayer(pglite!.layer), { excludeTestServices: true, timeout: "240 sec
           .then(() => "clean", (error: { stdout: string }) => error.stdout)
       )
       expect(checked).toBe("clean")
-    }))
+    }), { timeout: 240_000 })
 })
