@@ -45,8 +45,13 @@ try {
   )
   for (const [name, dir] of Object.entries(bundled)) {
     const target = join(stage, "node_modules", name)
+    const manifest = manifestOf(dir)
     copyDist(dir, target)
-    writeFileSync(join(target, "package.json"), JSON.stringify(published(manifestOf(dir)), null, 2))
+    // What the build reads beside dist (the API's recorded examples, imported as JSON).
+    for (const entry of manifest.files ?? []) {
+      if (entry !== "dist") cpSync(join(root, dir, entry), join(target, entry), { recursive: true })
+    }
+    writeFileSync(join(target, "package.json"), JSON.stringify(published(manifest), null, 2))
   }
   const tarballs = [
     run("pnpm", ["pack", "--pack-destination", destination], join(root, "packages/webhook-verify")),
