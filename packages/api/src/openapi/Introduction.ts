@@ -17,7 +17,7 @@ Every call under \`/v1\` sends a secret API key: \`Authorization: Bearer sk_test
 test data only, a \`sk_live_…\` key live data only. The development start (\`pnpm start\`) prints a test key
 ("Development API key (test mode)") the first time it runs; an operator creates keys with
 \`bin/orchestrator keys create --org org_… [--live]\` and revokes them with \`bin/orchestrator keys revoke key_…\`.
-A key is shown once. Use **Authorize** on this page to try the calls with your test key.
+A key is shown once. Paste your test key in **Authentication** (Bearer Token) on this page, then **Test Request** sends a call with it; the key stays in the page.
 A checkout session's browser endpoints also accept that session's \`client_secret\`
 (header \`Service-Client-Secret\` or query \`client_secret\`), which opens that one session only.
 By default each key may send 25 requests a second in test mode and 100 in live mode; past that, 429 with \`Retry-After\`.
