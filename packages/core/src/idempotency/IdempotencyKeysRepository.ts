@@ -12,6 +12,8 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
      * carry its response already: an answer reached before anything else was written.)
      */
     readonly start: (tenant: Tenant, record: IdempotencyRecord) => Effect.Effect<Option.Option<IdempotencyRecord>>
+    /** The key as stored, if it is. */
+    readonly find: (tenant: Tenant, key: string) => Effect.Effect<Option.Option<IdempotencyRecord>>
     /**
      * Takes over an unfinished key whose lock was released or has lapsed, under a new `lockToken`.
      * `None` when someone else holds it or it has finished meanwhile.
@@ -51,6 +53,7 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
             rows().set(id(tenant, record.key), record)
             return Option.none()
           }),
+        find: (tenant, key) => Effect.sync(() => Option.fromNullable(rows().get(id(tenant, key)))),
         acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
           Effect.sync(() => {
             const row = rows().get(id(tenant, key))

@@ -89,7 +89,8 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
       const { credentialEncryption } = yield* KeyMaterial
       const { replayed, stored } = storedAnswers(credentialEncryption)
 
-      const begin = (request: IdempotentRequest) =>
+      /** `known`: the key was just found written (a first write's claim met it), so it is read, not inserted. */
+      const begin = (request: IdempotentRequest, known: boolean) =>
         Effect.gen(function*() {
           const { fingerprint, key, reserveId, tenant } = request
           const fresh = yield* freshRecord(ids, request)
@@ -97,7 +98,9 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           const lockedUntil = fresh.lockedUntil!
           const lockToken = fresh.lockToken!
           const reserved = fresh.resourceId
-          const existing = yield* keys.start(tenant, fresh)
+          const existing = known
+            ? yield* Effect.flatMap(keys.find(tenant, key), (found) => Option.isSome(found) ? Effect.succeed(found) : keys.start(tenant, fresh))
+            : yield* keys.start(tenant, fresh)
           if (Option.isNone(existing)) {
             return { _tag: "Run" as const, lockToken, recovered: Option.none<string>(), reserved: Option.fromNullable(reserved) }
           }
@@ -149,9 +152,9 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
           : keys.release(request.tenant, request.key, lockToken)
 
       /** The key written first (or found), then the operation. */
-      const runStarted = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>) =>
+      const runStarted = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>, known = false) =>
         Effect.gen(function*() {
-          const start = yield* begin(request)
+          const start = yield* begin(request, known)
           if (start._tag === "Replay") return yield* replayed(request, start.response)
           const run: KeyRun = { claimed: true, answered: undefined }
           const response = yield* operation.pipe(
@@ -181,13 +184,13 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
             return { response: run.answered ?? (yield* exit), replayed: false }
           }
           if (Exit.isFailure(exit)) {
-            return claimedElsewhere(exit.cause) ? yield* runStarted(request, operation) : yield* Effect.failCause(exit.cause)
+            return claimedElsewhere(exit.cause) ? yield* runStarted(request, operation, true) : yield* Effect.failCause(exit.cause)
           }
           // A 5xx before anything was written leaves no key, as a released one would be.
           if (exit.value.status >= 500) return { response: exit.value, replayed: false }
           const answered: IdempotencyRecord = { ...record, resourceId: null, response: yield* stored(request, exit.value), lockedUntil: null, lockToken: null }
           const existing = yield* keys.start(request.tenant, answered)
-          return Option.isNone(existing) ? { response: exit.value, replayed: false } : yield* runStarted(request, operation)
+          return Option.isNone(existing) ? { response: exit.value, replayed: false } : yield* runStarted(request, operation, true)
         })
 
       return {

@@ -49,6 +49,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
           }
           return yield* Effect.dieMessage(`idempotency key ${record.key} keeps vanishing`)
         }).pipe(Effect.orDie),
+      find: (tenant, key) => sql`select * from idempotency_keys where ${ofKey(tenant, key)}`.pipe(firstRow(toRecord)),
       acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
         sql`update idempotency_keys set locked_until = ${at(lockedUntil)}::timestamptz, lock_token = ${lockToken}
           where ${ofKey(tenant, key)} and response_status is null
