@@ -71,14 +71,28 @@ export const idempotent = <A, R>(
      * headers stay those of the replay.
      */
     readonly refreshReplay?: (stored: unknown) => Effect.Effect<Option.Option<A>, never, R>
+    /**
+     * The key rides along with the operation's writes (see `KeyRides` in the core): inserted by the
+     * write that creates the object (`reserveId`) and completed by the write of the object the
+     * answer shows. For an operation whose success is the object it writes last.
+     */
+    readonly ride?: boolean
   },
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
   Effect.gen(function*() {
     const successStatus = HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast)
     const encodeSuccess = Schema.encodeUnknownSync(Schema.make(endpoint.successSchema.ast))
+    // A success rendered for the key's completion (before it was written) is not rendered again.
+    let last: { readonly value: unknown; readonly response: StoredResponse } | undefined
+    const render = (value: unknown): StoredResponse => {
+      if (last !== undefined && last.value === value) return last.response
+      const response = { status: successStatus, body: JSON.stringify(encodeSuccess(value)) }
+      last = { value, response }
+      return response
+    }
     const rendered = operation.pipe(
-      Effect.map((value): StoredResponse => ({ status: successStatus, body: JSON.stringify(encodeSuccess(value)) })),
+      Effect.map(render),
       Effect.catchAll((error) => Effect.succeed<StoredResponse>({ status: statusOf(error), body: encodeApiError(error) }))
     )
     if (request.key === undefined) return toHttpResponse(yield* rendered)
@@ -95,7 +109,8 @@ export const idempotent = <A, R>(
         key: request.key,
         fingerprint: yield* fingerprint(endpoint.method, path, body),
         sealResponse: request.sealResponse ?? false,
-        ...(request.reserveId === undefined ? {} : { reserveId: request.reserveId })
+        ...(request.reserveId === undefined ? {} : { reserveId: request.reserveId }),
+        ...(request.ride === true ? { ride: { render } } : {})
       },
       rendered
     )

@@ -32,7 +32,7 @@ const CrashAfterCharge = Layer.effect(
   Effect.map(PaymentsRepository, (real) => ({
     ...real,
     update: (tenant, payment) => failOnce(payment) ?? real.update(tenant, payment),
-    updateIfUnchanged: (tenant, seen, payment, events) => failOnce(payment) ?? real.updateIfUnchanged(tenant, seen, payment, events)
+    updateIfUnchanged: (tenant, seen, payment, events, completion) => failOnce(payment) ?? real.updateIfUnchanged(tenant, seen, payment, events, completion)
   }))
 )
 

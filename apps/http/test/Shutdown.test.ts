@@ -34,9 +34,9 @@ describe("shutdown", () => {
         Effect.map(PaymentsRepository, (real) => ({
           ...real,
           update: (tenant, payment) => Effect.tap(real.update(tenant, payment), () => settled(payment)),
-          insertWithEvents: (tenant, payment, written) => held(real.insertWithEvents(tenant, payment, written)),
-          updateIfUnchanged: (tenant, seen, payment, written) =>
-            Effect.tap(real.updateIfUnchanged(tenant, seen, payment, written), (done) => done ? settled(payment) : Effect.void)
+          insertWithEvents: (tenant, payment, written, claim) => held(real.insertWithEvents(tenant, payment, written, claim)),
+          updateIfUnchanged: (tenant, seen, payment, written, completion) =>
+            Effect.tap(real.updateIfUnchanged(tenant, seen, payment, written, completion), (done) => done ? settled(payment) : Effect.void)
         }))
       )
       const scope = yield* Scope.make()

@@ -39,6 +39,42 @@ describe("IdempotentRequests", () => {
       expect([unnamed.replayed, again]).toEqual([false, { response: { status: 201, body: "{}" }, replayed: true }])
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("a key that rides with the first write: an answer reached before any write is kept, a claim that meets the key replays", () =>
+    Effect.gen(function*() {
+      const idempotent = yield* IdempotentRequests
+      const keys = yield* IdempotencyKeysRepository
+      const riding = { ...request, reserveId: "pay" as const, ride: { render: (answer: unknown) => ({ status: 201, body: String(answer) }) } }
+      // Refused before writing anything: the key is written with that answer, and replays it. (The
+      // retry's operation reads again up to its first write, where it would meet the key: its own
+      // answer is never given.)
+      let refusals = 0
+      const refuse = Effect.sync(() => ++refusals).pipe(Effect.map((n) => ({ status: 422, body: `refused ${n}` })))
+      const refused = yield* idempotent.execute({ ...riding, key: "refused" }, refuse)
+      const again = yield* idempotent.execute({ ...riding, key: "refused" }, refuse)
+      expect([refused, again.replayed, again.response]).toEqual([
+        { response: { status: 422, body: "refused 1" }, replayed: false },
+        true,
+        { status: 422, body: "refused 1" }
+      ])
+      // An operation whose first write carries the claim (here a store that writes only the key).
+      let created = 0
+      const create = Effect.gen(function*() {
+        const scope = yield* IdempotencyScope
+        const id = yield* scope.claimWith((claim) =>
+          Option.isNone(claim)
+            ? Effect.succeed(Option.some("resumed"))
+            : Effect.map(keys.start(tenant, claim.value.record), (existing) =>
+              Option.isNone(existing) ? Option.some(claim.value.record.resourceId!) : Option.none())
+        )
+        created++
+        return { status: 201, body: id }
+      })
+      const first = yield* idempotent.execute({ ...riding, key: "created" }, create)
+      const second = yield* idempotent.execute({ ...riding, key: "created" }, create)
+      expect(first.response.body).toMatch(/^pay_/)
+      expect([second.replayed, second.response, created]).toEqual([true, first.response, 1])
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("refuses the key for a different request, and keeps modes and organizations apart", () =>
     Effect.gen(function*() {
       const idempotent = yield* IdempotentRequests

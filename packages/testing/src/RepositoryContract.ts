@@ -5,6 +5,7 @@ import { billingRepositoriesContract } from "./contracts/BillingRepositoriesCont
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"
 import { idempotencyKeysRepositoryContract } from "./contracts/IdempotencyKeysRepositoryContract.js"
 import { insightsRepositoryContract } from "./contracts/InsightsRepositoryContract.js"
+import { keyRidesContract } from "./contracts/KeyRidesContract.js"
 import { paymentsRepositoryContract } from "./contracts/PaymentsRepositoryContract.js"
 import { providerConnectionsRepositoryContract } from "./contracts/ProviderConnectionsRepositoryContract.js"
 import { refundsRepositoryContract } from "./contracts/RefundsRepositoryContract.js"
@@ -22,6 +23,7 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
     refundsRepositoryContract(it)
     billingRepositoriesContract(it)
     idempotencyKeysRepositoryContract(it)
+    keyRidesContract(it)
     eventsRepositoryContract(it)
     providerConnectionsRepositoryContract(it)
     tenancyRepositoriesContract(it)

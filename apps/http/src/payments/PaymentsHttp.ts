@@ -41,6 +41,7 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
                 key: headers["idempotency-key"],
                 payload,
                 reserveId: "pay",
+                ride: true,
                 refreshReplay: (stored) => settleReplayed(tenant, stored)
               },
               answering(payments.create(tenant, payload))

@@ -1,8 +1,8 @@
 /**
- * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as lowercase hex, computed synchronously. For
- * hashes on every request (a request's idempotency fingerprint): Web Crypto's `digest` is
- * asynchronous, a job on another thread and a promise per call, which costs far more than hashing
- * a few hundred bytes here. Not for secrets' keyed hashes: those stay with Web Crypto's keys.
+ * SHA-256 (FIPS 180-4), computed synchronously. For hashes on every request (a request's idempotency
+ * fingerprint, a return URL's signature through `HmacSha256`): Web Crypto's `digest` is asynchronous,
+ * a job on another thread and a promise per call, which costs far more than hashing a few hundred
+ * bytes here.
  */
 const K = new Uint32Array([
   0x428a2f98,
@@ -89,8 +89,9 @@ const padded = (message: Uint8Array): DataView => {
   return view
 }
 
-export const sha256Hex = (text: string): string => {
-  const view = padded(encoder.encode(text))
+/** The 32-byte digest of `message`. */
+export const sha256 = (message: Uint8Array): Uint8Array => {
+  const view = padded(message)
   let h0 = 0x6a09e667, h1 = 0xbb67ae85, h2 = 0x3c6ef372, h3 = 0xa54ff53a
   let h4 = 0x510e527f, h5 = 0x9b05688c, h6 = 0x1f83d9ab, h7 = 0x5be0cd19
   for (let block = 0; block < view.byteLength; block += 64) {
@@ -124,5 +125,11 @@ export const sha256Hex = (text: string): string => {
     h6 = (h6 + g) | 0
     h7 = (h7 + h) | 0
   }
-  return [h0, h1, h2, h3, h4, h5, h6, h7].map((word) => (word >>> 0).toString(16).padStart(8, "0")).join("")
+  const digest = new Uint8Array(32)
+  const out = new DataView(digest.buffer)
+  ;[h0, h1, h2, h3, h4, h5, h6, h7].forEach((word, index) => out.setUint32(index * 4, word >>> 0))
+  return digest
 }
+
+/** The digest of a string's UTF-8 bytes, as lowercase hex. */
+export const sha256Hex = (text: string): string => Array.from(sha256(encoder.encode(text)), (byte) => byte.toString(16).padStart(2, "0")).join("")

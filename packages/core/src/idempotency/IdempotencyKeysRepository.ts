@@ -1,13 +1,19 @@
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { memoryKeyId, memoryKeys } from "../memory/MemoryKeyRides.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { IdempotencyRecord, StoredResponse } from "./IdempotencyKey.js"
 
 export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeysRepository")<
   IdempotencyKeysRepository,
   {
-    /** Inserts the record unless the key exists; then returns what is stored instead. */
+    /**
+     * Inserts the record unless the key exists; then returns what is stored instead. (A record may
+     * carry its response already: an answer reached before anything else was written.)
+     */
     readonly start: (tenant: Tenant, record: IdempotencyRecord) => Effect.Effect<Option.Option<IdempotencyRecord>>
+    /** The key as stored, if it is. */
+    readonly find: (tenant: Tenant, key: string) => Effect.Effect<Option.Option<IdempotencyRecord>>
     /**
      * Takes over an unfinished key whose lock was released or has lapsed, under a new `lockToken`.
      * `None` when someone else holds it or it has finished meanwhile.
@@ -30,8 +36,8 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
   static readonly layerMemory = Layer.effect(
     IdempotencyKeysRepository,
     Effect.map(MemoryStore, (store) => {
-      const rows = () => store.table<IdempotencyRecord>("idempotency_keys")
-      const id = (tenant: Tenant, key: string) => `${tenant.organizationId}/${tenant.livemode}/${key}`
+      const rows = () => memoryKeys(store)
+      const id = memoryKeyId
       const change = (tenant: Tenant, key: string, lockToken: string, changes: Partial<IdempotencyRecord>) =>
         Effect.sync(() => {
           const row = rows().get(id(tenant, key))
@@ -47,6 +53,7 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
             rows().set(id(tenant, record.key), record)
             return Option.none()
           }),
+        find: (tenant, key) => Effect.sync(() => Option.fromNullable(rows().get(id(tenant, key)))),
         acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
           Effect.sync(() => {
             const row = rows().get(id(tenant, key))

@@ -1,14 +1,15 @@
-import { Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { type IdPrefix, randomBase32 } from "../domain/Ids.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
-import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused, type IdempotencyRecord, type StoredResponse } from "./IdempotencyKey.js"
 import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
 import { IdempotencyScope } from "./IdempotencyScope.js"
+import { KeyClaimedElsewhere, type KeyRun, runScope } from "./RunScope.js"
+import { storedAnswers } from "./StoredAnswers.js"
 
 export interface IdempotentRequest {
   readonly tenant: Tenant
@@ -23,15 +24,32 @@ export interface IdempotentRequest {
   readonly reserveId?: IdPrefix
   /** The request being served (`req_…`): kept with its answer, so a replay can name the request that first got it. */
   readonly requestId?: string
+  /**
+   * The key rides along with the operation's own writes (see `KeyRides`): with `reserveId`, it is
+   * inserted by the write that creates the object, and it is completed by the write of the record
+   * that is the answer, which `render` renders before it is written. A new request's key then costs
+   * no statement of its own. Only for an operation whose answer is the record it writes last.
+   */
+  readonly ride?: { readonly render: (answer: unknown) => StoredResponse }
 }
 
-const SEALED = "sealed:"
+const claimedElsewhere = (cause: Cause.Cause<unknown>) => Option.exists(Cause.dieOption(cause), (defect) => defect instanceof KeyClaimedElsewhere)
 
-/**
- * A stored body may start with the request that first got it, `request:<id>` and a newline, before
- * the body itself (sealed or not); bodies stored before ids were kept have none.
- */
-const FIRST_REQUEST = /^request:([^\n]*)\n/
+/** The key as a request that finds it new writes it: locked by this request, naming its object. */
+const freshRecord = (ids: IdGenerator["Type"], { fingerprint, key, reserveId }: IdempotentRequest) =>
+  Effect.gen(function*() {
+    const startedAt = yield* now
+    const record: IdempotencyRecord = {
+      key,
+      fingerprint,
+      resourceId: reserveId === undefined ? null : yield* ids.make(reserveId),
+      response: null,
+      lockedUntil: plusMillis(startedAt, Duration.toMillis(KEY_LOCK)),
+      lockToken: randomBase32(24),
+      createdAt: startedAt
+    }
+    return record
+  })
 
 /** Keys are kept this long at least, then purged. */
 export const KEY_RETENTION = Duration.hours(24)
@@ -69,44 +87,20 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
       const keys = yield* IdempotencyKeysRepository
       const ids = yield* IdGenerator
       const { credentialEncryption } = yield* KeyMaterial
-      const ownerOf = ({ key, tenant }: IdempotentRequest) => `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
+      const { replayed, stored } = storedAnswers(credentialEncryption)
 
-      const stored = (request: IdempotentRequest, response: StoredResponse) =>
-        Effect.map(
-          request.sealResponse === true
-            ? Effect.map(sealSecret(credentialEncryption, ownerOf(request), response.body), (sealed) => SEALED + sealed)
-            : Effect.succeed(response.body),
-          (body) => ({ status: response.status, body: request.requestId === undefined ? body : `request:${request.requestId}\n${body}` })
-        )
-
-      const replayed = (request: IdempotentRequest, response: StoredResponse) => {
-        const first = FIRST_REQUEST.exec(response.body)
-        const body = first === null ? response.body : response.body.slice(first[0].length)
-        const originalRequestId = first === null ? {} : { originalRequestId: first[1]! }
-        return body.startsWith(SEALED)
-          ? openSecret(credentialEncryption, ownerOf(request), body.slice(SEALED.length)).pipe(
-            Effect.map((opened) => ({ response: { status: response.status, body: opened }, replayed: true, ...originalRequestId })),
-            Effect.orDieWith(() => new Error("a stored idempotent response does not open with this key material"))
-          )
-          : Effect.succeed({ response: { status: response.status, body }, replayed: true, ...originalRequestId })
-      }
-
-      const begin = ({ fingerprint, key, reserveId, tenant }: IdempotentRequest) =>
+      /** `known`: the key was just found written (a first write's claim met it), so it is read, not inserted. */
+      const begin = (request: IdempotentRequest, known: boolean) =>
         Effect.gen(function*() {
-          const startedAt = yield* now
-          const lockedUntil = plusMillis(startedAt, Duration.toMillis(KEY_LOCK))
-          const lockToken = randomBase32(24)
-          const reserved = reserveId === undefined ? null : yield* ids.make(reserveId)
-          const fresh: IdempotencyRecord = {
-            key,
-            fingerprint,
-            resourceId: reserved,
-            response: null,
-            lockedUntil,
-            lockToken,
-            createdAt: startedAt
-          }
-          const existing = yield* keys.start(tenant, fresh)
+          const { fingerprint, key, reserveId, tenant } = request
+          const fresh = yield* freshRecord(ids, request)
+          const startedAt = fresh.createdAt
+          const lockedUntil = fresh.lockedUntil!
+          const lockToken = fresh.lockToken!
+          const reserved = fresh.resourceId
+          const existing = known
+            ? yield* Effect.flatMap(keys.find(tenant, key), (found) => Option.isSome(found) ? Effect.succeed(found) : keys.start(tenant, fresh))
+            : yield* keys.start(tenant, fresh)
           if (Option.isNone(existing)) {
             return { _tag: "Run" as const, lockToken, recovered: Option.none<string>(), reserved: Option.fromNullable(reserved) }
           }
@@ -130,32 +124,79 @@ export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<I
         return yield* keys.purge({ createdBefore: plusMillis(at, -Duration.toMillis(KEY_RETENTION)), now: at })
       }).pipe(Effect.withSpan("IdempotentRequests.purge"))
 
+      const scopeOf = (
+        request: IdempotentRequest,
+        lockToken: string,
+        found: Parameters<typeof runScope>[0]["found"],
+        run: KeyRun,
+        claim: Option.Option<IdempotencyRecord>
+      ) =>
+        runScope({
+          keys,
+          tenant: request.tenant,
+          key: request.key,
+          lockToken,
+          found,
+          run,
+          claim: Option.map(claim, (record) => ({ record })),
+          render: request.ride?.render,
+          kept: (response) => stored(request, response)
+        })
+
+      /** The key after a run that holds it: completed with the answer (unless a write did), or released for a retry. */
+      const settleKey = (request: IdempotentRequest, lockToken: string, run: KeyRun, exit: Exit.Exit<StoredResponse>) =>
+        run.answered !== undefined
+          ? Effect.void
+          : Exit.isSuccess(exit) && exit.value.status < 500
+          ? Effect.flatMap(stored(request, exit.value), (response) => keys.complete(request.tenant, request.key, lockToken, response))
+          : keys.release(request.tenant, request.key, lockToken)
+
+      /** The key written first (or found), then the operation. */
+      const runStarted = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>, known = false) =>
+        Effect.gen(function*() {
+          const start = yield* begin(request, known)
+          if (start._tag === "Replay") return yield* replayed(request, start.response)
+          const run: KeyRun = { claimed: true, answered: undefined }
+          const response = yield* operation.pipe(
+            Effect.provideService(IdempotencyScope, scopeOf(request, start.lockToken, start, run, Option.none())),
+            Effect.onExit((exit) => settleKey(request, start.lockToken, run, exit))
+          )
+          // What the key keeps is the answer, always: a replay gives the same.
+          return { response: run.answered ?? response, replayed: false }
+        })
+
+      /**
+       * The operation first, its first write inserting the key: a new key costs nothing of its own.
+       * Until that write, the operation has only read, so when the key turns out to exist the request
+       * is judged again as a retry, and an answer reached before any write is kept with a new key.
+       */
+      const runRiding = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>) =>
+        Effect.gen(function*() {
+          const record = yield* freshRecord(ids, request)
+          const lockToken = record.lockToken!
+          const run: KeyRun = { claimed: false, answered: undefined }
+          const found = { recovered: Option.none<string>(), reserved: Option.fromNullable(record.resourceId) }
+          const exit = yield* Effect.exit(
+            Effect.provideService(operation, IdempotencyScope, scopeOf(request, lockToken, found, run, Option.some(record)))
+          )
+          if (run.claimed) {
+            yield* settleKey(request, lockToken, run, exit)
+            return { response: run.answered ?? (yield* exit), replayed: false }
+          }
+          if (Exit.isFailure(exit)) {
+            return claimedElsewhere(exit.cause) ? yield* runStarted(request, operation, true) : yield* Effect.failCause(exit.cause)
+          }
+          // A 5xx before anything was written leaves no key, as a released one would be.
+          if (exit.value.status >= 500) return { response: exit.value, replayed: false }
+          const answered: IdempotencyRecord = { ...record, resourceId: null, response: yield* stored(request, exit.value), lockedUntil: null, lockToken: null }
+          const existing = yield* keys.start(request.tenant, answered)
+          return Option.isNone(existing) ? { response: exit.value, replayed: false } : yield* runStarted(request, operation, true)
+        })
+
       return {
         jobs: [{ name: "purge-idempotency-keys", every: "1 hour", run: purge }],
         execute: (request, operation) =>
-          Effect.gen(function*() {
-            const start = yield* begin(request)
-            if (start._tag === "Replay") return yield* replayed(request, start.response)
-            const { lockToken } = start
-            const response = yield* operation.pipe(
-              Effect.provideService(IdempotencyScope, {
-                recovered: start.recovered,
-                reserved: start.reserved,
-                // A request that stalled past its lock has lost the key to a retry, which creates
-                // the object itself: this one must not commit a second, so it ends here.
-                attach: (resourceId) =>
-                  Effect.flatMap(keys.attach(request.tenant, request.key, lockToken, resourceId), (held) =>
-                    held ? Effect.void : Effect.dieMessage(`Idempotency-Key ${request.key} was taken over by a retry`))
-              }),
-              Effect.onExit((exit) =>
-                Exit.isSuccess(exit) && exit.value.status < 500
-                  ? Effect.flatMap(stored(request, exit.value), (response) =>
-                    keys.complete(request.tenant, request.key, lockToken, response))
-                  : keys.release(request.tenant, request.key, lockToken)
-              )
-            )
-            return { response, replayed: false }
-          })
+          request.ride !== undefined && request.reserveId !== undefined ? runRiding(request, operation) : runStarted(request, operation)
       }
     })
   ).pipe(Layer.provide(IdGenerator.layer))

@@ -4,6 +4,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import type { Event, EventInput } from "../events/Event.js"
 import { EventLog } from "../events/EventLog.js"
+import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
 import { Transactions } from "../ports/Transactions.js"
 
 /** What a repository of records with a status must offer the lifecycle. */
@@ -14,14 +15,22 @@ export interface RecordStore<A> {
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
   /**
    * The record inserted with its events in one write (one statement in SQL), atomic on its own:
-   * both or neither.
+   * both or neither. With a `claim`, the request's Idempotency-Key is inserted by the same write, and
+   * nothing at all is written when the key exists already: false then, true otherwise.
    */
-  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => Effect.Effect<void>
+  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => Effect.Effect<boolean>
   /**
    * `record` and its events written in one write if the stored record is still as `seen` (same
-   * status, same `updated_at`); false, and nothing written, otherwise. Atomic on its own.
+   * status, same `updated_at`); false, and nothing written, otherwise. Atomic on its own. With a
+   * `completion`, the request's Idempotency-Key is completed by the same write, when it is made.
    */
-  readonly updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => Effect.Effect<boolean>
+  readonly updateIfUnchanged: (
+    tenant: Tenant,
+    seen: A,
+    record: A,
+    events: ReadonlyArray<Event>,
+    completion?: KeyCompletion
+  ) => Effect.Effect<boolean>
 }
 
 /** A repository of records with a status: the lifecycle's store, and an insert without events. */
@@ -45,6 +54,15 @@ export interface Lifecycle<S extends string, A, NotFound> {
    * checked against the machine and gets its event, and only the last is written.
    */
   readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]) => Effect.Effect<A>
+  /**
+   * `createThrough` with the request's Idempotency-Key inserted by the same write when `claim` is
+   * given: `None`, and nothing written, when the key exists already.
+   */
+  readonly createClaiming: (
+    tenant: Tenant,
+    states: readonly [A, ...ReadonlyArray<A>],
+    claim: Option.Option<KeyClaim>
+  ) => Effect.Effect<Option.Option<A>>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
   /**
@@ -52,12 +70,15 @@ export interface Lifecycle<S extends string, A, NotFound> {
    * machine, with its event) and then `changes` to the record as last `seen`, in one write, if nobody
    * has changed it since. `None` when someone has: the caller judges again on the locked record.
    * The fast path of the common case, where the process that sent a payment also learns how it ended.
+   * `completion` of the record to be written, when it is the request's answer: the Idempotency-Key's
+   * completion, written by the same write.
    */
   readonly advanceIfUnchanged: (
     tenant: Tenant,
     seen: A,
     steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
-    changes?: Partial<A>
+    changes?: Partial<A>,
+    completion?: (record: A) => Effect.Effect<Option.Option<KeyCompletion>>
   ) => Effect.Effect<Option.Option<A>>
   readonly moveIfStill: (
     tenant: Tenant,
@@ -119,15 +140,28 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
      * as one compare-and-set (`advanceIfUnchanged`): every store, memory included, has both, so
      * tests take production's path.
      */
-    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
+    const createClaiming = (
+      tenant: Tenant,
+      states: readonly [A, ...ReadonlyArray<A>],
+      claim: Option.Option<KeyClaim>
+    ): Effect.Effect<Option.Option<A>> =>
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
         const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
-        yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs))
-        yield* entered(tenant, states)
-        return last
+        const written = yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs), Option.getOrUndefined(claim))
+        if (written) yield* entered(tenant, states)
+        return written ? Option.some(last) : Option.none()
       })
+
+    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
+      Effect.flatMap(
+        createClaiming(tenant, states, Option.none()),
+        Option.match({
+          onNone: () => Effect.dieMessage(`${machine.name} was not written without a key to claim`),
+          onSome: Effect.succeed
+        })
+      )
 
     /** Inserts a new record in its first status, with that status's event. */
     const create = (tenant: Tenant, record: A): Effect.Effect<A> => createThrough(tenant, [record])
@@ -155,7 +189,8 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
       tenant: Tenant,
       seen: A,
       steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
-      changes: Partial<A> = {}
+      changes: Partial<A> = {},
+      completion?: (record: A) => Effect.Effect<Option.Option<KeyCompletion>>
     ): Effect.Effect<Option.Option<A>> =>
       Effect.gen(function*() {
         const at = yield* now
@@ -169,7 +204,8 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
           moved.push(record)
         }
         record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
-        const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs))
+        const completing = completion === undefined ? Option.none() : yield* completion(record)
+        const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs), Option.getOrUndefined(completing))
         if (written) yield* entered(tenant, moved)
         return written ? Option.some(record) : Option.none()
       })
@@ -191,7 +227,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return expected.includes(current.status) ? yield* move(tenant, current, to, changes(current)) : current
       }))
 
-    return { load, lock, create, createThrough, move, save, advanceIfUnchanged, moveIfStill }
+    return { load, lock, create, createThrough, createClaiming, move, save, advanceIfUnchanged, moveIfStill }
   })
 
 /**

@@ -1,8 +1,10 @@
 import { type DateTime, Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { Event } from "../events/Event.js"
+import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
 import type { RecordRepository, RecordStore } from "../lifecycle/Lifecycle.js"
 import { insertMemoryEvents } from "./MemoryEventRows.js"
+import { claimMemoryKey, completeMemoryKey } from "./MemoryKeyRides.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
 interface Stateful {
@@ -22,13 +24,20 @@ export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, write
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
 }): Pick<RecordStore<A>, "insertWithEvents" | "updateIfUnchanged"> => {
   const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) => Effect.sync(() => insertMemoryEvents(store, tenant.organizationId, events))
+  const claimed = (tenant: Tenant, claim: KeyClaim | undefined) => Effect.sync(() => claim === undefined || claimMemoryKey(store, tenant, claim))
+  const completed = (tenant: Tenant, completion: KeyCompletion | undefined) =>
+    Effect.sync(() => completion === undefined ? undefined : completeMemoryKey(store, tenant, completion))
   return {
-    insertWithEvents: (tenant, record, events) => store.transaction(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events))),
-    updateIfUnchanged: (tenant, seen, record, events) =>
+    insertWithEvents: (tenant, record, events, claim) =>
+      store.transaction(
+        Effect.flatMap(claimed(tenant, claim), (ok) =>
+          ok ? Effect.as(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events)), true) : Effect.succeed(false))
+      ),
+    updateIfUnchanged: (tenant, seen, record, events, completion) =>
       store.transaction(Effect.flatMap(writes.find(tenant, seen.id), (current) =>
         Option.isSome(current) && current.value.status === seen.status &&
           current.value.updated_at.epochMillis === seen.updated_at.epochMillis
-          ? Effect.as(Effect.zipRight(writes.update(tenant, record), withEvents(tenant, events)), true)
+          ? Effect.as(Effect.zipRight(Effect.zipRight(writes.update(tenant, record), withEvents(tenant, events)), completed(tenant, completion)), true)
           : Effect.succeed(false)))
   }
 }

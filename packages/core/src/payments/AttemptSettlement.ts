@@ -1,9 +1,11 @@
 import { Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
+import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { AuthorizationOutcome } from "../providers/PaymentConnector.js"
 import type { Payment } from "./Payment.js"
 import type { PaymentCalls } from "./PaymentCalls.js"
+import { answeredAsIs } from "./PaymentCancellation.js"
 import { captureReportOf, type Settlement, settlementOf } from "./PaymentOutcomes.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 
@@ -39,16 +41,22 @@ export const makeAttemptSettlement = (calls: PaymentCalls) =>
     /**
      * `applyLocked` for the payment as this process last wrote it: in one write when nobody has touched
      * it since (the request that sent it is almost always first to learn the answer), else under the lock.
+     * The write ends the send, so the payment it writes is the request's answer where `conclude` answers
+     * it as it is: the request's Idempotency-Key is completed by the same write, where its answer rides.
      */
     const applySeen = (tenant: Tenant, seen: Payment, decide: (payment: Payment) => Settlement) =>
       Effect.gen(function*() {
         const settlement = decide(seen)
         if (settlement._tag !== "Nothing") {
-          const written = yield* records.advanceIfUnchanged(
-            tenant,
-            seen,
-            settlement._tag === "Move" ? settlement.steps : [],
-            settlement._tag === "Record" ? settlement.changes : {}
+          const scope = yield* IdempotencyScope
+          const written = yield* scope.completeWith<Payment>((completion) =>
+            records.advanceIfUnchanged(
+              tenant,
+              seen,
+              settlement._tag === "Move" ? settlement.steps : [],
+              settlement._tag === "Record" ? settlement.changes : {},
+              (payment) => answeredAsIs(payment) ? completion(payment) : Effect.succeedNone
+            )
           )
           if (Option.isSome(written)) return written.value
         }

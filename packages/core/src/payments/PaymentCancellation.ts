@@ -14,6 +14,17 @@ export interface ConcludeOptions {
 }
 
 /**
+ * Whether `conclude` answers the payment as it is, whatever the request (the closing page or not):
+ * then a write of it is the request's answer, which its Idempotency-Key's completion can ride with.
+ */
+export const answeredAsIs = (payment: Payment, options?: ConcludeOptions) => {
+  const nowhereToReturn = payment.return_url === null && !payment.off_session && options?.closingPage !== true
+  return !(payment.status === "requires_action" && nowhereToReturn) &&
+    !(payment.status === "canceled" && payment.failure?.code === "return_url_required") &&
+    !(payment.status === "failed" && payment.failure !== null)
+}
+
+/**
  * Canceling a payment (the PSP first, when it holds money), and the end of a send that cancels one:
  * a challenge the customer has no way back from.
  */
@@ -54,6 +65,7 @@ export const makePaymentCancellation = (calls: PaymentCalls) =>
 
     const conclude = (tenant: Tenant, payment: Payment, options?: ConcludeOptions) =>
       Effect.gen(function*() {
+        if (answeredAsIs(payment, options)) return payment
         const nowhereToReturn = payment.return_url === null && !payment.off_session && options?.closingPage !== true
         if (payment.status === "requires_action" && nowhereToReturn) {
           const canceled = yield* cancelNow(

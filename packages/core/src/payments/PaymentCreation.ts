@@ -70,51 +70,50 @@ export const makePaymentCreation = Effect.gen(function*() {
     })
     const id = Option.isSome(scope.reserved) ? scope.reserved.value : yield* ids.make("pay")
     const createdAt = yield* now
-    const write = Effect.gen(function*() {
-      const created = new Payment({
-        object: "payment",
-        id,
-        status: "created",
-        amount: input.amount,
-        amount_captured: 0,
-        amount_refunded: 0,
-        currency: input.currency,
-        provider: connection.name,
-        provider_payment_id: null,
-        routing,
-        payment_method: new PaymentMethod({
-          type: input.payment_method.type,
-          token: "token" in input.payment_method ? input.payment_method.token : null,
-          brand: card.brand,
-          last4: card.last4,
-          country: card.country
-        }, true),
-        customer_id: input.customer_id ?? null,
-        description: input.description ?? null,
-        metadata: input.metadata ?? {},
-        capture: input.capture ?? true,
-        off_session: context?.offSession ?? false,
-        return_url: input.return_url ?? null,
-        next_action: null,
-        failure: null,
-        attempts: [],
-        created_at: createdAt,
-        updated_at: createdAt,
-        livemode: tenant.livemode
-        // Made of the request the API validated; validated in full when the store encodes it (a
-        // constructor that validates again costs a tenth of a millisecond per payment).
-      }, true)
-      // Created and sent in one write: the row starts as `processing`, with both events.
-      return yield* records.createThrough(tenant, [
-        created,
-        new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] }, true)
-      ])
-    })
+    const created = new Payment({
+      object: "payment",
+      id,
+      status: "created",
+      amount: input.amount,
+      amount_captured: 0,
+      amount_refunded: 0,
+      currency: input.currency,
+      provider: connection.name,
+      provider_payment_id: null,
+      routing,
+      payment_method: new PaymentMethod({
+        type: input.payment_method.type,
+        token: "token" in input.payment_method ? input.payment_method.token : null,
+        brand: card.brand,
+        last4: card.last4,
+        country: card.country
+      }, true),
+      customer_id: input.customer_id ?? null,
+      description: input.description ?? null,
+      metadata: input.metadata ?? {},
+      capture: input.capture ?? true,
+      off_session: context?.offSession ?? false,
+      return_url: input.return_url ?? null,
+      next_action: null,
+      failure: null,
+      attempts: [],
+      created_at: createdAt,
+      updated_at: createdAt,
+      livemode: tenant.livemode
+      // Made of the request the API validated; validated in full when the store encodes it (a
+      // constructor that validates again costs a tenth of a millisecond per payment).
+    }, true)
+    // Created and sent in one write: the row starts as `processing`, with both events.
+    const states = [
+      created,
+      new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] }, true)
+    ] as const
     // Under a key that named this payment from the start, the write is all there is to commit (one
-    // statement, where the store can); otherwise the key learns of it in the same transaction.
+    // statement, where the store can; the key's own insert rides with it when it is not written yet);
+    // otherwise the key learns of it in the same transaction.
     const sent = Option.isSome(scope.reserved)
-      ? yield* write
-      : yield* transactions.run(Effect.tap(write, () => scope.attach(id)))
+      ? yield* scope.claimWith((claim) => records.createClaiming(tenant, states, claim))
+      : yield* transactions.run(Effect.tap(records.createThrough(tenant, states), () => scope.attach(id)))
     const sendContext = context === undefined
       ? undefined
       : { browser: context.browser ?? null, storedCredential: context.storedCredential ?? "none" }

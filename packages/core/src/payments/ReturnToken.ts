@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { hmacSha256 } from "../domain/HmacSha256.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { constantTimeEqual } from "../tenancy/KeyMaterial.js"
 
@@ -13,27 +14,26 @@ export const RETURN_TOKEN_LIFETIME_SECONDS = 48 * 60 * 60
 
 const encoder = new TextEncoder()
 
-const toBase64Url = (bytes: ArrayBuffer) =>
-  btoa(Array.from(new Uint8Array(bytes), (byte) => String.fromCharCode(byte)).join(""))
+const toBase64Url = (bytes: Uint8Array) =>
+  btoa(Array.from(bytes, (byte) => String.fromCharCode(byte)).join(""))
     .replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
 
 /** Expiry in Unix seconds, a dot, then the HMAC-SHA-256 in base64url (43 characters). */
 const FORMAT = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/
 
-const mac = (key: CryptoKey, paymentId: string, tenant: Tenant, expiresAt: number) =>
-  Effect.promise(() =>
-    crypto.subtle.sign(
-      "HMAC",
+const mac = (key: Uint8Array, paymentId: string, tenant: Tenant, expiresAt: number) =>
+  Effect.sync(() =>
+    toBase64Url(hmacSha256(
       key,
       encoder.encode(
         ["payment-return v1", paymentId, tenant.organizationId, tenant.livemode ? "live" : "test", String(expiresAt)]
           .join("\n")
       )
-    )
-  ).pipe(Effect.map(toBase64Url))
+    ))
+  )
 
 /** The token for a payment's return URL that expires at `expiresAt` (Unix seconds). */
-export const signReturnToken = (key: CryptoKey, paymentId: string, tenant: Tenant, expiresAt: number) =>
+export const signReturnToken = (key: Uint8Array, paymentId: string, tenant: Tenant, expiresAt: number) =>
   Effect.map(mac(key, paymentId, tenant, expiresAt), (signature) => `${expiresAt}.${signature}`)
 
 /**
@@ -41,7 +41,7 @@ export const signReturnToken = (key: CryptoKey, paymentId: string, tenant: Tenan
  * repeated under the same PSP idempotency key must repeat the same URL, or the PSP refuses it
  * as other parameters under a used key (Stripe does).
  */
-export const returnTokenFor = (key: CryptoKey, paymentId: string, tenant: Tenant, createdAtMillis: number) =>
+export const returnTokenFor = (key: Uint8Array, paymentId: string, tenant: Tenant, createdAtMillis: number) =>
   signReturnToken(key, paymentId, tenant, Math.floor(createdAtMillis / 1000) + RETURN_TOKEN_LIFETIME_SECONDS)
 
 /** What a token claims before its signature is checked: when it expires. */
@@ -60,5 +60,5 @@ export const unexpiredClaim = (token: string | undefined) =>
   })
 
 /** Whether the claim was signed by us for this payment of this tenant, compared in constant time. */
-export const claimSignedFor = (key: CryptoKey, claim: ReturnTokenClaim, paymentId: string, tenant: Tenant) =>
+export const claimSignedFor = (key: Uint8Array, claim: ReturnTokenClaim, paymentId: string, tenant: Tenant) =>
   Effect.map(mac(key, paymentId, tenant, claim.expiresAt), (expected) => constantTimeEqual(expected, claim.signature))

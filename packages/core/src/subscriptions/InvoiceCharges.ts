@@ -1,6 +1,6 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdempotencyScope, type IdempotencyScopeShape, withoutKey } from "../idempotency/IdempotencyScope.js"
 import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -69,9 +69,8 @@ export const makeInvoiceCharges = Effect.gen(function*() {
         if (current.status === "requires_action") yield* release(tenant, current.id)
       }
       const attempt = invoice.attempt_count + 1
-      const tiedToInvoice = {
-        recovered: Option.none<string>(),
-        reserved: Option.none<string>(),
+      const tiedToInvoice: IdempotencyScopeShape = {
+        ...withoutKey,
         attach: (paymentId: string) =>
           Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
             records.saveInvoice(tenant, locked, { payment_id: paymentId, attempt_count: attempt })).pipe(Effect.asVoid)

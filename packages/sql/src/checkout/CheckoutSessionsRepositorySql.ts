@@ -51,17 +51,17 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
     const writes = statusRecordWrites(sql, {
       table: "checkout_sessions",
       encode,
-      insert: (tenant, row) =>
+      insert: (tenant, row, only) =>
         sql`insert into checkout_sessions (id, organization_id, livemode, status, amount, currency,
           ui, allowed_methods, success_url, cancel_url, return_url, locale, customer_email,
           customer_id, country, excluded_providers, metadata, payment_id, payment_ids, expires_at, created_at,
           updated_at)
-        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+        select ${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
           ${row.currency}, ${json(row.ui)}::jsonb, ${json(row.allowed_methods)}::jsonb,
           ${row.success_url}, ${row.cancel_url}, ${row.return_url}, ${row.locale}, ${row.customer_email},
           ${row.customer_id}, ${row.country}, ${json(row.excluded_providers)}::jsonb, ${json(row.metadata)}::jsonb,
           ${row.payment_id}, ${json(row.payment_ids)}::jsonb, ${row.expires_at}::timestamptz,
-          ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+          ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz ${only}`,
       changed: (row) =>
         sql`status = ${row.status}, ui = ${json(row.ui)}::jsonb,
           excluded_providers = ${json(row.excluded_providers)}::jsonb, payment_id = ${row.payment_id},

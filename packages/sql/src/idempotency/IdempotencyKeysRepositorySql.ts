@@ -4,6 +4,7 @@ import type { IdempotencyRecord } from "@orchestrator/core/idempotency/Idempoten
 import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { Column, firstRow, fromRow } from "../shared/Rows.js"
+import { keyCompletion, keyInsert, ofKey as keyWhere } from "./KeyRidesSql.js"
 
 /** An `idempotency_keys` row, as either driver gives it. */
 const RecordRow = Schema.Struct({
@@ -34,14 +35,8 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
   IdempotencyKeysRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ofKey = (tenant: Tenant, key: string) => sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
-    const insert = (tenant: Tenant, record: IdempotencyRecord) =>
-      sql`insert into idempotency_keys
-          (organization_id, livemode, key, fingerprint, resource_id, locked_until, lock_token, created_at)
-        values (${tenant.organizationId}, ${tenant.livemode}, ${record.key}, ${record.fingerprint}, ${record.resourceId},
-          ${record.lockedUntil === null ? null : at(record.lockedUntil)}::timestamptz, ${record.lockToken},
-          ${at(record.createdAt)}::timestamptz)
-        on conflict do nothing returning key`
+    const ofKey = (tenant: Tenant, key: string) => keyWhere(sql, tenant, key)
+    const insert = (tenant: Tenant, record: IdempotencyRecord) => sql`${keyInsert(sql, tenant, record)} returning key`
     return IdempotencyKeysRepository.of({
       start: (tenant, record) =>
         Effect.gen(function*() {
@@ -54,6 +49,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
           }
           return yield* Effect.dieMessage(`idempotency key ${record.key} keeps vanishing`)
         }).pipe(Effect.orDie),
+      find: (tenant, key) => sql`select * from idempotency_keys where ${ofKey(tenant, key)}`.pipe(firstRow(toRecord)),
       acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
         sql`update idempotency_keys set locked_until = ${at(lockedUntil)}::timestamptz, lock_token = ${lockToken}
           where ${ofKey(tenant, key)} and response_status is null
@@ -65,10 +61,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      complete: (tenant, key, lockToken, response) =>
-        sql`update idempotency_keys set response_status = ${response.status}, response_body = ${response.body},
-            locked_until = null, lock_token = null
-          where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),
+      complete: (tenant, key, lockToken, response) => keyCompletion(sql, tenant, { key, lockToken, response }, sql``).pipe(Effect.asVoid, Effect.orDie),
       release: (tenant, key, lockToken) =>
         sql`update idempotency_keys set locked_until = null, lock_token = null
           where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),

@@ -32,17 +32,17 @@ export const paymentWrites = (sql: SqlClient.SqlClient) => {
   return statusRecordWrites(sql, {
     table: "payments",
     encode,
-    insert: (tenant, row) =>
+    insert: (tenant, row, only) =>
       sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
         currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
         capture, off_session, return_url, next_action, failure, created_at, updated_at)
-      values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
+      select ${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
         ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
         ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
         ${row.customer_id}, ${row.description},
         ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
         ${json(row.next_action)}::jsonb, ${json(row.failure)}::jsonb, ${row.created_at}::timestamptz,
-        ${row.updated_at}::timestamptz)`,
+        ${row.updated_at}::timestamptz ${only}`,
     changed: (row) =>
       sql`status = ${row.status}, amount_captured = ${row.amount_captured},
           amount_refunded = ${row.amount_refunded}, provider = ${row.provider},

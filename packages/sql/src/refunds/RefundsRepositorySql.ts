@@ -38,12 +38,12 @@ export const RefundsRepositorySql = Layer.effect(
     const writes = statusRecordWrites(sql, {
       table: "refunds",
       encode,
-      insert: (tenant, row) =>
+      insert: (tenant, row, only) =>
         sql`insert into refunds (id, organization_id, livemode, payment_id, amount, currency, status, reason,
           provider_refund_id, failure, metadata, created_at, updated_at)
-        values (${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
+        select ${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.payment_id}, ${row.amount},
           ${row.currency}, ${row.status}, ${row.reason}, ${row.provider_refund_id}, ${json(row.failure)}::jsonb,
-          ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz)`,
+          ${json(row.metadata)}::jsonb, ${row.created_at}::timestamptz, ${row.updated_at}::timestamptz ${only}`,
       changed: (row) =>
         sql`status = ${row.status}, provider_refund_id = ${row.provider_refund_id},
           failure = ${json(row.failure)}::jsonb, metadata = ${json(row.metadata)}::jsonb,

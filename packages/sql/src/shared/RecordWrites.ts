@@ -1,8 +1,10 @@
 import type { SqlClient, Statement } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
+import type { KeyClaim, KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
 import { DateTime, Effect } from "effect"
 import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
+import { keyCompletion, keyInsert } from "../idempotency/KeyRidesSql.js"
 import { int } from "./Rows.js"
 
 /** Rows inserted by the same statement as a record's own write: its events, a payment's attempts. */
@@ -45,6 +47,38 @@ export const writeWith = (
       ))
     } ${statement}`).pipe(Effect.asVoid, Effect.orDie)
 
+/**
+ * A record's insert (`insert`, given the condition it is made under) and `alongside`, in one
+ * statement; with a `claim`, the Idempotency-Key is inserted by the same statement and everything
+ * else only if it was (the key existing, nothing is written). Whether it was written.
+ */
+export const insertWith = (
+  sql: SqlClient.SqlClient,
+  tenant: Tenant,
+  insert: (only: Statement.Fragment) => Statement.Fragment,
+  alongside: ReadonlyArray<RowsAlongside>,
+  claim: KeyClaim | undefined
+): Effect.Effect<boolean> => {
+  if (claim === undefined) return Effect.as(writeWith(sql, insert(sql``), alongside), true)
+  const only = sql`where exists (select 1 from claimed)`
+  const ctes = [
+    sql`claimed as (${keyInsert(sql, tenant, claim.record)} returning 1)`,
+    ...alongside.map((rows, index) =>
+      cte(
+        sql,
+        index,
+        sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+        select * from (values ${rows.rows}) v ${only} ${rows.conflict ?? sql``}`
+      )
+    ),
+    sql`written as (${insert(only)} returning 1)`
+  ]
+  return sql<{ claimed: number }>`with ${sql.csv(ctes)} select count(*)::integer as claimed from claimed`.pipe(
+    Effect.map((rows) => int(rows[0]?.claimed ?? 0) === 1),
+    Effect.orDie
+  )
+}
+
 /** A table with `status` and `updated_at` columns still holds the record as `seen`. */
 export const unchangedColumns = (
   sql: SqlClient.SqlClient,
@@ -55,7 +89,7 @@ export const unchangedColumns = (
  * A record's update (`set`) and `alongside` in one statement, if the stored row is still as seen
  * (`unchanged`: same status, same `updated_at`): the update is the compare-and-set (under concurrency PostgreSQL
  * re-checks its condition on the newest row version), and the rows alongside are written only when
- * it matched. Whether it did.
+ * it matched, and so is the Idempotency-Key's `completion`. Whether it did.
  */
 export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
   readonly table: string
@@ -64,8 +98,9 @@ export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
   readonly unchanged: Statement.Fragment
   readonly set: Statement.Fragment
   readonly alongside: ReadonlyArray<RowsAlongside>
+  readonly completion?: KeyCompletion | undefined
 }): Effect.Effect<boolean> => {
-  const { alongside, tenant } = options
+  const { alongside, completion, tenant } = options
   const ctes = [
     sql`moved as (update ${sql.literal(options.table)} set ${options.set}
       where id = ${options.id} and organization_id = ${tenant.organizationId} and ${options.unchanged} returning id)`,
@@ -76,7 +111,10 @@ export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
         sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
         select * from (values ${rows.rows}) v where exists (select 1 from moved) ${rows.conflict ?? sql``}`
       )
-    )
+    ),
+    ...(completion === undefined ? [] : [
+      sql`completed as (${keyCompletion(sql, tenant, completion, sql`and exists (select 1 from moved)`)} returning 1)`
+    ])
   ]
   return sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`.pipe(
     Effect.map((rows) => int(rows[0]?.moved ?? 0) === 1),
@@ -98,19 +136,20 @@ interface Stateful {
 export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlClient, options: {
   readonly table: string
   readonly encode: (record: A) => Row
-  readonly insert: (tenant: Tenant, row: Row) => Statement.Fragment
+  /** Made as `insert … select …` followed by `only`, the condition it is made under (empty when none). */
+  readonly insert: (tenant: Tenant, row: Row, only: Statement.Fragment) => Statement.Fragment
   /** The columns a change may touch, `status` and `updated_at` among them. */
   readonly changed: (row: Row) => Statement.Fragment
   readonly alongside?: (row: Row) => ReadonlyArray<RowsAlongside>
 }) => {
   const { table } = options
   const alongsideOf = options.alongside ?? (() => [])
-  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>) => {
+  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => {
     const row = options.encode(record)
-    return writeWith(sql, options.insert(tenant, row), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)])
+    return insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)], claim)
   }
   return {
-    insert: (tenant: Tenant, record: A) => insertWithEvents(tenant, record, []),
+    insert: (tenant: Tenant, record: A) => Effect.asVoid(insertWithEvents(tenant, record, [])),
     insertWithEvents,
     update: (tenant: Tenant, record: A) => {
       const row = options.encode(record)
@@ -121,7 +160,7 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
         alongsideOf(row)
       )
     },
-    updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>) => {
+    updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>, completion?: KeyCompletion) => {
       const row = options.encode(record)
       return updateIfUnchanged(sql, {
         table,
@@ -129,7 +168,8 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
         id: record.id,
         unchanged: unchangedColumns(sql, seen),
         set: options.changed(row),
-        alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)]
+        alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)],
+        completion
       })
     }
   }

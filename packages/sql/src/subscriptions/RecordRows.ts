@@ -2,10 +2,11 @@ import type { SqlClient, Statement } from "@effect/sql"
 import type { PageRequest } from "@orchestrator/core/domain/Pagination"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
+import type { KeyClaim, KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
 import type { RecordRepository } from "@orchestrator/core/lifecycle/Lifecycle"
 import { DateTime, Effect, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
-import { eventsAlongside, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
+import { eventsAlongside, insertWith, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
@@ -41,7 +42,7 @@ export const recordRows = <A extends Stored, I>(
   const ofTenant = (tenant: Tenant, alias: string) => tenantScope(sql, alias)(tenant)
   const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`
   /** The record (and a change's events) in one statement. */
-  const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>) => {
+  const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => {
     const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
       ["id", sql`${value.id}`],
       ["organization_id", sql`${tenant.organizationId}`],
@@ -50,11 +51,14 @@ export const recordRows = <A extends Stored, I>(
       ["record", recordOf(value)],
       ...columns(value)
     ]
-    return writeWith(
+    return insertWith(
       sql,
-      sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
-        values (${sql.csv(all.map(([, fragment]) => fragment))})`,
-      eventsAlongside(sql, tenant, events)
+      tenant,
+      (only) =>
+        sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
+        select ${sql.csv(all.map(([, fragment]) => fragment))} ${only}`,
+      eventsAlongside(sql, tenant, events),
+      claim
     )
   }
   const changedColumns = (value: A) =>
@@ -63,7 +67,7 @@ export const recordRows = <A extends Stored, I>(
   return {
     decodeRow,
     ofTenant,
-    insert: (tenant: Tenant, value: A) => insertWithEvents(tenant, value, []),
+    insert: (tenant: Tenant, value: A) => Effect.asVoid(insertWithEvents(tenant, value, [])),
     insertWithEvents,
     update: (tenant: Tenant, value: A) =>
       writeWith(
@@ -76,7 +80,7 @@ export const recordRows = <A extends Stored, I>(
      * See `RecordStore`. These tables keep `updated_at` only inside `record`; `status` is a column
      * (a record schema without one cannot be moved).
      */
-    updateIfUnchanged: (tenant: Tenant, seen: A & Stateful, value: A, events: ReadonlyArray<Event>) =>
+    updateIfUnchanged: (tenant: Tenant, seen: A & Stateful, value: A, events: ReadonlyArray<Event>, completion?: KeyCompletion) =>
       updateIfUnchanged(sql, {
         table,
         tenant,
@@ -84,7 +88,8 @@ export const recordRows = <A extends Stored, I>(
         unchanged: sql`status = ${seen.status}
           and (record ->> 'updated_at')::timestamptz = ${DateTime.formatIso(seen.updated_at)}::timestamptz`,
         set: changedColumns(value),
-        alongside: eventsAlongside(sql, tenant, events)
+        alongside: eventsAlongside(sql, tenant, events),
+        completion
       }),
     /** One page of the tenant's records, read as `alias` for the `filters`. */
     page: (tenant: Tenant, alias: string, page: PageRequest, filters?: ReadonlyArray<Statement.Fragment>) =>

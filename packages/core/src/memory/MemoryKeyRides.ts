@@ -1,0 +1,26 @@
+import type { Tenant } from "../domain/Tenant.js"
+import type { IdempotencyRecord } from "../idempotency/IdempotencyKey.js"
+import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
+import type { MemoryStore } from "./MemoryStore.js"
+
+/** The memory table of Idempotency-Keys, shared by their repository and the writes they ride along with. */
+export const memoryKeys = (store: MemoryStore) => store.table<IdempotencyRecord>("idempotency_keys")
+
+export const memoryKeyId = (tenant: Tenant, key: string) => `${tenant.organizationId}/${tenant.livemode}/${key}`
+
+/** Inserts the claimed key unless it exists; whether it did. Call inside the store's transaction. */
+export const claimMemoryKey = (store: MemoryStore, tenant: Tenant, claim: KeyClaim): boolean => {
+  const id = memoryKeyId(tenant, claim.record.key)
+  if (memoryKeys(store).has(id)) return false
+  memoryKeys(store).set(id, claim.record)
+  return true
+}
+
+/** Completes the key while `lockToken` still holds it, as the repository's `complete` does. */
+export const completeMemoryKey = (store: MemoryStore, tenant: Tenant, completion: KeyCompletion): void => {
+  const id = memoryKeyId(tenant, completion.key)
+  const row = memoryKeys(store).get(id)
+  if (row !== undefined && row.lockToken === completion.lockToken) {
+    memoryKeys(store).set(id, { ...row, response: completion.response, lockedUntil: null, lockToken: null })
+  }
+}

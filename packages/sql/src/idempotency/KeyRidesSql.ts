@@ -1,0 +1,28 @@
+import type { SqlClient, Statement } from "@effect/sql"
+import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
+import type { KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
+import { DateTime } from "effect"
+
+const at = (time: DateTime.Utc | null) => (time === null ? null : DateTime.formatIso(time))
+
+export const ofKey = (sql: SqlClient.SqlClient, tenant: Tenant, key: string) =>
+  sql`organization_id = ${tenant.organizationId} and livemode = ${tenant.livemode} and key = ${key}`
+
+/**
+ * The key's insert, unless it exists (concurrent first requests race safely: exactly one inserts),
+ * with its answer when it has one already. Alone (`start`), or riding with a record's insert.
+ */
+export const keyInsert = (sql: SqlClient.SqlClient, tenant: Tenant, record: IdempotencyRecord) =>
+  sql`insert into idempotency_keys (organization_id, livemode, key, fingerprint, resource_id, response_status,
+      response_body, locked_until, lock_token, created_at)
+    values (${tenant.organizationId}, ${tenant.livemode}, ${record.key}, ${record.fingerprint}, ${record.resourceId},
+      ${record.response?.status ?? null}::integer, ${record.response?.body ?? null}, ${at(record.lockedUntil)}::timestamptz,
+      ${record.lockToken}, ${at(record.createdAt)}::timestamptz)
+    on conflict do nothing`
+
+/** The key completed with its answer while `lockToken` holds it, and where `only` (a further condition) holds. */
+export const keyCompletion = (sql: SqlClient.SqlClient, tenant: Tenant, completion: KeyCompletion, only: Statement.Fragment) =>
+  sql`update idempotency_keys set response_status = ${completion.response.status}, response_body = ${completion.response.body},
+      locked_until = null, lock_token = null
+    where ${ofKey(sql, tenant, completion.key)} and lock_token = ${completion.lockToken} ${only}`
