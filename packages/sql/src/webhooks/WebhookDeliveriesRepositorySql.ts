@@ -117,15 +117,20 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           page,
           decode: (row) => toDelivery(row, null)
         }),
+      // The due deliveries walked by their index in the claim's order, whatever the statistics say: a
+      // fan-out of thousands goes unseen by them until autovacuum's next analyze (up to a minute), and
+      // meanwhile the planner read and sorted every due delivery (a bitmap scan) for each batch of 8.
       claimDue: (lease) =>
-        claimLeased<{ readonly id: string }, DueDelivery>(sql, {
-          table: "webhook_deliveries",
-          // First attempts in the object's event order, per endpoint: not before every earlier event of
-          // the object is handed to the webhooks (two dispatchers may commit their batches in either
-          // order), nor before an earlier delivery of it to this endpoint has had its first attempt.
-          // The state read here changes only when that attempt is recorded, so concurrent claims
-          // agree, whoever holds the earlier delivery's lease.
-          due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz
+        sql.withTransaction(Effect.zipRight(
+          sql`set local enable_bitmapscan = off`.pipe(Effect.zipRight(sql`set local enable_seqscan = off`)),
+          claimLeased<{ readonly id: string }, DueDelivery>(sql, {
+            table: "webhook_deliveries",
+            // First attempts in the object's event order, per endpoint: not before every earlier event of
+            // the object is handed to the webhooks (two dispatchers may commit their batches in either
+            // order), nor before an earlier delivery of it to this endpoint has had its first attempt.
+            // The state read here changes only when that attempt is recorded, so concurrent claims
+            // agree, whoever holds the earlier delivery's lease.
+            due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz
             and (object_id is null or (
               not exists (select 1 from webhook_deliveries earlier
                 where earlier.endpoint_id = webhook_deliveries.endpoint_id
@@ -139,11 +144,12 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
                   and e.organization_id = webhook_deliveries.organization_id
                   and e.livemode = webhook_deliveries.livemode
                   and e.data->'object'->>'id' = webhook_deliveries.object_id)))`,
-          order: sql`next_attempt_at, id`,
-          returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at`,
-          lease,
-          item: toDue
-        }),
+            order: sql`next_attempt_at, id`,
+            returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at`,
+            lease,
+            item: toDue
+          })
+        )).pipe(Effect.orDie),
       recordAttempt: recordAttempt(sql),
       recordAttempts: recordAttempts(sql),
       resend: (tenant, id, time) =>

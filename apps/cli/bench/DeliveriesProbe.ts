@@ -1,0 +1,123 @@
+/**
+ * `pnpm bench:deliveries`: the bench's webhook-delivery phase alone, in a minute rather than the whole
+ * bench's twenty. PostgreSQL with `DATABASE_URL` (a database of its own is made beside it and dropped);
+ * `BACKLOG` events (2 000 by default) of distinct payments, after `HISTORY` dispatched events of the
+ * same merchant (50 000 by default), drained by the built `http` and `worker`
+ * processes into a counting receiver; `PROBE_SKIP_BUILD=1` reuses the last `pnpm build`. Prints
+ * deliveries/s, lost and duplicated, and how the deliveries ended (status, attempts, last error).
+ */
+import { Redacted } from "effect"
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { startCountingReceiver } from "../support/CountingReceiver.js"
+import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { seedEvents } from "./Seeding.js"
+
+const BACKLOG = Number(process.env.BACKLOG ?? 2_000)
+/** Dispatched events of the same merchant before the backlog, as the bench's payment phases leave them. */
+const HISTORY = Number(process.env.HISTORY ?? 50_000)
+const DEADLINE_SECONDS = Number(process.env.PROBE_DEADLINE_SECONDS ?? 300)
+
+const log = (line: string) => console.log(`[probe] ${line}`)
+
+const main = async () => {
+  const postgresUrl = process.env.DATABASE_URL
+  if (postgresUrl === undefined) throw new Error("DATABASE_URL must name a PostgreSQL server")
+  const name = `probe_${Date.now()}`
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-probe-"))
+  const adminUrl = Object.assign(new URL(postgresUrl), { pathname: "/postgres" }).toString()
+  const probeUrl = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString()
+  execFileSync("psql", [adminUrl, "-X", "-qc", `create database "${name}"`])
+  const env: Env = {
+    ORCHESTRATOR_DATA_DIR: dataDir,
+    ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+    ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
+    ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
+    DATABASE_URL: probeUrl
+  }
+  let service: RunningService | undefined
+  const receiver = await startCountingReceiver()
+  try {
+    if (process.env.PROBE_SKIP_BUILD !== "1") buildService()
+    cli(env, "migrate")
+    const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
+    const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+    const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" }
+    const port = await freePort()
+    service = await RunningService.start(env, ["http", "worker"], port)
+    const payment = await (await fetch(`${service.url}/v1/payments`, {
+      method: "POST",
+      headers: { ...headers, "idempotency-key": `probe-${Date.now()}` },
+      body: JSON.stringify({ amount: 1234, currency: "EUR", payment_method: { type: "card", token: "tok_visa" } })
+    })).json()
+    await fetch(`${service.url}/v1/webhooks/endpoints`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: receiver.url, enabled_events: ["payment.succeeded"] })
+    })
+    await service.stop()
+    service = undefined
+    log(`a backlog of ${BACKLOG} events of distinct payments, after ${HISTORY} dispatched ones`)
+    execFileSync("psql", [
+      probeUrl,
+      "-X",
+      "-qc",
+      `insert into events (id, organization_id, livemode, type, api_version, data, created_at, dispatched_at)
+      select 'evt_old_' || n, '${organizationId}', false, 'payment.created', '2026-11-01',
+        jsonb_build_object('object', jsonb_set($json$${
+        JSON.stringify(payment)
+      }$json$::jsonb, '{id}', to_jsonb('pay_old_' || n))), now() - interval '1 hour' + n * interval '1 millisecond', now()
+      from generate_series(1, ${HISTORY}) as n; analyze events`
+    ])
+    await seedEvents({ _tag: "Postgres", url: Redacted.make(probeUrl) }, organizationId, BACKLOG, payment)
+    const started = Date.now()
+    service = await RunningService.start(env, ["http", "worker"], port)
+    const seeded = () => [...receiver.counts.keys()].filter((id) => id.startsWith("evt_seed_")).length
+    const deadline = started + DEADLINE_SECONDS * 1000
+    let reported = started
+    // The bench counts the service's start in the drain; the first delivery's time tells it apart.
+    let firstAt: number | undefined
+    while (seeded() < BACKLOG && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      if (firstAt === undefined && seeded() > 0) firstAt = Date.now()
+      if (Date.now() - reported >= 5_000) {
+        reported = Date.now()
+        log(`${seeded()} delivered after ${((reported - started) / 1000).toFixed(0)} s`)
+      }
+    }
+    const seconds = (Date.now() - started) / 1000
+    const flowing = (Date.now() - (firstAt ?? started)) / 1000
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    const duplicated = [...receiver.counts.entries()].filter(([id, count]) => id.startsWith("evt_seed_") && count > 1).length
+    log(`deliveries_per_s ${(seeded() / seconds).toFixed(1)} (${seeded()} of ${BACKLOG} in ${seconds.toFixed(1)} s, the start included)`)
+    log(`from the first delivery on: ${(seeded() / flowing).toFixed(1)}/s; lost ${BACKLOG - seeded()}, duplicated ${duplicated}`)
+    console.log(execFileSync("psql", [
+      probeUrl,
+      "-X",
+      "-c",
+      `select status, attempt_count, left(last_error, 80) as last_error, count(*)
+      from webhook_deliveries group by 1, 2, 3 order by 4 desc limit 10`
+    ], { encoding: "utf8" }))
+    console.log(execFileSync("psql", [
+      probeUrl,
+      "-X",
+      "-c",
+      `select count(*) filter (where dispatched_at is null) as undispatched,
+      count(*) as events from events`
+    ], { encoding: "utf8" }))
+  } finally {
+    receiver.close()
+    await service?.stop()
+    if (process.env.PROBE_KEEP_DATABASE !== "1") execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
+    else log(`database kept: ${probeUrl}`)
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().then(() => process.exit(0), (error) => {
+  console.error(error)
+  process.exit(1)
+})
