@@ -13,6 +13,7 @@ import testClockAdvances from "./migrations/0010_test_clock_advances.js"
 import deliveryOrder from "./migrations/0011_delivery_order.js"
 import connectionDisplayNames from "./migrations/0012_connection_display_names.js"
 import sandboxLedger from "./migrations/0013_sandbox_ledger.js"
+import causingRequests from "./migrations/0015_causing_requests.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -27,11 +28,12 @@ const migrations = {
   "0010_test_clock_advances": testClockAdvances,
   "0011_delivery_order": deliveryOrder,
   "0012_connection_display_names": connectionDisplayNames,
-  "0013_sandbox_ledger": sandboxLedger
+  "0013_sandbox_ledger": sandboxLedger,
+  "0015_causing_requests": causingRequests
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 13
+export const LATEST_MIGRATION = 15
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
