@@ -28,23 +28,18 @@ export const causingRequestHere = (requestId: string): Effect.Effect<CausingRequ
     traceParent: Option.isSome(span) ? traceParentOf(span.value) : null
   }))
 
+/** What a worker's span about an event says of the request that caused it: its `request.id`. */
+export const causeAttributes = (cause: CausingRequest | null): Record<string, string> => cause === null ? {} : { "request.id": cause.requestId }
+
 /**
- * What a worker's span about an event says of the request that caused it: `request.id`, and a link
- * to the request's span when it was traced (a link, not a parent: the work is its own trace, done
- * later, maybe more than once).
+ * A worker's span about an event links to the span of the request that caused it, when that was
+ * traced: a link, not a parent, since the work is its own trace, done later and maybe more than once.
  */
-export const spanOptionsOf = (cause: CausingRequest | null): {
-  readonly attributes: Record<string, string>
-  readonly links: ReadonlyArray<Tracer.SpanLink>
-} => {
-  if (cause === null) return { attributes: {}, links: [] }
-  const parsed = cause.traceParent === null ? null : TRACE_PARENT.exec(cause.traceParent)
-  return {
-    attributes: { "request.id": cause.requestId },
-    links: parsed === null ? [] : [{
-      _tag: "SpanLink",
-      span: Tracer.externalSpan({ traceId: parsed[1]!, spanId: parsed[2]!, sampled: cause.traceParent!.endsWith("-01") }),
-      attributes: {}
-    }]
-  }
+export const causeLinks = (cause: CausingRequest | null): ReadonlyArray<Tracer.SpanLink> => {
+  const parsed = cause?.traceParent == null ? null : TRACE_PARENT.exec(cause.traceParent)
+  return parsed === null ? [] : [{
+    _tag: "SpanLink",
+    span: Tracer.externalSpan({ traceId: parsed[1]!, spanId: parsed[2]!, sampled: parsed[0].endsWith("-01") }),
+    attributes: {}
+  }]
 }

@@ -6,7 +6,7 @@ import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
-import { CurrentCausingRequest, spanOptionsOf } from "../observability/CausingRequest.js"
+import { causeAttributes, causeLinks, CurrentCausingRequest } from "../observability/CausingRequest.js"
 import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -266,9 +266,9 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
     // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
     Effect.withSpan("webhook delivery_attempt", {
       // `request.id` and a link to the request whose event this is, when it was served traced.
-      links: spanOptionsOf(leased.item.cause).links,
+      links: causeLinks(leased.item.cause),
       attributes: {
-        ...spanOptionsOf(leased.item.cause).attributes,
+        ...causeAttributes(leased.item.cause),
         "webhook.delivery_id": leased.item.deliveryId,
         "webhook.endpoint_id": leased.item.endpointId,
         "webhook.attempt": leased.item.attemptCount + 1,
