@@ -63,4 +63,12 @@ describe("worker spans and the request that caused them (memory)", () => {
       }).pipe(Effect.withTracer(tracer))
     }).pipe(Effect.provide(services.layer))
   })
+
+  it.effect("a request served untraced is remembered by its id alone, with no trace context to link to", () =>
+    Effect.gen(function*() {
+      const traced = yield* causingRequestHere("req_traced").pipe(Effect.withSpan("POST /v1/payments"))
+      expect(traced.traceParent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
+      const untraced = yield* causingRequestHere("req_untraced").pipe(Effect.withSpan("POST /v1/payments"), Effect.withTracerEnabled(false))
+      expect(untraced).toEqual({ requestId: "req_untraced", traceParent: null })
+    }))
 })
