@@ -134,8 +134,12 @@ describe("traces over OTLP/HTTP", () => {
       "organization.id": seen.organizationId,
       "webhook.attempt": 1,
       "webhook.outcome": "succeeded",
-      "http.response.status_code": 200
+      "http.response.status_code": 200,
+      // The request whose payment made the event: its id, and a link to its server span, in its own trace.
+      "request.id": seen.paidRequest
     })
+    expect(attempt.links).toEqual([{ traceId: root.traceId, spanId: root.spanId }])
+    expect(attempt.traceId).not.toBe(root.traceId)
     const send = collector.spans.find((span) => span.name === "webhook send")!
     expect(send).toMatchObject({ parentSpanId: attempt.spanId, kind: CLIENT })
     expect(send.attributes["server.address"]).toBe("127.0.0.1")

@@ -8,6 +8,7 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import { makeId } from "@orchestrator/core/domain/Ids"
 import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
 import { API_VERSION } from "@orchestrator/core/events/Event"
+import { causingRequestHere, CurrentCausingRequest } from "@orchestrator/core/observability/CausingRequest"
 import { Readiness } from "@orchestrator/core/ports/Readiness"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
@@ -274,6 +275,8 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     const requestId = makeId("req", started)
     // On the request's server span (when traced), to find a trace from the Request-Id a merchant quotes.
     yield* Effect.annotateCurrentSpan("request.id", requestId)
+    // Events written while serving it remember it, for the worker spans that act on them later.
+    const causing = yield* causingRequestHere(requestId)
     const response = yield* Effect.gen(function*() {
       yield* checkedTarget(request)
       const version = request.headers["service-version"]
@@ -293,7 +296,8 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     }).pipe(
       HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
       Effect.catchAllCause(renderFailure(request)),
-      Effect.locally(CurrentRequestId, requestId)
+      Effect.locally(CurrentRequestId, requestId),
+      Effect.locally(CurrentCausingRequest, causing)
     )
     const elapsed = (yield* Clock.currentTimeMillis) - started
     yield* recordRequest(request.method, pathOf(request), response.status, elapsed)

@@ -14,6 +14,7 @@ import deliveryOrder from "./migrations/0011_delivery_order.js"
 import connectionDisplayNames from "./migrations/0012_connection_display_names.js"
 import sandboxLedger from "./migrations/0013_sandbox_ledger.js"
 import deliveryClaimIndexes from "./migrations/0014_delivery_claim_indexes.js"
+import causingRequests from "./migrations/0015_causing_requests.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -29,11 +30,12 @@ const migrations = {
   "0011_delivery_order": deliveryOrder,
   "0012_connection_display_names": connectionDisplayNames,
   "0013_sandbox_ledger": sandboxLedger,
-  "0014_delivery_claim_indexes": deliveryClaimIndexes
+  "0014_delivery_claim_indexes": deliveryClaimIndexes,
+  "0015_causing_requests": causingRequests
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 14
+export const LATEST_MIGRATION = 15
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

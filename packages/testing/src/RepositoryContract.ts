@@ -2,6 +2,7 @@ import { layer } from "@effect/vitest"
 import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
 import type { Layer } from "effect"
 import { billingRepositoriesContract } from "./contracts/BillingRepositoriesContract.js"
+import { causingRequestContract } from "./contracts/CausingRequestContract.js"
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"
 import { idempotencyKeysRepositoryContract } from "./contracts/IdempotencyKeysRepositoryContract.js"
 import { insightsRepositoryContract } from "./contracts/InsightsRepositoryContract.js"
@@ -25,6 +26,7 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
     idempotencyKeysRepositoryContract(it)
     keyRidesContract(it)
     eventsRepositoryContract(it)
+    causingRequestContract(it)
     providerConnectionsRepositoryContract(it)
     tenancyRepositoriesContract(it)
     insightsRepositoryContract(it)

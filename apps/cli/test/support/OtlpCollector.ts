@@ -10,6 +10,8 @@ export interface CollectedSpan {
   readonly name: string
   readonly kind: number
   readonly attributes: Readonly<Record<string, unknown>>
+  /** The spans it links to (not its parent): another trace's span, by ids. */
+  readonly links: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
   readonly serviceName: unknown
 }
 
@@ -56,7 +58,15 @@ export const startCollector = () =>
           resourceSpans?: ReadonlyArray<{
             resource?: { attributes?: OtlpAttributes }
             scopeSpans?: ReadonlyArray<{
-              spans?: ReadonlyArray<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: OtlpAttributes }>
+              spans?: ReadonlyArray<{
+                traceId: string
+                spanId: string
+                parentSpanId?: string
+                name: string
+                kind: number
+                attributes?: OtlpAttributes
+                links?: ReadonlyArray<{ traceId: string; spanId: string }>
+              }>
             }>
           }>
         }
@@ -71,6 +81,7 @@ export const startCollector = () =>
                 name: span.name,
                 kind: span.kind,
                 attributes: flatten(span.attributes),
+                links: (span.links ?? []).map(({ spanId, traceId }) => ({ traceId, spanId })),
                 serviceName
               })
             }

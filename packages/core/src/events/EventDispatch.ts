@@ -1,4 +1,5 @@
 import { Context, Duration, Effect, Layer } from "effect"
+import { CurrentCausingRequest } from "../observability/CausingRequest.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased } from "../ports/LeasedWork.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -8,6 +9,7 @@ import { EventsRepository, type StoredEvent } from "./EventsRepository.js"
 /**
  * Something that reacts to every event (webhook fan-out, billing). `consume` runs in the transaction
  * that marks the event dispatched: it happens exactly once per event, or not at all and is retried.
+ * It runs with `CurrentCausingRequest` set to the event's request, so what it writes is traced to it too.
  */
 export interface EventConsumer {
   readonly name: string
@@ -41,7 +43,7 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
           if (!(yield* events.markDispatched(leased))) return
           yield* Effect.forEach(consumers, (consumer) => consumer.consume(leased.item.organizationId, leased.item.event), {
             discard: true
-          })
+          }).pipe(Effect.locally(CurrentCausingRequest, leased.item.cause))
         })).pipe(
           // One event that cannot be handed over must not hold up the others: it is tried again
           // when its lease lapses.
@@ -59,11 +61,16 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
           const batch = claimed.filter((leased) => held.has(leased.item.event.id)).map((leased) => leased.item)
           for (const consumer of consumers) {
             yield* consumer.consumeAll === undefined
-              ? Effect.forEach(batch, (stored) => consumer.consume(stored.organizationId, stored.event), { discard: true })
+              ? Effect.forEach(batch, (stored) =>
+                consumer.consume(stored.organizationId, stored.event).pipe(Effect.locally(CurrentCausingRequest, stored.cause)), {
+                discard: true
+              })
               : consumer.consumeAll(batch)
           }
         })).pipe(
-          Effect.catchAllCause(() => Effect.forEach(claimed, dispatchOne, { discard: true }))
+          Effect.catchAllCause(() =>
+            Effect.forEach(claimed, dispatchOne, { discard: true })
+          )
         )
 
       const dispatchDue = drainLeased({

@@ -5,6 +5,7 @@ import { insertMemoryEvents, memoryEventRows } from "../memory/MemoryEventRows.j
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
+import type { CausingRequest } from "../observability/CausingRequest.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Event } from "./Event.js"
 
@@ -15,10 +16,11 @@ export interface EventFilter {
   readonly createdLte: DateTime.Utc | undefined
 }
 
-/** An event as the outbox hands it to its consumers. */
+/** An event as the outbox hands it to its consumers, with the request that caused it (none for a worker's). */
 export interface StoredEvent {
   readonly organizationId: string
   readonly event: Event
+  readonly cause: CausingRequest | null
 }
 
 const newestFirst = (a: Event, b: Event) => b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
@@ -61,7 +63,7 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
         [...rows().values()]
           .filter((row) => row.organizationId === tenant.organizationId && row.event.livemode === tenant.livemode)
           .map((row) => row.event)
-      const insertAll = (organizationId: string, events: ReadonlyArray<Event>) => Effect.sync(() => insertMemoryEvents(store, organizationId, events))
+      const insertAll = (organizationId: string, events: ReadonlyArray<Event>) => insertMemoryEvents(store, organizationId, events)
       return {
         insert: (organizationId, event) => insertAll(organizationId, [event]),
         insertAll,
@@ -100,7 +102,7 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
               [...rows().values()]
                 .filter((row) => !row.dispatched)
                 .sort((a, b) => newestFirst(b.event, a.event))
-                .map((row) => ({ id: row.event.id, item: { organizationId: row.organizationId, event: row.event } })),
+                .map((row) => ({ id: row.event.id, item: { organizationId: row.organizationId, event: row.event, cause: row.cause } })),
               lease
             )
           ),

@@ -23,7 +23,7 @@ export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, write
   readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
 }): Pick<RecordStore<A>, "insertWithEvents" | "updateIfUnchanged"> => {
-  const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) => Effect.sync(() => insertMemoryEvents(store, tenant.organizationId, events))
+  const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) => insertMemoryEvents(store, tenant.organizationId, events)
   const claimed = (tenant: Tenant, claim: KeyClaim | undefined) => Effect.sync(() => claim === undefined || claimMemoryKey(store, tenant, claim))
   const completed = (tenant: Tenant, completion: KeyCompletion | undefined) =>
     Effect.sync(() => completion === undefined ? undefined : completeMemoryKey(store, tenant, completion))

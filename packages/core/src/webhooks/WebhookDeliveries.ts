@@ -1,4 +1,4 @@
-import { Cache, Clock, Context, Data, DateTime, Duration, Effect, Layer, Option, Random, Schema } from "effect"
+import { Cache, Clock, Context, Data, DateTime, Duration, Effect, FiberRef, Layer, Option, Random, Schema } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { storableText } from "../domain/Text.js"
@@ -6,6 +6,7 @@ import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
+import { causeAttributes, causeLinks, CurrentCausingRequest } from "../observability/CausingRequest.js"
 import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -79,7 +80,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
 
       const fanOut: EventConsumer = {
         name: "webhooks",
-        consume: (organizationId, event) => fanOutAll([{ organizationId, event }]),
+        consume: (organizationId, event) => Effect.flatMap(FiberRef.get(CurrentCausingRequest), (cause) => fanOutAll([{ organizationId, event, cause }])),
         consumeAll: fanOutAll
       }
 
@@ -162,7 +163,7 @@ const fanOutEvents = ({ deliveries, endpointsRepository, ids }: FanOutPorts) => 
     const activeOf = new Map<string, ReadonlyArray<WebhookEndpoint>>()
     const made: Array<NewDelivery> = []
     const at = yield* now
-    for (const { event, organizationId } of batch) {
+    for (const { cause, event, organizationId } of batch) {
       const tenant = { organizationId, livemode: event.livemode }
       const tenantKey = `${organizationId}/${event.livemode}`
       if (!activeOf.has(tenantKey)) activeOf.set(tenantKey, yield* endpointsRepository.active(tenant))
@@ -176,6 +177,7 @@ const fanOutEvents = ({ deliveries, endpointsRepository, ids }: FanOutPorts) => 
           payload: body,
           objectId: event.data.object.id,
           eventCreatedAt: event.created_at,
+          cause,
           delivery: new WebhookDelivery({
             object: "webhook_delivery",
             id: yield* ids.make("whev"),
@@ -263,7 +265,10 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
   }).pipe(
     // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
     Effect.withSpan("webhook delivery_attempt", {
+      // `request.id` and a link to the request whose event this is, when it was served traced.
+      links: causeLinks(leased.item.cause),
       attributes: {
+        ...causeAttributes(leased.item.cause),
         "webhook.delivery_id": leased.item.deliveryId,
         "webhook.endpoint_id": leased.item.endpointId,
         "webhook.attempt": leased.item.attemptCount + 1,

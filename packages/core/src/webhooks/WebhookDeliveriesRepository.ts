@@ -4,6 +4,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
+import type { CausingRequest } from "../observability/CausingRequest.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import { type DeliveryListFilter, type DeliveryStatus, type ResendDeliveries, type WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 
@@ -17,6 +18,8 @@ export interface DueDelivery {
   readonly objectId: string | null
   readonly payload: string
   readonly attemptCount: number
+  /** The request that caused the event, for the attempt's span. */
+  readonly cause: CausingRequest | null
 }
 
 /** How an attempt ended for the delivery: its new status and when, if ever, it is tried again. */
@@ -36,6 +39,7 @@ export interface NewDelivery {
   readonly payload: string
   readonly objectId: string | null
   readonly eventCreatedAt: DateTime.Utc
+  readonly cause: CausingRequest | null
 }
 
 /**
@@ -119,12 +123,12 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
       return {
         insertAll: (made) =>
           Effect.sync(() => {
-            for (const { delivery, eventCreatedAt, objectId, payload, tenant } of made) {
+            for (const { cause, delivery, eventCreatedAt, objectId, payload, tenant } of made) {
               const duplicate = [...rows().values()].some((row) =>
                 row.delivery.event_id === delivery.event_id && row.delivery.endpoint_id === delivery.endpoint_id
               )
               if (!duplicate) {
-                rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, objectId, eventCreatedAt, attempts: [] })
+                rows().set(delivery.id, { organizationId: tenant.organizationId, delivery, payload, objectId, eventCreatedAt, cause, attempts: [] })
               }
             }
           }),
@@ -162,7 +166,8 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
                     eventId: row.delivery.event_id,
                     objectId: row.objectId,
                     payload: row.payload,
-                    attemptCount: row.delivery.attempt_count
+                    attemptCount: row.delivery.attempt_count,
+                    cause: row.cause
                   }
                 })),
               lease
@@ -201,6 +206,7 @@ interface MemoryRow {
   readonly payload: string
   readonly objectId: string | null
   readonly eventCreatedAt: DateTime.Utc
+  readonly cause: CausingRequest | null
   readonly attempts: ReadonlyArray<WebhookAttempt>
 }
 

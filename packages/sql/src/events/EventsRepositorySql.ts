@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { type CausingRequest, CurrentCausingRequest } from "@orchestrator/core/observability/CausingRequest"
+import { DateTime, Effect, FiberRef, Layer, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
 import { Column, firstRow, json, objectFromRow } from "../shared/Rows.js"
@@ -25,14 +26,29 @@ export const toEvent = objectFromRow(EventRow, "event", Event)
  * Rows of `events`, each value cast to its column's type: usable after `values` in an insert, and in
  * a `select … from (values …)` that another statement's CTE guards.
  */
-export const eventRows = (sql: SqlClient.SqlClient, organizationId: string, events: ReadonlyArray<Event>) =>
+export const eventRows = (
+  sql: SqlClient.SqlClient,
+  organizationId: string,
+  events: ReadonlyArray<Event>,
+  cause: CausingRequest | null
+) =>
   sql.csv(events.map((event) => {
     const row = encode(event)
     return sql`(${row.id}, ${organizationId}, ${row.livemode}::boolean, ${row.type}, ${row.api_version},
-        ${json(row.data)}::jsonb, ${row.created_at}::timestamptz)`
+        ${json(row.data)}::jsonb, ${row.created_at}::timestamptz, ${cause?.requestId ?? null}::text, ${cause?.traceParent ?? null}::text)`
   }))
 
-export const EVENT_COLUMNS = "id, organization_id, livemode, type, api_version, data, created_at"
+export const EVENT_COLUMNS = "id, organization_id, livemode, type, api_version, data, created_at, request_id, trace_parent"
+
+/** The request being served (none in a worker), which the events written now remember. */
+export const withCausingRequest = <A>(write: (cause: CausingRequest | null) => Effect.Effect<A>): Effect.Effect<A> =>
+  Effect.flatMap(FiberRef.get(CurrentCausingRequest), write)
+
+/** Who caused a claimed event, from its `request_id` and `trace_parent` columns. */
+const causeOf = (row: { readonly request_id?: unknown; readonly trace_parent?: unknown }): CausingRequest | null =>
+  typeof row.request_id === "string"
+    ? { requestId: row.request_id, traceParent: typeof row.trace_parent === "string" ? row.trace_parent : null }
+    : null
 
 export const EventsRepositorySql = Layer.effect(
   EventsRepository,
@@ -41,8 +57,10 @@ export const EventsRepositorySql = Layer.effect(
     const ofTenant = tenantScope(sql, "e")
     const at = (time: DateTime.Utc) => DateTime.formatIso(time)
     const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
-      events.length === 0 ? Effect.void : sql`insert into events (${sql.literal(EVENT_COLUMNS)})
-          values ${eventRows(sql, organizationId, events)}`.pipe(Effect.asVoid, Effect.orDie)
+      events.length === 0 ? Effect.void : withCausingRequest((cause) =>
+        sql`insert into events (${sql.literal(EVENT_COLUMNS)})
+          values ${eventRows(sql, organizationId, events, cause)}`.pipe(Effect.asVoid, Effect.orDie)
+      )
     return EventsRepository.of({
       insert: (organizationId, event) => insertAll(organizationId, [event]),
       insertAll,
@@ -67,13 +85,13 @@ export const EventsRepositorySql = Layer.effect(
         sql`delete from events where created_at < ${at(before)}::timestamptz and dispatched_at is not null
           returning id`.pipe(Effect.map((rows) => rows.length), Effect.orDie),
       claimUndispatched: (lease) =>
-        claimLeased<{ readonly id: string; readonly organization_id: string }, StoredEvent>(sql, {
+        claimLeased<{ readonly id: string; readonly organization_id: string; readonly request_id?: unknown }, StoredEvent>(sql, {
           table: "events",
           due: sql`dispatched_at is null`,
           order: sql`created_at, id`,
           returning: sql`*`,
           lease,
-          item: (row) => ({ organizationId: row.organization_id, event: toEvent(row) })
+          item: (row) => ({ organizationId: row.organization_id, event: toEvent(row), cause: causeOf(row) })
         }),
       markDispatched: ({ item, token }) => completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` }),
       markDispatchedAll: (claimed) =>

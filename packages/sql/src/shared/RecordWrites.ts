@@ -2,8 +2,9 @@ import type { SqlClient, Statement } from "@effect/sql"
 import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import type { Event } from "@orchestrator/core/events/Event"
 import type { KeyClaim, KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
+import type { CausingRequest } from "@orchestrator/core/observability/CausingRequest"
 import { DateTime, Effect } from "effect"
-import { EVENT_COLUMNS, eventRows } from "../events/EventsRepositorySql.js"
+import { EVENT_COLUMNS, eventRows, withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keyCompletion, keyInsert } from "../idempotency/KeyRidesSql.js"
 import { int } from "./Rows.js"
 
@@ -19,8 +20,10 @@ export interface RowsAlongside {
 export const eventsAlongside = (
   sql: SqlClient.SqlClient,
   tenant: Tenant,
-  events: ReadonlyArray<Event>
-): ReadonlyArray<RowsAlongside> => events.length === 0 ? [] : [{ table: "events", columns: EVENT_COLUMNS, rows: eventRows(sql, tenant.organizationId, events) }]
+  events: ReadonlyArray<Event>,
+  cause: CausingRequest | null
+): ReadonlyArray<RowsAlongside> =>
+  events.length === 0 ? [] : [{ table: "events", columns: EVENT_COLUMNS, rows: eventRows(sql, tenant.organizationId, events, cause) }]
 
 const cte = (sql: SqlClient.SqlClient, index: number, body: Statement.Fragment) => sql`${sql.literal(`alongside_${index}`)} as (${body} returning 1)`
 
@@ -146,7 +149,9 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
   const alongsideOf = options.alongside ?? (() => [])
   const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => {
     const row = options.encode(record)
-    return insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)], claim)
+    return withCausingRequest((cause) =>
+      insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)], claim)
+    )
   }
   return {
     insert: (tenant: Tenant, record: A) => Effect.asVoid(insertWithEvents(tenant, record, [])),
@@ -162,15 +167,17 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
     },
     updateIfUnchanged: (tenant: Tenant, seen: A, record: A, events: ReadonlyArray<Event>, completion?: KeyCompletion) => {
       const row = options.encode(record)
-      return updateIfUnchanged(sql, {
-        table,
-        tenant,
-        id: record.id,
-        unchanged: unchangedColumns(sql, seen),
-        set: options.changed(row),
-        alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events)],
-        completion
-      })
+      return withCausingRequest((cause) =>
+        updateIfUnchanged(sql, {
+          table,
+          tenant,
+          id: record.id,
+          unchanged: unchangedColumns(sql, seen),
+          set: options.changed(row),
+          alongside: [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)],
+          completion
+        })
+      )
     }
   }
 }

@@ -5,6 +5,7 @@ import type { Event } from "@orchestrator/core/events/Event"
 import type { KeyClaim, KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
 import type { RecordRepository } from "@orchestrator/core/lifecycle/Lifecycle"
 import { DateTime, Effect, Option, Schema } from "effect"
+import { withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { eventsAlongside, insertWith, updateIfUnchanged, writeWith } from "../shared/RecordWrites.js"
 import { Column, json } from "../shared/Rows.js"
@@ -51,14 +52,16 @@ export const recordRows = <A extends Stored, I>(
       ["record", recordOf(value)],
       ...columns(value)
     ]
-    return insertWith(
-      sql,
-      tenant,
-      (only) =>
-        sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
+    return withCausingRequest((cause) =>
+      insertWith(
+        sql,
+        tenant,
+        (only) =>
+          sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
         select ${sql.csv(all.map(([, fragment]) => fragment))} ${only}`,
-      eventsAlongside(sql, tenant, events),
-      claim
+        eventsAlongside(sql, tenant, events, cause),
+        claim
+      )
     )
   }
   const changedColumns = (value: A) =>
@@ -81,16 +84,18 @@ export const recordRows = <A extends Stored, I>(
      * (a record schema without one cannot be moved).
      */
     updateIfUnchanged: (tenant: Tenant, seen: A & Stateful, value: A, events: ReadonlyArray<Event>, completion?: KeyCompletion) =>
-      updateIfUnchanged(sql, {
-        table,
-        tenant,
-        id: value.id,
-        unchanged: sql`status = ${seen.status}
+      withCausingRequest((cause) =>
+        updateIfUnchanged(sql, {
+          table,
+          tenant,
+          id: value.id,
+          unchanged: sql`status = ${seen.status}
           and (record ->> 'updated_at')::timestamptz = ${DateTime.formatIso(seen.updated_at)}::timestamptz`,
-        set: changedColumns(value),
-        alongside: eventsAlongside(sql, tenant, events),
-        completion
-      }),
+          set: changedColumns(value),
+          alongside: eventsAlongside(sql, tenant, events, cause),
+          completion
+        })
+      ),
     /** One page of the tenant's records, read as `alias` for the `filters`. */
     page: (tenant: Tenant, alias: string, page: PageRequest, filters?: ReadonlyArray<Statement.Fragment>) =>
       keysetPage(sql, {

@@ -55,7 +55,9 @@ const DueRow = Schema.Struct({
   event_id: Column.text,
   object_id: Column.nullableText,
   payload: Column.text,
-  attempt_count: Column.integer
+  attempt_count: Column.integer,
+  request_id: Column.nullableText,
+  trace_parent: Column.nullableText
 })
 
 const toDue = fromRow(DueRow, (row): DueDelivery => ({
@@ -65,7 +67,8 @@ const toDue = fromRow(DueRow, (row): DueDelivery => ({
   eventId: row.event_id,
   objectId: row.object_id,
   payload: row.payload,
-  attemptCount: row.attempt_count
+  attemptCount: row.attempt_count,
+  cause: row.request_id === null ? null : { requestId: row.request_id, traceParent: row.trace_parent }
 }))
 
 const at = (time: DateTime.Utc) => DateTime.formatIso(time)
@@ -83,14 +86,14 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
       insertAll: (made) =>
         made.length === 0 ? Effect.void : sql`insert into webhook_deliveries (id, organization_id, livemode, event_id,
             endpoint_id, type, status, attempt_count, next_attempt_at, payload, created_at, updated_at, object_id,
-            event_created_at)
+            event_created_at, request_id, trace_parent)
           values ${
-          sql.csv(made.map(({ delivery, eventCreatedAt, objectId, payload, tenant }) =>
+          sql.csv(made.map(({ cause, delivery, eventCreatedAt, objectId, payload, tenant }) =>
             sql`(${delivery.id}, ${tenant.organizationId}, ${delivery.livemode}, ${delivery.event_id},
             ${delivery.endpoint_id}, ${delivery.type}, ${delivery.status}, ${delivery.attempt_count},
             ${delivery.next_attempt_at === null ? null : at(delivery.next_attempt_at)}::timestamptz, ${payload},
             ${at(delivery.created_at)}::timestamptz, ${at(delivery.created_at)}::timestamptz, ${objectId},
-            ${at(eventCreatedAt)}::timestamptz)`
+            ${at(eventCreatedAt)}::timestamptz, ${cause?.requestId ?? null}, ${cause?.traceParent ?? null})`
           ))
         }
           on conflict (event_id, endpoint_id) do nothing`.pipe(Effect.asVoid, Effect.orDie),
@@ -145,7 +148,8 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
                   and e.livemode = webhook_deliveries.livemode
                   and e.data->'object'->>'id' = webhook_deliveries.object_id)))`,
             order: sql`next_attempt_at, id`,
-            returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at`,
+            returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at,
+              request_id, trace_parent`,
             lease,
             item: toDue
           })
