@@ -27,9 +27,12 @@ const freePort = () =>
 const startService = async (dataDir: string) => {
   const port = await freePort()
   const key = `sk_test_${randomBytes(24).toString("hex")}`
+  // A reader's start is on the embedded database, whatever DATABASE_URL the suite runs with (CI sets
+  // it, and on PostgreSQL test mode may not reach the guides' receiver on localhost).
+  const { DATABASE_URL: _database, ...inherited } = process.env
   const child = spawn(path.join(ROOT.pathname, "bin/orchestrator"), ["start"], {
     env: {
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       ORCHESTRATOR_DATA_DIR: dataDir,
       ORCHESTRATOR_DEV_API_KEY: key,
