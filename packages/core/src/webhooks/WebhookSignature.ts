@@ -1,4 +1,5 @@
 import { Data, Effect } from "effect"
+import { hmacSha256 } from "../domain/HmacSha256.js"
 
 /**
  * The signature of every webhook the service sends (and the sandbox PSP's): header
@@ -23,17 +24,17 @@ const concat = (a: Uint8Array, b: Uint8Array) => {
   return out
 }
 
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("")
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
 
 /** The secret's bytes: a `whsec_` prefix is part of how it is shown, not of the key. */
 const keyBytes = (secret: string) => encoder.encode(secret)
 
-/** Hex HMAC-SHA256 of `{timestamp}.{body}` with `secret`. */
+/**
+ * Hex HMAC-SHA256 of `{timestamp}.{body}` with `secret`, computed synchronously: one per delivery
+ * attempt, where Web Crypto would cost a key import and a signature on another thread, each a promise.
+ */
 export const computeSignature = (secret: string, timestamp: number, body: Uint8Array) =>
-  Effect.promise(async () => {
-    const key = await crypto.subtle.importKey("raw", keyBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-    return hex(await crypto.subtle.sign("HMAC", key, concat(encoder.encode(`${timestamp}.`), body)))
-  })
+  Effect.sync(() => hex(hmacSha256(keyBytes(secret), concat(encoder.encode(`${timestamp}.`), body))))
 
 /** The header value for `body` signed at `timestamp` with each of `secrets`. */
 export const signatureHeader = (secrets: ReadonlyArray<string>, timestamp: number, body: Uint8Array) =>
