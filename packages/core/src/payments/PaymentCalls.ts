@@ -1,6 +1,6 @@
 import { Duration, Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { rememberConnectionType, timedConnector } from "../observability/ProviderMetrics.js"
+import { rememberConnectionType } from "../observability/ProviderMetrics.js"
 import { ConnectionHealth } from "../providers/ConnectionHealth.js"
 import { Connectors } from "../providers/Connectors.js"
 import { providerText } from "../providers/FailureMessages.js"
@@ -39,7 +39,7 @@ export const makePaymentCalls = Effect.gen(function*() {
         ? policy.callTimeout
         : Duration.min(policy.callTimeout, Duration.millis(connector.deadlineMs))
       rememberConnectionType(tenant, connection)
-      const outcome = yield* callProvider(use(timedConnector(connector, connection.type)), deadline)
+      const outcome = yield* callProvider(use(connector), deadline)
       yield* health.observe(tenant, connection, outcome.result)
       return outcome
     })

@@ -2,9 +2,9 @@ import { Context, Data, Effect, Layer, Schema } from "effect"
 import { connectorTakes } from "../payments/PaymentMethodTypes.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { ConnectionSecrets } from "./ConnectionSecrets.js"
+import { observedConnector } from "./ObservedConnector.js"
 import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
-import { tracedConnector } from "./TracedConnector.js"
 
 /** No connector of this build handles the connection's `type`. */
 export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType")<{ readonly type: string }> {}
@@ -52,7 +52,7 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
             definition(connection.type),
             (found) =>
               Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
-                tracedConnector(
+                observedConnector(
                   connection,
                   found.make({
                     connection,

@@ -1,4 +1,5 @@
 import { Cause, Clock, Effect, Exit } from "effect"
+import { observeWith, pspCallDuration } from "../observability/ServiceMetrics.js"
 import type { PaymentConnector } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
 
@@ -15,8 +16,19 @@ const outcomeOf = (exit: Exit.Exit<unknown, unknown>): { readonly outcome: strin
   return { outcome: typeof tag === "string" ? tag : "Defect" }
 }
 
+/** How a call ended, for the latency histogram's bounded label. */
+const metricOutcomeOf = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isSuccess(exit)
+    ? "answered"
+    : Cause.isInterruptedOnly(exit.cause)
+    ? "no_answer" // the deadline cut it
+    : Cause.failureOption(exit.cause).pipe((failure) =>
+      failure._tag === "Some" && (failure.value as { readonly _tag?: unknown })._tag === "ConnectorUnavailable" ? "unavailable" : "no_answer"
+    )
+
 /**
- * One call to the PSP as a client span `psp <operation>`: the connection (id, name, type), the
+ * One call to the PSP, timed once for both of what observes it: the `orchestrator_psp_call_duration_seconds`
+ * histogram (by connection type, operation and outcome) and a client span `psp <operation>`: the connection (id, name, type), the
  * operation, how it ended (`psp.outcome`, and `psp.outcome_code` for a refusal) and how long it took.
  * Only ids and codes: never the request (card token, customer), never the connection's credentials.
  */
@@ -31,11 +43,14 @@ const traced = <A, E>(
       Effect.onExit((exit) =>
         Effect.flatMap(Clock.currentTimeMillis, (ended) => {
           const { code, outcome } = outcomeOf(exit)
-          return Effect.annotateCurrentSpan({
-            "psp.outcome": outcome,
-            ...(code === undefined ? {} : { "psp.outcome_code": code }),
-            "psp.latency_ms": ended - started
-          })
+          return Effect.zipRight(
+            observeWith(pspCallDuration, { provider: connection.type, operation, outcome: metricOutcomeOf(exit) }, (ended - started) / 1000),
+            Effect.annotateCurrentSpan({
+              "psp.outcome": outcome,
+              ...(code === undefined ? {} : { "psp.outcome_code": code }),
+              "psp.latency_ms": ended - started
+            })
+          )
         })
       )
     )).pipe(
@@ -52,8 +67,8 @@ const traced = <A, E>(
       })
     )
 
-/** The connector with a span around every call it makes to its PSP (webhook verification is local: none). */
-export const tracedConnector = (connection: ProviderConnection, connector: PaymentConnector): PaymentConnector => {
+/** The connector with every call it makes to its PSP timed and traced (webhook verification is local: none). */
+export const observedConnector = (connection: ProviderConnection, connector: PaymentConnector): PaymentConnector => {
   const subscriptions = connector.subscriptions
   const completeAction = connector.completeAction
   return {
