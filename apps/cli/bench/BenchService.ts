@@ -16,7 +16,9 @@ const BUILT = path.join(ROOT, "apps/cli/dist/orchestrator.mjs")
 /** Builds the service once per bench run, so the figures are always of the code as it stands. */
 export const buildService = () => execFileSync("pnpm", ["-s", "build"], { cwd: ROOT, stdio: "inherit" })
 
-const run = (args: ReadonlyArray<string>) => [process.execPath, [BUILT, ...args]] as const
+/** `BENCH_BUNDLE` runs another build instead (a copy of an earlier one, to compare side by side). */
+const run = (args: ReadonlyArray<string>, nodeArgs: ReadonlyArray<string> = []) =>
+  [process.execPath, [...nodeArgs, process.env.BENCH_BUNDLE || BUILT, ...args]] as const
 
 export { freePort } from "../support/FreePort.js"
 
@@ -52,10 +54,19 @@ export class RunningService {
     readonly url: string
   ) {}
 
-  /** `roleEnv` adds to `env` for one role only (the bench points one role at a counting relay). */
-  static async start(env: Env, roles: ReadonlyArray<Role>, port: number, roleEnv: Partial<Record<Role, Env>> = {}) {
+  /**
+   * `roleEnv` adds to `env` for one role only (the bench points one role at a counting relay);
+   * `roleNodeArgs` are Node's own options for one role (`--cpu-prof`, which NODE_OPTIONS refuses).
+   */
+  static async start(
+    env: Env,
+    roles: ReadonlyArray<Role>,
+    port: number,
+    roleEnv: Partial<Record<Role, Env>> = {},
+    roleNodeArgs: Partial<Record<Role, ReadonlyArray<string>>> = {}
+  ) {
     const children = roles.map((role) =>
-      spawn(...run([role]), {
+      spawn(...run([role], roleNodeArgs[role]), {
         env: { ...process.env, ...env, ...roleEnv[role], PORT: String(port) },
         stdio: ["ignore", "ignore", "inherit"]
       })
