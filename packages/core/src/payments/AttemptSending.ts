@@ -89,7 +89,8 @@ export const makeAttemptSending = (calls: PaymentCalls, settlement: AttemptSettl
           error_code: null,
           latency_ms: null,
           created_at: yield* now
-        })
+          // Made of values chosen here: a constructor that validates them again costs about 50 µs.
+        }, true)
       })
 
     /** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
