@@ -8,84 +8,13 @@
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import { SourceMap } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
 import { closedLoop } from "./LoadGenerator.js"
+import { printNewestProfile } from "./ProfileSummary.js"
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
-const TOP = Number(process.env.PROFILE_TOP ?? 40)
-
-interface ProfileNode {
-  readonly id: number
-  readonly callFrame: {
-    readonly functionName: string
-    readonly url: string
-    readonly lineNumber: number
-    readonly columnNumber: number
-  }
-  readonly children?: ReadonlyArray<number>
-}
-
-interface Profile {
-  readonly nodes: ReadonlyArray<ProfileNode>
-  readonly samples: ReadonlyArray<number>
-  readonly timeDeltas: ReadonlyArray<number>
-}
-
-/** The bundle's frames, mapped back to the file they were built from (its source map). */
-const sourceMaps = new Map<string, SourceMap | null>()
-const sourceOf = (frame: ProfileNode["callFrame"]): { readonly file: string; readonly line: number } => {
-  if (!frame.url.startsWith("file://")) return { file: frame.url, line: frame.lineNumber + 1 }
-  const file = new URL(frame.url).pathname
-  if (!sourceMaps.has(file)) {
-    const map = `${file}.map`
-    sourceMaps.set(file, fs.existsSync(map) ? new SourceMap(JSON.parse(fs.readFileSync(map, "utf8"))) : null)
-  }
-  const entry = sourceMaps.get(file)?.findEntry(frame.lineNumber, frame.columnNumber)
-  return entry !== undefined && "originalSource" in entry
-    ? { file: entry.originalSource, line: entry.originalLine + 1 }
-    : { file, line: frame.lineNumber + 1 }
-}
-
-/** Where a frame's code comes from: a dependency by package name, our own package, or V8/Node. */
-const originOf = (frame: ProfileNode["callFrame"], file: string): string => {
-  if (frame.url === "") return `(${frame.functionName || "native"})`
-  const dependency = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(file)
-  if (dependency !== null) return dependency[1]!
-  if (file.startsWith("node:")) return "node"
-  const own = /(?:packages|apps)\/([^/]+)\//.exec(file)
-  return own !== null ? `@orchestrator/${own[1]}` : path.basename(file)
-}
-
-export const summarize = (profile: Profile) => {
-  const selfMs = new Map<number, number>()
-  profile.samples.forEach((id, index) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000))
-  const byOrigin = new Map<string, number>()
-  const byFunction = new Map<string, number>()
-  let total = 0
-  let idle = 0
-  for (const node of profile.nodes) {
-    const ms = selfMs.get(node.id) ?? 0
-    if (ms === 0) continue
-    total += ms
-    if (node.callFrame.functionName === "(idle)") {
-      idle += ms
-      continue
-    }
-    const source = sourceOf(node.callFrame)
-    const origin = originOf(node.callFrame, source.file)
-    byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + ms)
-    const name = `${node.callFrame.functionName || "(anonymous)"} ${origin}:${path.basename(source.file)}:${source.line}`
-    byFunction.set(name, (byFunction.get(name) ?? 0) + ms)
-  }
-  const busy = total - idle
-  const table = (entries: Map<string, number>, top: number) =>
-    [...entries.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)
-      .map(([name, ms]) => `${(100 * ms / busy).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${name}`)
-  return { busy, idle, total, byOrigin: table(byOrigin, 30), byFunction: table(byFunction, TOP) }
-}
 
 const main = async () => {
   const postgresUrl = process.env.DATABASE_URL
@@ -131,20 +60,11 @@ const main = async () => {
     const cpuPerPayment = (service.cpuMs("http") - cpuBefore) / result.completed
     await service.stop()
     service = undefined
-    const file = fs.readdirSync(profileDir).filter((entry) => entry.endsWith(".cpuprofile"))
-      .map((entry) => path.join(profileDir, entry))
-      .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0]
-    if (file === undefined) throw new Error(`no profile was written in ${profileDir}`)
-    const summary = summarize(JSON.parse(fs.readFileSync(file, "utf8")) as Profile)
     console.log(
       `[profile] ${result.completed} payments in ${SECONDS} s (${result.requestsPerSecond.toFixed(0)}/s), ` +
-        `cpu_ms_per_payment ${cpuPerPayment.toFixed(2)} (under the profiler), busy ${summary.busy.toFixed(0)} ms, idle ${summary.idle.toFixed(0)} ms`
+        `cpu_ms_per_payment ${cpuPerPayment.toFixed(2)} (under the profiler)`
     )
-    console.log(`[profile] ${file}`)
-    console.log("[profile] busy time by origin")
-    for (const line of summary.byOrigin) console.log(line)
-    console.log("[profile] functions by self time")
-    for (const line of summary.byFunction) console.log(line)
+    printNewestProfile(profileDir, "profile")
   } finally {
     await service?.stop()
     execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])

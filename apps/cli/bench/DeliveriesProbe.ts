@@ -13,12 +13,15 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { startCountingReceiver } from "../support/CountingReceiver.js"
 import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { printNewestProfile } from "./ProfileSummary.js"
 import { seedEvents } from "./Seeding.js"
 
 const BACKLOG = Number(process.env.BACKLOG ?? 2_000)
 /** Dispatched events of the same merchant before the backlog, as the bench's payment phases leave them. */
 const HISTORY = Number(process.env.HISTORY ?? 50_000)
 const DEADLINE_SECONDS = Number(process.env.PROBE_DEADLINE_SECONDS ?? 300)
+/** Profiles the worker during the drain (`node --cpu-prof` into this directory) and sums the profile up. */
+const PROFILE_DIR = process.env.PROBE_PROFILE_DIR
 
 const log = (line: string) => console.log(`[probe] ${line}`)
 
@@ -74,7 +77,13 @@ const main = async () => {
     ])
     await seedEvents({ _tag: "Postgres", url: Redacted.make(probeUrl) }, organizationId, BACKLOG, payment)
     const started = Date.now()
-    service = await RunningService.start(env, ["http", "worker"], port)
+    service = await RunningService.start(
+      env,
+      ["http", "worker"],
+      port,
+      {},
+      PROFILE_DIR === undefined ? {} : { worker: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] }
+    )
     const seeded = () => [...receiver.counts.keys()].filter((id) => id.startsWith("evt_seed_")).length
     const deadline = started + DEADLINE_SECONDS * 1000
     let reported = started
@@ -108,6 +117,11 @@ const main = async () => {
       `select count(*) filter (where dispatched_at is null) as undispatched,
       count(*) as events from events`
     ], { encoding: "utf8" }))
+    if (PROFILE_DIR !== undefined) {
+      await service.stop()
+      service = undefined
+      printNewestProfile(PROFILE_DIR, "probe")
+    }
   } finally {
     receiver.close()
     await service?.stop()
