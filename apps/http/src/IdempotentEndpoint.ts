@@ -47,6 +47,29 @@ const replay = (response: StoredResponse, requestId: string, kept: string | unde
   })
 }
 
+const codecs = new WeakMap<EndpointDefinition, {
+  readonly successStatus: number
+  readonly encodeSuccess: (value: unknown) => unknown
+  readonly encodePayload: ((payload: unknown) => unknown) | undefined
+}>()
+
+/** An endpoint's success status and encoders, made once per endpoint rather than per request. */
+const codecOf = (endpoint: EndpointDefinition) => {
+  let codec = codecs.get(endpoint)
+  if (codec === undefined) {
+    codec = {
+      successStatus: HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast),
+      encodeSuccess: Schema.encodeUnknownSync(Schema.make(endpoint.successSchema.ast)),
+      encodePayload: Option.match(endpoint.payloadSchema, {
+        onNone: () => undefined,
+        onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))
+      })
+    }
+    codecs.set(endpoint, codec)
+  }
+  return codec
+}
+
 /**
  * Runs a mutating endpoint under its `Idempotency-Key`: the first run's answer (success or
  * failure) is rendered to the exact status and bytes that leave the server and stored; a retry
@@ -81,8 +104,7 @@ export const idempotent = <A, R>(
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
   Effect.gen(function*() {
-    const successStatus = HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast)
-    const encodeSuccess = Schema.encodeUnknownSync(Schema.make(endpoint.successSchema.ast))
+    const { encodePayload, encodeSuccess, successStatus } = codecOf(endpoint)
     // A success rendered for the key's completion (before it was written) is not rendered again.
     let last: { readonly value: unknown; readonly response: StoredResponse } | undefined
     const render = (value: unknown): StoredResponse => {
@@ -97,10 +119,7 @@ export const idempotent = <A, R>(
     )
     if (request.key === undefined) return toHttpResponse(yield* rendered)
     const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => request.path?.[name] ?? "")
-    const body = Option.match(endpoint.payloadSchema, {
-      onNone: () => null,
-      onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))(request.payload)
-    })
+    const body = encodePayload === undefined ? null : encodePayload(request.payload)
     const requestId = yield* FiberRef.get(CurrentRequestId)
     const { originalRequestId, replayed, response } = yield* (yield* IdempotentRequests).execute(
       {

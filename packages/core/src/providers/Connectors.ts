@@ -43,16 +43,22 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
         Object.hasOwn(definitions, type)
           ? Effect.succeed(definitions[type]! as ConnectorDefinition)
           : Effect.fail(new UnknownConnectorType({ type }))
+      // A connection read from the short-lived cache is the same object for every request in that
+      // moment: its settings are decoded and its connector made once for all of them. Connectors
+      // hold no secret (they run the effects that decrypt them), so keeping one holds none either.
+      const made = new WeakMap<ProviderConnection, PaymentConnector>()
       return {
         types: Object.keys(definitions),
         definition,
         takes: (type, method) => connectorTakes(Object.hasOwn(definitions, type) ? definitions[type]!.paymentMethods : undefined, method),
-        forConnection: (connection) =>
-          Effect.flatMap(
+        forConnection: (connection) => {
+          const known = made.get(connection)
+          if (known !== undefined) return Effect.succeed(known)
+          return Effect.flatMap(
             definition(connection.type),
             (found) =>
-              Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) =>
-                observedConnector(
+              Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) => {
+                const connector = observedConnector(
                   connection,
                   found.make({
                     connection,
@@ -61,8 +67,12 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
                     publicBaseUrl,
                     webhookUrl: urls.providerWebhook(connection.id)
                   }, settings)
-                ))
+                )
+                made.set(connection, connector)
+                return connector
+              })
           )
+        }
       }
     })
   ).pipe(Layer.provide(ConnectionSecrets.layer))
