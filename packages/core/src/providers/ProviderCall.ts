@@ -42,7 +42,9 @@ export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout:
           ConnectorOutcomeUnknown: (error) => Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
         })
       )),
-      (fiber) => Effect.onInterrupt(Fiber.join(fiber), () => Fiber.interrupt(fiber))
+      // Its outcome, not its fiber refs: joining would merge the call's context back into the
+      // request's, a walk over every service of the application at every PSP call.
+      (fiber) => Effect.onInterrupt(Effect.flatten(Fiber.await(fiber)), () => Fiber.interrupt(fiber))
     )
     return { result, latencyMs: (yield* Clock.currentTimeMillis) - started }
   })
