@@ -1,6 +1,7 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
 import { type ApiErrorShape, CurrentRequestId, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
 import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
+import { type EncodedOnce, encodedOnceOf } from "@orchestrator/core/domain/EncodedOnce"
 import type { IdPrefix } from "@orchestrator/core/domain/Ids"
 import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
 import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
@@ -50,6 +51,8 @@ const replay = (response: StoredResponse, requestId: string, kept: string | unde
 const codecs = new WeakMap<EndpointDefinition, {
   readonly successStatus: number
   readonly encodeSuccess: (value: unknown) => unknown
+  /** A success whose class is encoded once per instance (a payment): its JSON, made once for its row, events and answer. */
+  readonly encodedOnce: EncodedOnce<unknown, unknown> | undefined
   readonly encodePayload: ((payload: unknown) => unknown) | undefined
 }>()
 
@@ -60,6 +63,7 @@ const codecOf = (endpoint: EndpointDefinition) => {
     codec = {
       successStatus: HttpApiSchema.getStatusSuccessAST(endpoint.successSchema.ast),
       encodeSuccess: Schema.encodeUnknownSync(Schema.make(endpoint.successSchema.ast)),
+      encodedOnce: encodedOnceOf(endpoint.successSchema.ast),
       encodePayload: Option.match(endpoint.payloadSchema, {
         onNone: () => undefined,
         onSome: (schema) => Schema.encodeUnknownSync(Schema.make(schema.ast))
@@ -104,12 +108,15 @@ export const idempotent = <A, R>(
   operation: Effect.Effect<A, ApiErrorShape, R>
 ) =>
   Effect.gen(function*() {
-    const { encodePayload, encodeSuccess, successStatus } = codecOf(endpoint)
+    const { encodedOnce, encodePayload, encodeSuccess, successStatus } = codecOf(endpoint)
     // A success rendered for the key's completion (before it was written) is not rendered again.
     let last: { readonly value: unknown; readonly response: StoredResponse } | undefined
     const render = (value: unknown): StoredResponse => {
       if (last !== undefined && last.value === value) return last.response
-      const response = { status: successStatus, body: JSON.stringify(encodeSuccess(value)) }
+      const response = {
+        status: successStatus,
+        body: encodedOnce === undefined ? JSON.stringify(encodeSuccess(value)) : encodedOnce.json(value)
+      }
       last = { value, response }
       return response
     }

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Currency } from "../domain/Currency.js"
+import { encodedOnce } from "../domain/EncodedOnce.js"
 import { field, optionalField } from "../domain/Field.js"
 import { Metadata } from "../domain/Metadata.js"
 import { Amount, MinorUnits } from "../domain/Money.js"
@@ -118,6 +119,9 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   updated_at: field(Timestamp, "When the payment last changed (ISO 8601 UTC)."),
   livemode: field(Schema.Boolean, "`true` for live money, `false` for test mode.")
 }) {}
+
+/** A payment's wire form, made once per instance for its row, its events and the response alike. */
+export const PaymentEncoding = encodedOnce(Payment)
 
 /** Whether `text` is a card number (card brands' first digits, 13 to 19 digits, Luhn-valid). */
 export const isCardNumber = (text: string) => {

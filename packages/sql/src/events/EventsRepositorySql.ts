@@ -1,11 +1,12 @@
 import { SqlClient } from "@effect/sql"
+import { encodedOnceOfValue } from "@orchestrator/core/domain/EncodedOnce"
 import { Event } from "@orchestrator/core/events/Event"
 import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
 import { type CausingRequest, CurrentCausingRequest } from "@orchestrator/core/observability/CausingRequest"
 import { DateTime, Effect, FiberRef, Layer, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
-import { Column, firstRow, json, objectFromRow } from "../shared/Rows.js"
+import { Column, firstRow, objectFromRow } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 
 const encode = Schema.encodeSync(Event)
@@ -23,6 +24,28 @@ const EventRow = Schema.Struct({
 export const toEvent = objectFromRow(EventRow, "event", Event)
 
 /**
+ * What an event's row stores besides its tenant and cause. An event about a record encoded once
+ * (a payment: its row and the response show the same instance) reuses that record's JSON; the rest of
+ * the envelope is text as it stands, but for the time.
+ */
+export const eventRowValues = (event: Event) => {
+  const once = encodedOnceOfValue(event.data.object)
+  if (once === undefined) {
+    const row = encode(event)
+    return { ...row, data: JSON.stringify(row.data) }
+  }
+  return {
+    object: event.object,
+    id: event.id,
+    livemode: event.livemode,
+    type: event.type,
+    api_version: event.api_version,
+    created_at: DateTime.formatIso(event.created_at),
+    data: `{"object":${once.json(event.data.object)}}`
+  }
+}
+
+/**
  * Rows of `events`, each value cast to its column's type: usable after `values` in an insert, and in
  * a `select … from (values …)` that another statement's CTE guards.
  */
@@ -33,9 +56,9 @@ export const eventRows = (
   cause: CausingRequest | null
 ) =>
   sql.csv(events.map((event) => {
-    const row = encode(event)
+    const row = eventRowValues(event)
     return sql`(${row.id}, ${organizationId}, ${row.livemode}::boolean, ${row.type}, ${row.api_version},
-        ${json(row.data)}::jsonb, ${row.created_at}::timestamptz, ${cause?.requestId ?? null}::text, ${cause?.traceParent ?? null}::text)`
+        ${row.data}::jsonb, ${row.created_at}::timestamptz, ${cause?.requestId ?? null}::text, ${cause?.traceParent ?? null}::text)`
   }))
 
 export const EVENT_COLUMNS = "id, organization_id, livemode, type, api_version, data, created_at, request_id, trace_parent"

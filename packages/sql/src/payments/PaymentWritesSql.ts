@@ -1,10 +1,9 @@
 import type { SqlClient } from "@effect/sql"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { Schema } from "effect"
+import { PaymentEncoding } from "@orchestrator/core/payments/Payment"
 import { type RowsAlongside, statusRecordWrites } from "../shared/RecordWrites.js"
 import { json } from "../shared/Rows.js"
 
-const encode = Schema.encodeSync(Payment)
+const encode = PaymentEncoding.encode
 
 /**
  * How a payment is written: inserted, updated, or updated only if unchanged since it was read, each
