@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { cpuMs } from "./ProcessCpu.js"
 
@@ -25,6 +26,47 @@ export { freePort } from "../support/FreePort.js"
 export type Env = Readonly<Record<string, string>>
 
 export const cli = (env: Env, ...args: Array<string>) => execFileSync(...run(args), { env: { ...process.env, ...env }, encoding: "utf8" })
+
+/**
+ * What a probe of its own (`bench:statements`, `bench:profile`, `bench:deliveries`) runs the service
+ * on: a database made beside `DATABASE_URL`'s, a data directory, and the environment for both (rate
+ * limit lifted, warnings only, `extra` on top). `remove` drops the database and the directory.
+ */
+export const scratchService = (command: string, prefix: string, extra: Env = {}) => {
+  const postgresUrl = process.env.DATABASE_URL
+  if (postgresUrl === undefined || postgresUrl === "") throw new Error(`${command} needs DATABASE_URL (PostgreSQL)`)
+  const name = `${prefix}_${Date.now()}`
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `orchestrator-${prefix}-`))
+  const adminUrl = Object.assign(new URL(postgresUrl), { pathname: "/postgres" }).toString()
+  const url = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString()
+  execFileSync("psql", [adminUrl, "-X", "-qc", `create database "${name}"`])
+  const env: Env = {
+    ORCHESTRATOR_DATA_DIR: dataDir,
+    ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
+    LOG_LEVEL: "warn",
+    ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
+    DATABASE_URL: url,
+    ...extra
+  }
+  return {
+    name,
+    dataDir,
+    url,
+    env,
+    remove: () => {
+      execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The database migrated, and an organization with a test key, through the command-line tool. */
+export const migratedMerchant = (env: Env, name: string) => {
+  cli(env, "migrate")
+  const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
+  const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+  return { organizationId, secret }
+}
 
 /** Peak resident memory of a process and its children so far (VmHWM), in MiB. */
 const peakRssMb = (pid: number): number => {

@@ -3,41 +3,27 @@
  * service on PostgreSQL (`http` under `node --cpu-prof`, and `worker`), sends `PROFILE_SECONDS` of
  * payments at 32 connections, stops the service and prints the profile's busy time by where the code
  * comes from (our packages, each dependency, Node, GC) and the functions with the most self time.
- * The `.cpuprofile` stays in `PROFILE_DIR` (default a temporary directory) for Chrome's DevTools.
+ * The `.cpuprofile` stays in `PROFILE_DIR` (default a new temporary directory) for Chrome's DevTools.
  * Needs `DATABASE_URL`; a database of its own is made beside it and dropped after.
  */
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { buildService, freePort, migratedMerchant, RunningService, scratchService } from "./BenchService.js"
 import { closedLoop } from "./LoadGenerator.js"
 import { printNewestProfile } from "./ProfileSummary.js"
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10)
 
 const main = async () => {
-  const postgresUrl = process.env.DATABASE_URL
-  if (postgresUrl === undefined || postgresUrl === "") throw new Error("pnpm bench:profile needs DATABASE_URL (PostgreSQL)")
-  const name = `bench_profile_${Date.now()}`
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-profile-"))
-  const profileDir = process.env.PROFILE_DIR ?? path.join(dataDir, "profile")
-  const adminUrl = Object.assign(new URL(postgresUrl), { pathname: "/postgres" }).toString()
-  const benchUrl = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString()
-  execFileSync("psql", [adminUrl, "-X", "-qc", `create database "${name}"`])
-  const env: Env = {
-    ORCHESTRATOR_DATA_DIR: dataDir,
-    ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
-    LOG_LEVEL: "warn",
-    ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
-    DATABASE_URL: benchUrl
-  }
+  const scratch = scratchService("pnpm bench:profile", "bench_profile")
+  const { env, name } = scratch
+  // Outside the scratch directory, which goes with the database: the profile stays to be opened.
+  const profileDir = process.env.PROFILE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-cpuprofile-"))
   let service: RunningService | undefined
   try {
     if (process.env.PROFILE_SKIP_BUILD !== "1") buildService()
-    cli(env, "migrate")
-    const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
-    const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+    const { secret } = migratedMerchant(env, name)
     const port = await freePort()
     fs.mkdirSync(profileDir, { recursive: true })
     const load = (seconds: number, prefix: string) =>
@@ -67,8 +53,7 @@ const main = async () => {
     printNewestProfile(profileDir, "profile")
   } finally {
     await service?.stop()
-    execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
-    if (process.env.PROFILE_DIR === undefined) fs.rmSync(path.join(dataDir, "postgres"), { recursive: true, force: true })
+    scratch.remove()
   }
 }
 

@@ -5,11 +5,7 @@
  * process alone (no worker runs, so nothing else talks through the relay). Needs `DATABASE_URL`;
  * a database of its own is made beside it and dropped after. Counts, not times: the relay costs CPU.
  */
-import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { buildService, freePort, migratedMerchant, RunningService, scratchService } from "./BenchService.js"
 import { closedLoop } from "./LoadGenerator.js"
 import { startWireCounter } from "./WireCounter.js"
 
@@ -17,27 +13,13 @@ const COUNTED = Number(process.env.BENCH_COUNTED ?? 320)
 const CONNECTIONS = 32
 
 const main = async () => {
-  const postgresUrl = process.env.DATABASE_URL
-  if (postgresUrl === undefined || postgresUrl === "") throw new Error("pnpm bench:statements needs DATABASE_URL (PostgreSQL)")
-  const name = `bench_statements_${Date.now()}`
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-statements-"))
-  const adminUrl = Object.assign(new URL(postgresUrl), { pathname: "/postgres" }).toString()
-  const benchUrl = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString()
-  execFileSync("psql", [adminUrl, "-X", "-qc", `create database "${name}"`])
-  const env: Env = {
-    ORCHESTRATOR_DATA_DIR: dataDir,
-    ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
-    LOG_LEVEL: "warn",
-    ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
-    DATABASE_URL: benchUrl
-  }
+  const scratch = scratchService("pnpm bench:statements", "bench_statements")
+  const { env, name, url: benchUrl } = scratch
   const relay = await startWireCounter({ host: new URL(benchUrl).hostname, port: Number(new URL(benchUrl).port || 5432) })
   let service: RunningService | undefined
   try {
     if (process.env.BENCH_SKIP_BUILD !== "1") buildService()
-    cli(env, "migrate")
-    const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
-    const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+    const { secret } = migratedMerchant(env, name)
     const relayed = Object.assign(new URL(benchUrl), { hostname: "127.0.0.1", port: String(relay.port) })
     relayed.searchParams.set("sslmode", "disable")
     const port = await freePort()
@@ -69,8 +51,7 @@ const main = async () => {
   } finally {
     await service?.stop()
     relay.close()
-    execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    scratch.remove()
   }
 }
 
