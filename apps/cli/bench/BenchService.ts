@@ -30,7 +30,8 @@ export const cli = (env: Env, ...args: Array<string>) => execFileSync(...run(arg
 /**
  * What a probe of its own (`bench:statements`, `bench:profile`, `bench:deliveries`) runs the service
  * on: a database made beside `DATABASE_URL`'s, a data directory, and the environment for both (rate
- * limit lifted, warnings only, `extra` on top). `remove` drops the database and the directory.
+ * limit lifted, warnings only, `extra` on top). `remove` drops the database (unless kept, to inspect)
+ * and the directory.
  */
 export const scratchService = (command: string, prefix: string, extra: Env = {}) => {
   const postgresUrl = process.env.DATABASE_URL
@@ -53,8 +54,8 @@ export const scratchService = (command: string, prefix: string, extra: Env = {})
     dataDir,
     url,
     env,
-    remove: () => {
-      execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
+    remove: (options: { readonly keepDatabase?: boolean } = {}) => {
+      if (options.keepDatabase !== true) execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
       fs.rmSync(dataDir, { recursive: true, force: true })
     }
   }

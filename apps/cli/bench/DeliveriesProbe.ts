@@ -8,11 +8,8 @@
  */
 import { Redacted } from "effect"
 import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { startCountingReceiver } from "../support/CountingReceiver.js"
-import { buildService, cli, type Env, freePort, RunningService } from "./BenchService.js"
+import { buildService, freePort, migratedMerchant, RunningService, scratchService } from "./BenchService.js"
 import { printNewestProfile } from "./ProfileSummary.js"
 import { seedEvents } from "./Seeding.js"
 
@@ -26,28 +23,16 @@ const PROFILE_DIR = process.env.PROBE_PROFILE_DIR
 const log = (line: string) => console.log(`[probe] ${line}`)
 
 const main = async () => {
-  const postgresUrl = process.env.DATABASE_URL
-  if (postgresUrl === undefined) throw new Error("DATABASE_URL must name a PostgreSQL server")
-  const name = `probe_${Date.now()}`
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "orchestrator-probe-"))
-  const adminUrl = Object.assign(new URL(postgresUrl), { pathname: "/postgres" }).toString()
-  const probeUrl = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString()
-  execFileSync("psql", [adminUrl, "-X", "-qc", `create database "${name}"`])
-  const env: Env = {
-    ORCHESTRATOR_DATA_DIR: dataDir,
-    ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
+  const scratch = scratchService("pnpm bench:deliveries", "probe", {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
-    ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
-    DATABASE_URL: probeUrl
-  }
+    ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow"
+  })
+  const { env, name, url: probeUrl } = scratch
   let service: RunningService | undefined
   const receiver = await startCountingReceiver()
   try {
     if (process.env.PROBE_SKIP_BUILD !== "1") buildService()
-    cli(env, "migrate")
-    const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
-    const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+    const { organizationId, secret } = migratedMerchant(env, name)
     const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" }
     const port = await freePort()
     service = await RunningService.start(env, ["http", "worker"], port)
@@ -125,9 +110,9 @@ const main = async () => {
   } finally {
     receiver.close()
     await service?.stop()
-    if (process.env.PROBE_KEEP_DATABASE !== "1") execFileSync("psql", [adminUrl, "-X", "-qc", `drop database if exists "${name}" with (force)`])
-    else log(`database kept: ${probeUrl}`)
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    const keepDatabase = process.env.PROBE_KEEP_DATABASE === "1"
+    scratch.remove({ keepDatabase })
+    if (keepDatabase) log(`database kept: ${probeUrl}`)
   }
 }
 
