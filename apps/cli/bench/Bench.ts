@@ -4,7 +4,7 @@
  * database of its own is made beside it), the embedded database without; the sandbox PSP at zero
  * latency. `BENCH_QUICK=1` runs every step with smaller counts in a few minutes.
  */
-import * as Database from "@orchestrator/sql/Database"
+import { Database } from "@orchestrator/sql"
 import { Effect, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"

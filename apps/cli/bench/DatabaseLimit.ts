@@ -5,7 +5,7 @@
  * best approach this; `ratio_to_db_limit` says how close it gets.
  */
 import { SqlClient } from "@effect/sql"
-import * as Database from "@orchestrator/sql/Database"
+import { Database } from "@orchestrator/sql"
 import { Effect } from "effect"
 
 export const measureDatabaseLimit = (options: {

@@ -3,7 +3,7 @@
  * and to pay beside, and a backlog of events for the webhook workers to drain.
  */
 import { SqlClient } from "@effect/sql"
-import * as Database from "@orchestrator/sql/Database"
+import { Database } from "@orchestrator/sql"
 import { Effect } from "effect"
 
 const run = <A>(database: Database.DatabaseConfig, effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) =>

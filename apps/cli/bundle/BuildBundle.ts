@@ -5,8 +5,8 @@
  * and the dashboard, bundled now rather than at the first request.
  * PGlite stays a package of its own: it loads its WebAssembly from beside its own files.
  */
-import { bundleDashboard } from "@orchestrator/dashboard/DashboardBundle"
-import { loadScalarScript } from "@orchestrator/http/docs/ScalarScript"
+import { bundleDashboard } from "@orchestrator/dashboard"
+import { loadScalarScript } from "@orchestrator/http"
 import { Effect } from "effect"
 import { build } from "esbuild"
 import { cp, mkdir, rm, writeFile } from "node:fs/promises"

@@ -1,4 +1,4 @@
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Organizations } from "@orchestrator/core"
 import { Console, Effect, Option, Redacted } from "effect"
 import { readDevKey, saveDevKey } from "./LocalSecrets.js"
 

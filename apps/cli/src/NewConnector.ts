@@ -35,6 +35,9 @@ const FILES = (name: string, title: string): ReadonlyArray<readonly [from: strin
   ["packages/connectors/test/TemplateContract.ts", `packages/connectors/test/${title}Contract.test.ts`]
 ]
 
+/** Where the testing package declares what other packages may import (the new fake joins it). */
+const TESTING_INDEX = "packages/testing/src/index.ts"
+
 /** The template's text for `name`: `template`, `Template` and `TEMPLATE` are the name in its three cases. */
 export const fillTemplate = (text: string, name: string, title: string) =>
   text.replaceAll("TEMPLATE", name.toUpperCase()).replaceAll("Template", title).replaceAll("template", name)
@@ -81,5 +84,10 @@ export const newConnector = (options: { readonly name: string; readonly sourceRo
         return to
       })
     )
+    // The contract test imports the fake through the testing package's front door.
+    const testingIndex = path.join(options.targetRoot, TESTING_INDEX)
+    if (fs.existsSync(testingIndex)) {
+      yield* Effect.sync(() => fs.appendFileSync(testingIndex, `export { type Fake${title}, fake${title} } from "./psp/${name}/Fake.js"\n`))
+    }
     return { name, files: written, nextSteps: nextSteps(name, title) } satisfies Scaffolded
   })

@@ -1,5 +1,5 @@
-import { MetricsServerLive } from "@orchestrator/http/metrics/MetricsServer"
-import { refreshScrapeGauges } from "@orchestrator/sql/observability/ScrapeGauges"
+import { MetricsServerLive } from "@orchestrator/http"
+import { refreshScrapeGauges } from "@orchestrator/sql"
 import { Layer, Option } from "effect"
 import cluster from "node:cluster"
 import type { Settings } from "./Settings.js"

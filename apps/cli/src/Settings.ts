@@ -1,7 +1,5 @@
-import { isHttpUrl } from "@orchestrator/core/domain/Text"
-import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
-import { parseSecretKey } from "@orchestrator/core/tenancy/ApiKey"
-import type { DatabaseConfig } from "@orchestrator/sql/Database"
+import { isHttpUrl, parseSecretKey, type PrivateAddresses } from "@orchestrator/core"
+import type { DatabaseConfig } from "@orchestrator/sql"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 import * as path from "node:path"
 

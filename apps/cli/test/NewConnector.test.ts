@@ -14,8 +14,14 @@ const filesUnder = (root: string): ReadonlyArray<string> =>
 describe("dev new-connector", () => {
   it("writes the connector's folder, its fake and its contract test, with the name put in everywhere", () => {
     const root = tempRoot()
+    // The testing package's front door, which the new fake joins.
+    fs.mkdirSync(path.join(root, "packages/testing/src"), { recursive: true })
+    fs.writeFileSync(path.join(root, "packages/testing/src/index.ts"), "export { fakeStripe } from \"./psp/FakeStripe.js\"\n")
     const made = scaffold("acmepay", root)
     if (Either.isLeft(made)) return expect.fail(made.left._tag)
+    expect(fs.readFileSync(path.join(root, "packages/testing/src/index.ts"), "utf8").split("\n")).toContain(
+      "export { type FakeAcmepay, fakeAcmepay } from \"./psp/acmepay/Fake.js\""
+    )
     expect(filesUnder(root)).toEqual(
       [
         "packages/connectors/src/acmepay/Api.ts",
@@ -24,6 +30,7 @@ describe("dev new-connector", () => {
         "packages/connectors/src/acmepay/Webhooks.ts",
         "packages/connectors/src/acmepay/Wire.ts",
         "packages/connectors/test/AcmepayContract.test.ts",
+        "packages/testing/src/index.ts",
         "packages/testing/src/psp/acmepay/Fake.ts"
       ].map((file) => file.split("/").join(path.sep)).sort()
     )
@@ -33,8 +40,8 @@ describe("dev new-connector", () => {
     expect(connector).toContain("the Acmepay connector does not implement ${operation} yet")
     expect(read("packages/connectors/src/acmepay/Settings.ts")).toContain("export const ACMEPAY_LIVE_HOSTS")
     const test = read("packages/connectors/test/AcmepayContract.test.ts")
-    expect(test).toContain("import { makeAcmepayConnector } from \"@orchestrator/connectors/acmepay/Connector\"")
-    expect(test).toContain("import { fakeAcmepay } from \"@orchestrator/testing/psp/acmepay/Fake\"")
+    expect(test).toContain("import { makeAcmepayConnector } from \"../src/acmepay/Connector.js\"")
+    expect(test).toMatch(/import \{[^}]*\bfakeAcmepay\b[^}]*\} from "@orchestrator\/testing"/)
     expect(test).toContain("connectorContract({")
     // No trace of the template's own name is left in any file.
     for (const file of filesUnder(root)) expect([file, /template/i.test(read(file))]).toEqual([file, false])

@@ -1,5 +1,4 @@
-import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { fakeAdyen, testDatabases } from "@orchestrator/testing"
 import { Effect, type Layer, type Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkoutSetup } from "../../http/test/support/CheckoutFixtures.js"

@@ -1,4 +1,4 @@
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Organizations } from "@orchestrator/core"
 import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { checkoutSetup, sessionBody } from "../../http/test/support/CheckoutFixtures.js"

@@ -1,4 +1,4 @@
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { Organizations } from "@orchestrator/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"

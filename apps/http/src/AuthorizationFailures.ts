@@ -1,9 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
-import { failWith } from "@orchestrator/api/ApiError"
-import { AuthenticationRequired, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api/CommonErrors"
-import type { FailedAuthentications, TooManyFailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
-import type { RateLimited } from "@orchestrator/core/limits/RateLimits"
-import type { AuthenticationFailed } from "@orchestrator/core/tenancy/Authentication"
+import { AuthenticationRequired, failWith, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api"
+import type { AuthenticationFailed, FailedAuthentications, RateLimited, TooManyFailedAuthentications } from "@orchestrator/core"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
 

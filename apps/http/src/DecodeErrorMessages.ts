@@ -1,5 +1,5 @@
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { ECHO_LIMIT, echoed } from "@orchestrator/core/domain/EchoedText"
+import { ECHO_LIMIT, echoed } from "@orchestrator/core"
 import { Cause, Effect, Either, type ParseResult, Schema, SchemaAST as AST } from "effect"
 
 /** What a 400 for a request that does not match its schema says: the first problem, in the API's words. */

@@ -1,15 +1,22 @@
 import { HttpApi, HttpApiBuilder, type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
-import { Api } from "@orchestrator/api/Api"
-import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, isApiError, statusOf } from "@orchestrator/api/ApiError"
-import { InternalError, InvalidRequest, PayloadTooLarge, retryAfterSeconds, RouteNotFound, ServiceUnavailable } from "@orchestrator/api/CommonErrors"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import { makeId } from "@orchestrator/core/domain/Ids"
-import { decodeUrlPart, findUnstorable, placeName } from "@orchestrator/core/domain/UnstorableText"
-import { API_VERSION } from "@orchestrator/core/events/Event"
-import { causingRequestHere, CurrentCausingRequest } from "@orchestrator/core/observability/CausingRequest"
-import { Readiness } from "@orchestrator/core/ports/Readiness"
+import {
+  Api,
+  type ApiErrorShape,
+  CurrentRequestId,
+  encodeApiError,
+  failWith,
+  InternalError,
+  InvalidRequest,
+  isApiError,
+  PayloadTooLarge,
+  retryAfterSeconds,
+  RouteNotFound,
+  ServiceUnavailable,
+  statusOf
+} from "@orchestrator/api"
+import { API_VERSION, causingRequestHere, CurrentCausingRequest, decodeUrlPart, echoed, findUnstorable, makeId, placeName, Readiness } from "@orchestrator/core"
 import { Cause, Clock, Effect, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
 import { recordRequest } from "./metrics/RequestMetrics.js"

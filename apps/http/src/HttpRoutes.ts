@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
+import { Api } from "@orchestrator/api"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"

@@ -1,10 +1,18 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { type ApiErrorShape, CurrentRequestId, encodeApiError, failWith, statusOf } from "@orchestrator/api/ApiError"
-import { InvalidRequest, PayloadTooLarge } from "@orchestrator/api/CommonErrors"
-import { HeadersTooLarge, MethodNotImplemented, RequestTimeout } from "@orchestrator/api/ProtocolErrors"
-import { makeId } from "@orchestrator/core/domain/Ids"
-import { API_VERSION } from "@orchestrator/core/events/Event"
+import {
+  type ApiErrorShape,
+  CurrentRequestId,
+  encodeApiError,
+  failWith,
+  HeadersTooLarge,
+  InvalidRequest,
+  MethodNotImplemented,
+  PayloadTooLarge,
+  RequestTimeout,
+  statusOf
+} from "@orchestrator/api"
+import { API_VERSION, makeId } from "@orchestrator/core"
 import { Clock, Effect, Layer, Runtime } from "effect"
 import * as http from "node:http"
 import type * as net from "node:net"

@@ -1,13 +1,16 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
-import { type ApiErrorShape, CurrentRequestId, encodeApiError, statusOf } from "@orchestrator/api/ApiError"
-import { idempotencyFailures } from "@orchestrator/api/idempotency/IdempotencyErrors"
-import { type EncodedOnce, encodedOnceOf } from "@orchestrator/core/domain/EncodedOnce"
-import type { IdPrefix } from "@orchestrator/core/domain/Ids"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
-import type { StoredResponse } from "@orchestrator/core/idempotency/IdempotencyKey"
-import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { countWith, idempotencyTotal } from "@orchestrator/core/observability/ServiceMetrics"
+import { type ApiErrorShape, CurrentRequestId, encodeApiError, idempotencyFailures, statusOf } from "@orchestrator/api"
+import {
+  countWith,
+  CurrentTenant,
+  type EncodedOnce,
+  encodedOnceOf,
+  fingerprint,
+  idempotencyTotal,
+  IdempotentRequests,
+  type IdPrefix,
+  type StoredResponse
+} from "@orchestrator/core"
 import { Effect, FiberRef, Option, Schema, type SchemaAST as AST } from "effect"
 
 /** What of an endpoint's definition makes up its answers and its idempotency fingerprint. */

@@ -1,8 +1,6 @@
 import { type HttpApiEndpoint, type HttpApiGroup, type HttpApp, HttpServerError, HttpServerRequest, OpenApi } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { failWith } from "@orchestrator/api/ApiError"
-import { InvalidRequest } from "@orchestrator/api/CommonErrors"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
+import { Api, failWith, InvalidRequest } from "@orchestrator/api"
+import { echoed } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 
 /** Matches a path the way the router does: `:param` segments, any case, a trailing slash or not. */

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { Organizations } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { caller, createObjects } from "./support/ObjectFixtures.js"

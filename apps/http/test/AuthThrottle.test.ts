@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
 import { TrustedProxies } from "../src/ClientAddress.js"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { checkoutSetup, sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"

@@ -1,7 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { type Frame, launchBrowser, newPage, type Page, screenshot } from "@orchestrator/testing/Browser"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { type Frame, launchBrowser, newPage, type Page, screenshot, testDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import * as net from "node:net"

@@ -1,6 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { fakePayPal, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { checkoutSetup, connectPayPal } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"

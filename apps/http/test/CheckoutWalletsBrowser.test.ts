@@ -1,7 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { launchBrowser, newPage, type Page, screenshot } from "@orchestrator/testing/Browser"
-import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { fakePayPal, launchBrowser, newPage, type Page, screenshot, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { connectPayPal, sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"

@@ -1,6 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { launchBrowser, newPage, type Page, screenshot } from "@orchestrator/testing/Browser"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { launchBrowser, newPage, type Page, screenshot, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { json } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"

@@ -1,4 +1,3 @@
-import { GUIDE_NAMES } from "@orchestrator/http/docs/Guides"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs"
@@ -6,6 +5,7 @@ import * as net from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { GUIDE_NAMES } from "../src/docs/Guides.js"
 import { guideBlocks, guideScript, readGuide } from "./support/GuideBlocks.js"
 
 const ROOT = new URL("../../../", import.meta.url)

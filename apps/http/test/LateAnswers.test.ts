@@ -1,7 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
-import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { fakeAdyen, fakeStripe, testDatabases } from "@orchestrator/testing"
 import { Effect, TestClock, TestContext } from "effect"
 import { fakePspConnection, goodCardOf, json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"

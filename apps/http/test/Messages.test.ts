@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { PaymentStatus } from "@orchestrator/core/payments/Payment"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { PaymentStatus } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"

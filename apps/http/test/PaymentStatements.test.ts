@@ -1,6 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { runMigrations } from "@orchestrator/sql/Migrations"
-import * as PgliteClient from "@orchestrator/sql/PgliteClient"
+import { PgliteClient, runMigrations } from "@orchestrator/sql"
 import { Context, Effect, Layer } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"

@@ -1,8 +1,8 @@
-import { renderPrometheus } from "@orchestrator/http/metrics/PrometheusText"
-import { recordRequest } from "@orchestrator/http/metrics/RequestMetrics"
-import { methodLabel, routeTemplateOf, routeTemplates, UNMATCHED } from "@orchestrator/http/metrics/RouteTemplates"
 import { Effect, Metric, MetricBoundaries } from "effect"
 import { describe, expect, it } from "vitest"
+import { renderPrometheus } from "../src/metrics/PrometheusText.js"
+import { recordRequest } from "../src/metrics/RequestMetrics.js"
+import { methodLabel, routeTemplateOf, routeTemplates, UNMATCHED } from "../src/metrics/RouteTemplates.js"
 
 /** A metric of the test's own, so the global registry's other metrics never matter. */
 const unique = (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2, 8)}`

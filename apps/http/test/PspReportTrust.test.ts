@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { IdempotencyKeysRepository } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
 import { DateTime, Effect, Option } from "effect"
 import { createHmac } from "node:crypto"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { json } from "./support/Fixtures.js"
 import { merchant, raw, type RawResponse, serverLayer } from "./support/TestServer.js"

@@ -1,6 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { fakeStripe, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"

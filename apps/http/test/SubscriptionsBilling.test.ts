@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { monthly, setup } from "./support/SubscriptionsApi.js"
 import { raw, runJobs, serverLayer } from "./support/TestServer.js"

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"

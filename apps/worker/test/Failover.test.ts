@@ -1,16 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
-import { applicationLayer, memoryStorage } from "@orchestrator/application/Application"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import type { CreatePayment } from "@orchestrator/core/payments/Payment"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { ProviderConnections } from "@orchestrator/core/providers/ProviderConnections"
-import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import { RoutingRules } from "@orchestrator/core/routing/RoutingRules"
-import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { applicationLayer, memoryStorage } from "@orchestrator/application"
+import { SandboxLedger } from "@orchestrator/connectors"
+import {
+  type CreatePayment,
+  type Currency,
+  EventsRepository,
+  KeyMaterial,
+  Organizations,
+  Payments,
+  ProviderConnections,
+  ProviderConnectionsRepository,
+  RoutingRules,
+  type Tenant
+} from "@orchestrator/core"
 import { Effect, Option, TestClock } from "effect"
 
 const testLayer = () =>

@@ -1,17 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
-import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { EventLog } from "@orchestrator/core/events/EventLog"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { Jobs } from "@orchestrator/core/ports/Jobs"
-import { Transactions } from "@orchestrator/core/ports/Transactions"
-import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
-import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
-import * as Database from "@orchestrator/sql/Database"
-import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
+import { applicationLayer, sqlStorage } from "@orchestrator/application"
+import {
+  type Currency,
+  EventLog,
+  Jobs,
+  KeyMaterial,
+  Organizations,
+  Payment,
+  Payments,
+  Transactions,
+  WebhookDeliveries,
+  WebhookEndpoints
+} from "@orchestrator/core"
+import { Database } from "@orchestrator/sql"
+import { durableTestDatabases } from "@orchestrator/testing"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"

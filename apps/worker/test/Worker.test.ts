@@ -1,20 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
-import { applicationLayer, memoryStorage } from "@orchestrator/application/Application"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import type { CreatePayment } from "@orchestrator/core/payments/Payment"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { Jobs } from "@orchestrator/core/ports/Jobs"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import { Refunds } from "@orchestrator/core/refunds/Refunds"
-import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { forkAndAdvance } from "@orchestrator/testing/ClockSteps"
-import { WorkerMain } from "@orchestrator/worker/main"
+import { applicationLayer, memoryStorage } from "@orchestrator/application"
+import { SandboxLedger } from "@orchestrator/connectors"
+import {
+  type CreatePayment,
+  type Currency,
+  IdempotentRequests,
+  Jobs,
+  KeyMaterial,
+  Organizations,
+  Payments,
+  ProviderConnection,
+  ProviderConnectionsRepository,
+  Refunds,
+  type Tenant
+} from "@orchestrator/core"
+import { forkAndAdvance } from "@orchestrator/testing"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { WorkerMain } from "../src/main.js"
 
 /** The application on in-memory storage with the real sandbox PSP, as the worker runs it. */
 const testLayer = () =>

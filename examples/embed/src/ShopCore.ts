@@ -1,9 +1,8 @@
 import { SandboxLedgerSql } from "@orchestrator/connectors"
 import { ConnectorsNode } from "@orchestrator/connectors/node"
-import { BackgroundJobs, CoreLive, KeyMaterial, PublicUrls, RateLimiter } from "@orchestrator/core"
-import { EgressSettings } from "@orchestrator/core/egress/EgressPolicy"
+import { BackgroundJobs, CoreLive, EgressSettings, KeyMaterial, PublicUrls, RateLimiter } from "@orchestrator/core"
 import { Database, StorageSql } from "@orchestrator/sql"
-import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Layer } from "effect"
 
 export interface ShopCoreOptions {

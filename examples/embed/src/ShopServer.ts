@@ -1,5 +1,14 @@
-import { CreatePayment, CreateRefund, Organizations, Payments, ProviderWebhooks, Refunds, type Tenant, WebhookEndpoints } from "@orchestrator/core"
-import { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
+import {
+  CreatePayment,
+  CreateRefund,
+  CreateWebhookEndpoint,
+  Organizations,
+  Payments,
+  ProviderWebhooks,
+  Refunds,
+  type Tenant,
+  WebhookEndpoints
+} from "@orchestrator/core"
 import { SIGNATURE_HEADER, verifyWebhook, type WebhookEvent } from "@orchestrator/webhook-verify"
 import { Effect, ManagedRuntime, Schema } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"

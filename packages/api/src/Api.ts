@@ -1,5 +1,5 @@
 import { HttpApi, OpenApi } from "@effect/platform"
-import { API_VERSION } from "@orchestrator/core/events/Event"
+import { API_VERSION } from "@orchestrator/core"
 import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"

@@ -1,9 +1,5 @@
 import { HttpApiSchema } from "@effect/platform"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import { field, optionalField } from "@orchestrator/core/domain/Field"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { Refund } from "@orchestrator/core/refunds/Refund"
-import { Subscription } from "@orchestrator/core/subscriptions/Subscription"
+import { echoed, field, optionalField, Payment, Refund, Subscription } from "@orchestrator/core"
 import { Effect, FiberRef, Schema } from "effect"
 
 export const ErrorType = Schema.Literal(

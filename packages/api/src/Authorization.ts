@@ -1,5 +1,5 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import { CurrentTenant } from "@orchestrator/core"
 import { Schema } from "effect"
 import { AuthenticationRequired, RateLimitExceeded } from "./CommonErrors.js"
 

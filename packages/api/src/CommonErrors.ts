@@ -1,5 +1,4 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type { InvalidCursor } from "@orchestrator/core/domain/Pagination"
+import { echoed, type InvalidCursor } from "@orchestrator/core"
 import { apiErrors, failWith } from "./ApiError.js"
 
 export const INVALID_REQUEST = "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"

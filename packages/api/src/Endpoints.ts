@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, OpenApi } from "@effect/platform"
-import { PageQuery } from "@orchestrator/core/domain/Pagination"
-import { PathId } from "@orchestrator/core/domain/Text"
+import { PageQuery, PathId } from "@orchestrator/core"
 import { Schema } from "effect"
 
 /** The `:id` of a resource's path. */

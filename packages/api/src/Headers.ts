@@ -1,4 +1,4 @@
-import { IdempotencyKey } from "@orchestrator/core/idempotency/IdempotencyKey"
+import { IdempotencyKey } from "@orchestrator/core"
 import { Schema } from "effect"
 
 const description = "Makes the request safe to retry: the same key with the same body replays the first response, with " +

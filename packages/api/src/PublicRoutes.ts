@@ -1,5 +1,4 @@
-import { RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
-import type { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
+import { type PublicUrls, RETURN_TOKEN_PARAM } from "@orchestrator/core"
 
 /**
  * The public addresses of the HTTP shell below `base`: the payment return and the PSP webhook

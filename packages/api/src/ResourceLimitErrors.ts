@@ -1,4 +1,4 @@
-import { RESOURCE_LIMITS, type ResourceLimitExceeded as Domain } from "@orchestrator/core/limits/ResourceLimits"
+import { RESOURCE_LIMITS, type ResourceLimitExceeded as Domain } from "@orchestrator/core"
 import { apiErrors, failWith } from "./ApiError.js"
 
 export const ResourceLimitErrors = apiErrors({

@@ -1,8 +1,7 @@
 import { OpenApi } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { EVENT_TYPES } from "@orchestrator/core/events/Event"
-import { SIGNATURE_HEADER } from "@orchestrator/core/webhooks/WebhookSignature"
+import { EVENT_TYPES, SIGNATURE_HEADER } from "@orchestrator/core"
 import { describe, expect, it } from "vitest"
+import { Api } from "../src/Api.js"
 import {
   generatedText,
   operationsOf,

@@ -1,17 +1,27 @@
 import type { SqlClient } from "@effect/sql"
-import { publicRoutesAt } from "@orchestrator/api/PublicRoutes"
+import { publicRoutesAt } from "@orchestrator/api"
 import { SandboxLedger, SandboxLedgerSql } from "@orchestrator/connectors"
 import { ConnectorsNode } from "@orchestrator/connectors/node"
-import { CoreLive, type KeyMaterial, PublicUrls, RateLimiter, Readiness, StorageMemory, type StoragePorts, type WebhookSender } from "@orchestrator/core"
-import { EgressSettings, type PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
-import { FailedAuthenticationLimit } from "@orchestrator/core/limits/FailedAuthentications"
-import type { Rate } from "@orchestrator/core/limits/RateLimiter"
-import { RateLimitDefaults } from "@orchestrator/core/limits/RateLimits"
-import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
-import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
-import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import {
+  ApiKeysRepository,
+  CoreLive,
+  EgressSettings,
+  FailedAuthenticationLimit,
+  type KeyMaterial,
+  OrganizationsRepository,
+  type PrivateAddresses,
+  ProviderConnectionsRepository,
+  PublicUrls,
+  type Rate,
+  RateLimitDefaults,
+  RateLimiter,
+  Readiness,
+  StorageMemory,
+  type StoragePorts,
+  type WebhookSender
+} from "@orchestrator/core"
 import { StorageSql } from "@orchestrator/sql"
-import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
 
 /** What every request reads first (its key, organization and connections), kept a moment in memory. */

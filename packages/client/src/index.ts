@@ -1,10 +1,10 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
+import { Api } from "@orchestrator/api"
 import { Effect } from "effect"
 
 export { Api }
 /** Branded in the contract: `Currency.make("EUR")` checks the code where the value is made. */
-export { Currency } from "@orchestrator/core/domain/Currency"
+export { Currency } from "@orchestrator/core"
 
 export interface ClientOptions {
   /** The service's origin, e.g. `http://localhost:3000` (the API's paths carry `/v1` themselves). */

@@ -1,4 +1,4 @@
-import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
+import { ConnectorCatalog } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
 import { adyenDefinition } from "./adyen/AdyenConnector.js"
 import { CHECKOUT_COM_TYPE, checkoutComDefinition } from "./checkoutcom/Connector.js"

@@ -1,4 +1,4 @@
-import { type Currency, exponentOf, isCurrency } from "@orchestrator/core/domain/Currency"
+import { type Currency, exponentOf, isCurrency } from "@orchestrator/core"
 import { Either } from "effect"
 
 /**

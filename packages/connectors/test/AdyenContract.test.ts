@@ -1,10 +1,8 @@
-import { makeAdyenConnector } from "@orchestrator/connectors/adyen/AdyenConnector"
-import { AdyenSettings } from "@orchestrator/connectors/adyen/AdyenSettings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { connectorContract, type ContractRig } from "@orchestrator/testing/psp/ConnectorContract"
-import { fakeAdyen } from "@orchestrator/testing/psp/FakeAdyen"
-import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
+import type { Currency } from "@orchestrator/core"
+import { connectorContract, type ContractRig, fakeAdyen, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Schema } from "effect"
+import { makeAdyenConnector } from "../src/adyen/AdyenConnector.js"
+import { AdyenSettings } from "../src/adyen/AdyenSettings.js"
 import { fetchHttp, pspContext } from "./pspFixtures.js"
 
 /** An HMAC key as Adyen's Customer Area shows it: 64 hex characters. */

@@ -1,6 +1,6 @@
-import { CHECKOUT_COM_LIVE_HOSTS } from "@orchestrator/connectors/checkoutcom/Settings"
-import { egressUrlProblem, hostMatches, pspAccess } from "@orchestrator/core/egress/EgressPolicy"
+import { egressUrlProblem, hostMatches, pspAccess } from "@orchestrator/core"
 import { describe, expect, it } from "vitest"
+import { CHECKOUT_COM_LIVE_HOSTS } from "../src/checkoutcom/Settings.js"
 
 describe("Checkout.com's live hosts under the egress policy", () => {
   const live = pspAccess({ livemode: true, liveHosts: CHECKOUT_COM_LIVE_HOSTS, privateAddresses: "allow" })

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { toMollieAmount } from "@orchestrator/connectors/mollie/Amounts"
-import { makeMollieConnector, mollieDefinition } from "@orchestrator/connectors/mollie/Connector"
-import { MollieSettings } from "@orchestrator/connectors/mollie/Settings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { type FakeMollie, fakeMollie } from "@orchestrator/testing/psp/mollie/Fake"
-import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
+import { AuthorizationOutcome, type Currency, ProviderEvent, RefundOutcome } from "@orchestrator/core"
+import { type FakeMollie, fakeMollie, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Either, Fiber, Schema, TestClock } from "effect"
+import { toMollieAmount } from "../src/mollie/Amounts.js"
+import { makeMollieConnector, mollieDefinition } from "../src/mollie/Connector.js"
+import { MollieSettings } from "../src/mollie/Settings.js"
 
 import { authorizeWith, fetchHttp, pspContext, RETURN_URL } from "./pspFixtures.js"
 

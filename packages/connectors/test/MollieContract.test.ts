@@ -1,11 +1,8 @@
-import { makeMollieConnector } from "@orchestrator/connectors/mollie/Connector"
-import { MollieSettings } from "@orchestrator/connectors/mollie/Settings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { connectorContract, type ContractRig } from "@orchestrator/testing/psp/ConnectorContract"
-import { fakeMollie } from "@orchestrator/testing/psp/mollie/Fake"
-import { minorOf } from "@orchestrator/testing/psp/mollie/Objects"
-import { OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
+import type { Currency } from "@orchestrator/core"
+import { connectorContract, type ContractRig, fakeMollie, minorOf, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Schema } from "effect"
+import { makeMollieConnector } from "../src/mollie/Connector.js"
+import { MollieSettings } from "../src/mollie/Settings.js"
 import { fetchHttp, pspContext } from "./pspFixtures.js"
 
 const document = OpenApiContract.mollie()

@@ -1,7 +1,5 @@
-import { type Currency, exponentOf } from "@orchestrator/core/domain/Currency"
-import { connectorContract, type ContractRig } from "@orchestrator/testing/psp/ConnectorContract"
-import { OpenApiContract, type RecordedExchange } from "@orchestrator/testing/psp/OpenApiContract"
-import { fakePayPal } from "@orchestrator/testing/psp/paypal/Fake"
+import { type Currency, exponentOf } from "@orchestrator/core"
+import { connectorContract, type ContractRig, fakePayPal, OpenApiContract, type RecordedExchange } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { paypal, WEBHOOK_ID } from "./paypalFixtures.js"
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome } from "@orchestrator/core"
 import { Effect } from "effect"
 import { authorizeRequest, BASE_URL, chargeOf, sandbox, withLedger } from "./fixtures.js"
 import { pspIdOf, visa } from "./sandboxCalls.js"

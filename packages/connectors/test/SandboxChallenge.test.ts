@@ -1,9 +1,9 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import type { AuthorizeRequest } from "@orchestrator/core"
 import { Effect } from "effect"
+import { SandboxChallengeRoutes } from "../src/sandbox/SandboxChallenge.js"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
 import { authorizeRequest, BASE_URL, chargeOf, RETURN_URL, sandbox, withLedger } from "./fixtures.js"
 
 /**

@@ -1,13 +1,10 @@
 import { HttpApp, HttpRouter } from "@effect/platform"
-import { SandboxChallengeRoutes } from "@orchestrator/connectors/sandbox/SandboxChallenge"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { chargeObject, signSandboxWebhook } from "@orchestrator/connectors/sandbox/SandboxWebhooks"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { makeId } from "@orchestrator/core/domain/Ids"
-import { ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
-import { SIGNATURE_HEADER } from "@orchestrator/core/webhooks/WebhookSignature"
-import { connectorContract, type ContractRig } from "@orchestrator/testing/psp/ConnectorContract"
+import { ConnectorOutcomeUnknown, type Currency, makeId, type PaymentConnector, SIGNATURE_HEADER } from "@orchestrator/core"
+import { connectorContract, type ContractRig } from "@orchestrator/testing"
 import { Clock, Duration, Effect, Option, Redacted } from "effect"
+import { SandboxChallengeRoutes } from "../src/sandbox/SandboxChallenge.js"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
+import { chargeObject, signSandboxWebhook } from "../src/sandbox/SandboxWebhooks.js"
 import { BASE_URL, makeConnection, sandboxConnector, WEBHOOK_SECRET } from "./fixtures.js"
 
 /** The service's own bound on a PSP call (`PaymentPolicy.callTimeout`): the sandbox has no transport that times out. */

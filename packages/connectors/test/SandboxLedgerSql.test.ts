@@ -1,10 +1,9 @@
 import { expect, layer } from "@effect/vitest"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { SandboxLedgerSql } from "@orchestrator/connectors/sandbox/SandboxLedgerSql"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { testConnection } from "@orchestrator/testing/Connections"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import type { Currency } from "@orchestrator/core"
+import { testConnection, testDatabases } from "@orchestrator/testing"
 import { Effect, Layer, Option } from "effect"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
+import { SandboxLedgerSql } from "../src/sandbox/SandboxLedgerSql.js"
 import { sandboxConnector } from "./fixtures.js"
 
 const EUR = "EUR" as Currency

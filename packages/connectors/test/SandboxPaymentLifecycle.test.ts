@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AuthorizationOutcome, CaptureOutcome, ModificationOutcome, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, CaptureOutcome, ModificationOutcome, RefundOutcome } from "@orchestrator/core"
 import { Effect } from "effect"
 import { authorizeRequest, chargeOf, EUR, sandbox, withLedger } from "./fixtures.js"
 import { authorizeOnly, charge, pspIdOf, refund, refundIdOf } from "./sandboxCalls.js"

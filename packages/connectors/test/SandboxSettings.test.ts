@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { sandboxDefinition } from "@orchestrator/connectors/sandbox/SandboxConnector"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Either, FastCheck as fc, Fiber, Option, Schema, TestClock } from "effect"
+import { sandboxDefinition } from "../src/sandbox/SandboxConnector.js"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
 import { authorizeRequest, chargeOf, EUR, sandbox, withLedger } from "./fixtures.js"
 import { charge, pspIdOf, refund } from "./sandboxCalls.js"
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { sandboxSubscriptionsJob } from "@orchestrator/connectors/sandbox/SandboxSubscriptions"
-import type { NativeSubscriptionRequest, NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
-import { addIntervals } from "@orchestrator/core/subscriptions/BillingPeriod"
+import { addIntervals, type NativeSubscriptionRequest, type NativeSubscriptions } from "@orchestrator/core"
 import { Effect, TestClock } from "effect"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
+import { sandboxSubscriptionsJob } from "../src/sandbox/SandboxSubscriptions.js"
 import { EUR, sandbox, withLedger } from "./fixtures.js"
 
 const DAY = 86_400_000

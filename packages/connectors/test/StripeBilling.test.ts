@@ -1,13 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeStripeConnector } from "@orchestrator/connectors/stripe/StripeConnector"
-import { StripeSettings } from "@orchestrator/connectors/stripe/StripeSettings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { NativeSubscriptionRequest, PaymentConnector, ProviderEvent } from "@orchestrator/core/providers/PaymentConnector"
-import { type FakeStripe, fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
-import { FAKE_STRIPE_RETRY_DAYS } from "@orchestrator/testing/psp/FakeStripeBilling"
-import { decodeFormBody, OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
+import type { Currency, NativeSubscriptionRequest, PaymentConnector, ProviderEvent } from "@orchestrator/core"
+import { decodeFormBody, FAKE_STRIPE_RETRY_DAYS, type FakeStripe, fakeStripe, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Schema } from "effect"
 import { createHmac } from "node:crypto"
+import { makeStripeConnector } from "../src/stripe/StripeConnector.js"
+import { StripeSettings } from "../src/stripe/StripeSettings.js"
 
 import { fetchHttp, pspContext, reference } from "./pspFixtures.js"
 

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeStripeConnector, STRIPE_API_VERSION } from "@orchestrator/connectors/stripe/StripeConnector"
-import { StripeSettings } from "@orchestrator/connectors/stripe/StripeSettings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { AuthorizationOutcome, ProviderEvent, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { type FakeStripe, fakeStripe } from "@orchestrator/testing/psp/FakeStripe"
-import { decodeFormBody, OpenApiContract } from "@orchestrator/testing/psp/OpenApiContract"
+import { AuthorizationOutcome, type Currency, ProviderEvent, RefundOutcome } from "@orchestrator/core"
+import { decodeFormBody, type FakeStripe, fakeStripe, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Fiber, Schema, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import * as net from "node:net"
+import { makeStripeConnector, STRIPE_API_VERSION } from "../src/stripe/StripeConnector.js"
+import { StripeSettings } from "../src/stripe/StripeSettings.js"
 
 import { authorizeWith, fetchHttp, pspContext, reference } from "./pspFixtures.js"
 

@@ -1,11 +1,9 @@
-import { makeSandboxConnector } from "@orchestrator/connectors/sandbox/SandboxConnector"
-import { SandboxLedger } from "@orchestrator/connectors/sandbox/SandboxLedger"
-import { SandboxSettings } from "@orchestrator/connectors/sandbox/SandboxSettings"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { type AuthorizeRequest, type ConnectorContext, MissingSecret } from "@orchestrator/core/providers/PaymentConnector"
-import type { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { testConnection } from "@orchestrator/testing/Connections"
+import { type AuthorizeRequest, type ConnectorContext, type Currency, MissingSecret, type ProviderConnection } from "@orchestrator/core"
+import { testConnection } from "@orchestrator/testing"
 import { Effect, Redacted, Schema } from "effect"
+import { makeSandboxConnector } from "../src/sandbox/SandboxConnector.js"
+import { SandboxLedger } from "../src/sandbox/SandboxLedger.js"
+import { SandboxSettings } from "../src/sandbox/SandboxSettings.js"
 
 export const BASE_URL = "https://orchestrator.test"
 /** Our return URL as the core builds it: its query (the signed token) must reach the PSP and come back intact. */

@@ -1,9 +1,8 @@
 import { FetchHttpClient } from "@effect/platform"
-import { PspHttp } from "@orchestrator/connectors/transport/PspHttp"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { AuthorizeRequest, ConnectorContext } from "@orchestrator/core/providers/PaymentConnector"
-import { testConnection } from "@orchestrator/testing/Connections"
+import type { AuthorizeRequest, ConnectorContext, Currency } from "@orchestrator/core"
+import { testConnection } from "@orchestrator/testing"
 import { Effect, Layer, Redacted } from "effect"
+import { PspHttp } from "../src/transport/PspHttp.js"
 
 /** Fetch for every connect timeout: the fakes are local, connecting never hangs. */
 export const fetchHttp = Effect.provide(PspHttp, PspHttp.fromHttpClient.pipe(Layer.provide(FetchHttpClient.layer)))

@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { AuthorizationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect } from "effect"
 import { authorizeRequest, EUR } from "./fixtures.js"
 

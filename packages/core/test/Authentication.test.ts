@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
-import { Authentication } from "@orchestrator/core/tenancy/Authentication"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect } from "effect"
+import { ApiKeysRepository } from "../src/tenancy/ApiKeysRepository.js"
+import { Authentication } from "../src/tenancy/Authentication.js"
+import { Organizations } from "../src/tenancy/Organizations.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 describe("Authentication", () => {

@@ -1,7 +1,7 @@
-import { addressAllowed, egressUrlProblem, hostMatches, ownOriginAccess, pspAccess, webhookAccess } from "@orchestrator/core/egress/EgressPolicy"
-import { isPublicAddress } from "@orchestrator/core/egress/IpAddresses"
-import { endpointUrlProblem } from "@orchestrator/core/webhooks/EndpointAddresses"
 import { describe, expect, it } from "vitest"
+import { addressAllowed, egressUrlProblem, hostMatches, ownOriginAccess, pspAccess, webhookAccess } from "../src/egress/EgressPolicy.js"
+import { isPublicAddress } from "../src/egress/IpAddresses.js"
+import { endpointUrlProblem } from "../src/webhooks/EndpointAddresses.js"
 
 const STRIPE = ["api.stripe.com"]
 const ADYEN = ["*.adyen.com", "*-checkout-live.adyenpayments.com"]

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
-import { Events } from "@orchestrator/core/events/Events"
-import { Payments } from "@orchestrator/core/payments/Payments"
 import { DateTime, Effect, TestClock } from "effect"
+import type { Currency } from "../src/domain/Currency.js"
+import { EventDispatch } from "../src/events/EventDispatch.js"
+import { Events } from "../src/events/Events.js"
+import { Payments } from "../src/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const page = { limit: 100, startingAfter: undefined }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FailedAuthenticationLimit, FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
 import { Effect, Either, Layer, TestClock } from "effect"
+import { FailedAuthenticationLimit, FailedAuthentications } from "../src/limits/FailedAuthentications.js"
+import { RateLimiter } from "../src/limits/RateLimiter.js"
 
 const layer = FailedAuthentications.layer.pipe(Layer.provide(RateLimiter.layerLocal))
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { canonicalJson, fingerprint } from "@orchestrator/core/idempotency/Fingerprint"
-import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
-import { IdempotencyScope } from "@orchestrator/core/idempotency/IdempotencyScope"
-import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
 import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { canonicalJson, fingerprint } from "../src/idempotency/Fingerprint.js"
+import { IdempotencyKeysRepository } from "../src/idempotency/IdempotencyKeysRepository.js"
+import { IdempotencyScope } from "../src/idempotency/IdempotencyScope.js"
+import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const tenant = { organizationId: "org_1", livemode: false }

@@ -1,4 +1,4 @@
-import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
-import { lifecycleContract } from "@orchestrator/testing/LifecycleContract"
+import { lifecycleContract } from "@orchestrator/testing"
+import { StorageMemory } from "../src/memory/StorageMemory.js"
 
 lifecycleContract("memory", StorageMemory)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Currency, currencyCodes, exponentOf } from "@orchestrator/core/domain/Currency"
-import { Amount, fromDecimalString, MAX_AMOUNT, toDecimalString } from "@orchestrator/core/domain/Money"
 import { Either, Schema } from "effect"
 import * as fc from "fast-check"
+import { Currency, currencyCodes, exponentOf } from "../src/domain/Currency.js"
+import { Amount, fromDecimalString, MAX_AMOUNT, toDecimalString } from "../src/domain/Money.js"
 
 const decodeAmount = Schema.decodeUnknownEither(Amount)
 const decodeCurrency = Schema.decodeUnknownEither(Currency)

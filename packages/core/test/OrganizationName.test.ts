@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { organizationName } from "@orchestrator/core/tenancy/OrganizationName"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, Either } from "effect"
+import { organizationName } from "../src/tenancy/OrganizationName.js"
+import { Organizations } from "../src/tenancy/Organizations.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const reasonOf = (name: string) => Either.match(organizationName(name), { onLeft: (error) => error.reason, onRight: () => null })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { connectorTakes } from "@orchestrator/core/payments/PaymentMethodTypes"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { evaluateRouting } from "@orchestrator/core/routing/RoutingEvaluation"
-import { type RoutingFacts, RoutingRule, type RuleConditions, validateConditions } from "@orchestrator/core/routing/RoutingRule"
 import { DateTime, Either } from "effect"
+import { connectorTakes } from "../src/payments/PaymentMethodTypes.js"
+import { ProviderConnection } from "../src/providers/ProviderConnection.js"
+import { evaluateRouting } from "../src/routing/RoutingEvaluation.js"
+import { type RoutingFacts, RoutingRule, type RuleConditions, validateConditions } from "../src/routing/RoutingRule.js"
 
 const NOW = DateTime.unsafeMake(0)
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
-import { Payments } from "@orchestrator/core/payments/Payments"
 import { Effect, Fiber, Option, TestClock } from "effect"
+import type { Currency } from "../src/domain/Currency.js"
+import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
+import { Payments } from "../src/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) => recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)

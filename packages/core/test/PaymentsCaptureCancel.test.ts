@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { IdempotentRequests } from "@orchestrator/core/idempotency/IdempotentRequests"
-import { Payments } from "@orchestrator/core/payments/Payments"
 import { Effect, Fiber, TestClock } from "effect"
+import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
+import { Payments } from "../src/payments/Payments.js"
 import { request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 

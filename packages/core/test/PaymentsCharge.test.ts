@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { CreatePayment } from "@orchestrator/core/payments/Payment"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
-import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, TestClock } from "effect"
+import type { CreatePayment } from "../src/payments/Payment.js"
+import { Payments } from "../src/payments/Payments.js"
+import { RETURN_SYNC_INTERVAL } from "../src/payments/ReturnSyncThrottle.js"
+import { AuthorizationOutcome } from "../src/providers/PaymentConnector.js"
 import { card, eventTypes, request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
-import { ECHO_LIMIT, echoed } from "@orchestrator/core/domain/EchoedText"
 import { Either, Schema } from "effect"
 import * as fc from "fast-check"
+import { DecimalInteger } from "../src/domain/DecimalInteger.js"
+import { ECHO_LIMIT, echoed } from "../src/domain/EchoedText.js"
 
 const decodeLimit = Schema.decodeUnknownEither(DecimalInteger(1, 100))
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import { RateLimits } from "@orchestrator/core/limits/RateLimits"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
 import { Effect, TestClock } from "effect"
+import { RateLimiter } from "../src/limits/RateLimiter.js"
+import { RateLimits } from "../src/limits/RateLimits.js"
+import { Organizations } from "../src/tenancy/Organizations.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const takeMany = (limiter: RateLimiter["Type"], bucket: string, perSecond: number, count: number) =>

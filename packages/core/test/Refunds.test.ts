@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { Refunds } from "@orchestrator/core/refunds/Refunds"
 import { Effect } from "effect"
+import type { Currency } from "../src/domain/Currency.js"
+import { Payments } from "../src/payments/Payments.js"
+import { RefundOutcome } from "../src/providers/PaymentConnector.js"
+import { Refunds } from "../src/refunds/Refunds.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const setup = Effect.gen(function*() {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { StateMachine } from "@orchestrator/core/domain/StateMachine"
-import { PaymentStateMachine } from "@orchestrator/core/payments/PaymentStateMachine"
-import { RefundStateMachine } from "@orchestrator/core/refunds/RefundStateMachine"
 import { Either } from "effect"
 import * as fc from "fast-check"
+import type { StateMachine } from "../src/domain/StateMachine.js"
+import { PaymentStateMachine } from "../src/payments/PaymentStateMachine.js"
+import { RefundStateMachine } from "../src/refunds/RefundStateMachine.js"
 
 const allowed = <S extends string>(machine: StateMachine<S, string>, from: S | null, to: S) =>
   machine.moves.some((move) => move.from === from && move.to === to)

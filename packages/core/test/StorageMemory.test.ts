@@ -1,4 +1,4 @@
-import { StorageMemory } from "@orchestrator/core/memory/StorageMemory"
-import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
+import { repositoryContract } from "@orchestrator/testing"
+import { StorageMemory } from "../src/memory/StorageMemory.js"
 
 repositoryContract("memory", StorageMemory)

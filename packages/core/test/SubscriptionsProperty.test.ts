@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { addIntervals, type BillingInterval, nextBoundary, periodBoundary } from "@orchestrator/core/subscriptions/BillingPeriod"
-import { nextRetryAt } from "@orchestrator/core/subscriptions/DunningSchedule"
-import { InvoiceStateMachine } from "@orchestrator/core/subscriptions/InvoiceStateMachine"
-import type { SubscriptionStatus } from "@orchestrator/core/subscriptions/Subscription"
-import { SubscriptionStateMachine } from "@orchestrator/core/subscriptions/SubscriptionStateMachine"
-import { type BillingInput, transition } from "@orchestrator/core/subscriptions/SubscriptionTransitions"
 import { Duration, Either } from "effect"
 import * as fc from "fast-check"
+import { addIntervals, type BillingInterval, nextBoundary, periodBoundary } from "../src/subscriptions/BillingPeriod.js"
+import { nextRetryAt } from "../src/subscriptions/DunningSchedule.js"
+import { InvoiceStateMachine } from "../src/subscriptions/InvoiceStateMachine.js"
+import type { SubscriptionStatus } from "../src/subscriptions/Subscription.js"
+import { SubscriptionStateMachine } from "../src/subscriptions/SubscriptionStateMachine.js"
+import { type BillingInput, transition } from "../src/subscriptions/SubscriptionTransitions.js"
 
 const INPUTS: ReadonlyArray<BillingInput> = [
   "first_charge_paid",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { decodeUrlPart, findUnstorable, isStorable, placeName } from "@orchestrator/core/domain/UnstorableText"
+import { decodeUrlPart, findUnstorable, isStorable, placeName } from "../src/domain/UnstorableText.js"
 
 describe("UnstorableText", () => {
   it("tells NUL and half surrogate pairs from text, whole pairs included", () => {

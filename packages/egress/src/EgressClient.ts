@@ -1,5 +1,4 @@
-import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
-import { addressAllowed, type EgressAccess, egressUrlProblem } from "@orchestrator/core/egress/EgressPolicy"
+import { addressAllowed, type EgressAccess, EgressFailure, egressUrlProblem } from "@orchestrator/core"
 import { Effect } from "effect"
 import * as dns from "node:dns"
 import * as http from "node:http"

@@ -1,4 +1,4 @@
-import { addressAllowed, type EgressAccess } from "@orchestrator/core/egress/EgressPolicy"
+import { addressAllowed, type EgressAccess } from "@orchestrator/core"
 import type { LookupFunction } from "node:net"
 
 export interface ResolvedAddress {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
-import { type EgressAccess, pspAccess, webhookAccess } from "@orchestrator/core/egress/EgressPolicy"
-import { type EgressRequest, makeEgressClient } from "@orchestrator/egress/EgressClient"
+import { type EgressAccess, EgressFailure, pspAccess, webhookAccess } from "@orchestrator/core"
 import { Effect, Either } from "effect"
+import { type EgressRequest, makeEgressClient } from "../src/EgressClient.js"
 import { answer, hang, localPeer, MEGABYTE, stream } from "./LocalPeers.js"
 
 const LIVE = pspAccess({ livemode: true, liveHosts: undefined, privateAddresses: "allow" })

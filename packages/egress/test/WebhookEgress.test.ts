@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { WebhookRequest } from "@orchestrator/core/webhooks/WebhookSender"
-import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import type { WebhookRequest } from "@orchestrator/core"
+import { makeNodeWebhookSender } from "@orchestrator/webhook-sender"
 import { Effect } from "effect"
 import { answer, hang, localPeer, MEGABYTE, stream } from "./LocalPeers.js"
 

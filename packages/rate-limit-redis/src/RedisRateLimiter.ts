@@ -1,4 +1,4 @@
-import { type Rate, type RateDecision, RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { type Rate, type RateDecision, RateLimiter } from "@orchestrator/core"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 

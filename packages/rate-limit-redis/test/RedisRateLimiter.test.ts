@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FailedAuthentications } from "@orchestrator/core/limits/FailedAuthentications"
-import { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
+import { FailedAuthentications, RateLimiter } from "@orchestrator/core"
 import { Effect, Either, Layer } from "effect"
 import { RedisRateLimiterLive } from "../src/RedisRateLimiter.js"
 

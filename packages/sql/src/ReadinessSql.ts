@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Readiness } from "@orchestrator/core/ports/Readiness"
+import { Readiness } from "@orchestrator/core"
 import { Effect, Layer, Option } from "effect"
 import { isDatabaseUnavailable } from "./DatabaseErrors.js"
 import { appliedMigration, LATEST_MIGRATION } from "./Migrations.js"

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Transactions } from "@orchestrator/core/ports/Transactions"
+import { Transactions } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
 
 /** `Transactions` as database transactions; nested calls become savepoints. */

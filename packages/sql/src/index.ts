@@ -4,5 +4,9 @@
  * URL, or the embedded PGlite in a directory or in memory.
  */
 export * as Database from "./Database.js"
+export type { DatabaseConfig } from "./Database.js"
 export { LATEST_MIGRATION, runMigrations } from "./Migrations.js"
+export { default as checkoutSecretDigests } from "./migrations/0008_checkout_secret_digests.js"
+export { refreshScrapeGauges } from "./observability/ScrapeGauges.js"
+export * as PgliteClient from "./PgliteClient.js"
 export { StorageSql } from "./StorageSql.js"

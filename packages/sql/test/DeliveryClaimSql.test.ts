@@ -1,10 +1,10 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
-import * as Database from "@orchestrator/sql/Database"
-import { WebhookDeliveriesRepositorySql } from "@orchestrator/sql/webhooks/WebhookDeliveriesRepositorySql"
-import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
+import { WebhookDeliveriesRepository } from "@orchestrator/core"
+import { durableTestDatabases } from "@orchestrator/testing"
 import { DateTime, Effect, Layer } from "effect"
+import * as Database from "../src/Database.js"
+import { WebhookDeliveriesRepositorySql } from "../src/webhooks/WebhookDeliveriesRepositorySql.js"
 
 const postgres = durableTestDatabases().find((database) => database.name === "postgres")
 

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { API_VERSION, Event } from "@orchestrator/core/events/Event"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { PaymentEventTypes } from "@orchestrator/core/payments/PaymentStateMachine"
-import { eventRowValues } from "@orchestrator/sql/events/EventsRepositorySql"
-import { testConnection } from "@orchestrator/testing/Connections"
+import { API_VERSION, Event, Payment, PaymentEventTypes } from "@orchestrator/core"
+import { testConnection } from "@orchestrator/testing"
 import { Arbitrary, DateTime, FastCheck, Schema } from "effect"
+import { eventRowValues } from "../src/events/EventsRepositorySql.js"
 
 const encodeEvent = Schema.encodeSync(Event)
 

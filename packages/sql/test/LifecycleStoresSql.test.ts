@@ -1,7 +1,6 @@
-import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { lifecycleContract } from "@orchestrator/testing/LifecycleContract"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { lifecycleContract, testDatabases } from "@orchestrator/testing"
 import { Layer } from "effect"
+import { StorageSql } from "../src/StorageSql.js"
 
 for (const database of testDatabases()) {
   lifecycleContract(database.name, StorageSql.pipe(Layer.provideMerge(database.layer)))

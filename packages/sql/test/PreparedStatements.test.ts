@@ -1,9 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import * as Database from "@orchestrator/sql/Database"
-import { MAX_PREPARED_PER_CONNECTION } from "@orchestrator/sql/PreparedStatements"
-import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
+import { durableTestDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
+import * as Database from "../src/Database.js"
+import { MAX_PREPARED_PER_CONNECTION } from "../src/PreparedStatements.js"
 
 const postgres = durableTestDatabases().find((database) => database.name === "postgres")
 

@@ -1,7 +1,6 @@
-import { StorageSql } from "@orchestrator/sql/StorageSql"
-import { repositoryContract } from "@orchestrator/testing/RepositoryContract"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { repositoryContract, testDatabases } from "@orchestrator/testing"
 import { Layer } from "effect"
+import { StorageSql } from "../src/StorageSql.js"
 
 for (const database of testDatabases()) {
   repositoryContract(database.name, StorageSql.pipe(Layer.provideMerge(database.layer)))

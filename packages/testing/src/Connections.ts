@@ -1,4 +1,4 @@
-import { freshConnection, type ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
+import { freshConnection, type ProviderConnection } from "@orchestrator/core"
 import { DateTime } from "effect"
 
 /** A provider connection for tests: an active test-mode sandbox unless `overrides` say otherwise. */

@@ -1,18 +1,22 @@
 import { expect, layer, type Vitest } from "@effect/vitest"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { API_VERSION, type Event } from "@orchestrator/core/events/Event"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import type { RecordStore } from "@orchestrator/core/lifecycle/Lifecycle"
-import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Transactions } from "@orchestrator/core/ports/Transactions"
-import { Refund } from "@orchestrator/core/refunds/Refund"
-import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
-import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
-import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
-import { SubscriptionRecord, subscriptionView } from "@orchestrator/core/subscriptions/Subscription"
-import { SubscriptionsRepository } from "@orchestrator/core/subscriptions/SubscriptionsRepository"
+import {
+  API_VERSION,
+  CustomersRepository,
+  type Event,
+  EventsRepository,
+  Payment,
+  PaymentsRepository,
+  PlansRepository,
+  type RecordStore,
+  Refund,
+  RefundsRepository,
+  type StoragePorts,
+  SubscriptionRecord,
+  SubscriptionsRepository,
+  subscriptionView,
+  type Tenant,
+  Transactions
+} from "@orchestrator/core"
 import { DateTime, Effect, Exit, type Layer, Option, Schema } from "effect"
 import * as fixtures from "./contracts/StorageContractFixtures.js"
 import { at, id, newTenant } from "./contracts/StorageContractFixtures.js"

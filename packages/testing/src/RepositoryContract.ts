@@ -1,5 +1,5 @@
 import { layer } from "@effect/vitest"
-import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
+import type { StoragePorts } from "@orchestrator/core"
 import type { Layer } from "effect"
 import { billingRepositoriesContract } from "./contracts/BillingRepositoriesContract.js"
 import { causingRequestContract } from "./contracts/CausingRequestContract.js"

@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import * as Database from "@orchestrator/sql/Database"
+import { Database } from "@orchestrator/sql"
 import { Effect, Layer, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"

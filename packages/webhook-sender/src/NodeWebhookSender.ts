@@ -1,6 +1,5 @@
-import { type PrivateAddresses, webhookAccess } from "@orchestrator/core/egress/EgressPolicy"
-import { type WebhookResponse, WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
-import { makeEgressClient, type Resolve } from "@orchestrator/egress/EgressClient"
+import { type PrivateAddresses, webhookAccess, type WebhookResponse, WebhookSender } from "@orchestrator/core"
+import { makeEgressClient, type Resolve } from "@orchestrator/egress"
 import { Effect, Layer } from "effect"
 
 /** How many bytes of a receiver's answer are kept. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { WebhookRequest } from "@orchestrator/core/webhooks/WebhookSender"
-import { makeNodeWebhookSender } from "@orchestrator/webhook-sender/NodeWebhookSender"
+import type { WebhookRequest } from "@orchestrator/core"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { makeNodeWebhookSender } from "../src/NodeWebhookSender.js"
 
 interface Seen {
   readonly method: string

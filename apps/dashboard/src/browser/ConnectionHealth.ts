@@ -1,5 +1,4 @@
-import type { ProviderStats } from "@orchestrator/core/insights/Insights"
-import type { ProviderConnectionView } from "@orchestrator/core/providers/ProviderConnection"
+import type { ProviderConnectionView, ProviderStats } from "@orchestrator/core"
 import { DateTime } from "effect"
 import { h } from "./Dom.js"
 import { millis, percent } from "./Format.js"

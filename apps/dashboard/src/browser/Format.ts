@@ -1,5 +1,4 @@
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { toDecimalString } from "@orchestrator/core/domain/Money"
+import { type Currency, toDecimalString } from "@orchestrator/core"
 import { DateTime } from "effect"
 
 /** `2500` EUR as `25.00 EUR`: amounts stay integers in minor units until they are shown. */

@@ -1,4 +1,4 @@
-import type { Payment } from "@orchestrator/core/payments/Payment"
+import type { Payment } from "@orchestrator/core"
 
 /**
  * What a payment's status alone does not say, read from its amounts: less captured than

@@ -1,4 +1,4 @@
-import type { Payment } from "@orchestrator/core/payments/Payment"
+import type { Payment } from "@orchestrator/core"
 import { type Child, h } from "./Dom.js"
 import { paymentMarkers } from "./PaymentMarkers.js"
 

@@ -1,5 +1,5 @@
-import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { PublicUrls } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
 import { type Effect, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"

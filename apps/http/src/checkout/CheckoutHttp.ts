@@ -1,15 +1,15 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { answeringWith } from "@orchestrator/api/ApiError"
-import { CheckoutSessionApi, CheckoutSessionsApi } from "@orchestrator/api/checkout/CheckoutApi"
-import { CheckoutCaller } from "@orchestrator/api/checkout/CheckoutAuthorization"
-import { checkoutFailures } from "@orchestrator/api/checkout/CheckoutErrors"
-import { listFailures } from "@orchestrator/api/CommonErrors"
-import { providerFailures } from "@orchestrator/api/providers/ProviderErrors"
-import { CheckoutSessionNotFound } from "@orchestrator/core/checkout/CheckoutErrors"
-import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
-import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
+import {
+  answeringWith,
+  Api,
+  CheckoutCaller,
+  checkoutFailures,
+  CheckoutSessionApi,
+  CheckoutSessionsApi,
+  listFailures,
+  providerFailures
+} from "@orchestrator/api"
+import { CheckoutSessionNotFound, CheckoutSessions, CurrentTenant, pageRequestOf, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
 

@@ -1,11 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { answeringWith } from "@orchestrator/api/ApiError"
-import { listFailures } from "@orchestrator/api/CommonErrors"
-import { eventFailures } from "@orchestrator/api/events/EventErrors"
-import { pageRequestOf, toList } from "@orchestrator/core/domain/Pagination"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { Events } from "@orchestrator/core/events/Events"
+import { answeringWith, Api, eventFailures, listFailures } from "@orchestrator/api"
+import { CurrentTenant, Events, pageRequestOf, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 
 export const EventsHttpLive = HttpApiBuilder.group(Api, "events", (handlers) =>

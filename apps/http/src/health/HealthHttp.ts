@@ -1,7 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { NotReady } from "@orchestrator/api/health/HealthApi"
-import { Readiness } from "@orchestrator/core/ports/Readiness"
+import { Api, NotReady } from "@orchestrator/api"
+import { Readiness } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 
 export const HealthHttpLive = HttpApiBuilder.group(Api, "health", (handlers) =>

@@ -1,9 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { answeringWith } from "@orchestrator/api/ApiError"
-import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { DEFAULT_INSIGHT_HOURS, InsightsReader } from "@orchestrator/core/insights/InsightsReader"
+import { answeringWith, Api, paymentFailures } from "@orchestrator/api"
+import { CurrentTenant, DEFAULT_INSIGHT_HOURS, InsightsReader } from "@orchestrator/core"
 import { Effect } from "effect"
 
 export const InsightsHttpLive = HttpApiBuilder.group(Api, "insights", (handlers) =>

@@ -1,4 +1,4 @@
-import { countNow, httpRequestDuration, httpRequestsTotal, observeNow } from "@orchestrator/core/observability/ServiceMetrics"
+import { countNow, httpRequestDuration, httpRequestsTotal, observeNow } from "@orchestrator/core"
 import { Effect } from "effect"
 import { methodLabel, routeTemplateOf } from "./RouteTemplates.js"
 

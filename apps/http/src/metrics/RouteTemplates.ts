@@ -1,5 +1,5 @@
 import { HttpApi } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
+import { Api } from "@orchestrator/api"
 
 /**
  * A request's route as a template (`/v1/payments/:id`), the label of the HTTP metrics: a raw path

@@ -1,10 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { answeringWith } from "@orchestrator/api/ApiError"
-import { OrganizationApi } from "@orchestrator/api/organization/OrganizationApi"
-import { organizationFailures } from "@orchestrator/api/organization/OrganizationErrors"
-import { CurrentTenant } from "@orchestrator/core/domain/Tenant"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
+import { answeringWith, Api, OrganizationApi, organizationFailures } from "@orchestrator/api"
+import { CurrentTenant, Organizations } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
 

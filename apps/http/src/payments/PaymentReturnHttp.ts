@@ -1,9 +1,6 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import { answeringWith } from "@orchestrator/api/ApiError"
-import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
-import { Payments } from "@orchestrator/core/payments/Payments"
-import { RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
+import { answeringWith, Api, paymentFailures } from "@orchestrator/api"
+import { Payments, RETURN_TOKEN_PARAM } from "@orchestrator/core"
 import { Effect } from "effect"
 
 /**

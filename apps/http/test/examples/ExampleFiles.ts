@@ -1,4 +1,4 @@
-import type { EventExample, OperationExamples } from "@orchestrator/api/examples/StoredExample"
+import type { EventExample, OperationExamples } from "@orchestrator/api"
 import * as fs from "node:fs"
 import * as path from "node:path"
 

@@ -1,4 +1,4 @@
-import type { ExamplePreparation, ExampleRequest, ExampleResponse, StoredExample } from "@orchestrator/api/examples/StoredExample"
+import type { ExamplePreparation, ExampleRequest, ExampleResponse, StoredExample } from "@orchestrator/api"
 import { Effect } from "effect"
 import { completeChallenge, type Keys, oversizedBody, send } from "./ExampleRequests.js"
 import { LIVE_RATE_LIMIT, workerCatchesUp } from "./ExampleServer.js"

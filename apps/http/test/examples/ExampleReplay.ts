@@ -1,4 +1,4 @@
-import type { ExamplePreparation, ExampleRequest } from "@orchestrator/api/examples/StoredExample"
+import type { ExamplePreparation, ExampleRequest } from "@orchestrator/api"
 
 /** Strings a fresh service makes anew: ids (`pay_01…`), secrets (`whsec_…`), tokens, and addresses. */
 const FRESH_VALUE = /^(?:[a-z]+_[A-Za-z0-9_]{6,}|https?:\/\/\S+)$/

@@ -1,4 +1,4 @@
-import type { ExampleRequest, ExampleResponse } from "@orchestrator/api/examples/StoredExample"
+import type { ExampleRequest, ExampleResponse } from "@orchestrator/api"
 import { Effect } from "effect"
 import { raw } from "../support/TestServer.js"
 

@@ -1,5 +1,5 @@
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { testDatabases } from "@orchestrator/testing/TestDatabases"
+import { Organizations } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { merchant, runJobs, serverLayer } from "../support/TestServer.js"
 import type { Keys } from "./ExampleRequests.js"

@@ -5,8 +5,7 @@
  * per event type in `packages/api/examples/`. Run it after changing an endpoint, and commit the files.
  */
 import { OpenApi } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
-import type { EventExample, OperationExamples } from "@orchestrator/api/examples/StoredExample"
+import { Api, type EventExample, type OperationExamples } from "@orchestrator/api"
 import { Effect } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"

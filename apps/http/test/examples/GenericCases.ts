@@ -1,4 +1,4 @@
-import type { ExampleRequest } from "@orchestrator/api/examples/StoredExample"
+import type { ExampleRequest } from "@orchestrator/api"
 import type { Recorded } from "./ExampleRecording.js"
 
 /** An operation of the document, as the walk sees it. */

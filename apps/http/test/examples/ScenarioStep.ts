@@ -1,4 +1,4 @@
-import type { ExamplePreparation, ExampleRequest } from "@orchestrator/api/examples/StoredExample"
+import type { ExamplePreparation, ExampleRequest } from "@orchestrator/api"
 
 /** The answer an earlier step saved under a name (its JSON body). */
 

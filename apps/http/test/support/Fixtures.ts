@@ -1,7 +1,6 @@
 import type { HttpApiClient } from "@effect/platform"
-import type { Api } from "@orchestrator/api/Api"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { CreatePayment } from "@orchestrator/core/payments/Payment"
+import type { Api } from "@orchestrator/api"
+import type { CreatePayment, Currency } from "@orchestrator/core"
 
 export type Client = HttpApiClient.Client<typeof Api.groups[keyof typeof Api.groups], never, never>
 

@@ -1,5 +1,5 @@
 import { OpenApi } from "@effect/platform"
-import { Api } from "@orchestrator/api/Api"
+import { Api } from "@orchestrator/api"
 import fc from "fast-check"
 
 /** A JSON Schema as `OpenApi.fromApi` emits it (OpenAPI 3.1, JSON Schema 2020-12 keywords). */

@@ -1,4 +1,4 @@
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
+import { EventsRepository } from "@orchestrator/core"
 import { Effect } from "effect"
 import { json, newKey } from "./Fixtures.js"
 import { merchant, raw } from "./TestServer.js"

@@ -1,21 +1,23 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { SqlClient } from "@effect/sql"
-import { Api } from "@orchestrator/api/Api"
-import { applicationLayer, sqlStorage } from "@orchestrator/application/Application"
+import { Api } from "@orchestrator/api"
+import { applicationLayer, sqlStorage } from "@orchestrator/application"
 import { SandboxPagesLive } from "@orchestrator/connectors"
-import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
-import type { RateLimiter } from "@orchestrator/core/limits/RateLimiter"
-import type { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Jobs } from "@orchestrator/core/ports/Jobs"
-import { PublicUrls } from "@orchestrator/core/ports/PublicUrls"
-import { KeyMaterial } from "@orchestrator/core/tenancy/KeyMaterial"
-import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import type { WebhookSender } from "@orchestrator/core/webhooks/WebhookSender"
-import { DashboardPagesLive } from "@orchestrator/dashboard/DashboardPages"
-import { HttpRoutesLive } from "@orchestrator/http/HttpRoutes"
-import { HttpServerNodeLive, type HttpServerOptions } from "@orchestrator/http/HttpServerNode"
+import {
+  Jobs,
+  KeyMaterial,
+  Organizations,
+  type PaymentsRepository,
+  type PrivateAddresses,
+  PublicUrls,
+  type RateLimiter,
+  type WebhookSender
+} from "@orchestrator/core"
+import { DashboardPagesLive } from "@orchestrator/dashboard"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import * as net from "node:net"
+import { HttpRoutesLive } from "../../src/HttpRoutes.js"
+import { HttpServerNodeLive, type HttpServerOptions } from "../../src/HttpServerNode.js"
 
 const freePort = Effect.promise(() =>
   new Promise<number>((resolve) => {

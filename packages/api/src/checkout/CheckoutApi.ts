@@ -5,10 +5,10 @@ import {
   CheckoutSessionStatus,
   ConfirmCheckout,
   CreateCheckoutSession,
+  ListOf,
+  optionalField,
   RerouteCheckout
-} from "@orchestrator/core/checkout/CheckoutSession"
-import { optionalField } from "@orchestrator/core/domain/Field"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
+} from "@orchestrator/core"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery } from "../Endpoints.js"

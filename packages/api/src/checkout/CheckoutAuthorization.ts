@@ -1,5 +1,5 @@
 import { HttpApiMiddleware } from "@effect/platform"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Tenant } from "@orchestrator/core"
 import { Context, Schema } from "effect"
 import { AuthenticationRequired, RateLimitExceeded } from "../CommonErrors.js"
 

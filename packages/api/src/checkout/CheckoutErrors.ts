@@ -1,5 +1,5 @@
-import type * as Domain from "@orchestrator/core/checkout/CheckoutErrors"
-import { echoed } from "@orchestrator/core/domain/EchoedText"
+import type * as Domain from "@orchestrator/core"
+import { echoed } from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const CheckoutErrors = apiErrors({

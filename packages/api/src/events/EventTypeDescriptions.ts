@@ -1,4 +1,4 @@
-import type { EventType } from "@orchestrator/core/events/Event"
+import type { EventType } from "@orchestrator/core"
 
 /**
  * When each event type is sent, as the event catalogue (`webhooks` in the OpenAPI document) says it.

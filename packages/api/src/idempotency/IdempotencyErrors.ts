@@ -1,4 +1,4 @@
-import type * as Domain from "@orchestrator/core/idempotency/IdempotencyKey"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith } from "../ApiError.js"
 
 export const IdempotencyErrors = apiErrors({

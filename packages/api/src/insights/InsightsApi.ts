@@ -1,7 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { DecimalInteger } from "@orchestrator/core/domain/DecimalInteger"
-import { Insights, PaymentTimeline } from "@orchestrator/core/insights/Insights"
-import { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "@orchestrator/core/insights/InsightsReader"
+import { DecimalInteger, DEFAULT_INSIGHT_HOURS, Insights, MAX_INSIGHT_HOURS, PaymentTimeline } from "@orchestrator/core"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById } from "../Endpoints.js"

@@ -1,4 +1,4 @@
-import { Event } from "@orchestrator/core/events/Event"
+import { Event } from "@orchestrator/core"
 import { JSONSchema, Schema } from "effect"
 import { EVENT_TYPE_DESCRIPTIONS } from "../events/EventTypeDescriptions.js"
 import type { Json } from "./DocumentJson.js"

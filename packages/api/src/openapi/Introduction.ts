@@ -1,4 +1,4 @@
-import { API_VERSION } from "@orchestrator/core/events/Event"
+import { API_VERSION } from "@orchestrator/core"
 
 /** Where the guides are served, beside this reference. */
 export const guide = (name: string, title: string) => `[${title}](/docs/guides/${name})`

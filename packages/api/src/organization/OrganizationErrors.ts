@@ -1,5 +1,5 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type * as Domain from "@orchestrator/core/tenancy/Organizations"
+import { echoed } from "@orchestrator/core"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith } from "../ApiError.js"
 
 export const OrganizationErrors = apiErrors({

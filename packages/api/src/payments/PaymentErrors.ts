@@ -1,4 +1,4 @@
-import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 /** How each payment failure answers over HTTP. */

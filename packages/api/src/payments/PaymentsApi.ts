@@ -1,11 +1,18 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CurrencyCode } from "@orchestrator/core/domain/Currency"
-import { optionalField } from "@orchestrator/core/domain/Field"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
-import { CancelPayment, CapturePayment, CreatePayment, Payment, PaymentStatus } from "@orchestrator/core/payments/Payment"
-import { RETURN_SYNC_INTERVAL } from "@orchestrator/core/payments/ReturnSyncThrottle"
-import { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM } from "@orchestrator/core/payments/ReturnToken"
+import {
+  CancelPayment,
+  CapturePayment,
+  CreatePayment,
+  CurrencyCode,
+  Identifier,
+  ListOf,
+  optionalField,
+  Payment,
+  PaymentStatus,
+  RETURN_SYNC_INTERVAL,
+  RETURN_TOKEN_LIFETIME_SECONDS,
+  RETURN_TOKEN_PARAM
+} from "@orchestrator/core"
 import { Duration, Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"

@@ -1,7 +1,7 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
-import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
-import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
+import { echoed } from "@orchestrator/core"
+import type * as Connections from "@orchestrator/core"
+import type * as Domain from "@orchestrator/core"
+import type * as Webhooks from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const ProviderErrors = apiErrors({

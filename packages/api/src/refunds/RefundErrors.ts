@@ -1,4 +1,4 @@
-import type * as Domain from "@orchestrator/core/refunds/RefundErrors"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const RefundErrors = apiErrors({

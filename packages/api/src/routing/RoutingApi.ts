@@ -1,11 +1,18 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { field, optionalField } from "@orchestrator/core/domain/Field"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { Identifier, Text } from "@orchestrator/core/domain/Text"
-import { CardToken, CreatePayment } from "@orchestrator/core/payments/Payment"
-import { RoutingDecision } from "@orchestrator/core/routing/RoutingEvaluation"
-import { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "@orchestrator/core/routing/RoutingRule"
-import { PaymentsRouting } from "@orchestrator/core/tenancy/Organization"
+import {
+  CardToken,
+  CreatePayment,
+  CreateRoutingRule,
+  field,
+  Identifier,
+  ListOf,
+  optionalField,
+  PaymentsRouting,
+  RoutingDecision,
+  RoutingRule,
+  Text,
+  UpdateRoutingRule
+} from "@orchestrator/core"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"

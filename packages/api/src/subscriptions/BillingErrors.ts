@@ -1,5 +1,5 @@
-import { echoed } from "@orchestrator/core/domain/EchoedText"
-import type * as Domain from "@orchestrator/core/subscriptions/SubscriptionErrors"
+import { echoed } from "@orchestrator/core"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 
 export const BillingErrors = apiErrors({

@@ -1,8 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { optionalField } from "@orchestrator/core/domain/Field"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
-import { CancelSubscription, CreateSubscription, Subscription, SubscriptionStatus, UpdateSubscription } from "@orchestrator/core/subscriptions/Subscription"
+import {
+  CancelSubscription,
+  CreateSubscription,
+  Identifier,
+  ListOf,
+  optionalField,
+  Subscription,
+  SubscriptionStatus,
+  UpdateSubscription
+} from "@orchestrator/core"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"

@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { AdvanceTestClock, CreateTestClock, TestClock } from "@orchestrator/core/subscriptions/TestClock"
+import { AdvanceTestClock, CreateTestClock, ListOf, TestClock } from "@orchestrator/core"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"

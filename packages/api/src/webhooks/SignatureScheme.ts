@@ -1,4 +1,4 @@
-import { DEFAULT_TOLERANCE_SECONDS } from "@orchestrator/core/webhooks/WebhookSignature"
+import { DEFAULT_TOLERANCE_SECONDS } from "@orchestrator/core"
 
 /**
  * The Webhooks tag's description: how deliveries work and how to verify them, beside the catalogue

@@ -1,4 +1,4 @@
-import type * as Domain from "@orchestrator/core/webhooks/WebhookErrors"
+import type * as Domain from "@orchestrator/core"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
 import { InvalidRequest } from "../CommonErrors.js"
 

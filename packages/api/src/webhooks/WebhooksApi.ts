@@ -1,9 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { field, optionalField } from "@orchestrator/core/domain/Field"
-import { ListOf } from "@orchestrator/core/domain/Pagination"
-import { Identifier } from "@orchestrator/core/domain/Text"
-import { DeliveryStatus, ResendDeliveries, ResendResult, WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
-import { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
+import {
+  CreateWebhookEndpoint,
+  DeliveryStatus,
+  field,
+  Identifier,
+  ListOf,
+  optionalField,
+  ResendDeliveries,
+  ResendResult,
+  UpdateWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint
+} from "@orchestrator/core"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"

@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable, failureMessage } from "@orchestrator/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"

@@ -1,10 +1,4 @@
-import {
-  AuthorizationOutcome,
-  type ConnectorContext,
-  type ConnectorDefinition,
-  type PaymentConnector,
-  RefundOutcome
-} from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type ConnectorContext, type ConnectorDefinition, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeAdyenApi } from "./AdyenApi.js"

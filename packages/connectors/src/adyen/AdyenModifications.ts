@@ -1,4 +1,4 @@
-import { CaptureOutcome, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { CaptureOutcome, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toAdyenValue } from "./AdyenAmounts.js"
 import { type AdyenCall, read, refusal } from "./AdyenApi.js"

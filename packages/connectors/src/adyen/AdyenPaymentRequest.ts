@@ -1,4 +1,4 @@
-import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import type { AuthorizeRequest } from "@orchestrator/core"
 import { isStoredPaymentMethod } from "./AdyenPaymentMethod.js"
 import { CAPTURE_METADATA_KEY } from "./AdyenWebhooks.js"
 

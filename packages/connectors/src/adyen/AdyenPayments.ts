@@ -1,10 +1,4 @@
-import {
-  type ActionCompletion,
-  AuthorizationOutcome,
-  type CardDetails,
-  type ConnectorError,
-  type PaymentConnector
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type ActionCompletion, AuthorizationOutcome, type CardDetails, type ConnectorError, type PaymentConnector } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toAdyenValue } from "./AdyenAmounts.js"
 import { type AdyenCall, read, refusal } from "./AdyenApi.js"

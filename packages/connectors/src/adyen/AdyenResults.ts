@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, failureMessage } from "@orchestrator/core"
 import { Schema } from "effect"
 
 /** `/payments` and `/payments/details` answers, the fields we read. */

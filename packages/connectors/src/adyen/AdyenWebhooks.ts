@@ -1,13 +1,13 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import {
   AuthorizationOutcome,
+  constantTimeEqual,
+  failureMessage,
   type IncomingWebhook,
   type MissingSecret,
   ProviderEvent,
   RefundOutcome,
   WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
-import { constantTimeEqual } from "@orchestrator/core/tenancy/KeyMaterial"
+} from "@orchestrator/core"
 import { Effect, Redacted, Schema } from "effect"
 import { fromAdyenValue } from "./AdyenAmounts.js"
 import { cardOfAdditionalData, failureOfRefusal } from "./AdyenResults.js"

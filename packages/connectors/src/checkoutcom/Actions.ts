@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { CaptureOutcome, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { CaptureOutcome, failureMessage, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { fromCheckoutComAmount, toCheckoutComAmount } from "./Amounts.js"
 import { type CheckoutComCall, paymentPath, read } from "./Api.js"

@@ -1,4 +1,4 @@
-import type { Currency } from "@orchestrator/core/domain/Currency"
+import type { Currency } from "@orchestrator/core"
 import { Either } from "effect"
 import { type AmountRefusal, fromPspUnits, toPspUnits } from "../PspUnits.js"
 

@@ -1,4 +1,4 @@
-import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { checkoutComCapture, checkoutComRefund, checkoutComSyncRefund, checkoutComVoid } from "./Actions.js"
 import { makeCheckoutComCall } from "./Api.js"

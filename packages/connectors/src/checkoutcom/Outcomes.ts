@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, failureMessage } from "@orchestrator/core"
 import { fromCheckoutComAmount } from "./Amounts.js"
 import { failureOfResponse } from "./Refusals.js"
 import type { PaymentAccepted, PaymentDetails, PaymentProcessed, ResponseSource } from "./Wire.js"

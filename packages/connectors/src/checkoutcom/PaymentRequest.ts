@@ -1,4 +1,4 @@
-import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import type { AuthorizeRequest } from "@orchestrator/core"
 import { Either } from "effect"
 import { CAPTURE_KEY } from "./Outcomes.js"
 import type { CheckoutComSettings } from "./Settings.js"

@@ -1,4 +1,4 @@
-import { AuthorizationOutcome, type CardDetails, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toCheckoutComAmount } from "./Amounts.js"
 import { type CheckoutComCall, paymentPath, read } from "./Api.js"

@@ -1,4 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { failureMessage } from "@orchestrator/core"
 import type { ErrorBody } from "./Wire.js"
 
 /**

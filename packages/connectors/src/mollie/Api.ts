@@ -1,4 +1,4 @@
-import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { answerReader, connectionClient, keyedBy, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"

@@ -1,4 +1,4 @@
-import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeMollieCall } from "./Api.js"

@@ -1,4 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { failureMessage } from "@orchestrator/core"
 import type { MollieError, Payment } from "./Wire.js"
 
 /** A failure in our terms: our code, our message for it, whether another try may help, Mollie's words (kept, never shown). */

@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { CaptureOutcome, ConnectorOutcomeUnknown, ModificationOutcome, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import { CaptureOutcome, ConnectorOutcomeUnknown, failureMessage, ModificationOutcome, type PaymentConnector } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { fromMollieAmount, toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"

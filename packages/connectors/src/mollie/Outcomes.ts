@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, failureMessage, RefundOutcome } from "@orchestrator/core"
 import { fromMollieAmount } from "./Amounts.js"
 import { failureOfPayment } from "./Failures.js"
 import type { Payment, Refund } from "./Wire.js"

@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, failureMessage, type PaymentConnector } from "@orchestrator/core"
 import { Effect, Either, Option, Schema } from "effect"
 import { type MollieAmount, toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"

@@ -1,4 +1,4 @@
-import { ConnectorOutcomeUnknown, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { ConnectorOutcomeUnknown, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toMollieAmount } from "./Amounts.js"
 import { type MollieCall, path, read } from "./Api.js"

@@ -1,11 +1,4 @@
-import {
-  type AuthorizationOutcome,
-  type ConnectorError,
-  type IncomingWebhook,
-  ProviderEvent,
-  type RefundOutcome,
-  WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
+import { type AuthorizationOutcome, type ConnectorError, type IncomingWebhook, ProviderEvent, type RefundOutcome, WebhookRejected } from "@orchestrator/core"
 import { Effect, type Option } from "effect"
 import { outcomeOfPayment, outcomeOfRefund } from "./Outcomes.js"
 import { type Payment, referenceOf, type Refund } from "./Wire.js"

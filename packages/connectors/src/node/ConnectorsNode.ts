@@ -1,4 +1,4 @@
-import type { PrivateAddresses } from "@orchestrator/core/egress/EgressPolicy"
+import type { PrivateAddresses } from "@orchestrator/core"
 import { Layer } from "effect"
 import { ConnectorCatalogLive } from "../ConnectorCatalogLive.js"
 import { PspHttpNode } from "./PspHttpNode.js"

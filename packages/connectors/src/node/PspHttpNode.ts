@@ -1,6 +1,6 @@
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { type PrivateAddresses, pspAccess } from "@orchestrator/core/egress/EgressPolicy"
-import { type EgressAnswer, makeEgressClient, type Resolve } from "@orchestrator/egress/EgressClient"
+import { type PrivateAddresses, pspAccess } from "@orchestrator/core"
+import { type EgressAnswer, makeEgressClient, type Resolve } from "@orchestrator/egress"
 import { Effect, Layer } from "effect"
 import { PSP_ANSWER_LIMIT, PspHttp } from "../transport/PspHttp.js"
 

@@ -1,4 +1,4 @@
-import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { answerReader, connectionClient, keyedBy, type PspAnswer, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { PAYPAL_LIVE_BASE_URL, PAYPAL_LIVE_HOSTS, PAYPAL_SANDBOX_BASE_URL, type PayPalSettings } from "./Settings.js"

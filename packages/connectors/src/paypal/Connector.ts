@@ -1,4 +1,4 @@
-import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makePayPalCall } from "./Api.js"
 import { PAYPAL_METHOD, paypalAuthorize, paypalSyncPayment } from "./Orders.js"

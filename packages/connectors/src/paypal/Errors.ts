@@ -1,4 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { failureMessage } from "@orchestrator/core"
 import type { PayPalError } from "./Wire.js"
 
 /** A failure in our terms: our code and message, whether another try may succeed, PayPal's own words. */

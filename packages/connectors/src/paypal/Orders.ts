@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type AuthorizeRequest, ConnectorOutcomeUnknown, failureMessage, type PaymentConnector } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { toPayPalMoney } from "./Amounts.js"
 import { path, type PayPalCall, read } from "./Api.js"

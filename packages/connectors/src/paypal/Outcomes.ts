@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type CardDetails } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, failureMessage } from "@orchestrator/core"
 import { fromPayPalMoney } from "./Amounts.js"
 import { approvalLinkOf, type Order } from "./Wire.js"
 

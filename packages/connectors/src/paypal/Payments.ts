@@ -1,11 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import {
-  CaptureOutcome,
-  ConnectorOutcomeUnknown,
-  ModificationOutcome,
-  type PaymentConnector,
-  RefundOutcome
-} from "@orchestrator/core/providers/PaymentConnector"
+import { CaptureOutcome, ConnectorOutcomeUnknown, failureMessage, ModificationOutcome, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { fromPayPalMoney, toPayPalMoney } from "./Amounts.js"
 import { path, type PayPalCall, read } from "./Api.js"

@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type IncomingWebhook, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, failureMessage, type IncomingWebhook, ProviderEvent, WebhookRejected } from "@orchestrator/core"
 import { Effect, Schema } from "effect"
 import { fromPayPalMoney } from "./Amounts.js"
 import type { PayPalCall } from "./Api.js"

@@ -1,7 +1,5 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { toDecimalString } from "@orchestrator/core/domain/Money"
-import { isStorable } from "@orchestrator/core/domain/UnstorableText"
+import { type Currency, isStorable, toDecimalString } from "@orchestrator/core"
 import { type Context, Effect, Option } from "effect"
 import { SandboxLedger } from "./SandboxLedger.js"
 import { notifyCharge } from "./SandboxNotifications.js"

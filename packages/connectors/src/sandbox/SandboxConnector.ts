@@ -1,14 +1,14 @@
-import { makeId } from "@orchestrator/core/domain/Ids"
 import {
   AuthorizationOutcome,
   CaptureOutcome,
   type ConnectorContext,
   type ConnectorDefinition,
   ConnectorUnavailable,
+  makeId,
   ModificationOutcome,
   type PaymentConnector,
   RefundOutcome
-} from "@orchestrator/core/providers/PaymentConnector"
+} from "@orchestrator/core"
 import { Clock, Duration, Effect, Option } from "effect"
 import { type SandboxCharge, SandboxLedger } from "./SandboxLedger.js"
 import { newSandboxCharge } from "./SandboxNewCharge.js"

@@ -1,5 +1,4 @@
-import { makeId } from "@orchestrator/core/domain/Ids"
-import type { AuthorizeRequest } from "@orchestrator/core/providers/PaymentConnector"
+import { type AuthorizeRequest, makeId } from "@orchestrator/core"
 import { Clock, Effect } from "effect"
 import type { SandboxCharge } from "./SandboxLedger.js"
 import type { SandboxSettings } from "./SandboxSettings.js"

@@ -1,6 +1,4 @@
-import { makeId } from "@orchestrator/core/domain/Ids"
-import type { Job } from "@orchestrator/core/ports/Jobs"
-import { SIGNATURE_HEADER, signatureHeader } from "@orchestrator/core/webhooks/WebhookSignature"
+import { type Job, makeId, SIGNATURE_HEADER, signatureHeader } from "@orchestrator/core"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import type { SandboxCharge, SandboxLedger, SandboxRefund } from "./SandboxLedger.js"
 import { chargeObject, refundObject, SandboxWebhook } from "./SandboxWebhooks.js"

@@ -1,4 +1,4 @@
-import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
 import { cardForToken } from "./SandboxTokens.js"
 

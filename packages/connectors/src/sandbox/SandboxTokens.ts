@@ -1,4 +1,4 @@
-import type { CardDetails } from "@orchestrator/core/providers/PaymentConnector"
+import type { CardDetails } from "@orchestrator/core"
 
 /** What the sandbox does with a payment made with a given test token. */
 export type Behaviour =

@@ -1,5 +1,12 @@
-import { type IncomingWebhook, type MissingSecret, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
-import { SIGNATURE_HEADER, signatureHeader, verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
+import {
+  type IncomingWebhook,
+  type MissingSecret,
+  ProviderEvent,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  verifySignature,
+  WebhookRejected
+} from "@orchestrator/core"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
 import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"

@@ -1,4 +1,4 @@
-import { type Currency, exponentOf } from "@orchestrator/core/domain/Currency"
+import { type Currency, exponentOf } from "@orchestrator/core"
 import { Either } from "effect"
 import { type AmountRefusal, fromPspUnits, toPspUnits } from "../PspUnits.js"
 

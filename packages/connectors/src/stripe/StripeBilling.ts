@@ -1,4 +1,4 @@
-import { type ConnectorError, ConnectorUnavailable, type NativeSubscriptions } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorError, ConnectorUnavailable, type NativeSubscriptions } from "@orchestrator/core"
 import { Effect, Either, Schema } from "effect"
 import { stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
 import { read, type StripeCall } from "./StripeApi.js"

@@ -1,4 +1,4 @@
-import { type NativeSubscriptionReport, type NativeSubscriptionStatus, ProviderEvent } from "@orchestrator/core/providers/PaymentConnector"
+import { type NativeSubscriptionReport, type NativeSubscriptionStatus, ProviderEvent } from "@orchestrator/core"
 import { Schema } from "effect"
 import { fromStripeAmount } from "./StripeAmounts.js"
 import { REFERENCE_KEY } from "./StripeObjects.js"

@@ -1,4 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
+import { failureMessage } from "@orchestrator/core"
 import { Schema } from "effect"
 
 /** Stripe's error object (`{"error": {...}}`), the fields we read. */

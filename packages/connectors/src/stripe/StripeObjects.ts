@@ -1,5 +1,4 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type CardDetails, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type CardDetails, failureMessage, RefundOutcome } from "@orchestrator/core"
 import { Schema } from "effect"
 import { fromStripeAmount } from "./StripeAmounts.js"
 import { failureOf, StripeError } from "./StripeErrors.js"

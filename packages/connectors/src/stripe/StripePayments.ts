@@ -1,12 +1,12 @@
-import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
 import {
   AuthorizationOutcome,
   CaptureOutcome,
   type CardDetails,
   ConnectorOutcomeUnknown,
+  failureMessage,
   ModificationOutcome,
   type PaymentConnector
-} from "@orchestrator/core/providers/PaymentConnector"
+} from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
 import { path, read, retrieveIntent, searchByReference, type StripeCall } from "./StripeApi.js"

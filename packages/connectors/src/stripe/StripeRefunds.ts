@@ -1,4 +1,4 @@
-import { ConnectorOutcomeUnknown, type PaymentConnector, RefundOutcome } from "@orchestrator/core/providers/PaymentConnector"
+import { ConnectorOutcomeUnknown, type PaymentConnector, RefundOutcome } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toStripeAmount } from "./StripeAmounts.js"
 import { path, read, type StripeCall } from "./StripeApi.js"

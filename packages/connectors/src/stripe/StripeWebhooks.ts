@@ -1,5 +1,4 @@
-import { type IncomingWebhook, type MissingSecret, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
-import { verifySignature } from "@orchestrator/core/webhooks/WebhookSignature"
+import { type IncomingWebhook, type MissingSecret, ProviderEvent, verifySignature, WebhookRejected } from "@orchestrator/core"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { reportOfInvoice, reportOfSubscription, StripeInvoice, StripeSubscription } from "./StripeBillingObjects.js"
 import { outcomeOfIntent, outcomeOfRefund, PaymentIntent, REFERENCE_KEY, Refund, StripeEvent } from "./StripeObjects.js"

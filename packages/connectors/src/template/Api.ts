@@ -1,4 +1,4 @@
-import { type ConnectorContext, type ConnectorError } from "@orchestrator/core/providers/PaymentConnector"
+import type { ConnectorContext, ConnectorError } from "@orchestrator/core"
 import { Effect } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
 import { connectionClient, keyedBy, type PspHttp, type PspResponse, sendCall } from "../transport/PspHttp.js"

@@ -1,4 +1,4 @@
-import { type ConnectorContext, type ConnectorDefinition, ConnectorUnavailable, type PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, type ConnectorDefinition, ConnectorUnavailable, type PaymentConnector } from "@orchestrator/core"
 import { Effect } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeTemplateCall, type TemplateCall } from "./Api.js"

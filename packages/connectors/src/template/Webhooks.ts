@@ -1,4 +1,4 @@
-import { type IncomingWebhook, type MissingSecret, type ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
+import { type IncomingWebhook, type MissingSecret, type ProviderEvent, WebhookRejected } from "@orchestrator/core"
 import { Effect, type Redacted } from "effect"
 
 /**

@@ -1,4 +1,4 @@
-import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { type ConnectorContext, ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Redacted } from "effect"
 
 /**

@@ -1,6 +1,5 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { EgressFailure } from "@orchestrator/core/egress/EgressFailure"
-import { ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core/providers/PaymentConnector"
+import { ConnectorOutcomeUnknown, ConnectorUnavailable, EgressFailure } from "@orchestrator/core"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** Where and under which bounds one connection's calls go. */

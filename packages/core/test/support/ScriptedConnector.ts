@@ -1,4 +1,5 @@
-import { ConnectorCatalog } from "@orchestrator/core/providers/Connectors"
+import { Clock, Effect, Layer, Schema } from "effect"
+import { ConnectorCatalog } from "../../src/providers/Connectors.js"
 import {
   AuthorizationOutcome,
   type AuthorizeRequest,
@@ -9,8 +10,7 @@ import {
   type PaymentConnector,
   RefundOutcome,
   WebhookRejected
-} from "@orchestrator/core/providers/PaymentConnector"
-import { Clock, Effect, Layer, Schema } from "effect"
+} from "../../src/providers/PaymentConnector.js"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
 

@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { CheckoutSessionRecord } from "@orchestrator/core/checkout/CheckoutSession"
-import { type CheckoutSessionRef, CheckoutSessionsRepository } from "@orchestrator/core/checkout/CheckoutSessionsRepository"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import { CheckoutSessionRecord, type CheckoutSessionRef, CheckoutSessionsRepository, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"

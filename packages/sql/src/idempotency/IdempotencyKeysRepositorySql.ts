@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
-import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
+import { IdempotencyKeysRepository, type IdempotencyRecord, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { Column, firstRow, fromRow } from "../shared/Rows.js"
 import { keyCompletion, keyInsert, ofKey as keyWhere } from "./KeyRidesSql.js"

@@ -1,7 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
-import type { KeyCompletion } from "@orchestrator/core/idempotency/KeyRides"
+import type { IdempotencyRecord, KeyCompletion, Tenant } from "@orchestrator/core"
 import { DateTime } from "effect"
 
 const at = (time: DateTime.Utc | null) => (time === null ? null : DateTime.formatIso(time))

@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { FAILED_ATTEMPT_STATUSES, SUCCEEDED_ATTEMPT_STATUSES } from "@orchestrator/core/insights/AttemptTallies"
-import { InsightsRepository, TIMELINE_LIMIT } from "@orchestrator/core/insights/InsightsRepository"
+import { FAILED_ATTEMPT_STATUSES, InsightsRepository, SUCCEEDED_ATTEMPT_STATUSES, type Tenant, TIMELINE_LIMIT } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { toEvent } from "../events/EventsRepositorySql.js"
 import { Column } from "../shared/Rows.js"

@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { providerConnections, webhookOldestPendingAge, webhookPendingDeliveries } from "@orchestrator/core/observability/ServiceMetrics"
+import { providerConnections, webhookOldestPendingAge, webhookPendingDeliveries } from "@orchestrator/core"
 import { Effect, Metric, MetricLabel, Option } from "effect"
 import { readPoolUse } from "./PoolUse.js"
 

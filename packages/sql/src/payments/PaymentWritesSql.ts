@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import { PaymentEncoding } from "@orchestrator/core/payments/Payment"
+import { PaymentEncoding } from "@orchestrator/core"
 import { type RowsAlongside, statusRecordWrites } from "../shared/RecordWrites.js"
 import { json } from "../shared/Rows.js"
 

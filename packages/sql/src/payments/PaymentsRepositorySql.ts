@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { Payment } from "@orchestrator/core/payments/Payment"
-import { PaymentsRepository, type PaymentWork } from "@orchestrator/core/payments/PaymentsRepository"
+import { Payment, PaymentsRepository, type PaymentWork, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"

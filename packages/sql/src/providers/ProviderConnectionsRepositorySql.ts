@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
+import { ProviderConnection, ProviderConnectionsRepository } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { Column, json, objectFromRow, stampColumns } from "../shared/Rows.js"

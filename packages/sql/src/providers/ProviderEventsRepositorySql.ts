@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { StoredProviderEvent } from "@orchestrator/core/providers/ProviderEvent"
-import { ProviderEventsRepository, type ReceivedEvent } from "@orchestrator/core/providers/ProviderEventsRepository"
+import { ProviderEventsRepository, type ReceivedEvent, StoredProviderEvent } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
 import { Column, fromRow, json } from "../shared/Rows.js"

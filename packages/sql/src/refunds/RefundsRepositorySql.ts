@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { Refund } from "@orchestrator/core/refunds/Refund"
-import { type RefundRef, RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
+import { Refund, type RefundRef, RefundsRepository, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"

@@ -1,7 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { InvalidCursor } from "@orchestrator/core/domain/Pagination"
-import { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
-import { RoutingRulesRepository } from "@orchestrator/core/routing/RoutingRulesRepository"
+import { InvalidCursor, RoutingRule, RoutingRulesRepository } from "@orchestrator/core"
 import { Effect, Layer, Schema } from "effect"
 import { Column, firstRow, int, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"

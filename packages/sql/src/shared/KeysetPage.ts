@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import { InvalidCursor, type Page, type PageRequest } from "@orchestrator/core/domain/Pagination"
+import { InvalidCursor, type Page, type PageRequest } from "@orchestrator/core"
 import { Effect } from "effect"
 import { iso } from "./Rows.js"
 

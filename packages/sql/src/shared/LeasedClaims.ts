@@ -1,6 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import { randomBase32 } from "@orchestrator/core/domain/Ids"
-import type { Leased, LeaseRequest } from "@orchestrator/core/ports/LeasedWork"
+import { type Leased, type LeaseRequest, randomBase32 } from "@orchestrator/core"
 import { DateTime, Effect } from "effect"
 
 /**

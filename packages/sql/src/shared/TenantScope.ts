@@ -1,5 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
+import type { Tenant } from "@orchestrator/core"
 
 /** The rows of `alias` that one tenant (organization and mode) may see: every query's first condition. */
 export const tenantScope = (sql: SqlClient.SqlClient, alias: string) => (tenant: Tenant) =>

@@ -1,13 +1,16 @@
 import { SqlClient } from "@effect/sql"
-import { randomBase32 } from "@orchestrator/core/domain/Ids"
-import { Customer } from "@orchestrator/core/subscriptions/Customer"
-import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
-import { InvoiceRecord } from "@orchestrator/core/subscriptions/Invoice"
-import { InvoicesRepository } from "@orchestrator/core/subscriptions/InvoicesRepository"
-import { Plan } from "@orchestrator/core/subscriptions/Plan"
-import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
-import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
-import { type AbandonedAdvance, TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
+import {
+  type AbandonedAdvance,
+  Customer,
+  CustomersRepository,
+  InvoiceRecord,
+  InvoicesRepository,
+  Plan,
+  PlansRepository,
+  randomBase32,
+  TestClock,
+  TestClocksRepository
+} from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"

@@ -1,8 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { ApiKey } from "@orchestrator/core/tenancy/ApiKey"
-import { ApiKeysRepository } from "@orchestrator/core/tenancy/ApiKeysRepository"
-import { Organization } from "@orchestrator/core/tenancy/Organization"
-import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import { ApiKey, ApiKeysRepository, Organization, OrganizationsRepository } from "@orchestrator/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { Column } from "../shared/Rows.js"
 

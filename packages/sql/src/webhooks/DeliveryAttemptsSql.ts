@@ -1,6 +1,5 @@
 import type { SqlClient } from "@effect/sql"
-import type { WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
-import { WebhookAttempt } from "@orchestrator/core/webhooks/WebhookDelivery"
+import { WebhookAttempt, type WebhookDeliveriesRepository } from "@orchestrator/core"
 import { type Context, DateTime, Effect, Schema } from "effect"
 
 type Repository = Context.Tag.Service<typeof WebhookDeliveriesRepository>

@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
-import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
+import { type DueDelivery, WebhookDeliveriesRepository, WebhookDelivery } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"

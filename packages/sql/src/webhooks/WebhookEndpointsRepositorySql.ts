@@ -1,6 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
-import { WebhookEndpointsRepository } from "@orchestrator/core/webhooks/WebhookEndpointsRepository"
+import { WebhookEndpoint, WebhookEndpointsRepository } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { keysetPage } from "../shared/KeysetPage.js"
 import { Column, firstRow, iso, json, objectFromRow, stampColumns } from "../shared/Rows.js"

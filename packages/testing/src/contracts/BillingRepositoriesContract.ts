@@ -1,15 +1,17 @@
 import { expect } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { CustomersRepository } from "@orchestrator/core/subscriptions/CustomersRepository"
-import { InvoiceRecord } from "@orchestrator/core/subscriptions/Invoice"
-import { InvoicesRepository } from "@orchestrator/core/subscriptions/InvoicesRepository"
-import { Plan } from "@orchestrator/core/subscriptions/Plan"
-import { PlansRepository } from "@orchestrator/core/subscriptions/PlansRepository"
-import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
-import { SubscriptionsRepository } from "@orchestrator/core/subscriptions/SubscriptionsRepository"
-import { TestClock } from "@orchestrator/core/subscriptions/TestClock"
-import { TestClocksRepository } from "@orchestrator/core/subscriptions/TestClocksRepository"
+import {
+  type Currency,
+  CustomersRepository,
+  InvoiceRecord,
+  InvoicesRepository,
+  PaymentsRepository,
+  Plan,
+  PlansRepository,
+  SubscriptionRecord,
+  SubscriptionsRepository,
+  TestClock,
+  TestClocksRepository
+} from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import { at, customer, id, monthlyPlan, newTenant, page, payment, same, type StorageContractTest, subscription } from "./StorageContractFixtures.js"
 

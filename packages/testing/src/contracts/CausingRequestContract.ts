@@ -1,8 +1,5 @@
 import { expect } from "@effect/vitest"
-import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import { type CausingRequest, CurrentCausingRequest } from "@orchestrator/core/observability/CausingRequest"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import type { Leased } from "@orchestrator/core/ports/LeasedWork"
+import { type CausingRequest, CurrentCausingRequest, EventsRepository, type Leased, PaymentsRepository, type StoredEvent } from "@orchestrator/core"
 import { Effect } from "effect"
 import { at, newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 

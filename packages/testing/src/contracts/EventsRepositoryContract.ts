@@ -1,7 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Event } from "@orchestrator/core/events/Event"
-import { EventsRepository, type StoredEvent } from "@orchestrator/core/events/EventsRepository"
-import type { Leased } from "@orchestrator/core/ports/LeasedWork"
+import { Event, EventsRepository, type Leased, type StoredEvent } from "@orchestrator/core"
 import { Effect } from "effect"
 import { at, newTenant, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 

@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
+import { IdempotencyKeysRepository } from "@orchestrator/core"
 import { DateTime, Effect, Option } from "effect"
 import { at, newTenant, type StorageContractTest } from "./StorageContractFixtures.js"
 

@@ -1,7 +1,5 @@
 import { expect } from "@effect/vitest"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import { InsightsRepository } from "@orchestrator/core/insights/InsightsRepository"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { EventsRepository, InsightsRepository, PaymentsRepository } from "@orchestrator/core"
 import { Effect } from "effect"
 import { at, attempt, newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 

@@ -1,10 +1,13 @@
 import { expect } from "@effect/vitest"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import type { IdempotencyRecord } from "@orchestrator/core/idempotency/IdempotencyKey"
-import { IdempotencyKeysRepository } from "@orchestrator/core/idempotency/IdempotencyKeysRepository"
-import { Payment, PaymentAttempt } from "@orchestrator/core/payments/Payment"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import {
+  EventsRepository,
+  IdempotencyKeysRepository,
+  type IdempotencyRecord,
+  Payment,
+  PaymentAttempt,
+  PaymentsRepository,
+  type Tenant
+} from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import { at, newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 

@@ -1,8 +1,5 @@
 import { expect } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import { Failure, NextAction, Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
+import { type Currency, EventsRepository, Failure, NextAction, Payment, PaymentAttempt, PaymentMethod, PaymentsRepository } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { at, attempt, newTenant, page, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 

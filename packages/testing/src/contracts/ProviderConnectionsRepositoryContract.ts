@@ -1,6 +1,5 @@
 import { expect } from "@effect/vitest"
-import { ProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
-import { ProviderConnectionsRepository } from "@orchestrator/core/providers/ProviderConnectionsRepository"
+import { ProviderConnection, ProviderConnectionsRepository } from "@orchestrator/core"
 import { DateTime, Effect, Option } from "effect"
 import { testConnection } from "../Connections.js"
 import { at, id, newTenant, type StorageContractTest } from "./StorageContractFixtures.js"

@@ -1,8 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Failure } from "@orchestrator/core/payments/Payment"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Refund } from "@orchestrator/core/refunds/Refund"
-import { RefundsRepository } from "@orchestrator/core/refunds/RefundsRepository"
+import { Failure, PaymentsRepository, Refund, RefundsRepository } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import { at, newTenant, page, payment, refund, same, type StorageContractTest } from "./StorageContractFixtures.js"
 

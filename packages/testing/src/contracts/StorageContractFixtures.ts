@@ -1,16 +1,20 @@
 import { expect, type Vitest } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { makeId } from "@orchestrator/core/domain/Ids"
-import type { Tenant } from "@orchestrator/core/domain/Tenant"
-import type { Event } from "@orchestrator/core/events/Event"
-import type { StoragePorts } from "@orchestrator/core/memory/StorageMemory"
-import { Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
-import { Refund } from "@orchestrator/core/refunds/Refund"
-import { Customer } from "@orchestrator/core/subscriptions/Customer"
-import { Plan } from "@orchestrator/core/subscriptions/Plan"
-import { SubscriptionRecord } from "@orchestrator/core/subscriptions/Subscription"
-import { Organization } from "@orchestrator/core/tenancy/Organization"
-import { OrganizationsRepository } from "@orchestrator/core/tenancy/OrganizationsRepository"
+import {
+  type Currency,
+  Customer,
+  type Event,
+  makeId,
+  Organization,
+  OrganizationsRepository,
+  Payment,
+  PaymentAttempt,
+  PaymentMethod,
+  Plan,
+  Refund,
+  type StoragePorts,
+  SubscriptionRecord,
+  type Tenant
+} from "@orchestrator/core"
 import { DateTime, Effect, Schema } from "effect"
 
 /** The `it` of the storage contract's layer: every contract file registers its tests on it. */

@@ -1,7 +1,5 @@
 import { expect } from "@effect/vitest"
-import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
-import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Transactions } from "@orchestrator/core/ports/Transactions"
+import { EventsRepository, PaymentsRepository, Transactions } from "@orchestrator/core"
 import { Effect, Either, Option } from "effect"
 import { newTenant, payment, paymentEvent, type StorageContractTest } from "./StorageContractFixtures.js"
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { AuthorizationOutcome, AuthorizeRequest, IncomingWebhook, PaymentConnector } from "@orchestrator/core/providers/PaymentConnector"
+import type { AuthorizationOutcome, AuthorizeRequest, Currency, IncomingWebhook, PaymentConnector } from "@orchestrator/core"
 import { Effect, Either, Fiber, Option, type Scope, TestClock } from "effect"
 
 /** A connector wired to its PSP's local fake, with the fake's controls the shared contract needs. */

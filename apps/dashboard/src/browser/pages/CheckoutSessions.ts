@@ -1,4 +1,4 @@
-import { type CheckoutSession, CheckoutSessionStatus } from "@orchestrator/core/checkout/CheckoutSession"
+import { type CheckoutSession, CheckoutSessionStatus } from "@orchestrator/core"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"

@@ -1,4 +1,4 @@
-import type { Invoice } from "@orchestrator/core/subscriptions/Invoice"
+import type { Invoice } from "@orchestrator/core"
 import { money, when } from "../Format.js"
 import { idLink } from "../Listing.js"
 import { badge } from "../Table.js"

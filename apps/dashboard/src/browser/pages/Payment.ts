@@ -1,6 +1,4 @@
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import { fromDecimalString } from "@orchestrator/core/domain/Money"
-import type { Payment } from "@orchestrator/core/payments/Payment"
+import { type Currency, fromDecimalString, type Payment } from "@orchestrator/core"
 import { ActionFailed, newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
 import { type PageContext, sameMode } from "../Context.js"

@@ -1,4 +1,4 @@
-import type { Payment } from "@orchestrator/core/payments/Payment"
+import type { Payment } from "@orchestrator/core"
 import { h } from "../Dom.js"
 import { money } from "../Format.js"
 import { idLink } from "../Listing.js"

@@ -1,4 +1,4 @@
-import { PaymentStatus } from "@orchestrator/core/payments/Payment"
+import { PaymentStatus } from "@orchestrator/core"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"

@@ -1,5 +1,4 @@
-import type { Currency } from "@orchestrator/core/domain/Currency"
-import type { RoutingRule } from "@orchestrator/core/routing/RoutingRule"
+import type { Currency, RoutingRule } from "@orchestrator/core"
 import { ActionFailed, newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
 import { type PageContext, sameMode } from "../Context.js"

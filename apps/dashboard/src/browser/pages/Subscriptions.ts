@@ -1,4 +1,4 @@
-import { SubscriptionStatus } from "@orchestrator/core/subscriptions/Subscription"
+import { SubscriptionStatus } from "@orchestrator/core"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { money, when } from "../Format.js"

@@ -1,5 +1,4 @@
-import { DeliveryStatus, type WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
-import type { WebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
+import { DeliveryStatus, type WebhookDelivery, type WebhookEndpoint } from "@orchestrator/core"
 import { ActionFailed, newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
 import { type PageContext, sameMode } from "../Context.js"

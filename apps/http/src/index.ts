@@ -1,0 +1,4 @@
+/** The front door of @orchestrator/http: everything another package may use. */
+export { loadScalarScript } from "./docs/ScalarScript.js"
+export { HttpMain } from "./main.js"
+export { MetricsServerLive } from "./metrics/MetricsServer.js"

@@ -1,0 +1,2 @@
+/** The front door of @orchestrator/worker: everything another package may use. */
+export { WorkerMain } from "./main.js"

@@ -1,0 +1,2 @@
+/** The front door of @orchestrator/egress: everything another package may use. */
+export { type EgressAnswer, makeEgressClient, type Resolve } from "./EgressClient.js"

@@ -1,0 +1,2 @@
+/** The front door of @orchestrator/webhook-sender: everything another package may use. */
+export { makeNodeWebhookSender, NodeWebhookSenderLive } from "./NodeWebhookSender.js"
