@@ -1,10 +1,11 @@
 import { NodeRuntime } from "@effect/platform-node"
+import { isFailing, OrganizationNameInvalid, OrganizationNameTaken } from "@orchestrator/core"
 import { ConfigError, Console, Effect, Logger } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
-import { newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
+import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
 import { ServiceLoggerLive } from "./ServiceLogger.js"
 import { describeConfigError, SettingsConfig } from "./Settings.js"
 import { withTracing } from "./tracing/TracingLive.js"
@@ -41,9 +42,8 @@ class UsageError {
 
 /** What the operator typed is wrong (exit code 2, like a usage error), said in one line without the usage. */
 const isInputError = (error: unknown) =>
-  typeof error === "object" && error !== null && "_tag" in error &&
-  (error._tag === "OrganizationNameInvalid" || error._tag === "OrganizationNameTaken" ||
-    error._tag === "ConnectorNameInvalid" || error._tag === "ConnectorExists")
+  error instanceof OrganizationNameInvalid || error instanceof OrganizationNameTaken ||
+  error instanceof ConnectorNameInvalid || error instanceof ConnectorExists
 
 const program = Effect.gen(function*() {
   const { positionals, values } = yield* Effect.try({
@@ -126,23 +126,17 @@ const program = Effect.gen(function*() {
 const describeFailure = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return `configuration error: ${describeConfigError(error)}`
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`
+  // The core's failures say their own message, as the API shows it.
+  if (isFailing(error)) return error.answer.message
+  if (error instanceof ConnectorNameInvalid) {
+    return `invalid connector name ${JSON.stringify(error.name)}: lower-case letters and digits, a letter first, 2 to 30 characters`
+  }
+  if (error instanceof ConnectorExists) return `a connector named '${error.name}' already exists (${error.path})`
+  if (error instanceof ConnectorTemplateMissing) {
+    return `the connector kit's template is not here (${error.path}): run the command from a clone of the repository`
+  }
   const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
   switch (tag) {
-    case "OrganizationNotFound":
-      return `no organization with id '${(error as { id: string }).id}'`
-    case "OrganizationNameInvalid":
-      return `invalid organization name: ${(error as { reason: string }).reason}`
-    case "OrganizationNameTaken":
-      // JSON quoting: the name is shown as typed, on one line, whatever it holds.
-      return `an organization named ${JSON.stringify((error as { name: string }).name)} already exists`
-    case "ConnectorNameInvalid":
-      return `invalid connector name ${JSON.stringify((error as { name: string }).name)}: lower-case letters and digits, a letter first, 2 to 30 characters`
-    case "ConnectorExists":
-      return `a connector named '${(error as { name: string }).name}' already exists (${(error as { path: string }).path})`
-    case "ConnectorTemplateMissing":
-      return `the connector kit's template is not here (${(error as { path: string }).path}): run the command from a clone of the repository`
-    case "ApiKeyNotFound":
-      return `no API key with id '${(error as { id: string }).id}'`
     case "SqlError":
     case "MigrationError":
       return `database error: ${(error as { message: string }).message} (${String((error as { cause?: unknown }).cause)})`

@@ -135,7 +135,7 @@ describe("command-line tool", () => {
     await third.finished
 
     const missing = await run(["keys", "create", "--org", "org_nope"], env)
-    expect([missing.code, missing.stderr.trim()]).toEqual([1, "no organization with id 'org_nope'"])
+    expect([missing.code, missing.stderr.trim()]).toEqual([1, "No such organization: 'org_nope'"])
   }, 240_000)
 
   it("bootstraps the development organization: a generated key that stays, or ORCHESTRATOR_DEV_API_KEY", async () => {

@@ -1,36 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
-import { AuthenticationRequired, failWith, RateLimitExceeded, retryAfterSeconds } from "@orchestrator/api"
-import type { AuthenticationFailed, FailedAuthentications, RateLimited, TooManyFailedAuthentications } from "@orchestrator/core"
+import type { FailedAuthentications } from "@orchestrator/core"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
-
-const withRetryAfter = (retryAfterMs: number) => <A, E extends object, R>(refusal: Effect.Effect<A, E, R>) =>
-  Effect.tapError(refusal, (refused) => Effect.sync(() => retryAfterSeconds.set(refused, Math.max(1, Math.ceil(retryAfterMs / 1000)))))
-
-/**
- * A key that is missing or unknown, over its rate, or an address past its failed authentications,
- * as the API answers it: 401, or 429 with Retry-After.
- */
-export const authorizationFailure = (error: AuthenticationFailed | RateLimited | TooManyFailedAuthentications) => {
-  switch (error._tag) {
-    case "AuthenticationFailed":
-      return failWith(AuthenticationRequired, {
-        code: error.reason === "missing" ? "api_key_missing" : "api_key_invalid",
-        message: error.reason === "missing"
-          ? "No API key provided. Send 'Authorization: Bearer sk_test_…'."
-          : "Invalid API key provided."
-      })
-    case "RateLimited":
-      return failWith(RateLimitExceeded, {
-        message: `Too many requests: this key may send ${error.perSecond} a second. Retry after the time in Retry-After.`
-      }).pipe(withRetryAfter(error.retryAfterMs))
-    case "TooManyFailedAuthentications":
-      return failWith(RateLimitExceeded, {
-        code: "too_many_failed_authentications",
-        message: "Too many failed authentications from this address. Retry after the time in Retry-After."
-      }).pipe(withRetryAfter(error.retryAfterMs))
-  }
-}
 
 /**
  * Runs an authentication for the request's client address: refused at once (429) when the address

@@ -1,8 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
-import { Authorization } from "@orchestrator/api"
+import { answering, Authorization } from "@orchestrator/api"
 import { Authentication, FailedAuthentications, RateLimits } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
-import { authorizationFailure, throttledByAddress } from "./AuthorizationFailures.js"
+import { throttledByAddress } from "./AuthorizationFailures.js"
 import { TrustedProxies } from "./ClientAddress.js"
 
 /**
@@ -26,11 +26,7 @@ export const AuthorizationLive = Layer.effect(
           yield* Effect.annotateCurrentSpan({ "organization.id": tenant.organizationId, "organization.livemode": tenant.livemode })
           yield* limits.check(tenant, keyId)
           return tenant
-        }).pipe(Effect.catchTags({
-          AuthenticationFailed: authorizationFailure,
-          RateLimited: authorizationFailure,
-          TooManyFailedAuthentications: authorizationFailure
-        }))
+        }).pipe(answering)
     }
   })
 )

@@ -1,5 +1,5 @@
 import { HttpApiSchema, HttpServerResponse } from "@effect/platform"
-import { type ApiErrorShape, CurrentRequestId, encodeApiError, idempotencyFailures, statusOf } from "@orchestrator/api"
+import { answering, type ApiErrorShape, CurrentRequestId, encodeApiError, statusOf } from "@orchestrator/api"
 import {
   countWith,
   CurrentTenant,
@@ -160,5 +160,5 @@ export const idempotent = <A, R>(
     Effect.tapErrorTag("IdempotencyKeyInUse", () => countWith(idempotencyTotal, { outcome: "in_use" })),
     Effect.tapErrorTag("IdempotencyKeyReused", () => countWith(idempotencyTotal, { outcome: "reused" })),
     // 409 (still running) and 422 (used for another request) are answers about the key, never stored.
-    Effect.catchTags(idempotencyFailures)
+    answering
   )

@@ -96,7 +96,7 @@ layer(serverLayer(pglite!.layer), { excludeTestServices: true, timeout: "240 sec
 
       const account = yield* merchant()
       const used = JSON.parse(yield* node(directory, clientScript, { BASE_URL: account.baseUrl, API_KEY: account.secret }))
-      expect(used).toEqual({ status: "succeeded", amount: 2500, declined: "PaymentFailed" })
+      expect(used).toEqual({ status: "succeeded", amount: 2500, declined: "PaymentRefused" })
 
       writeFileSync(join(directory, "consumer.ts"), typedConsumer)
       const tsc = join(root, "node_modules/typescript/bin/tsc")

@@ -62,7 +62,7 @@ for (const database of testDatabases()) {
               headers: { "idempotency-key": newKey() },
               payload: paymentWith(token!)
             }))
-            expect(error._tag).toBe("PaymentFailed")
+            expect(error._tag).toBe("PaymentRefused")
             if (!("error" in error)) return
             expect(error.error).toMatchObject({ type: "payment_error", code, param: null })
             expect(error.error.request_id).toMatch(/^req_/)

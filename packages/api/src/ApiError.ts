@@ -1,6 +1,18 @@
 import { HttpApiSchema } from "@effect/platform"
-import { echoed, field, optionalField, Payment, Refund, Subscription } from "@orchestrator/core"
+import {
+  type Failing,
+  type FailureAnswer,
+  type FailureClass,
+  failureClassOf,
+  field,
+  optionalField,
+  Payment,
+  Refund,
+  Subscription,
+  type TagOf
+} from "@orchestrator/core"
 import { Effect, FiberRef, Schema } from "effect"
+import { FAILURE_KINDS } from "./FailureKinds.js"
 
 export const ErrorType = Schema.Literal(
   "invalid_request_error",
@@ -12,6 +24,9 @@ export const ErrorType = Schema.Literal(
   "api_error"
 )
 export type ErrorType = typeof ErrorType.Type
+
+/** Seconds until a refused request may try again, by the error that refused it: the `Retry-After` header. */
+export const retryAfterSeconds = new WeakMap<object, number>()
 
 /** The `req_…` id of the request being served; every response and error body carries it. */
 export const CurrentRequestId = FiberRef.unsafeMake("req_unknown")
@@ -124,21 +139,9 @@ export const apiErrors = <const Table extends { readonly [tag: string]: Spec }>(
     })
   ) as never
 
-/** The spec of a 404 for a resource the key cannot see. */
-export const notFound = (what: string, scope = "this key"): ApiErrorSpec => ({
-  status: 404,
-  type: "invalid_request_error",
-  codes: ["resource_missing"],
-  description: `No ${what} with this id for ${scope}`
-})
-
 /** An API error's class: each declares its own body, so the body's type is any of theirs. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 type ErrorClassOf<E> = new(props: { readonly error: any }) => E
-
-/** The answer to a domain error naming a resource id the key cannot see. */
-export const noSuch = <E>(errorClass: ErrorClassOf<E>, what: string) => (error: { readonly id: string }): Effect.Effect<never, E> =>
-  failWith(errorClass, { message: `No such ${what}: '${echoed(error.id)}'`, param: "id" })
 
 /** Fails with an error of `errorClass`, stamped with the current request's id. */
 export const failWith = <E>(
@@ -167,19 +170,57 @@ export const failWith = <E>(
 export const encodeApiError = (error: ApiErrorShape): string =>
   JSON.stringify(Schema.encodeSync(error.constructor as unknown as Schema.Schema<ApiErrorShape, unknown>)(error))
 
-/** How each domain failure of a feature becomes its API error. */
-export type FailureTable = { readonly [tag: string]: (error: never) => Effect.Effect<never, ApiErrorShape> }
-
-type RaisedBy<T extends FailureTable, K> = K extends keyof T ? T[K] extends (error: never) => Effect.Effect<never, infer E> ? E : never
-  : never
+/** The API error class of each core failure class, made once. */
+const derived = new Map<FailureClass, ApiErrorClass<string>>()
 
 /**
- * Turns the domain errors of an operation into their API errors through `table`. It only accepts
- * operations whose every error the table maps, so a new domain error cannot slip out unmapped.
+ * The API error class of a core failure class: its status and `type` from the failure's kind
+ * (`FAILURE_KINDS`), its codes and description as the core declares them, and its name, the same
+ * as the core's. Endpoints declare their failures with it: `.addError(apiErrorOf(PaymentNotFound))`.
  */
-export const answeringWith = <T extends FailureTable>(table: T) =>
-<A, E extends { readonly _tag: keyof T & string }, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, RaisedBy<T, E["_tag"]>, R> =>
-  // The table is keyed by tag, so the entry found takes exactly this error.
-  Effect.catchAll(effect, (error) => table[error._tag]!(error as never)) as Effect.Effect<A, RaisedBy<T, E["_tag"]>, R>
+export const apiErrorOf = <C extends FailureClass>(failureClass: C): ApiErrorClass<TagOf<C>> => {
+  const known = derived.get(failureClass)
+  if (known !== undefined) return known as ApiErrorClass<TagOf<C>>
+  const { codes, description, kind, tag } = failureClass.failure
+  const made = apiErrors({ [tag]: { ...FAILURE_KINDS[kind], description, ...(codes === undefined ? {} : { codes }) } })[tag]!
+  derived.set(failureClass, made)
+  return made as ApiErrorClass<TagOf<C>>
+}
+
+/** The objects a failure may show inside its error body, by their `object`. */
+const concernsOf = (concerns: FailureAnswer["concerns"]): Partial<Pick<FailureDetails, "payment" | "refund" | "subscription">> => {
+  switch (concerns?.object) {
+    case "payment":
+      return { payment: concerns as Payment }
+    case "refund":
+      return { refund: concerns as Refund }
+    case "subscription":
+      return { subscription: concerns as Subscription }
+    default:
+      return {}
+  }
+}
+
+/** Fails with the API error of a core failure, which says its own message, code and field. */
+export const failAs = <F extends Failing>(failing: F): Effect.Effect<never, ApiFailure<F["_tag"]>> => {
+  const { code, concerns, message, param, retryAfterMs } = failing.answer
+  return failWith(apiErrorOf(failureClassOf(failing)), {
+    message,
+    ...(code === undefined ? {} : { code }),
+    ...(param === undefined ? {} : { param }),
+    ...concernsOf(concerns)
+  }).pipe(
+    Effect.tapError((refusal) =>
+      Effect.sync(() => {
+        if (retryAfterMs !== undefined) retryAfterSeconds.set(refusal, Math.max(1, Math.ceil(retryAfterMs / 1000)))
+      })
+    )
+  ) as Effect.Effect<never, ApiFailure<F["_tag"]>>
+}
+
+/**
+ * An operation of the core, answering over HTTP: each of its failures becomes its API error. The
+ * endpoint must declare every one (`apiErrorOf`), or the handler does not compile.
+ */
+export const answering = <A, E extends Failing, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ApiFailure<E["_tag"]>, R> =>
+  Effect.catchAll(effect, failAs)

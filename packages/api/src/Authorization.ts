@@ -1,14 +1,14 @@
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { CurrentTenant } from "@orchestrator/core"
+import { AuthenticationFailed, CurrentTenant, RateLimited, TooManyFailedAuthentications } from "@orchestrator/core"
 import { Schema } from "effect"
-import { AuthenticationRequired, RateLimitExceeded } from "./CommonErrors.js"
+import { apiErrorOf } from "./ApiError.js"
 
 /**
  * `Authorization: Bearer sk_test_…` or `sk_live_…`: the key decides the organization and the mode.
  * Each key has a rate limit (decisions §13): past it, 429 with `Retry-After`.
  */
 export class Authorization extends HttpApiMiddleware.Tag<Authorization>()("Authorization", {
-  failure: Schema.Union(AuthenticationRequired, RateLimitExceeded),
+  failure: Schema.Union(apiErrorOf(AuthenticationFailed), apiErrorOf(RateLimited), apiErrorOf(TooManyFailedAuthentications)),
   provides: CurrentTenant,
   security: {
     bearer: HttpApiSecurity.bearer.pipe(

@@ -1,23 +1,13 @@
-import { echoed, type InvalidCursor } from "@orchestrator/core"
-import { apiErrors, failWith } from "./ApiError.js"
+import { apiErrors } from "./ApiError.js"
 
 export const INVALID_REQUEST = "Malformed JSON, a wrong type, a missing or unknown field, an unknown cursor, or a missing Idempotency-Key"
 
+/**
+ * Answers the transport itself gives, before or around any operation of the core (whose failures are
+ * declared in the core: see `apiErrorOf`).
+ */
 export const CommonErrors = apiErrors({
   InvalidRequest: { status: 400, type: "invalid_request_error", description: INVALID_REQUEST },
-  AuthenticationRequired: {
-    status: 401,
-    type: "authentication_error",
-    codes: ["api_key_missing", "api_key_invalid"],
-    description: "Missing, malformed, unknown or revoked API key"
-  },
-  RateLimitExceeded: {
-    status: 429,
-    type: "rate_limit_error",
-    codes: ["rate_limit_exceeded", "too_many_failed_authentications"],
-    description: "Too many requests with this API key, or too many failed authentications from this client " +
-      "address; `Retry-After` says when to try again"
-  },
   RouteNotFound: {
     status: 404,
     type: "invalid_request_error",
@@ -47,23 +37,8 @@ export const CommonErrors = apiErrors({
 /** Each class by its name, for endpoint declarations and `failWith`. */
 export const {
   InvalidRequest,
-  AuthenticationRequired,
-  RateLimitExceeded,
   RouteNotFound,
   PayloadTooLarge,
   ServiceUnavailable,
   InternalError
 } = CommonErrors
-
-/** Seconds until a refused key may try again, by the error that refused it: the `Retry-After` header. */
-export const retryAfterSeconds = new WeakMap<object, number>()
-
-/** Every list: a `starting_after` the caller cannot see. */
-export const listFailures = {
-  InvalidCursor: (error: InvalidCursor) =>
-    failWith(InvalidRequest, {
-      code: "parameter_invalid",
-      message: `No object '${echoed(error.cursor)}' to start after.`,
-      param: "starting_after"
-    })
-}

@@ -16,7 +16,7 @@ export interface ClientOptions {
 /**
  * The whole API as typed methods, one group per resource (`client.payments.create(...)`), derived from
  * the same HttpApi the server implements, so a request or an answer the server would refuse does not
- * type-check. Errors are typed too: a decline fails with `PaymentFailed`, and so on.
+ * type-check. Errors are typed too: a decline fails with `PaymentRefused` (the core's own name for it), and so on.
  */
 export const makeClient = (options: ClientOptions) =>
   HttpApiClient.make(Api, {

@@ -93,8 +93,22 @@ export { Organizations } from "./tenancy/Organizations.js"
 export { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
 export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
 
-// Errors: every failure the services answer with
+// Errors: every failure the services answer with. Each class declares its kind (what it means to any
+// caller), its codes and description once, and says its own message (`answer`); the HTTP API derives
+// its error classes from these, the command-line tool its messages.
 export { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./checkout/CheckoutErrors.js"
+export {
+  type Failing,
+  type FailureAnswer,
+  type FailureClass,
+  failureClassOf,
+  type FailureKind,
+  type FailureSpec,
+  isFailing,
+  NotFound,
+  ServiceFailure,
+  type TagOf
+} from "./domain/Failure.js"
 export { InvalidCursor } from "./domain/Pagination.js"
 export { EgressFailure } from "./egress/EgressFailure.js"
 export { EventNotFound } from "./events/Events.js"
@@ -108,7 +122,8 @@ export {
   PaymentNotRefundable,
   PaymentRefused,
   PaymentStateConflict,
-  ProviderUnreachable,
+  ProviderTimeout,
+  ProviderUnavailable,
   ReturnUrlRequired
 } from "./payments/PaymentErrors.js"
 export { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound } from "./providers/ProviderConnectionErrors.js"
@@ -129,7 +144,8 @@ export {
   TestClockNotFound
 } from "./subscriptions/SubscriptionErrors.js"
 export { AuthenticationFailed } from "./tenancy/Authentication.js"
-export { ApiKeyNotFound, DefaultProviderInvalid, OrganizationNotFound } from "./tenancy/Organizations.js"
+export { OrganizationNameInvalid, OrganizationNameTaken } from "./tenancy/OrganizationName.js"
+export { ApiKeyNotFound, DefaultProviderInvalid, InvalidApiKey, OrganizationNotFound } from "./tenancy/Organizations.js"
 export { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./webhooks/WebhookErrors.js"
 
 // Events: what happened, as merchants receive it
@@ -240,7 +256,6 @@ export { AdvanceTestClock, CreateTestClock, TestClock } from "./subscriptions/Te
 export { ApiKey, parseSecretKey } from "./tenancy/ApiKey.js"
 export { type AuthenticatedKey } from "./tenancy/Authentication.js"
 export { Organization, OrganizationView, PaymentsRouting, UpdateOrganization } from "./tenancy/Organization.js"
-export { InvalidApiKey } from "./tenancy/Organizations.js"
 export { DeliveryStatus, ResendDeliveries, ResendResult, WebhookAttempt, WebhookDelivery } from "./webhooks/WebhookDelivery.js"
 export { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from "./webhooks/WebhookEndpoint.js"
 export { ROTATION_OVERLAP } from "./webhooks/WebhookEndpoints.js"

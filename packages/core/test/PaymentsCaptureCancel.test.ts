@@ -37,7 +37,7 @@ describe("Payments", () => {
         const fiber = yield* Effect.fork(Effect.flip(payments.capture(tenant, authorized.id, {})))
         yield* TestClock.adjust("31 seconds")
         const error = yield* Fiber.join(fiber)
-        expect(error).toMatchObject({ _tag: "ProviderUnreachable", timedOut: true })
+        expect(error).toMatchObject({ _tag: "ProviderTimeout" })
         expect((yield* payments.retrieve(tenant, authorized.id)).status).toBe("requires_capture")
         psp.setCaptureHangs(false)
         expect((yield* payments.capture(tenant, authorized.id, {})).status).toBe("succeeded")

@@ -1,8 +1,8 @@
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { AuthenticationRequired, CheckoutAuthorization, failWith } from "@orchestrator/api"
-import { Authentication, CheckoutSessions, FailedAuthentications, RateLimits } from "@orchestrator/core"
+import { answering, CheckoutAuthorization } from "@orchestrator/api"
+import { Authentication, CheckoutSessions, ClientSecretRejected, FailedAuthentications, RateLimits } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
-import { authorizationFailure, throttledByAddress } from "../AuthorizationFailures.js"
+import { throttledByAddress } from "../AuthorizationFailures.js"
 import { TrustedProxies } from "../ClientAddress.js"
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
@@ -36,22 +36,11 @@ export const CheckoutAuthorizationLive = Layer.effect(
         return { tenant, clientSessionId: null }
       }
       const secret = clientSecretOf(request)
-      if (secret === "") {
-        return yield* failWith(AuthenticationRequired, {
-          code: "api_key_missing",
-          message: "Send 'Authorization: Bearer sk_test_…', or the session's client secret in 'Service-Client-Secret'."
-        })
-      }
-      const holder = yield* throttled(sessions.authenticate(secret), () => true).pipe(
-        Effect.catchTag("ClientSecretRejected", () => failWith(AuthenticationRequired, { code: "api_key_invalid", message: "Invalid client secret provided." }))
-      )
+      if (secret === "") return yield* new ClientSecretRejected({ missing: true })
+      const holder = yield* throttled(sessions.authenticate(secret), () => true)
       // Each session's browser gets the rate limit of a key of its own.
       yield* limits.check(holder.tenant, holder.sessionId)
       return { tenant: holder.tenant, clientSessionId: holder.sessionId }
-    }).pipe(Effect.catchTags({
-      AuthenticationFailed: authorizationFailure,
-      RateLimited: authorizationFailure,
-      TooManyFailedAuthentications: authorizationFailure
-    }))
+    }).pipe(answering)
   })
 )

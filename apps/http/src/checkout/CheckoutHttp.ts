@@ -1,14 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import {
-  answeringWith,
-  Api,
-  CheckoutCaller,
-  checkoutFailures,
-  CheckoutSessionApi,
-  CheckoutSessionsApi,
-  listFailures,
-  providerFailures
-} from "@orchestrator/api"
+import { answering, Api, CheckoutCaller, CheckoutSessionApi, CheckoutSessionsApi } from "@orchestrator/api"
 import { CheckoutSessionNotFound, CheckoutSessions, CurrentTenant, pageRequestOf, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
@@ -16,7 +7,6 @@ import { idempotent } from "../IdempotentEndpoint.js"
 export const CheckoutSessionsHttpLive = HttpApiBuilder.group(Api, "checkoutSessions", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* CheckoutSessions
-    const answering = answeringWith({ ...checkoutFailures, ...providerFailures })
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
@@ -30,7 +20,7 @@ export const CheckoutSessionsHttpLive = HttpApiBuilder.group(Api, "checkoutSessi
         Effect.flatMap(CurrentTenant, (tenant) =>
           sessions.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
             Effect.map(toList),
-            answeringWith(listFailures)
+            answering
           )))
   }))
 
@@ -49,7 +39,6 @@ const callerFor = (id: string) =>
 export const CheckoutSessionHttpLive = HttpApiBuilder.group(Api, "checkoutSession", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* CheckoutSessions
-    const answering = answeringWith({ ...checkoutFailures, ...providerFailures })
     return handlers
       .handle("retrieve", ({ path, urlParams }) =>
         answering(Effect.flatMap(callerFor(path.id), ({ client, tenant }) =>

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, eventFailures, listFailures } from "@orchestrator/api"
+import { answering, Api } from "@orchestrator/api"
 import { CurrentTenant, Events, pageRequestOf, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 
@@ -14,6 +14,6 @@ export const EventsHttpLive = HttpApiBuilder.group(Api, "events", (handlers) =>
             createdLte: urlParams["created[lte]"]
           }, pageRequestOf(urlParams)).pipe(
             Effect.map(toList),
-            answeringWith(listFailures)
+            answering
           )))
-      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => events.retrieve(tenant, path.id).pipe(answeringWith(eventFailures))))))
+      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => events.retrieve(tenant, path.id).pipe(answering)))))

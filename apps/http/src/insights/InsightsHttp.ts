@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, paymentFailures } from "@orchestrator/api"
+import { answering, Api } from "@orchestrator/api"
 import { CurrentTenant, DEFAULT_INSIGHT_HOURS, InsightsReader } from "@orchestrator/core"
 import { Effect } from "effect"
 
@@ -9,5 +9,5 @@ export const InsightsHttpLive = HttpApiBuilder.group(Api, "insights", (handlers)
       .handle("insights", ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => reader.insights(tenant, urlParams.hours ?? DEFAULT_INSIGHT_HOURS)))
       .handle(
         "paymentTimeline",
-        ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => reader.paymentTimeline(tenant, path.id).pipe(answeringWith(paymentFailures)))
+        ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => reader.paymentTimeline(tenant, path.id).pipe(answering))
       )))

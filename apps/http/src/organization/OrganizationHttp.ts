@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, OrganizationApi, organizationFailures } from "@orchestrator/api"
+import { answering, Api, OrganizationApi } from "@orchestrator/api"
 import { CurrentTenant, Organizations } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
@@ -13,5 +13,5 @@ export const OrganizationHttpLive = HttpApiBuilder.group(Api, "organization", (h
           idempotent(
             OrganizationApi.endpoints.update,
             { key: headers["idempotency-key"], payload },
-            organizations.updateSettings(tenant, payload).pipe(answeringWith(organizationFailures))
+            organizations.updateSettings(tenant, payload).pipe(answering)
           )))))

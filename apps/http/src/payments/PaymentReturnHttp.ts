@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { answeringWith, Api, paymentFailures } from "@orchestrator/api"
+import { answering, Api } from "@orchestrator/api"
 import { Payments, RETURN_TOKEN_PARAM } from "@orchestrator/core"
 import { Effect } from "effect"
 
@@ -40,7 +40,7 @@ export const PaymentReturnHttpLive = HttpApiBuilder.group(
             target.searchParams.set("payment_id", payment.id)
             return HttpServerResponse.empty({ status: 303, headers: { location: target.toString(), ...PRIVATE_HEADERS } })
           }),
-          answeringWith(paymentFailures)
+          answering
         )
       }, { uninterruptible: true }))
 )

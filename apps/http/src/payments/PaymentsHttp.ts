@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, listFailures, paymentFailures, PaymentsApi, providerFailures } from "@orchestrator/api"
+import { answering, Api, PaymentsApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, Payments, type Tenant, toList } from "@orchestrator/core"
 import { Effect, Option } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
@@ -9,7 +9,6 @@ const endpoints = PaymentsApi.endpoints
 export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers) =>
   Effect.gen(function*() {
     const payments = yield* Payments
-    const answering = answeringWith({ ...paymentFailures, ...providerFailures })
     /**
      * A retry of a create whose payment was still `processing`: the PSP is asked for the outcome as
      * reconciliation would (the same attempt resent under its own PSP idempotency key), and the
@@ -46,7 +45,7 @@ export const PaymentsHttpLive = HttpApiBuilder.group(Api, "payments", (handlers)
         Effect.flatMap(CurrentTenant, (tenant) =>
           payments.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
             Effect.map(toList),
-            answeringWith(listFailures)
+            answering
           )))
       .handle("retrieve", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

@@ -1,23 +1,21 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { answeringWith, Api, connectionFailures, listFailures, ProvidersApi, providerWebhookFailures, resourceLimitFailures } from "@orchestrator/api"
+import { answering, Api, ProvidersApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, ProviderConnections, ProviderWebhooks, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
 
 export const ProvidersHttpLive = HttpApiBuilder.group(Api, "providers", (handlers) =>
   Effect.map(ProviderConnections, (connections) => {
-    const answering = answeringWith(connectionFailures)
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(
             ProvidersApi.endpoints.create,
             { key: headers["idempotency-key"], payload },
-            answeringWith({ ...connectionFailures, ...resourceLimitFailures })(connections.create(tenant, payload))
+            answering(connections.create(tenant, payload))
           )))
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          connections.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+        Effect.flatMap(CurrentTenant, (tenant) => connections.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
       .handle("retrieve", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) => answering(connections.retrieve(tenant, path.id))))
       .handle("update", ({ headers, path, payload }) =>
@@ -46,5 +44,5 @@ export const ProviderWebhooksHttpLive = HttpApiBuilder.group(
           const { acknowledgement, ...receipt } = yield* webhooks.receive(path.connection_id, { body, headers: request.headers })
           // A PSP that reads the answer (Adyen wants `[accepted]`) gets its own; the others a JSON receipt.
           return acknowledgement === undefined ? receipt : HttpServerResponse.text(acknowledgement)
-        }).pipe(answeringWith(providerWebhookFailures))))
+        }).pipe(answering)))
 )

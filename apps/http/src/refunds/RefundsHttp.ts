@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, listFailures, paymentFailures, refundFailures, RefundsApi } from "@orchestrator/api"
+import { answering, Api, RefundsApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, Refunds, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
@@ -7,7 +7,6 @@ import { idempotent } from "../IdempotentEndpoint.js"
 export const RefundsHttpLive = HttpApiBuilder.group(Api, "refunds", (handlers) =>
   Effect.gen(function*() {
     const refunds = yield* Refunds
-    const answering = answeringWith({ ...refundFailures, ...paymentFailures })
     return handlers
       .handle(
         "create",
@@ -25,6 +24,6 @@ export const RefundsHttpLive = HttpApiBuilder.group(Api, "refunds", (handlers) =
         Effect.flatMap(CurrentTenant, (tenant) =>
           refunds.list(tenant, { paymentId: urlParams.payment_id }, pageRequestOf(urlParams)).pipe(
             Effect.map(toList),
-            answeringWith(listFailures)
+            answering
           )))
   }))

@@ -1,23 +1,21 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, listFailures, resourceLimitFailures, RoutingApi, routingFailures } from "@orchestrator/api"
+import { answering, Api, RoutingApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, RoutingRules, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
 
 export const RoutingHttpLive = HttpApiBuilder.group(Api, "routing", (handlers) =>
   Effect.map(RoutingRules, (rules) => {
-    const answering = answeringWith(routingFailures)
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(
             RoutingApi.endpoints.create,
             { key: headers["idempotency-key"], payload },
-            answeringWith({ ...routingFailures, ...resourceLimitFailures })(rules.create(tenant, payload))
+            answering(rules.create(tenant, payload))
           )))
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          rules.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+        Effect.flatMap(CurrentTenant, (tenant) => rules.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
       .handle("retrieve", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) => answering(rules.retrieve(tenant, path.id))))
       .handle("update", ({ headers, path, payload }) =>

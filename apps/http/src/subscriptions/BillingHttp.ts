@@ -1,11 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, billingFailures, CustomersApi, listFailures, PlansApi, providerFailures, SubscriptionsApi, TestClocksApi } from "@orchestrator/api"
+import { answering, Api, CustomersApi, PlansApi, SubscriptionsApi, TestClocksApi } from "@orchestrator/api"
 import { CurrentTenant, Customers, Invoices, pageRequestOf, Plans, Subscriptions, TestClocks, toList } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
-
-const answering = answeringWith({ ...billingFailures, ...providerFailures })
-const listing = answeringWith(listFailures)
 
 export const CustomersHttpLive = HttpApiBuilder.group(Api, "customers", (handlers) =>
   Effect.map(Customers, (customers) =>
@@ -21,7 +18,7 @@ export const CustomersHttpLive = HttpApiBuilder.group(Api, "customers", (handler
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(
           CurrentTenant,
-          (tenant) => customers.list(tenant, { email: urlParams.email }, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)
+          (tenant) => customers.list(tenant, { email: urlParams.email }, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)
         ))))
 
 export const PlansHttpLive = HttpApiBuilder.group(Api, "plans", (handlers) =>
@@ -33,8 +30,10 @@ export const PlansHttpLive = HttpApiBuilder.group(Api, "plans", (handlers) =>
           (tenant) => idempotent(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, plans.create(tenant, payload))
         ))
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(plans.retrieve(tenant, path.id))))
-      .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => plans.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))))
+      .handle(
+        "list",
+        ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => plans.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering))
+      )))
 
 export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", (handlers) =>
   Effect.map(Subscriptions, (subscriptions) =>
@@ -71,7 +70,7 @@ export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", 
             tenant,
             { status: urlParams.status, customer: urlParams.customer, plan: urlParams.plan, test_clock: urlParams.test_clock },
             pageRequestOf(urlParams)
-          ).pipe(Effect.map(toList), listing)))))
+          ).pipe(Effect.map(toList), answering)))))
 
 export const InvoicesHttpLive = HttpApiBuilder.group(Api, "invoices", (handlers) =>
   Effect.map(Invoices, (invoices) =>
@@ -81,7 +80,7 @@ export const InvoicesHttpLive = HttpApiBuilder.group(Api, "invoices", (handlers)
         Effect.flatMap(CurrentTenant, (tenant) =>
           invoices.list(tenant, { subscription: urlParams.subscription, test_clock: urlParams.test_clock }, pageRequestOf(urlParams)).pipe(
             Effect.map(toList),
-            listing
+            answering
           )))))
 
 export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handlers) =>
@@ -95,10 +94,11 @@ export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handl
             answering(clocks.create(tenant, payload))
           )))
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.retrieve(tenant, path.id))))
-      .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => clocks.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), listing)))
-      .handle("delete", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.remove(tenant, path.id))))
+      .handle(
+        "list",
+        ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => clocks.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering))
+      )
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.remove(tenant, path.id))))
       .handle(
         "advance",
         ({ headers, path, payload }) =>

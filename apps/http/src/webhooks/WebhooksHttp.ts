@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answeringWith, Api, listFailures, resourceLimitFailures, webhookFailures, WebhooksApi } from "@orchestrator/api"
+import { answering, Api, WebhooksApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, toList, WebhookDeliveries, WebhookEndpoints } from "@orchestrator/core"
 import { Effect } from "effect"
 import { idempotent } from "../IdempotentEndpoint.js"
@@ -10,18 +10,16 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
   Effect.gen(function*() {
     const webhookEndpoints = yield* WebhookEndpoints
     const deliveries = yield* WebhookDeliveries
-    const answering = answeringWith(webhookFailures)
     return handlers
       .handle("createEndpoint", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           idempotent(
             endpoints.createEndpoint,
             { key: headers["idempotency-key"], payload, sealResponse: true },
-            answeringWith({ ...webhookFailures, ...resourceLimitFailures })(webhookEndpoints.create(tenant, payload))
+            answering(webhookEndpoints.create(tenant, payload))
           )))
       .handle("listEndpoints", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) =>
-          webhookEndpoints.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answeringWith(listFailures))))
+        Effect.flatMap(CurrentTenant, (tenant) => webhookEndpoints.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
       .handle("retrieveEndpoint", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) => answering(webhookEndpoints.retrieve(tenant, path.id))))
       .handle("updateEndpoint", ({ headers, path, payload }) =>
@@ -47,7 +45,7 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
         Effect.flatMap(CurrentTenant, (tenant) =>
           deliveries.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
             Effect.map(toList),
-            answeringWith(listFailures)
+            answering
           )))
       .handle("retrieveDelivery", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

@@ -1,22 +1,27 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
+  CheckoutMethodNotAllowed,
   CheckoutSession,
+  CheckoutSessionNotFound,
   CheckoutSessionPublic,
+  CheckoutSessionStateConflict,
   CheckoutSessionStatus,
   ConfirmCheckout,
   CreateCheckoutSession,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   ListOf,
+  NoProviderAvailable,
   optionalField,
+  ProviderNotUsable,
   RerouteCheckout
 } from "@orchestrator/core"
 import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
-import { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 
 export const CheckoutSessionList = ListOf(CheckoutSession).annotations({ identifier: "CheckoutSessionList" })
 
@@ -39,10 +44,10 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateCheckoutSession)
       .addSuccess(CheckoutSession, { status: 201 })
-      .addError(ProviderNotUsable)
-      .addError(NoProviderAvailable)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(ProviderNotUsable))
+      .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a checkout session")
       .annotate(
         OpenApi.Description,
@@ -81,7 +86,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
         }).annotations({ parseOptions: { onExcessProperty: "error" } })
       )
       .addSuccess(Schema.Union(CheckoutSession, CheckoutSessionPublic))
-      .addError(CheckoutSessionNotFound)
+      .addError(apiErrorOf(CheckoutSessionNotFound))
       .annotate(OpenApi.Summary, "Retrieve a checkout session")
       .annotate(
         OpenApi.Description,
@@ -95,11 +100,11 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(ConfirmCheckout)
       .addSuccess(CheckoutSessionPublic)
-      .addError(CheckoutSessionNotFound)
-      .addError(CheckoutSessionStateConflict)
-      .addError(CheckoutMethodNotAllowed)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(CheckoutSessionNotFound))
+      .addError(apiErrorOf(CheckoutSessionStateConflict))
+      .addError(apiErrorOf(CheckoutMethodNotAllowed))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Pay an open checkout session with its card form's token or an allowed wallet")
       .annotate(
         OpenApi.Description,
@@ -114,10 +119,10 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .setPath(ById)
       .setHeaders(OptionalIdempotencyKey)
       .addSuccess(CheckoutSessionPublic)
-      .addError(CheckoutSessionNotFound)
-      .addError(CheckoutSessionStateConflict)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(CheckoutSessionNotFound))
+      .addError(apiErrorOf(CheckoutSessionStateConflict))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Cancel an open or failed checkout session")
       .annotate(
         OpenApi.Description,
@@ -131,11 +136,11 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(Schema.NullOr(RerouteCheckout))
       .addSuccess(CheckoutSessionPublic)
-      .addError(CheckoutSessionNotFound)
-      .addError(CheckoutSessionStateConflict)
-      .addError(NoProviderAvailable)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(CheckoutSessionNotFound))
+      .addError(apiErrorOf(CheckoutSessionStateConflict))
+      .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Reopen a failed checkout session on another provider")
       .annotate(
         OpenApi.Description,

@@ -1,7 +1,7 @@
 import { HttpApiMiddleware } from "@effect/platform"
-import type { Tenant } from "@orchestrator/core"
+import { AuthenticationFailed, ClientSecretRejected, RateLimited, type Tenant, TooManyFailedAuthentications } from "@orchestrator/core"
 import { Context, Schema } from "effect"
-import { AuthenticationRequired, RateLimitExceeded } from "../CommonErrors.js"
+import { apiErrorOf } from "../ApiError.js"
 
 /**
  * Who calls a checkout session's browser endpoints: the merchant's server (its secret key) or a
@@ -18,7 +18,7 @@ export class CheckoutCaller extends Context.Tag("api/CheckoutCaller")<CheckoutCa
  * `client_secret` (seed, Authentication 2–3).
  */
 export class CheckoutAuthorization extends HttpApiMiddleware.Tag<CheckoutAuthorization>()("CheckoutAuthorization", {
-  failure: Schema.Union(AuthenticationRequired, RateLimitExceeded),
+  failure: Schema.Union(apiErrorOf(AuthenticationFailed), apiErrorOf(ClientSecretRejected), apiErrorOf(RateLimited), apiErrorOf(TooManyFailedAuthentications)),
   provides: CheckoutCaller
 }) {}
 

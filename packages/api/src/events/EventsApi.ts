@@ -1,9 +1,8 @@
 import { HttpApiGroup, OpenApi } from "@effect/platform"
-import { Event, EVENT_TYPES, ListOf, optionalField, TimeFilter } from "@orchestrator/core"
+import { Event, EVENT_TYPES, EventNotFound, ListOf, optionalField, TimeFilter } from "@orchestrator/core"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
 import { listPage, ListQuery, retrieveById } from "../Endpoints.js"
-import { EventNotFound } from "./EventErrors.js"
 
 export const EventList = ListOf(Event).annotations({ identifier: "EventList" })
 

@@ -1,9 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { DecimalInteger, DEFAULT_INSIGHT_HOURS, Insights, MAX_INSIGHT_HOURS, PaymentTimeline } from "@orchestrator/core"
+import { DecimalInteger, DEFAULT_INSIGHT_HOURS, Insights, MAX_INSIGHT_HOURS, PaymentNotFound, PaymentTimeline } from "@orchestrator/core"
 import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById } from "../Endpoints.js"
-import { PaymentNotFound } from "../payments/PaymentErrors.js"
 
 export const InsightsQuery = Schema.Struct({
   hours: Schema.optional(
@@ -34,7 +34,7 @@ export class InsightsApi extends HttpApiGroup.make("insights")
     HttpApiEndpoint.get("paymentTimeline", "/payments/:id/timeline")
       .setPath(ById)
       .addSuccess(PaymentTimeline)
-      .addError(PaymentNotFound)
+      .addError(apiErrorOf(PaymentNotFound))
       .annotate(OpenApi.Summary, "A payment's events and its refunds', with the webhook deliveries of each")
       .annotate(
         OpenApi.Description,

@@ -1,9 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { OrganizationView, UpdateOrganization } from "@orchestrator/core"
+import { DefaultProviderInvalid, IdempotencyKeyInUse, IdempotencyKeyReused, OrganizationView, UpdateOrganization } from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { DefaultProviderInvalid } from "./OrganizationErrors.js"
 
 export class OrganizationApi extends HttpApiGroup.make("organization")
   .add(
@@ -17,9 +16,9 @@ export class OrganizationApi extends HttpApiGroup.make("organization")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateOrganization)
       .addSuccess(OrganizationView)
-      .addError(IdempotencyKeyInUse)
-      .addError(DefaultProviderInvalid)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(DefaultProviderInvalid))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Choose this mode's default provider, and how payments are routed")
       .annotate(
         OpenApi.Description,

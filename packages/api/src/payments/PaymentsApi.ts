@@ -1,33 +1,34 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import {
+  AmountTooLarge,
   CancelPayment,
   CapturePayment,
   CreatePayment,
   CurrencyCode,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   Identifier,
   ListOf,
+  NoProviderAvailable,
   optionalField,
   Payment,
+  PaymentNotFound,
+  PaymentRefused,
+  PaymentStateConflict,
   PaymentStatus,
+  ProviderNotUsable,
+  ProviderTimeout,
+  ProviderUnavailable,
   RETURN_SYNC_INTERVAL,
   RETURN_TOKEN_LIFETIME_SECONDS,
-  RETURN_TOKEN_PARAM
+  RETURN_TOKEN_PARAM,
+  ReturnUrlRequired
 } from "@orchestrator/core"
 import { Duration, Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
-import {
-  AmountTooLarge,
-  PaymentFailed,
-  PaymentNotFound,
-  PaymentStateConflict,
-  ProviderTimeout,
-  ProviderUnavailable,
-  ReturnUrlRequired
-} from "./PaymentErrors.js"
 
 export const PaymentList = ListOf(Payment).annotations({ identifier: "PaymentList" })
 
@@ -53,10 +54,10 @@ const paymentCommand = <Name extends string, Body extends Schema.Schema.Any>(
     .setHeaders(OptionalIdempotencyKey)
     .setPayload(Schema.NullOr(body))
     .addSuccess(Payment)
-    .addError(PaymentFailed)
-    .addError(PaymentNotFound)
-    .addError(PaymentStateConflict)
-    .addError(IdempotencyKeyInUse)
+    .addError(apiErrorOf(PaymentRefused))
+    .addError(apiErrorOf(PaymentNotFound))
+    .addError(apiErrorOf(PaymentStateConflict))
+    .addError(apiErrorOf(IdempotencyKeyInUse))
 
 export class PaymentsApi extends HttpApiGroup.make("payments")
   .add(
@@ -64,12 +65,12 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreatePayment)
       .addSuccess(Payment, { status: 201 })
-      .addError(PaymentFailed)
-      .addError(IdempotencyKeyInUse)
-      .addError(ReturnUrlRequired)
-      .addError(ProviderNotUsable)
-      .addError(NoProviderAvailable)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(PaymentRefused))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(ReturnUrlRequired))
+      .addError(apiErrorOf(ProviderNotUsable))
+      .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(
         OpenApi.Description,
@@ -101,10 +102,10 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .add(
     paymentCommand("capture", "/payments/:id/capture", CapturePayment)
-      .addError(AmountTooLarge)
-      .addError(IdempotencyKeyReused)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
+      .addError(apiErrorOf(AmountTooLarge))
+      .addError(apiErrorOf(IdempotencyKeyReused))
+      .addError(apiErrorOf(ProviderUnavailable))
+      .addError(apiErrorOf(ProviderTimeout))
       .annotate(OpenApi.Summary, "Capture an authorized payment, in full or in part")
       .annotate(
         OpenApi.Description,
@@ -115,9 +116,9 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
   )
   .add(
     paymentCommand("cancel", "/payments/:id/cancel", CancelPayment)
-      .addError(IdempotencyKeyReused)
-      .addError(ProviderUnavailable)
-      .addError(ProviderTimeout)
+      .addError(apiErrorOf(IdempotencyKeyReused))
+      .addError(apiErrorOf(ProviderUnavailable))
+      .addError(apiErrorOf(ProviderTimeout))
       .annotate(OpenApi.Summary, "Cancel a payment that is not yet settled")
       .annotate(
         OpenApi.Description,
@@ -152,7 +153,7 @@ export class PaymentReturnApi extends HttpApiGroup.make("paymentReturn")
       .addSuccess(HttpApiSchema.Empty(303))
       // Without a return_url there is nowhere to send the customer: a page says they may close it.
       .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
-      .addError(PaymentNotFound)
+      .addError(apiErrorOf(PaymentNotFound))
       .annotate(OpenApi.Summary, "Customer return from the provider's authentication page")
       .annotate(
         OpenApi.Description,

@@ -1,12 +1,26 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { CreateProviderConnection, field, ListOf, PathId, ProviderConnectionView, UpdateProviderConnection } from "@orchestrator/core"
+import {
+  ConnectionInvalid,
+  ConnectionNameTaken,
+  CreateProviderConnection,
+  DefaultProviderInUse,
+  field,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  InvalidCursor,
+  ListOf,
+  PathId,
+  ProviderConnectionNotFound,
+  ProviderConnectionView,
+  ProviderWebhookRejected,
+  ResourceLimitExceeded,
+  UpdateProviderConnection
+} from "@orchestrator/core"
 import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
-import { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound, WebhookUnverified } from "./ProviderErrors.js"
 
 export const ProviderConnectionList = ListOf(ProviderConnectionView).annotations({ identifier: "ProviderConnectionList" })
 
@@ -22,11 +36,11 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CreateProviderConnection)
       .addSuccess(ProviderConnectionView, { status: 201 })
-      .addError(ConnectionNameTaken)
-      .addError(IdempotencyKeyInUse)
-      .addError(ConnectionInvalid)
-      .addError(ResourceLimitExceeded)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(ConnectionNameTaken))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(ConnectionInvalid))
+      .addError(apiErrorOf(ResourceLimitExceeded))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Connect a PSP account")
       .annotate(
         OpenApi.Description,
@@ -42,6 +56,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
     HttpApiEndpoint.get("list", "/provider-connections")
       .setUrlParams(ListQuery({}))
       .addSuccess(ProviderConnectionList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List provider connections, newest first")
       .annotate(OpenApi.Description, "The connections of this key's mode, newest first, with their health; never their credentials.")
   )
@@ -63,11 +78,11 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateProviderConnection)
       .addSuccess(ProviderConnectionView)
-      .addError(ProviderConnectionNotFound)
-      .addError(DefaultProviderInUse)
-      .addError(IdempotencyKeyInUse)
-      .addError(ConnectionInvalid)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(ProviderConnectionNotFound))
+      .addError(apiErrorOf(DefaultProviderInUse))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(ConnectionInvalid))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Change a connection's credentials, settings, supported currencies or methods, or status")
       .annotate(
         OpenApi.Description,
@@ -79,8 +94,8 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
     HttpApiEndpoint.del("delete", "/provider-connections/:id")
       .setPath(ById)
       .addSuccess(DeletedProviderConnection)
-      .addError(ProviderConnectionNotFound)
-      .addError(DefaultProviderInUse)
+      .addError(apiErrorOf(ProviderConnectionNotFound))
+      .addError(apiErrorOf(DefaultProviderInUse))
       .annotate(OpenApi.Summary, "Delete a connection that is not the default provider")
       .annotate(
         OpenApi.Description,
@@ -112,7 +127,7 @@ export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
       .setPath(Schema.Struct({ connection_id: field(PathId, "The connection (`pcn_…`) whose PSP sends the webhook.") }))
       .setPayload(HttpApiSchema.Uint8Array())
       .addSuccess(ProviderWebhookReceipt)
-      .addError(WebhookUnverified)
+      .addError(apiErrorOf(ProviderWebhookRejected))
       .annotate(OpenApi.Summary, "Receive a PSP's webhook for one of your connections")
       .annotate(
         OpenApi.Description,

@@ -1,11 +1,22 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CreateRefund, Identifier, ListOf, optionalField, Refund } from "@orchestrator/core"
+import {
+  AmountTooLarge,
+  CreateRefund,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  Identifier,
+  ListOf,
+  optionalField,
+  PaymentNotFound,
+  PaymentNotRefundable,
+  Refund,
+  RefundNotFound,
+  RefundRefused
+} from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
-import { RefundFailed, RefundNotFound } from "./RefundErrors.js"
 
 export const RefundList = ListOf(Refund).annotations({ identifier: "RefundList" })
 
@@ -18,12 +29,12 @@ export class RefundsApi extends HttpApiGroup.make("refunds")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateRefund)
       .addSuccess(Refund, { status: 201 })
-      .addError(RefundFailed)
-      .addError(PaymentNotFound)
-      .addError(PaymentNotRefundable)
-      .addError(IdempotencyKeyInUse)
-      .addError(AmountTooLarge)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(RefundRefused))
+      .addError(apiErrorOf(PaymentNotFound))
+      .addError(apiErrorOf(PaymentNotRefundable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(AmountTooLarge))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Refund a payment, in full or in part")
       .annotate(
         OpenApi.Description,

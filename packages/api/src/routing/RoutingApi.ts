@@ -4,22 +4,26 @@ import {
   CreatePayment,
   CreateRoutingRule,
   field,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   Identifier,
+  InvalidCursor,
   ListOf,
   optionalField,
   PaymentsRouting,
+  ResourceLimitExceeded,
   RoutingDecision,
   RoutingRule,
+  RoutingRuleInvalid,
+  RoutingRuleNotFound,
   Text,
   UpdateRoutingRule
 } from "@orchestrator/core"
 import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
-import { RoutingRuleInvalid, RoutingRuleNotFound } from "./RoutingErrors.js"
 
 export const RoutingRuleList = ListOf(RoutingRule).annotations({ identifier: "RoutingRuleList" })
 
@@ -63,10 +67,10 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CreateRoutingRule)
       .addSuccess(RoutingRule, { status: 201 })
-      .addError(IdempotencyKeyInUse)
-      .addError(RoutingRuleInvalid)
-      .addError(ResourceLimitExceeded)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(RoutingRuleInvalid))
+      .addError(apiErrorOf(ResourceLimitExceeded))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a routing rule")
       .annotate(
         OpenApi.Description,
@@ -80,6 +84,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
     HttpApiEndpoint.get("list", "/routing-rules")
       .setUrlParams(ListQuery({}))
       .addSuccess(RoutingRuleList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List routing rules in the order they are evaluated")
       .annotate(OpenApi.Description, "The rules of this key's mode, by `priority` (lowest first), then age: the order they are tried.")
   )
@@ -87,7 +92,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
     HttpApiEndpoint.get("retrieve", "/routing-rules/:id")
       .setPath(ById)
       .addSuccess(RoutingRule)
-      .addError(RoutingRuleNotFound)
+      .addError(apiErrorOf(RoutingRuleNotFound))
       .annotate(OpenApi.Summary, "Retrieve a routing rule")
       .annotate(OpenApi.Description, "One rule: its priority, conditions, the provider it chooses and whether it is enabled.")
   )
@@ -97,10 +102,10 @@ export class RoutingApi extends HttpApiGroup.make("routing")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateRoutingRule)
       .addSuccess(RoutingRule)
-      .addError(RoutingRuleNotFound)
-      .addError(IdempotencyKeyInUse)
-      .addError(RoutingRuleInvalid)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(RoutingRuleNotFound))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(RoutingRuleInvalid))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Change a routing rule")
       .annotate(
         OpenApi.Description,
@@ -112,7 +117,7 @@ export class RoutingApi extends HttpApiGroup.make("routing")
     HttpApiEndpoint.del("delete", "/routing-rules/:id")
       .setPath(ById)
       .addSuccess(DeletedRoutingRule)
-      .addError(RoutingRuleNotFound)
+      .addError(apiErrorOf(RoutingRuleNotFound))
       .annotate(OpenApi.Summary, "Delete a routing rule")
       .annotate(OpenApi.Description, "Deletes the rule; payments it routed keep their `routing.rule_id`.")
   )

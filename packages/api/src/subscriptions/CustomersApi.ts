@@ -1,10 +1,21 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CreateCustomer, Customer, Identifier, ListOf, optionalField } from "@orchestrator/core"
+import {
+  BillingRequestInvalid,
+  CreateCustomer,
+  Customer,
+  CustomerNotFound,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  Identifier,
+  InvalidCursor,
+  ListOf,
+  optionalField,
+  ReferenceNotFound
+} from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { BillingRequestInvalid, CustomerNotFound, ReferenceNotFound } from "./BillingErrors.js"
 
 export const CustomerList = ListOf(Customer).annotations({ identifier: "CustomerList" })
 
@@ -14,10 +25,10 @@ export class CustomersApi extends HttpApiGroup.make("customers")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CreateCustomer)
       .addSuccess(Customer, { status: 201 })
-      .addError(ReferenceNotFound)
-      .addError(BillingRequestInvalid)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(ReferenceNotFound))
+      .addError(apiErrorOf(BillingRequestInvalid))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a customer, optionally on a test clock")
       .annotate(
         OpenApi.Description,
@@ -33,6 +44,7 @@ export class CustomersApi extends HttpApiGroup.make("customers")
     HttpApiEndpoint.get("list", "/customers")
       .setUrlParams(ListQuery({ email: optionalField(Identifier, "Only customers with exactly this email.") }))
       .addSuccess(CustomerList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List customers, newest first")
       .annotate(OpenApi.Description, "The customers of this key's mode, newest first; `email` finds one by its email.")
   )

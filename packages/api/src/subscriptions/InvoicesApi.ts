@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Identifier, Invoice, ListOf, optionalField } from "@orchestrator/core"
+import { Identifier, InvalidCursor, Invoice, InvoiceNotFound, ListOf, optionalField } from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
-import { InvoiceNotFound } from "./BillingErrors.js"
 
 export const InvoiceList = ListOf(Invoice).annotations({ identifier: "InvoiceList" })
 
@@ -18,6 +18,7 @@ export class InvoicesApi extends HttpApiGroup.make("invoices")
         test_clock: optionalField(Identifier, "Only invoices of customers on this test clock (`clock_…`).")
       }))
       .addSuccess(InvoiceList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List invoices, newest first")
       .annotate(OpenApi.Description, "The invoices of this key's mode, newest first, optionally of one subscription or test clock.")
   )

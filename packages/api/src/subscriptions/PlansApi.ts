@@ -1,10 +1,9 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CreatePlan, ListOf, Plan } from "@orchestrator/core"
+import { CreatePlan, IdempotencyKeyInUse, IdempotencyKeyReused, InvalidCursor, ListOf, Plan, PlanNotFound } from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { PlanNotFound } from "./BillingErrors.js"
 
 export const PlanList = ListOf(Plan).annotations({ identifier: "PlanList" })
 
@@ -14,8 +13,8 @@ export class PlansApi extends HttpApiGroup.make("plans")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CreatePlan)
       .addSuccess(Plan, { status: 201 })
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a plan: an amount billed every `interval_count` intervals")
       .annotate(
         OpenApi.Description,
@@ -32,6 +31,7 @@ export class PlansApi extends HttpApiGroup.make("plans")
     HttpApiEndpoint.get("list", "/plans")
       .setUrlParams(ListQuery({}))
       .addSuccess(PlanList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List plans, newest first")
       .annotate(OpenApi.Description, "The plans of this key's mode, newest first.")
   )

@@ -1,20 +1,28 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import {
+  BillingRequestInvalid,
   CancelSubscription,
   CreateSubscription,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   Identifier,
+  InvalidCursor,
   ListOf,
+  NoProviderAvailable,
   optionalField,
+  ProviderNotUsable,
+  ReferenceNotFound,
   Subscription,
+  SubscriptionDeclined,
+  SubscriptionFinal,
+  SubscriptionNotFound,
   SubscriptionStatus,
   UpdateSubscription
 } from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
-import { BillingRequestInvalid, ReferenceNotFound, SubscriptionFinal, SubscriptionNotFound, SubscriptionPaymentFailed } from "./BillingErrors.js"
 
 export const SubscriptionList = ListOf(Subscription).annotations({ identifier: "SubscriptionList" })
 
@@ -24,13 +32,13 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .setHeaders(RequiredIdempotencyKey)
       .setPayload(CreateSubscription)
       .addSuccess(Subscription, { status: 201 })
-      .addError(SubscriptionPaymentFailed)
-      .addError(ReferenceNotFound)
-      .addError(BillingRequestInvalid)
-      .addError(ProviderNotUsable)
-      .addError(NoProviderAvailable)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(SubscriptionDeclined))
+      .addError(apiErrorOf(ReferenceNotFound))
+      .addError(apiErrorOf(BillingRequestInvalid))
+      .addError(apiErrorOf(ProviderNotUsable))
+      .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a subscription and charge its first period (unless it starts with a trial)")
       .annotate(
         OpenApi.Description,
@@ -50,13 +58,13 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateSubscription)
       .addSuccess(Subscription)
-      .addError(SubscriptionNotFound)
-      .addError(SubscriptionFinal)
-      .addError(ReferenceNotFound)
-      .addError(BillingRequestInvalid)
-      .addError(ProviderNotUsable)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(SubscriptionNotFound))
+      .addError(apiErrorOf(SubscriptionFinal))
+      .addError(apiErrorOf(ReferenceNotFound))
+      .addError(apiErrorOf(BillingRequestInvalid))
+      .addError(apiErrorOf(ProviderNotUsable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Update a subscription; a new plan applies from the next period")
       .annotate(
         OpenApi.Description,
@@ -71,11 +79,11 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CancelSubscription)
       .addSuccess(Subscription)
-      .addError(SubscriptionNotFound)
-      .addError(SubscriptionFinal)
-      .addError(ProviderNotUsable)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(SubscriptionNotFound))
+      .addError(apiErrorOf(SubscriptionFinal))
+      .addError(apiErrorOf(ProviderNotUsable))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Cancel a subscription now, or at the end of its period")
       .annotate(
         OpenApi.Description,
@@ -88,7 +96,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
     HttpApiEndpoint.get("retrieve", "/subscriptions/:id")
       .setPath(ById)
       .addSuccess(Subscription)
-      .addError(SubscriptionNotFound)
+      .addError(apiErrorOf(SubscriptionNotFound))
       .annotate(OpenApi.Summary, "Retrieve a subscription with its latest invoice and that invoice's payment")
       .annotate(
         OpenApi.Description,
@@ -105,6 +113,7 @@ export class SubscriptionsApi extends HttpApiGroup.make("subscriptions")
         test_clock: optionalField(Identifier, "Only subscriptions of customers on this test clock (`clock_…`).")
       }))
       .addSuccess(SubscriptionList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List subscriptions, newest first")
       .annotate(OpenApi.Description, "The subscriptions of this key's mode, newest first, filtered by status, customer, plan or test clock.")
   )

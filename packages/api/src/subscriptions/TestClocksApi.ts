@@ -1,10 +1,20 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AdvanceTestClock, CreateTestClock, ListOf, TestClock } from "@orchestrator/core"
+import {
+  AdvanceTestClock,
+  BillingRequestInvalid,
+  CreateTestClock,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  InvalidCursor,
+  ListOf,
+  TestClock,
+  TestClockBusy,
+  TestClockNotFound
+} from "@orchestrator/core"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { BillingRequestInvalid, TestClockBusy, TestClockNotFound } from "./BillingErrors.js"
 
 export const TestClockList = ListOf(TestClock).annotations({ identifier: "TestClockList" })
 
@@ -14,9 +24,9 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(CreateTestClock)
       .addSuccess(TestClock, { status: 201 })
-      .addError(BillingRequestInvalid)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(BillingRequestInvalid))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a test clock (test mode only)")
       .annotate(
         OpenApi.Description,
@@ -28,7 +38,7 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
     HttpApiEndpoint.get("retrieve", "/test_helpers/test_clocks/:id")
       .setPath(ById)
       .addSuccess(TestClock)
-      .addError(TestClockNotFound)
+      .addError(apiErrorOf(TestClockNotFound))
       .annotate(OpenApi.Summary, "Retrieve a test clock")
       .annotate(OpenApi.Description, "The clock's time and status (`advancing` while an advance runs, then `ready`).")
   )
@@ -36,6 +46,7 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
     HttpApiEndpoint.get("list", "/test_helpers/test_clocks")
       .setUrlParams(ListQuery({}))
       .addSuccess(TestClockList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List test clocks, newest first")
       .annotate(OpenApi.Description, "The test clocks of this organization, newest first.")
   )
@@ -43,7 +54,7 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
     HttpApiEndpoint.del("delete", "/test_helpers/test_clocks/:id")
       .setPath(ById)
       .addSuccess(TestClock)
-      .addError(TestClockNotFound)
+      .addError(apiErrorOf(TestClockNotFound))
       .annotate(OpenApi.Summary, "Delete a test clock; its customers' subscriptions stop being billed")
       .annotate(OpenApi.Description, "Deletes the clock; what happened on it stays readable, and nothing more is billed on its time.")
   )
@@ -53,11 +64,11 @@ export class TestClocksApi extends HttpApiGroup.make("testClocks")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(AdvanceTestClock)
       .addSuccess(TestClock)
-      .addError(TestClockNotFound)
-      .addError(BillingRequestInvalid)
-      .addError(TestClockBusy)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(TestClockNotFound))
+      .addError(apiErrorOf(BillingRequestInvalid))
+      .addError(apiErrorOf(TestClockBusy))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(
         OpenApi.Summary,
         "Move a test clock forward; answers once every renewal, retry, trial end and expiry due by then has run"

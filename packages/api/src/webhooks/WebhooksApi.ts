@@ -3,23 +3,27 @@ import {
   CreateWebhookEndpoint,
   DeliveryStatus,
   field,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
   Identifier,
+  InvalidCursor,
   ListOf,
   optionalField,
   ResendDeliveries,
   ResendResult,
+  ResourceLimitExceeded,
   UpdateWebhookEndpoint,
   WebhookDelivery,
-  WebhookEndpoint
+  WebhookDeliveryNotFound,
+  WebhookEndpoint,
+  WebhookEndpointNotFound
 } from "@orchestrator/core"
 import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
 import { ById, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
-import { ResourceLimitExceeded } from "../ResourceLimitErrors.js"
 import { WEBHOOKS_DESCRIPTION } from "./SignatureScheme.js"
-import { WebhookDeliveryNotFound, WebhookEndpointNotFound } from "./WebhookErrors.js"
 
 export const WebhookEndpointList = ListOf(WebhookEndpoint).annotations({ identifier: "WebhookEndpointList" })
 export const WebhookDeliveryList = ListOf(WebhookDelivery).annotations({ identifier: "WebhookDeliveryList" })
@@ -40,15 +44,15 @@ export const DeliveryListQuery = ListQuery({
 const mutation = <Name extends string, Path extends `/${string}`>(name: Name, path: Path) =>
   HttpApiEndpoint.post(name, path)
     .setHeaders(OptionalIdempotencyKey)
-    .addError(IdempotencyKeyInUse)
-    .addError(IdempotencyKeyReused)
+    .addError(apiErrorOf(IdempotencyKeyInUse))
+    .addError(apiErrorOf(IdempotencyKeyReused))
 
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     mutation("createEndpoint", "/webhooks/endpoints")
       .setPayload(CreateWebhookEndpoint)
       .addSuccess(WebhookEndpoint, { status: 201 })
-      .addError(ResourceLimitExceeded)
+      .addError(apiErrorOf(ResourceLimitExceeded))
       .annotate(OpenApi.Summary, "Register a webhook endpoint")
       .annotate(
         OpenApi.Description,
@@ -61,6 +65,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("listEndpoints", "/webhooks/endpoints")
       .setUrlParams(ListQuery({}))
       .addSuccess(WebhookEndpointList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List webhook endpoints, newest first")
       .annotate(OpenApi.Description, "The endpoints of this key's mode, newest first. Secrets are never shown again.")
   )
@@ -68,7 +73,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("retrieveEndpoint", "/webhooks/endpoints/:id")
       .setPath(ById)
       .addSuccess(WebhookEndpoint)
-      .addError(WebhookEndpointNotFound)
+      .addError(apiErrorOf(WebhookEndpointNotFound))
       .annotate(OpenApi.Summary, "Retrieve a webhook endpoint")
       .annotate(OpenApi.Description, "One endpoint: its URL, the events it receives and its status (without its secret).")
   )
@@ -78,9 +83,9 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setHeaders(OptionalIdempotencyKey)
       .setPayload(UpdateWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
-      .addError(WebhookEndpointNotFound)
-      .addError(IdempotencyKeyInUse)
-      .addError(IdempotencyKeyReused)
+      .addError(apiErrorOf(WebhookEndpointNotFound))
+      .addError(apiErrorOf(IdempotencyKeyInUse))
+      .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Change a webhook endpoint's URL, events, description or status")
       .annotate(
         OpenApi.Description,
@@ -92,7 +97,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.del("deleteEndpoint", "/webhooks/endpoints/:id")
       .setPath(ById)
       .addSuccess(DeletedWebhookEndpoint)
-      .addError(WebhookEndpointNotFound)
+      .addError(apiErrorOf(WebhookEndpointNotFound))
       .annotate(OpenApi.Summary, "Delete a webhook endpoint and its deliveries")
       .annotate(OpenApi.Description, "Stops every delivery to it at once and deletes its delivery history. Events stay.")
   )
@@ -100,7 +105,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     mutation("rotateSecret", "/webhooks/endpoints/:id/rotate-secret")
       .setPath(ById)
       .addSuccess(WebhookEndpoint)
-      .addError(WebhookEndpointNotFound)
+      .addError(apiErrorOf(WebhookEndpointNotFound))
       .annotate(OpenApi.Summary, "Roll the signing secret")
       .annotate(
         OpenApi.Description,
@@ -112,6 +117,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("listDeliveries", "/webhooks/deliveries")
       .setUrlParams(DeliveryListQuery)
       .addSuccess(WebhookDeliveryList)
+      .addError(apiErrorOf(InvalidCursor))
       .annotate(OpenApi.Summary, "List webhook deliveries, newest first")
       .annotate(OpenApi.Description, "Deliveries with status `exhausted` are the dead-letter set.")
   )
@@ -119,7 +125,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("retrieveDelivery", "/webhooks/deliveries/:id")
       .setPath(ById)
       .addSuccess(WebhookDelivery)
-      .addError(WebhookDeliveryNotFound)
+      .addError(apiErrorOf(WebhookDeliveryNotFound))
       .annotate(OpenApi.Summary, "Retrieve a webhook delivery with its attempts")
       .annotate(
         OpenApi.Description,
@@ -131,7 +137,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
     mutation("resendDelivery", "/webhooks/deliveries/:id/resend")
       .setPath(ById)
       .addSuccess(WebhookDelivery)
-      .addError(WebhookDeliveryNotFound)
+      .addError(apiErrorOf(WebhookDeliveryNotFound))
       .annotate(OpenApi.Summary, "Send a delivery again now, whatever its status")
       .annotate(
         OpenApi.Description,

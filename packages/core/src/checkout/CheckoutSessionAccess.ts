@@ -104,14 +104,14 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
     const authenticate = (clientSecret: string) =>
       Effect.gen(function*() {
         const sessionId = sessionIdOfSecret(clientSecret)
-        if (sessionId === null) return yield* new ClientSecretRejected()
+        if (sessionId === null) return yield* new ClientSecretRejected({})
         const owner = yield* repository.ownerOf(sessionId)
-        if (Option.isNone(owner)) return yield* new ClientSecretRejected()
+        if (Option.isNone(owner)) return yield* new ClientSecretRejected({})
         const derived = constantTimeEqual(yield* clientSecretOf(clientSecretDerivation, sessionId), clientSecret)
         // A session made before 0008 also keeps the random secret it was given (for its 24 hours at most).
         const { legacySecretDigest: legacy, tenant } = owner.value
         const kept = legacy !== null && constantTimeEqual(yield* legacySecretDigest(clientSecret), legacy)
-        if (!derived && !kept) return yield* new ClientSecretRejected()
+        if (!derived && !kept) return yield* new ClientSecretRejected({})
         return { tenant, sessionId }
       })
 

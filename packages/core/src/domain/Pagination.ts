@@ -1,5 +1,7 @@
-import { Data, Schema } from "effect"
+import { Schema } from "effect"
 import { DecimalInteger } from "./DecimalInteger.js"
+import { echoed } from "./EchoedText.js"
+import { type FailureAnswer, ServiceFailure } from "./Failure.js"
 import { field, optionalField } from "./Field.js"
 import { Identifier } from "./Text.js"
 
@@ -51,4 +53,12 @@ export const toList = <A extends { readonly id: string }>(page: Page<A>) => ({
 })
 
 /** `starting_after` names no object this caller can see. */
-export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {}
+export class InvalidCursor extends ServiceFailure("InvalidCursor", {
+  kind: "invalid",
+  codes: ["parameter_invalid"],
+  description: "`starting_after` names no object this key can see"
+})<{ readonly cursor: string }> {
+  get answer(): FailureAnswer {
+    return { message: `No object '${echoed(this.cursor)}' to start after.`, param: "starting_after" }
+  }
+}

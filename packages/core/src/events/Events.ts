@@ -1,4 +1,5 @@
-import { Context, Data, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { NotFound } from "../domain/Failure.js"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Job } from "../ports/Jobs.js"
 import type { Event } from "./Event.js"
@@ -8,7 +9,7 @@ import { type EventFilter, EventsRepository } from "./EventsRepository.js"
 export const EVENT_RETENTION = Duration.days(30)
 
 /** No event with this id for this key (or it was purged). */
-export class EventNotFound extends Data.TaggedError("EventNotFound")<{ readonly id: string }> {}
+export class EventNotFound extends NotFound("EventNotFound", "event", "this key (events are kept 30 days)") {}
 
 /** The events of the last 30 days, as the API shows them. */
 export class Events extends Context.Tag("core/Events")<

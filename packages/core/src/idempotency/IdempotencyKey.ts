@@ -1,4 +1,5 @@
-import { Data, type DateTime, Schema } from "effect"
+import { type DateTime, Schema } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 
 /** `Idempotency-Key`: 1 to 255 printable ASCII characters. */
 export const IdempotencyKey = Schema.String.pipe(
@@ -27,7 +28,23 @@ export interface IdempotencyRecord {
 }
 
 /** Another request with this key is still running: 409. */
-export class IdempotencyKeyInUse extends Data.TaggedError("IdempotencyKeyInUse")<{ readonly key: string }> {}
+export class IdempotencyKeyInUse extends ServiceFailure("IdempotencyKeyInUse", {
+  kind: "key_in_use",
+  codes: ["idempotency_key_in_use"],
+  description: "A request with this Idempotency-Key is still running"
+})<{ readonly key: string }> {
+  get answer(): FailureAnswer {
+    return { message: "A request with this Idempotency-Key is still being processed. Retry in a moment.", param: "Idempotency-Key" }
+  }
+}
 
 /** The key was used for a different request: 422. */
-export class IdempotencyKeyReused extends Data.TaggedError("IdempotencyKeyReused")<{ readonly key: string }> {}
+export class IdempotencyKeyReused extends ServiceFailure("IdempotencyKeyReused", {
+  kind: "key_reused",
+  codes: ["idempotency_key_reused"],
+  description: "This Idempotency-Key was used for a different request"
+})<{ readonly key: string }> {
+  get answer(): FailureAnswer {
+    return { message: "This Idempotency-Key was used for a different request. Use a new key for a new request.", param: "Idempotency-Key" }
+  }
+}

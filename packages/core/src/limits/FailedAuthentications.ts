@@ -1,4 +1,5 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import type { Rate } from "./CellRate.js"
 import { RateLimiter } from "./RateLimiter.js"
 
@@ -13,9 +14,17 @@ export class FailedAuthenticationLimit extends Context.Reference<FailedAuthentic
 ) {}
 
 /** The address has used up its failed authentications: answered 429 with `Retry-After`. */
-export class TooManyFailedAuthentications extends Data.TaggedError("TooManyFailedAuthentications")<{
+export class TooManyFailedAuthentications extends ServiceFailure("TooManyFailedAuthentications", {
+  kind: "rate_limited",
+  codes: ["too_many_failed_authentications"],
+  description: "Too many failed authentications from this client address; `Retry-After` says when to try again"
+})<{
   readonly retryAfterMs: number
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return { message: "Too many failed authentications from this address. Retry after the time in Retry-After.", retryAfterMs: this.retryAfterMs }
+  }
+}
 
 /**
  * Failed authentications counted per client address, through the rate limiter (shared by every

@@ -1,4 +1,5 @@
-import { Clock, Context, Data, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { countWith, rateLimitedTotal } from "../observability/ServiceMetrics.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
@@ -10,10 +11,21 @@ export class RateLimitDefaults extends Context.Reference<RateLimitDefaults>()("c
 }) {}
 
 /** The key sent more than its organization allows: answered 429 with `Retry-After`. */
-export class RateLimited extends Data.TaggedError("RateLimited")<{
+export class RateLimited extends ServiceFailure("RateLimited", {
+  kind: "rate_limited",
+  codes: ["rate_limit_exceeded"],
+  description: "Too many requests with this API key; `Retry-After` says when to try again"
+})<{
   readonly perSecond: number
   readonly retryAfterMs: number
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return {
+      message: `Too many requests: this key may send ${this.perSecond} a second. Retry after the time in Retry-After.`,
+      retryAfterMs: this.retryAfterMs
+    }
+  }
+}
 
 /** An organization's own limits are read again at most this often, in each process. */
 const SETTINGS_TTL_MS = 10_000

@@ -1,4 +1,5 @@
-import { Data, Effect } from "effect"
+import { Effect } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 
 /**
  * What one organization may keep of each kind, per mode (test and live are apart, so filling test mode
@@ -17,10 +18,23 @@ export const RESOURCE_LIMITS = {
 export type LimitedResource = keyof typeof RESOURCE_LIMITS
 
 /** The organization already has as many of these as it may: answered 422 `resource_limit_exceeded`. */
-export class ResourceLimitExceeded extends Data.TaggedError("ResourceLimitExceeded")<{
+export class ResourceLimitExceeded extends ServiceFailure("ResourceLimitExceeded", {
+  kind: "unprocessable",
+  codes: ["resource_limit_exceeded"],
+  description: `The organization already has as many of these as it may keep in this mode: ` +
+    `${RESOURCE_LIMITS.routing_rules.limit} routing rules, ${RESOURCE_LIMITS.webhook_endpoints.limit} webhook ` +
+    `endpoints, ${RESOURCE_LIMITS.provider_connections.limit} provider connections`
+})<{
   readonly resource: LimitedResource
   readonly limit: number
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return {
+      message: `This organization has reached its limit of ${this.limit} ${RESOURCE_LIMITS[this.resource].label} in this mode. ` +
+        "Delete one before creating another."
+    }
+  }
+}
 
 /**
  * Fails when `existing` leaves no room for one more. The caller counts under a lock (the organization's

@@ -4,7 +4,7 @@ import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { Transactions } from "../ports/Transactions.js"
 import type { CancelPayment, CapturePayment, Payment, PaymentStatus } from "./Payment.js"
 import { PaymentAttempts } from "./PaymentAttempts.js"
-import { AmountTooLarge, PaymentRefused, PaymentStateConflict, ProviderUnreachable } from "./PaymentErrors.js"
+import { AmountTooLarge, PaymentRefused, PaymentStateConflict, providerUnreachable } from "./PaymentErrors.js"
 import { capturedStep } from "./PaymentOutcomes.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 
@@ -43,7 +43,7 @@ export const makeCaptureAndCancel = Effect.gen(function*() {
         currency: payment.currency
       }))
     if (result._tag !== "Answered") {
-      return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
+      return yield* providerUnreachable(payment, result._tag === "NoAnswer")
     }
     switch (result.value._tag) {
       case "Refused":

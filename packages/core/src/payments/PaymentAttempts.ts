@@ -12,7 +12,7 @@ import { makeAttemptSettlement } from "./AttemptSettlement.js"
 import type { Failure, Payment, PaymentAttempt } from "./Payment.js"
 import { makePaymentCalls } from "./PaymentCalls.js"
 import { type ConcludeOptions, makePaymentCancellation } from "./PaymentCancellation.js"
-import type { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
+import type { PaymentRefused, ProviderTimeout, ProviderUnavailable, ReturnUrlRequired } from "./PaymentErrors.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 
 export type { SendContext, SendOptions } from "./AttemptSending.js"
@@ -73,7 +73,7 @@ export class PaymentAttempts extends Context.Tag("core/PaymentAttempts")<Payment
     tenant: Tenant,
     payment: Payment,
     failure: Failure | null
-  ) => Effect.Effect<Payment, PaymentRefused | ProviderUnreachable>
+  ) => Effect.Effect<Payment, PaymentRefused | ProviderUnavailable | ProviderTimeout>
   /**
    * The rules for a payment that reached the end of a send: a challenge with no way back for the
    * customer (no return_url, customer present) is canceled, unless the caller lets it end on our own

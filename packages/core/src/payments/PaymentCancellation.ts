@@ -4,7 +4,7 @@ import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Failure, type Payment } from "./Payment.js"
 import type { PaymentCalls } from "./PaymentCalls.js"
-import { PaymentRefused, ProviderUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
+import { PaymentRefused, providerUnreachable, ReturnUrlRequired } from "./PaymentErrors.js"
 import { canceledStep } from "./PaymentOutcomes.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 
@@ -44,7 +44,7 @@ export const makePaymentCancellation = (calls: PaymentCalls) =>
             (connector) => connector.cancel({ reference: `${attempt.id}_cancel`, pspPaymentId: payment.provider_payment_id ?? attempt.id })
           )
           if (result._tag !== "Answered") {
-            return yield* new ProviderUnreachable({ payment, timedOut: result._tag === "NoAnswer" })
+            return yield* providerUnreachable(payment, result._tag === "NoAnswer")
           }
           if (result.value._tag === "Refused") {
             yield* keepProviderMessage(tenant, attempt.id, result.value.providerMessage)

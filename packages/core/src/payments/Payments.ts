@@ -15,7 +15,8 @@ import type {
   PaymentNotRefundable,
   PaymentRefused,
   PaymentStateConflict,
-  ProviderUnreachable,
+  ProviderTimeout,
+  ProviderUnavailable,
   ReturnUrlRequired
 } from "./PaymentErrors.js"
 import { PaymentRecords } from "./PaymentRecords.js"
@@ -49,11 +50,11 @@ export class Payments extends Context.Tag("core/Payments")<
     >
     readonly capture: (tenant: Tenant, id: string, input: CapturePayment) => Effect.Effect<
       Payment,
-      PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnreachable
+      PaymentNotFound | PaymentStateConflict | AmountTooLarge | PaymentRefused | ProviderUnavailable | ProviderTimeout
     >
     readonly cancel: (tenant: Tenant, id: string, input: CancelPayment) => Effect.Effect<
       Payment,
-      PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnreachable
+      PaymentNotFound | PaymentStateConflict | PaymentRefused | ProviderUnavailable | ProviderTimeout
     >
     /**
      * The customer is back from the PSP's 3DS page: ask the PSP how it ended, handing it the return's

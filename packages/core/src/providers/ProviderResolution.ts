@@ -1,5 +1,6 @@
-import { Context, Data, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { echoed } from "../domain/EchoedText.js"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { PaymentRouting } from "../payments/Payment.js"
 import type { Candidate, Evaluation } from "../routing/RoutingEvaluation.js"
@@ -13,13 +14,29 @@ import { type ProviderConnection, supports } from "./ProviderConnection.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 
 /** The `provider` asked for cannot take this payment: unknown, not active, or not for this currency/method. */
-export class ProviderNotUsable extends Data.TaggedError("ProviderNotUsable")<{
+export class ProviderNotUsable extends ServiceFailure("ProviderNotUsable", {
+  kind: "unprocessable",
+  codes: ["provider_not_usable"],
+  description: "The provider asked for is unknown, not active, or cannot take this currency or method"
+})<{
   readonly provider: string
   readonly reason: string
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return { message: `Cannot use provider '${echoed(this.provider)}': ${this.reason}.`, param: "provider" }
+  }
+}
 
 /** No provider was asked for and none of the organization's can take the payment. */
-export class NoProviderAvailable extends Data.TaggedError("NoProviderAvailable")<{ readonly reason: string }> {}
+export class NoProviderAvailable extends ServiceFailure("NoProviderAvailable", {
+  kind: "unprocessable",
+  codes: ["no_provider_available"],
+  description: "No provider of the organization can take this payment"
+})<{ readonly reason: string }> {
+  get answer(): FailureAnswer {
+    return { message: `No provider can take this payment: ${this.reason}.` }
+  }
+}
 
 export interface Resolved {
   readonly connection: ProviderConnection

@@ -1,4 +1,5 @@
-import { Context, Data, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import { now } from "../domain/Timestamp.js"
 import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
 import { rememberConnectionType } from "../observability/ProviderMetrics.js"
@@ -20,10 +21,18 @@ import { ProviderEventsRepository, type ReceivedEvent } from "./ProviderEventsRe
  * A PSP webhook that is not provably from the PSP of a connection, or that holds what cannot be
  * stored (`field` names where): nothing of it is stored.
  */
-export class ProviderWebhookRejected extends Data.TaggedError("ProviderWebhookRejected")<{
+export class ProviderWebhookRejected extends ServiceFailure("ProviderWebhookRejected", {
+  kind: "invalid",
+  codes: ["webhook_unverified"],
+  description: "The webhook is not provably from the connection's PSP (signature, timestamp, content); nothing was stored"
+})<{
   readonly reason: string
   readonly field?: string | null
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return { message: `The webhook was not accepted: ${this.reason}.`, param: this.field ?? null }
+  }
+}
 
 /** Where a verified JSON body holds text the database cannot store (NUL, half a surrogate pair), if it does. */
 const unstorableField = (body: Uint8Array): UnstorablePlace | undefined => {

@@ -1,7 +1,18 @@
-import { Data } from "effect"
+import { type FailureAnswer, NotFound, ServiceFailure } from "../domain/Failure.js"
 import type { Refund } from "./Refund.js"
 
-export class RefundNotFound extends Data.TaggedError("RefundNotFound")<{ readonly id: string }> {}
+export class RefundNotFound extends NotFound("RefundNotFound", "refund") {}
 
 /** The PSP refused the refund; the failed refund is inside. */
-export class RefundRefused extends Data.TaggedError("RefundRefused")<{ readonly refund: Refund }> {}
+export class RefundRefused extends ServiceFailure("RefundRefused", {
+  kind: "refused",
+  description: "The provider refused the refund; the failed refund is inside, `code` says why"
+})<{ readonly refund: Refund }> {
+  get answer(): FailureAnswer {
+    return {
+      code: this.refund.failure?.code ?? "refund_failed",
+      message: this.refund.failure?.message ?? "The refund failed.",
+      concerns: this.refund
+    }
+  }
+}

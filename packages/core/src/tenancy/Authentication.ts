@@ -1,13 +1,24 @@
-import { Context, Data, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { constantTimeEqual, hashApiKey, KeyMaterial } from "./KeyMaterial.js"
 
 /** Missing, malformed, unknown or revoked key. One error for all, so a caller learns nothing more. */
-export class AuthenticationFailed extends Data.TaggedError("AuthenticationFailed")<{
+export class AuthenticationFailed extends ServiceFailure("AuthenticationFailed", {
+  kind: "unauthenticated",
+  codes: ["api_key_missing", "api_key_invalid"],
+  description: "Missing, malformed, unknown or revoked API key"
+})<{
   readonly reason: "missing" | "malformed" | "unknown"
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return this.reason === "missing"
+      ? { code: "api_key_missing", message: "No API key provided. Send 'Authorization: Bearer sk_test_…'." }
+      : { code: "api_key_invalid", message: "Invalid API key provided." }
+  }
+}
 
 /** A key that checked out: whom it acts for, and which key it is (rate limits count per key). */
 export interface AuthenticatedKey {

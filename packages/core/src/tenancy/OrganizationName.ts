@@ -1,12 +1,30 @@
-import { Data, Either } from "effect"
+import { Either } from "effect"
+import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 
 export const ORGANIZATION_NAME_MAX = 100
 
 /** The name breaks the rules below; `reason` says which, in words an operator reads on one line. */
-export class OrganizationNameInvalid extends Data.TaggedError("OrganizationNameInvalid")<{ readonly reason: string }> {}
+export class OrganizationNameInvalid extends ServiceFailure("OrganizationNameInvalid", {
+  kind: "invalid",
+  codes: ["organization_name_invalid"],
+  description: "An organization name is 1 to 100 characters without control characters"
+})<{ readonly reason: string }> {
+  get answer(): FailureAnswer {
+    return { message: `invalid organization name: ${this.reason}`, param: "name" }
+  }
+}
 
 /** Another organization has this name already (names are unique: operators pick organizations by them). */
-export class OrganizationNameTaken extends Data.TaggedError("OrganizationNameTaken")<{ readonly name: string }> {}
+export class OrganizationNameTaken extends ServiceFailure("OrganizationNameTaken", {
+  kind: "conflict",
+  codes: ["organization_name_taken"],
+  description: "Another organization has this name"
+})<{ readonly name: string }> {
+  get answer(): FailureAnswer {
+    // JSON quoting: the name is shown as typed, on one line, whatever it holds.
+    return { message: `an organization named ${JSON.stringify(this.name)} already exists`, param: "name" }
+  }
+}
 
 // C0 and C1 controls and DEL: they reorder or hide text in a terminal, a log line or the dashboard.
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses

@@ -1,4 +1,6 @@
-import { Context, Data, type DateTime, Effect, Layer, Option } from "effect"
+import { Context, type DateTime, Effect, Layer, Option } from "effect"
+import { echoed } from "../domain/EchoedText.js"
+import { type FailureAnswer, NotFound, ServiceFailure } from "../domain/Failure.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -12,15 +14,33 @@ import { defaultProviderOf, Organization, type OrganizationView, paymentsRouting
 import { organizationName, type OrganizationNameInvalid, OrganizationNameTaken } from "./OrganizationName.js"
 import { OrganizationsRepository } from "./OrganizationsRepository.js"
 
-export class OrganizationNotFound extends Data.TaggedError("OrganizationNotFound")<{ readonly id: string }> {}
-export class ApiKeyNotFound extends Data.TaggedError("ApiKeyNotFound")<{ readonly id: string }> {}
-export class InvalidApiKey extends Data.TaggedError("InvalidApiKey")<{ readonly reason: string }> {}
+export class OrganizationNotFound extends NotFound("OrganizationNotFound", "organization") {}
+export class ApiKeyNotFound extends NotFound("ApiKeyNotFound", "API key") {}
+
+/** A key to import that is not a secret key (`sk_test_…`, `sk_live_…`). */
+export class InvalidApiKey extends ServiceFailure("InvalidApiKey", {
+  kind: "invalid",
+  codes: ["api_key_invalid"],
+  description: "Not a secret API key"
+})<{ readonly reason: string }> {
+  get answer(): FailureAnswer {
+    return { message: `Invalid API key: ${this.reason}.` }
+  }
+}
 
 /** The default provider asked for is not an active connection of this mode. */
-export class DefaultProviderInvalid extends Data.TaggedError("DefaultProviderInvalid")<{
+export class DefaultProviderInvalid extends ServiceFailure("DefaultProviderInvalid", {
+  kind: "unprocessable",
+  codes: ["default_provider_invalid"],
+  description: "The default provider must be a connection of this mode that is not disabled"
+})<{
   readonly provider: string
   readonly reason: string
-}> {}
+}> {
+  get answer(): FailureAnswer {
+    return { message: `Cannot make '${echoed(this.provider)}' the default: ${this.reason}.`, param: "default_provider" }
+  }
+}
 
 /** The organization as a key of one mode sees it. */
 const viewOf = (organization: Organization, tenant: Tenant): OrganizationView => ({

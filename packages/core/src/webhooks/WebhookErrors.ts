@@ -1,8 +1,16 @@
-import { Data } from "effect"
+import { type FailureAnswer, NotFound, ServiceFailure } from "../domain/Failure.js"
 
-export class WebhookEndpointNotFound extends Data.TaggedError("WebhookEndpointNotFound")<{ readonly id: string }> {}
+export class WebhookEndpointNotFound extends NotFound("WebhookEndpointNotFound", "webhook endpoint") {}
 
-export class WebhookDeliveryNotFound extends Data.TaggedError("WebhookDeliveryNotFound")<{ readonly id: string }> {}
+export class WebhookDeliveryNotFound extends NotFound("WebhookDeliveryNotFound", "webhook delivery") {}
 
-/** A URL this endpoint's mode does not allow (live mode: https to a public host only). */
-export class WebhookUrlNotAllowed extends Data.TaggedError("WebhookUrlNotAllowed")<{ readonly reason: string }> {}
+/** A URL this endpoint's mode does not allow (live mode: https to a public host only). The seed answers it with 400. */
+export class WebhookUrlNotAllowed extends ServiceFailure("WebhookUrlNotAllowed", {
+  kind: "invalid",
+  codes: ["url_not_allowed"],
+  description: "A URL this mode does not allow: live mode takes https to public addresses only"
+})<{ readonly reason: string }> {
+  get answer(): FailureAnswer {
+    return { message: `Invalid url: ${this.reason}.`, param: "url" }
+  }
+}
