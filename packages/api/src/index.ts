@@ -27,8 +27,8 @@ export { CheckoutAuthorization, CheckoutCaller } from "./checkout/CheckoutAuthor
 // the transport's own answers are below it
 export {
   answering,
-  apiErrorOf,
   type ApiErrorClass,
+  apiErrorOf,
   type ApiErrorShape,
   type ApiFailure,
   CurrentRequestId,
