@@ -6,6 +6,7 @@ import type { RateLimited } from "@orchestrator/core/limits/RateLimits"
 import type { AuthenticationFailed } from "@orchestrator/core/tenancy/Authentication"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
+import type { TrustedProxyList } from "./TrustedProxies.js"
 
 const withRetryAfter = (retryAfterMs: number) => <A, E extends object, R>(refusal: Effect.Effect<A, E, R>) =>
   Effect.tapError(refusal, (refused) => Effect.sync(() => retryAfterSeconds.set(refused, Math.max(1, Math.ceil(retryAfterMs / 1000)))))
@@ -41,7 +42,7 @@ export const authorizationFailure = (error: AuthenticationFailed | RateLimited |
  * (a key or secret presented and refused, not a missing one) is counted against the address.
  */
 export const throttledByAddress =
-  (failures: FailedAuthentications["Type"], proxies: number) => <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
+  (failures: FailedAuthentications["Type"], proxies: TrustedProxyList) => <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
     Effect.gen(function*() {
       const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest, proxies)
       yield* failures.admit(address)
