@@ -5,6 +5,7 @@ import { CheckoutSessionApi, CheckoutSessionsApi } from "@orchestrator/api/check
 import { CheckoutCaller } from "@orchestrator/api/checkout/CheckoutAuthorization"
 import { checkoutFailures } from "@orchestrator/api/checkout/CheckoutErrors"
 import { listFailures } from "@orchestrator/api/CommonErrors"
+import { paymentFailures } from "@orchestrator/api/payments/PaymentErrors"
 import { providerFailures } from "@orchestrator/api/providers/ProviderErrors"
 import { CheckoutSessionNotFound } from "@orchestrator/core/checkout/CheckoutErrors"
 import { CheckoutSessions } from "@orchestrator/core/checkout/CheckoutSessions"
@@ -16,7 +17,11 @@ import { idempotent } from "../IdempotentEndpoint.js"
 export const CheckoutSessionsHttpLive = HttpApiBuilder.group(Api, "checkoutSessions", (handlers) =>
   Effect.gen(function*() {
     const sessions = yield* CheckoutSessions
-    const answering = answeringWith({ ...checkoutFailures, ...providerFailures })
+    const answering = answeringWith({
+      ...checkoutFailures,
+      ...providerFailures,
+      PaymentCustomerNotFound: paymentFailures.PaymentCustomerNotFound
+    })
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>

@@ -15,6 +15,7 @@ import { ById, listPage, ListQuery } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import { CustomerNotFound } from "../subscriptions/BillingErrors.js"
 import { CheckoutAuthorization, checkoutSecurityRequirements } from "./CheckoutAuthorization.js"
 import { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
 
@@ -41,6 +42,7 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
       .addSuccess(CheckoutSession, { status: 201 })
       .addError(ProviderNotUsable)
       .addError(NoProviderAvailable)
+      .addError(CustomerNotFound)
       .addError(IdempotencyKeyInUse)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Create a checkout session")

@@ -1,5 +1,7 @@
+import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Domain from "@orchestrator/core/payments/PaymentErrors"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
+import { CustomerNotFound } from "../subscriptions/BillingErrors.js"
 
 /** How each payment failure answers over HTTP. */
 export const PaymentErrors = apiErrors({
@@ -62,6 +64,8 @@ export const {
 /** Each domain failure of a payment, as its API error. */
 export const paymentFailures = {
   PaymentNotFound: noSuch(PaymentNotFound, "payment"),
+  PaymentCustomerNotFound: (error: Domain.PaymentCustomerNotFound) =>
+    failWith(CustomerNotFound, { message: `No such customer: '${echoed(error.id)}'`, param: "customer_id" }),
   PaymentRefused: (error: Domain.PaymentRefused) => failWith(PaymentFailed, { code: error.code, message: error.message, payment: error.payment }),
   PaymentStateConflict: (error: Domain.PaymentStateConflict) =>
     failWith(PaymentStateConflict, {

@@ -12,6 +12,7 @@ import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey, RequiredIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../providers/ProviderErrors.js"
+import { CustomerNotFound } from "../subscriptions/BillingErrors.js"
 import {
   AmountTooLarge,
   PaymentFailed,
@@ -62,6 +63,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(ReturnUrlRequired)
       .addError(ProviderNotUsable)
       .addError(NoProviderAvailable)
+      .addError(CustomerNotFound)
       .addError(IdempotencyKeyReused)
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(

@@ -3,6 +3,12 @@ import type { Payment } from "./Payment.js"
 
 export class PaymentNotFound extends Data.TaggedError("PaymentNotFound")<{ readonly id: string }> {}
 
+/**
+ * The request names a customer (`customer_id`) that is not this organization's in this mode: nothing
+ * is written or charged, and whether the id exists elsewhere is not said.
+ */
+export class PaymentCustomerNotFound extends Data.TaggedError("PaymentCustomerNotFound")<{ readonly id: string }> {}
+
 /** The PSP refused the money movement (decline, failed capture). The payment inside shows the result. */
 export class PaymentRefused extends Data.TaggedError("PaymentRefused")<{
   readonly payment: Payment
