@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { field } from "@orchestrator/core/domain/Field"
 import { ListOf } from "@orchestrator/core/domain/Pagination"
 import { PathId } from "@orchestrator/core/domain/Text"
+import { connectionTypesNamed } from "@orchestrator/core/providers/ConnectionTypes"
 import { CreateProviderConnection, ProviderConnectionView, UpdateProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
@@ -33,7 +34,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .annotate(OpenApi.Summary, "Connect a PSP account")
       .annotate(
         OpenApi.Description,
-        "Adds an account at a PSP (`type`: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal`, `mollie`) under a " +
+        `Adds an account at a PSP (\`type\`: ${connectionTypesNamed()}) under a ` +
           "`name` that payments, routing rules and checkout sessions use as `provider`. The sandbox type is refused " +
           "in live mode. " +
           "`credentials` and `webhook_secret` are write-only: sealed at rest, never shown again. `settings` are the " +
