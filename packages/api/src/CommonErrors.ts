@@ -16,8 +16,8 @@ export const CommonErrors = apiErrors({
     status: 429,
     type: "rate_limit_error",
     codes: ["rate_limit_exceeded", "too_many_failed_authentications"],
-    description: "Too many requests with this API key, or too many failed authentications from this client " +
-      "address; `Retry-After` says when to try again"
+    description: "Too many requests with this API key, too many failed authentications from this client " +
+      "address, or too many PSP webhooks for one connection; `Retry-After` says when to try again"
   },
   RouteNotFound: {
     status: 404,

@@ -2,7 +2,10 @@ import { echoed } from "@orchestrator/core/domain/EchoedText"
 import type * as Connections from "@orchestrator/core/providers/ProviderConnectionErrors"
 import type * as Domain from "@orchestrator/core/providers/ProviderResolution"
 import type * as Webhooks from "@orchestrator/core/providers/ProviderWebhooks"
+import type * as Intake from "@orchestrator/core/providers/WebhookIntake"
+import { Effect } from "effect"
 import { apiErrors, failWith, noSuch, notFound } from "../ApiError.js"
+import { RateLimitExceeded, retryAfterSeconds } from "../CommonErrors.js"
 
 export const ProviderErrors = apiErrors({
   ProviderNotUsable: {
@@ -75,5 +78,9 @@ export const connectionFailures = {
 
 export const providerWebhookFailures = {
   ProviderWebhookRejected: (error: Webhooks.ProviderWebhookRejected) =>
-    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null })
+    failWith(WebhookUnverified, { message: `The webhook was not accepted: ${error.reason}.`, param: error.field ?? null }),
+  ProviderWebhookThrottled: (error: Intake.ProviderWebhookThrottled) =>
+    failWith(RateLimitExceeded, {
+      message: "Too many webhooks for this connection at once; nothing was read. Retry after the time in Retry-After."
+    }).pipe(Effect.tapError((refused) => Effect.sync(() => retryAfterSeconds.set(refused, Math.max(1, Math.ceil(error.retryAfterMs / 1000))))))
 }

@@ -6,6 +6,7 @@ import { connectionTypesNamed } from "@orchestrator/core/providers/ConnectionTyp
 import { CreateProviderConnection, ProviderConnectionView, UpdateProviderConnection } from "@orchestrator/core/providers/ProviderConnection"
 import { Schema } from "effect"
 import { Authorization } from "../Authorization.js"
+import { RateLimitExceeded } from "../CommonErrors.js"
 import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 import { OptionalIdempotencyKey } from "../Headers.js"
 import { IdempotencyKeyInUse, IdempotencyKeyReused } from "../idempotency/IdempotencyErrors.js"
@@ -117,12 +118,17 @@ export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
       .setPayload(HttpApiSchema.Uint8Array())
       .addSuccess(ProviderWebhookReceipt)
       .addError(WebhookUnverified)
+      .addError(RateLimitExceeded)
       .annotate(OpenApi.Summary, "Receive a PSP's webhook for one of your connections")
       .annotate(
         OpenApi.Description,
         "Verified on the exact bytes with the connection's webhook secret, in the PSP's own scheme; stored once per " +
           "PSP event id and answered at once. The worker then applies it. A PSP with an answer of its own gets it " +
-          "instead of the JSON receipt: Adyen connections are answered `[accepted]` (text/plain)."
+          "instead of the JSON receipt: Adyen connections are answered `[accepted]` (text/plain). " +
+          "Where reading a webhook means asking the PSP (Mollie's payment, PayPal's signature check), each " +
+          "connection takes 100 at once and then 10 a second, answering 429 with `Retry-After` past that before " +
+          "asking anything; a repeat of an event already stored, or of a payment id the PSP already disowned, is " +
+          "answered without asking again."
       )
   )
   .prefix("/v1")

@@ -4,6 +4,7 @@ import {
   type IncomingWebhook,
   ProviderEvent,
   type RefundOutcome,
+  type WebhookClaim,
   WebhookRejected
 } from "@orchestrator/core/providers/PaymentConnector"
 import { Effect, type Option } from "effect"
@@ -23,6 +24,12 @@ export interface MollieLookups {
 export const paymentIdOf = (body: Uint8Array): string | undefined => {
   const id = new URLSearchParams(new TextDecoder().decode(body)).get("id")
   return id !== null && PAYMENT_ID.test(id) ? id : undefined
+}
+
+/** What a webhook claims before Mollie is asked: the payment it names, if it names one. */
+export const mollieWebhookClaim = (webhook: IncomingWebhook): WebhookClaim => {
+  const id = paymentIdOf(webhook.body)
+  return id === undefined ? {} : { subject: id }
 }
 
 /** Final refund outcomes only: a refund still queued or pending is no news. */
@@ -45,10 +52,11 @@ export const readMollieWebhook = (webhook: IncomingWebhook, lookups: MollieLooku
     const unreachable = (error: ConnectorError) =>
       new WebhookRejected({ reason: `Mollie could not be asked about ${id} (${error._tag}); Mollie sends it again` })
     const found = yield* Effect.mapError(lookups.payment(id), unreachable)
-    if (found._tag === "None") return yield* new WebhookRejected({ reason: `Mollie knows no payment ${id} for this connection` })
+    // Both answers are Mollie's word on the id, and stay true: the same id is refused again unasked.
+    if (found._tag === "None") return yield* new WebhookRejected({ reason: `Mollie knows no payment ${id} for this connection`, settled: true })
     const payment = found.value
     const reference = referenceOf(payment.metadata)
-    if (reference === null) return yield* new WebhookRejected({ reason: `${id} was not made by this service` })
+    if (reference === null) return yield* new WebhookRejected({ reason: `${id} was not made by this service`, settled: true })
     const outcome = outcomeOfPayment(payment)
     const state = outcome._tag === "Authorized" ? `${payment.status}:${outcome.amountCaptured}` : payment.status
     const events: Array<ProviderEvent> = moves(outcome)

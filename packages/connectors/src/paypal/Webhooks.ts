@@ -1,5 +1,6 @@
 import { failureMessage } from "@orchestrator/core/providers/FailureMessages"
-import { AuthorizationOutcome, type IncomingWebhook, ProviderEvent, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
+import { AuthorizationOutcome, type IncomingWebhook, ProviderEvent, type WebhookClaim, WebhookRejected } from "@orchestrator/core/providers/PaymentConnector"
+import { isPspId } from "@orchestrator/core/providers/PspIds"
 import { Effect, Schema } from "effect"
 import { fromPayPalMoney } from "./Amounts.js"
 import type { PayPalCall } from "./Api.js"
@@ -84,6 +85,20 @@ export const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
     default:
       return []
   }
+}
+
+/**
+ * What a delivery claims before PayPal is asked to verify it: the id of the event it carries. Only a
+ * repeat of an event already verified and stored is spared the call; nothing else in it is believed.
+ */
+export const paypalWebhookClaim = (webhook: IncomingWebhook): WebhookClaim => {
+  let id: unknown = undefined
+  try {
+    id = (JSON.parse(new TextDecoder().decode(webhook.body)) as { id?: unknown } | null)?.id
+  } catch {
+    return {}
+  }
+  return typeof id === "string" && isPspId(id) ? { eventId: id } : {}
 }
 
 /**
