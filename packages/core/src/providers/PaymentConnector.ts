@@ -255,9 +255,7 @@ export type ConnectorError = ConnectorUnavailable | ConnectorOutcomeUnknown
 
 /**
  * An incoming webhook that is not provably from the PSP (signature, timestamp) or that we cannot read.
- * `settled`: the PSP itself said that what the webhook names is not this connection's (an id it does
- * not know under this connection's credentials, an object this service did not make), so the same
- * claim is refused again without asking the PSP.
+ * `settled`: the PSP itself said what it names is not this connection's: refused again unasked.
  */
 export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{ readonly reason: string; readonly settled?: boolean }> {}
 
