@@ -120,5 +120,20 @@ layer(serverLayer(database!.layer), { excludeTestServices: true, timeout: "120 s
       yield* runJobs("apply-provider-events")
       const after = (yield* raw(`${baseUrl}/v1/payments/${paid.json.id}`, { headers: json(secret) })).json
       expect([after.status, after.provider_payment_id]).toEqual(["requires_capture", paid.json.provider_payment_id])
+
+      // A reference that is no id of ours (another system's order text) names nothing: the event is
+      // taken by the PSP's own id, which is one, and applied to the payment that id is.
+      const byPspId = body.replace(JSON.stringify(longId), JSON.stringify(paid.json.provider_payment_id))
+        .replace(JSON.stringify(paid.json.attempts[0].id), JSON.stringify("Order 42 (another shop system)"))
+        .replace("evt_psp_ids_1", "evt_psp_ids_2")
+      const accepted = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "service-signature": sign("whsec_psp_ids_secret", byPspId) },
+        body: byPspId
+      })
+      expect([accepted.status, accepted.json]).toEqual([200, { received: 1, duplicates: 0 }])
+      yield* runJobs("apply-provider-events")
+      const captured = (yield* raw(`${baseUrl}/v1/payments/${paid.json.id}`, { headers: json(secret) })).json
+      expect([captured.status, captured.amount_captured]).toEqual(["succeeded", 1050])
     }))
 })

@@ -35,17 +35,25 @@ const reportIdsValid = (report: NativeSubscriptionReport) =>
   isPspId(report.eventId) && isPspId(report.reference) && isPspId(report.pspSubscriptionId) &&
   (report.invoice === null || isPspId(report.invoice.pspInvoiceId))
 
-/** Whether every id an event carries (the PSP's, and the reference it says is ours) is one. */
+/** Whether every id of the PSP's an event carries is one. */
 const eventIdsValid = (event: ProviderEvent) => {
   switch (event._tag) {
     case "PaymentUpdated":
-      return isPspId(event.eventId) && validOrNull(event.reference) && validOrNull(event.pspPaymentId) && authorizationIdsValid(event.outcome)
+      return isPspId(event.eventId) && validOrNull(event.pspPaymentId) && authorizationIdsValid(event.outcome)
     case "RefundUpdated":
-      return isPspId(event.eventId) && validOrNull(event.reference) && validOrNull(event.pspRefundId) && refundIdsValid(event.outcome)
+      return isPspId(event.eventId) && validOrNull(event.pspRefundId) && refundIdsValid(event.outcome)
     case "SubscriptionUpdated":
       return reportIdsValid(event)
   }
 }
+
+/**
+ * The event with a payment's or refund's reference that is not an id taken as none: ours always are,
+ * so such a one (a merchant reference another system gave a payment made outside this service) names
+ * nothing of ours, and is not kept; the event still counts for the PSP's ids it carries.
+ */
+const withReadableReference = (event: ProviderEvent): ProviderEvent =>
+  event._tag === "SubscriptionUpdated" || validOrNull(event.reference) ? event : { ...event, reference: null }
 
 const checked = <A>(valid: (answer: A) => boolean, what: string) => <B extends A, E, R>(call: Effect.Effect<B, E, R>) =>
   Effect.flatMap(call, (answer) => valid(answer) ? Effect.succeed(answer) : Effect.fail(unreadable(what)))
@@ -70,7 +78,7 @@ export const idCheckedConnector = (connector: PaymentConnector): PaymentConnecto
     verifyWebhook: (webhook) =>
       Effect.flatMap(connector.verifyWebhook(webhook), (events) =>
         events.every(eventIdsValid)
-          ? Effect.succeed(events)
+          ? Effect.succeed(events.map(withReadableReference))
           : Effect.fail(new WebhookRejected({ reason: `it holds an id that is not one (1 to ${MAX_PSP_ID_LENGTH} visible ASCII characters)` }))),
     ...(completeAction === undefined ? {} : { completeAction: (request) => payment(completeAction(request)) }),
     ...(subscriptions === undefined ? {} : {
