@@ -6,7 +6,7 @@ import { HttpMain } from "@orchestrator/http"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis"
 import { Database, runMigrations } from "@orchestrator/sql"
 import { WorkerMain } from "@orchestrator/worker"
-import { Console, Effect, Layer, Option, Redacted } from "effect"
+import { Console, Effect, Exit, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs/promises"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
@@ -39,7 +39,12 @@ const application = (settings: Settings) =>
  */
 export const serve = (settings: Settings, roles: { readonly http: boolean; readonly worker: boolean }) => {
   // The composition root mounts the dashboard and the sandbox PSP's pages beside the API.
-  const http = HttpMain({ port: settings.port, trustedProxies: settings.trustedProxies, pages: Layer.merge(SandboxPagesLive, DashboardPagesLive) })
+  const http = HttpMain({
+    port: settings.port,
+    trustedProxies: settings.trustedProxies,
+    trustIncomingTraces: settings.trustIncomingTraces,
+    pages: Layer.merge(SandboxPagesLive, DashboardPagesLive)
+  })
   const parts = [
     ...(roles.http ? [http] : []),
     ...(roles.worker ? [WorkerMain] : []),
@@ -55,11 +60,13 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
         yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
       }
       if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs · dashboard: ${settings.baseUrl}/dashboard`)
-      // Finalizers run in reverse: this one runs after the server has drained and the database closed.
-      yield* Effect.addFinalizer(() => Effect.logInfo("Stopped cleanly."))
     })
   )
-  return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(application(settings))))
+  // Said once the whole service has been released (the server drained, the worker stopped, the
+  // database closed): merged layers are released side by side, so no finalizer of theirs could say it.
+  return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(application(settings)))).pipe(
+    Effect.onExit((exit) => Exit.isInterrupted(exit) ? Effect.logInfo("Stopped cleanly.") : Effect.void)
+  )
 }
 
 export const migrate = (settings: Settings) =>

@@ -60,7 +60,8 @@ const nextSteps = (name: string, title: string) =>
   4. Register it: in packages/connectors/src/ConnectorCatalogLive.ts add
        import { ${name}Definition } from "./${name}/Connector.js"
      and, among the connection types,
-       ${name}: ${name}Definition(http),`
+       ${name}: ${name}Definition(http),
+     then add "${name}" to CONNECTION_TYPES in packages/core/src/providers/ConnectionTypes.ts (the API reference's list)`
 
 /** Writes the new connector's files under `targetRoot`, reading the template under `sourceRoot`. */
 export const newConnector = (options: { readonly name: string; readonly sourceRoot: string; readonly targetRoot: string }) =>

@@ -1,4 +1,5 @@
 import { isHttpUrl, parseSecretKey, type PrivateAddresses } from "@orchestrator/core"
+import { parseTrustedProxies, type TrustedProxyList } from "@orchestrator/http"
 import type { DatabaseConfig } from "@orchestrator/sql"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 import * as path from "node:path"
@@ -24,10 +25,12 @@ export interface Settings {
    */
   readonly privateAddresses: PrivateAddresses
   /**
-   * How many reverse proxies of the operator's own stand in front and append to X-Forwarded-For;
-   * 0 (the default): the header is ignored and the socket's peer is the client.
+   * The operator's own reverse proxies, by address or CIDR: X-Forwarded-For is read only from them.
+   * None (the default): the header is ignored and the socket's peer is the client.
    */
-  readonly trustedProxies: number
+  readonly trustedProxies: TrustedProxyList
+  /** Whether a client's `traceparent` (or B3) header may parent the request's trace; else a trace starts here. */
+  readonly trustIncomingTraces: boolean
   /** Set by `pnpm start`: stop when the command that started the service is gone (see ParentWatch). */
   readonly stopWithParent: boolean
   /** Where this process serves `GET /metrics` (Prometheus), apart from the API; none unless a port is set. */
@@ -87,10 +90,11 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   privateAddresses: Config.option(Config.literal("allow", "deny")("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES")),
   /** Deprecated: `true` is `ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny`, `false` is `allow`. */
   webhooksPublicOnly: Config.option(Config.boolean("ORCHESTRATOR_WEBHOOKS_PUBLIC_ONLY")),
-  trustedProxies: check(
-    Config.integer("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault(0)),
-    (count) => count < 0 || count > 10 ? "ORCHESTRATOR_TRUSTED_PROXIES must be between 0 and 10" : undefined
-  ),
+  trustedProxies: Config.mapOrFail(Config.string("ORCHESTRATOR_TRUSTED_PROXIES").pipe(Config.withDefault("")), (text) => {
+    const parsed = parseTrustedProxies(text)
+    return typeof parsed === "string" ? Either.left(ConfigError.InvalidData([], parsed)) : Either.right(parsed)
+  }),
+  trustIncomingTraces: Config.boolean("ORCHESTRATOR_TRUST_INCOMING_TRACES").pipe(Config.withDefault(false)),
   stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false)),
   metricsPort: Config.option(Config.port("ORCHESTRATOR_METRICS_PORT")),
   metricsHost: Config.string("ORCHESTRATOR_METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
@@ -116,6 +120,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
       () => Option.isSome(raw.databaseUrl) ? "deny" as const : "allow" as const
     ),
     trustedProxies: raw.trustedProxies,
+    trustIncomingTraces: raw.trustIncomingTraces,
     stopWithParent: raw.stopWithParent,
     metrics: Option.map(raw.metricsPort, (port) => ({ port, host: raw.metricsHost }))
   }))

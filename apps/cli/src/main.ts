@@ -31,7 +31,8 @@ Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_
 ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
-ORCHESTRATOR_TRUSTED_PROXIES (reverse proxies in front that append to X-Forwarded-For, default 0),
+ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is
+read; none by default), ORCHESTRATOR_TRUST_INCOMING_TRACES (true: a client's traceparent is kept),
 ORCHESTRATOR_METRICS_PORT and ORCHESTRATOR_METRICS_HOST (this process's GET /metrics for Prometheus,
 default host 127.0.0.1; none unless the port is set).`
 

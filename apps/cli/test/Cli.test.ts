@@ -76,7 +76,10 @@ describe("command-line tool", () => {
       [{ DATABASE_URL: "mysql://localhost/db" }, /DATABASE_URL must be a postgres/],
       [{ ORCHESTRATOR_ENCRYPTION_KEY: "too-short" }, /ORCHESTRATOR_ENCRYPTION_KEY must be 64 hexadecimal/],
       [{ ORCHESTRATOR_DEV_API_KEY: `sk_live_${"a".repeat(40)}` }, /ORCHESTRATOR_DEV_API_KEY must be a test key/],
-      [{ ORCHESTRATOR_BASE_URL: "localhost:3000" }, /ORCHESTRATOR_BASE_URL must be an http/]
+      [{ ORCHESTRATOR_BASE_URL: "localhost:3000" }, /ORCHESTRATOR_BASE_URL must be an http/],
+      // The hop count this setting used to take: the reason names the list it takes now.
+      [{ ORCHESTRATOR_TRUSTED_PROXIES: "1" }, /ORCHESTRATOR_TRUSTED_PROXIES no longer takes a count .* addresses or CIDRs/],
+      [{ ORCHESTRATOR_TRUST_INCOMING_TRACES: "maybe" }, /ORCHESTRATOR_TRUST_INCOMING_TRACES/]
     ]
     const results = await Promise.all(cases.map(([env]) => run(["start"], { ORCHESTRATOR_DATA_DIR: dataDir, ...env })))
     results.forEach((result, index) => {

@@ -201,4 +201,34 @@ describe("traces over OTLP/HTTP", () => {
     for (const secret of [apiKey, hmacKey, "visa_ok\""]) expect(exported).not.toContain(secret)
     expect(exported).not.toMatch(/x-api-key/i)
   }, 120_000)
+
+  it("a client's traceparent starts nothing in the operator's traces unless ORCHESTRATOR_TRUST_INCOMING_TRACES says so", async () => {
+    const clientTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    const clientSpan = "00f067aa0ba902b7"
+    const requestWith = (trusted: boolean) =>
+      Effect.runPromise(
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const read = yield* raw(`${baseUrl}/v1/payments?limit=1`, {
+            headers: { ...json(secret), traceparent: `00-${clientTrace}-${clientSpan}-01`, b3: `${clientTrace}-${clientSpan}-1` }
+          })
+          expect(read.status).toBe(200)
+          return read.headers.get("request-id")!
+        }).pipe(
+          Effect.scoped,
+          Effect.provide(serverLayer(testDatabases()[0]!.layer, { server: { trustIncomingTraces: trusted } })),
+          withTracing(process.env)
+        )
+      )
+    const serverSpanOf = (requestId: string) =>
+      waitForSpans(collector.spans, (spans) => spans.find((span) => span.attributes["request.id"] === requestId), 20_000)
+
+    const untrusted = await serverSpanOf(await requestWith(false))
+    expect(untrusted.traceId).not.toBe(clientTrace)
+    expect(untrusted.parentSpanId).toBeUndefined()
+    expect(collector.spans.filter((span) => span.traceId === clientTrace)).toEqual([])
+
+    const trusted = await serverSpanOf(await requestWith(true))
+    expect(trusted).toMatchObject({ traceId: clientTrace, parentSpanId: clientSpan })
+  }, 120_000)
 })

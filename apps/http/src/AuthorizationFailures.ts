@@ -2,6 +2,7 @@ import { HttpServerRequest } from "@effect/platform"
 import type { FailedAuthentications } from "@orchestrator/core"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
+import type { TrustedProxyList } from "./TrustedProxies.js"
 
 /**
  * Runs an authentication for the request's client address: refused at once (429) when the address
@@ -9,7 +10,7 @@ import { clientAddressOf } from "./ClientAddress.js"
  * (a key or secret presented and refused, not a missing one) is counted against the address.
  */
 export const throttledByAddress =
-  (failures: FailedAuthentications["Type"], proxies: number) => <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
+  (failures: FailedAuthentications["Type"], proxies: TrustedProxyList) => <A, E, R>(attempt: Effect.Effect<A, E, R>, counts: (error: E) => boolean) =>
     Effect.gen(function*() {
       const address = clientAddressOf(yield* HttpServerRequest.HttpServerRequest, proxies)
       yield* failures.admit(address)

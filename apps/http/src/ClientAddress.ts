@@ -1,6 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Context, Option } from "effect"
 import { isIP } from "node:net"
+import { bareAddress, NO_TRUSTED_PROXIES, type TrustedProxyList } from "./TrustedProxies.js"
 
 /** The eight groups of an IPv6 address, `::` expanded; null when it is not one. */
 const groupsOf = (address: string): Array<string> | null => {
@@ -14,31 +15,42 @@ const groupsOf = (address: string): Array<string> | null => {
 }
 
 /**
- * How many reverse proxies of the operator's own stand in front of the service, each appending the
- * address it saw to X-Forwarded-For (`ORCHESTRATOR_TRUSTED_PROXIES`). 0, the default: the header is
- * anyone's to write and is ignored.
+ * The operator's own reverse proxies (`ORCHESTRATOR_TRUSTED_PROXIES`), by address or CIDR. None, the
+ * default: X-Forwarded-For is anyone's to write and is ignored.
  */
 export class TrustedProxies extends Context.Reference<TrustedProxies>()("http/TrustedProxies", {
-  defaultValue: () => 0
+  defaultValue: (): TrustedProxyList => NO_TRUSTED_PROXIES
 }) {}
 
-/** The address the outermost trusted proxy saw: the entry it appended, counted from the right. */
-const forwardedFor = (request: HttpServerRequest.HttpServerRequest, proxies: number): string | undefined => {
-  if (proxies === 0) return undefined
+/**
+ * The client as the operator's proxies saw it, when the socket's peer is one of them: walking
+ * X-Forwarded-For from the right (each proxy appends the peer it saw), the first entry that is not a
+ * trusted proxy. What a client wrote further left is never reached. An entry that is no address stops
+ * the walk at the last proxy that was believed; a header of proxies only ends at its leftmost.
+ */
+const forwardedFor = (request: HttpServerRequest.HttpServerRequest, peer: string, proxies: TrustedProxyList): string | undefined => {
+  if (!proxies.contains(peer)) return undefined
   const header = request.headers["x-forwarded-for"]
   if (header === undefined) return undefined
-  const entries = header.split(",").map((entry) => entry.trim())
-  const seen = entries[entries.length - proxies]
-  return seen !== undefined && isIP(seen) !== 0 ? seen : undefined
+  const entries = header.split(",").map(bareAddress).filter((entry) => entry !== "")
+  let nearest: string | undefined = undefined
+  for (let at = entries.length - 1; at >= 0; at--) {
+    const entry = entries[at]!
+    if (isIP(entry) === 0) return nearest
+    if (!proxies.contains(entry)) return entry
+    nearest = entry
+  }
+  return nearest
 }
 
 /**
  * Whom failed authentications are counted against: the peer of the socket, or behind trusted proxies
- * the address the outermost one saw. An IPv4 address as it is, also when shown IPv4-mapped; an IPv6
+ * the client they saw. An IPv4 address as it is, also when shown IPv4-mapped; an IPv6
  * address by its /64, the block one customer line gets, so walking through it does not reset the count.
  */
-export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, proxies = 0): string => {
-  const address = forwardedFor(request, proxies) ?? Option.getOrElse(request.remoteAddress, () => "unknown")
+export const clientAddressOf = (request: HttpServerRequest.HttpServerRequest, proxies: TrustedProxyList = NO_TRUSTED_PROXIES): string => {
+  const peer = Option.getOrElse(request.remoteAddress, () => "unknown")
+  const address = forwardedFor(request, peer, proxies) ?? peer
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
   if (mapped !== null) return mapped[1]!
   if (!address.includes(":")) return address

@@ -35,7 +35,26 @@ export interface HttpServerOptions {
   readonly requestTimeout?: number
   /** How often the two timeouts are checked. Node's default: 30 s. */
   readonly connectionsCheckingInterval?: number
+  /**
+   * Whether a client's trace context (`traceparent`, B3) may parent the request's trace
+   * (`ORCHESTRATOR_TRUST_INCOMING_TRACES`). Not by default: a client could otherwise force sampling and
+   * splice its spans into the operator's traces, so each request starts a trace of its own.
+   */
+  readonly trustIncomingTraces?: boolean
 }
+
+/** The headers a server span takes its parent from (W3C trace context, B3 single and multi). */
+const TRACE_CONTEXT_HEADERS = ["traceparent", "tracestate", "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid", "x-b3-sampled", "x-b3-flags"]
+
+/**
+ * Drops a client's trace context before anything reads the request: the server span is opened from
+ * the request's headers before any middleware of ours runs, so this is done on Node's request itself,
+ * ahead of the listener that hands it to the application.
+ */
+const ignoreIncomingTraces = (server: http.Server) =>
+  server.prependListener("request", (request: http.IncomingMessage) => {
+    for (const name of TRACE_CONTEXT_HEADERS) delete request.headers[name]
+  })
 
 /**
  * A request whose reading is abandoned before its body is all in (over 1 MiB, read as a stream) is
@@ -165,6 +184,7 @@ const makeServer = (options: HttpServerOptions, runtime: Runtime.Runtime<never>)
     ...(options.connectionsCheckingInterval === undefined ? {} : { connectionsCheckingInterval: options.connectionsCheckingInterval })
   })
   answerClientErrors(server, runtime)
+  if (options.trustIncomingTraces !== true) ignoreIncomingTraces(server)
   return server
 }
 
@@ -210,16 +230,18 @@ export const HttpServerNodeLive = (options: HttpServerOptions) =>
       Effect.gen(function*() {
         const runtime = yield* Effect.runtime<never>()
         const handlers = runningHandlers()
-        // Added before the server exists, so it runs after the server has closed: no handler starts after it.
+        // Added before the server exists, so it runs after the server has closed: no handler starts
+        // after it, and those whose client already left are waited for too.
+        yield* Effect.addFinalizer(() => handlers.drained)
+        const server = yield* NodeHttpServer.make(() => makeServer(options, runtime), { port: options.port })
+        // Added after, so it runs first: what is running at the moment the stop begins.
         yield* Effect.addFinalizer(() =>
           Effect.suspend(() =>
-            handlers.count() === 0 ? Effect.void : Effect.zipRight(
-              Effect.logInfo(`Shutting down: waiting for ${handlers.count()} running request(s) to finish`),
-              handlers.drained
+            Effect.logInfo(
+              handlers.count() === 0 ? "Shutting down: no request running" : `Shutting down: waiting for ${handlers.count()} running request(s) to finish`
             )
           )
         )
-        const server = yield* NodeHttpServer.make(() => makeServer(options, runtime), { port: options.port })
         return HttpServer.make({
           address: server.address,
           serve: (app, middleware) =>

@@ -2,3 +2,4 @@
 export { loadScalarScript } from "./docs/ScalarScript.js"
 export { HttpMain } from "./main.js"
 export { MetricsServerLive } from "./metrics/MetricsServer.js"
+export { parseTrustedProxies, type TrustedProxyList } from "./TrustedProxies.js"

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { TrustedProxies } from "./ClientAddress.js"
 import { HttpRoutesLive } from "./HttpRoutes.js"
 import { HttpServerNodeLive, type HttpServerOptions } from "./HttpServerNode.js"
+import type { TrustedProxyList } from "./TrustedProxies.js"
 
 /**
  * The HTTP shell: every route on Node's HTTP server at `port`, with the pages the composition root
@@ -10,7 +11,7 @@ import { HttpServerNodeLive, type HttpServerOptions } from "./HttpServerNode.js"
  */
 export const HttpMain = <E, R>(
   options: HttpServerOptions & {
-    readonly trustedProxies: number
+    readonly trustedProxies: TrustedProxyList
     readonly pages: Layer.Layer<never, E, R>
   }
 ) =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { testDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
 import { TrustedProxies } from "../src/ClientAddress.js"
+import { parseTrustedProxies, type TrustedProxyList } from "../src/TrustedProxies.js"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { json } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -20,6 +21,8 @@ const list = (baseUrl: string, key: string, forwardedFor?: string) =>
   raw(`${baseUrl}/v1/payments?limit=1`, {
     headers: { ...json(key), ...(forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor }) }
   })
+
+const trusted = (setting: string) => parseTrustedProxies(setting) as TrustedProxyList
 
 const statusCounts = (answers: ReadonlyArray<{ readonly status: number }>) =>
   answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {})
@@ -80,11 +83,28 @@ describe("failed authentication throttled per client address", () => {
       expect((yield* list(baseUrl, unknownKey(), "198.51.100.12")).status).toBe(401)
       // A client writing its own header in front of the proxy's entry does not escape its count.
       expect((yield* list(baseUrl, unknownKey(), "192.0.2.1, 203.0.113.66")).status).toBe(429)
+      // Nor behind a second proxy of the operator's (a CDN in 10/8, then this one).
+      expect((yield* list(baseUrl, unknownKey(), "192.0.2.9, 203.0.113.66, 10.4.0.7")).status).toBe(429)
     }).pipe(
       Effect.scoped,
       Effect.provide(
         Layer.fresh(serverLayer(database!.layer, { failedAuthentications: limit })).pipe(
-          Layer.provide(Layer.succeed(TrustedProxies, 1))
+          Layer.provide(Layer.succeed(TrustedProxies, trusted("127.0.0.1, 10.0.0.0/8")))
+        )
+      )
+    ), 120_000)
+
+  it.live("a peer that is not one of the operator's proxies cannot name its own address in X-Forwarded-For", () =>
+    Effect.gen(function*() {
+      const { baseUrl } = yield* merchant()
+      // 40 guesses, each claiming another address: all count against the socket's peer.
+      const rotated = yield* Effect.all(Array.from({ length: 40 }, (_, at) => list(baseUrl, unknownKey(), `198.51.100.${at + 1}`)))
+      expect(statusCounts(rotated)).toEqual({ 401: 20, 429: 20 })
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Layer.fresh(serverLayer(database!.layer, { failedAuthentications: limit })).pipe(
+          Layer.provide(Layer.succeed(TrustedProxies, trusted("10.0.0.0/8, fd00::/8")))
         )
       )
     ), 120_000)

@@ -12,6 +12,12 @@ const responses: Array<string> = []
 const WEBHOOK_ID = "8PT597110X687430LFAKE"
 const RETURN_URL = "https://shop.example/back"
 
+/** The worker's poll of payments waiting for their payer, without waiting for its first point (real clock here). */
+const followUpNow = Effect.flatMap(
+  PaymentPolicy,
+  (policy) => runJobs("follow-up-payments").pipe(Effect.provideService(PaymentPolicy, { ...policy, actionPollSchedule: [Duration.zero] }))
+)
+
 /** The worker's reconciliation, without waiting for an attempt to be old enough (real clock here). */
 const reconcileNow = Effect.flatMap(
   PaymentPolicy,
@@ -116,7 +122,9 @@ for (const database of testDatabases()) {
           // An e-check: the capture is PENDING when the payer is back; PayPal's webhook settles it.
           const slow = yield* call("/v1/payments", { body: wallet() })
           yield* payerApproves(baseUrl, slow.json.next_action.url, "pending")
-          expect((yield* call(`/v1/payments/${slow.json.id}`)).json.status).not.toBe("succeeded")
+          // Waiting on PayPal now, not on the payer: nothing left to open.
+          const waiting = (yield* call(`/v1/payments/${slow.json.id}`)).json
+          expect([waiting.status, waiting.next_action, waiting.attempts.map((attempt: any) => attempt.status)]).toEqual(["processing", null, ["pending"]])
           const delivery = paypal.webhook(WEBHOOK_ID, "PAYMENT.CAPTURE.COMPLETED", paypal.settleCapture(slow.json.provider_payment_id, "COMPLETED"))
           const forged = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
             method: "POST",
@@ -146,6 +154,59 @@ for (const database of testDatabases()) {
 
           // No secret in any answer or log line.
           for (const text of [...responses, ...logs]) expect(text).not.toContain(paypal.clientSecret)
+        }))
+
+      it.scoped("a payer who approves and closes the tab is paid by the worker's poll; a capture PENDING waits in processing until the poll or a DENIED webhook settles it", () =>
+        Effect.gen(function*() {
+          const paypal = yield* fakePayPal
+          const { baseUrl, secret } = yield* merchant()
+          const call = api(baseUrl, secret)
+          const connection = yield* call("/v1/provider-connections", {
+            body: {
+              name: "paypal_eu",
+              type: "paypal",
+              credentials: { client_id: paypal.clientId, client_secret: paypal.clientSecret },
+              base_url: paypal.url,
+              settings: { webhook_id: WEBHOOK_ID }
+            }
+          })
+          expect(connection.status).toBe(201)
+          const captures = () => paypal.exchanges.filter((exchange) => exchange.method === "POST" && exchange.url.endsWith("/capture")).length
+
+          // Approved at PayPal, never back: the poll of payments waiting for their payer completes the order, once.
+          const abandoned = yield* call("/v1/payments", { body: wallet({ provider: "paypal_eu" }) })
+          expect(abandoned.json.status).toBe("requires_action")
+          paypal.approve(abandoned.json.provider_payment_id)
+          yield* followUpNow
+          const paid = (yield* call(`/v1/payments/${abandoned.json.id}`)).json
+          expect([paid.status, paid.amount_captured, paid.next_action]).toEqual(["succeeded", 1050, null])
+          expect([paypal.ordersFor(abandoned.json.attempts[0].id), captures()]).toEqual([1, 1])
+          yield* followUpNow
+          expect(captures()).toBe(1)
+
+          // Approved with an e-check, never back: the capture is PENDING, so the payment waits on PayPal.
+          const echeck = yield* call("/v1/payments", { body: wallet({ provider: "paypal_eu" }) })
+          paypal.approve(echeck.json.provider_payment_id, "pending")
+          yield* followUpNow
+          const pending = (yield* call(`/v1/payments/${echeck.json.id}`)).json
+          expect([pending.status, pending.next_action]).toEqual(["processing", null])
+          // PayPal declines it later: its webhook settles the payment as failed.
+          const denied = paypal.webhook(WEBHOOK_ID, "PAYMENT.CAPTURE.DENIED", paypal.settleCapture(echeck.json.provider_payment_id, "DECLINED"))
+          const told = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, { method: "POST", headers: denied.headers, body: denied.body })
+          expect(told.status).toBe(200)
+          yield* runJobs("apply-provider-events")
+          const failed = (yield* call(`/v1/payments/${echeck.json.id}`)).json
+          expect([failed.status, failed.failure.code, failed.next_action]).toEqual(["failed", "payment_method_declined", null])
+
+          // Another PENDING capture, completed at PayPal with no webhook (none configured): the worker's reconciliation finds it.
+          const polled = yield* call("/v1/payments", { body: wallet({ provider: "paypal_eu" }) })
+          paypal.approve(polled.json.provider_payment_id, "pending")
+          yield* followUpNow
+          expect((yield* call(`/v1/payments/${polled.json.id}`)).json.status).toBe("processing")
+          paypal.settleCapture(polled.json.provider_payment_id, "COMPLETED")
+          yield* reconcileNow
+          expect((yield* call(`/v1/payments/${polled.json.id}`)).json).toMatchObject({ status: "succeeded", amount_captured: 1050, next_action: null })
+          expect(paypal.ordersFor(polled.json.attempts[0].id)).toBe(1)
         }))
     }
   )

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { SandboxLedger } from "@orchestrator/connectors"
-import { EventsRepository, ProviderConnection, ProviderConnectionsRepository, type Tenant } from "@orchestrator/core"
+import { EventsRepository, Organizations, ProviderConnection, ProviderConnectionsRepository, type Tenant } from "@orchestrator/core"
 import { testDatabases } from "@orchestrator/testing"
 import { Effect, Option } from "effect"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -306,6 +306,48 @@ for (const database of testDatabases()) {
             const list = yield* other.client.payments.list({ urlParams: {} })
             expect(list.data.map((p) => p.id)).not.toContain(payment.id)
           }
+        }))
+
+      it.effect("a payment or checkout session for another organization's customer, or the other mode's: 404 on customer_id, nothing charged", () =>
+        Effect.gen(function*() {
+          const organizations = yield* Organizations
+          const owner = yield* merchant()
+          const stranger = yield* merchant()
+          const ownersLive = yield* organizations.createKey(owner.organization.id, true)
+          const customer = yield* raw(`${owner.baseUrl}/v1/customers`, {
+            method: "POST",
+            headers: json(owner.secret),
+            body: JSON.stringify({ email: "owner-customer@example.com" })
+          })
+          expect(customer.status).toBe(201)
+          const body = paymentWith("tok_visa", { customer_id: customer.json.id })
+          for (const key of [stranger.secret, ownersLive.secret]) {
+            const paid = yield* raw(`${owner.baseUrl}/v1/payments`, { method: "POST", headers: json(key, newKey()), body: JSON.stringify(body) })
+            expect([paid.status, paid.json.error]).toEqual([404, {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: `No such customer: '${customer.json.id}'`,
+              param: "customer_id",
+              request_id: paid.headers.get("request-id")
+            }])
+            const session = yield* raw(`${owner.baseUrl}/v1/checkout/sessions`, {
+              method: "POST",
+              headers: json(key, newKey()),
+              body: JSON.stringify({
+                amount: 1050,
+                currency: "EUR",
+                success_url: "https://shop.example/paid",
+                cancel_url: "https://shop.example/cart",
+                customer_id: customer.json.id
+              })
+            })
+            expect([session.status, session.json.error.code, session.json.error.param]).toEqual([404, "resource_missing", "customer_id"])
+            const listed = yield* raw(`${owner.baseUrl}/v1/payments`, { headers: json(key) })
+            expect(listed.json.data).toEqual([])
+          }
+          // The owner's own key pays for its own customer.
+          const own = yield* raw(`${owner.baseUrl}/v1/payments`, { method: "POST", headers: json(owner.secret, newKey()), body: JSON.stringify(body) })
+          expect([own.status, own.json.customer_id]).toEqual([201, customer.json.id])
         }))
     }
   )

@@ -71,13 +71,14 @@ for (const database of testDatabases()) {
 
       it.effect("takes the exact body of POST /v1/payments: its token's card country and brand are used, as by the payment", () =>
         Effect.gen(function*() {
-          const { dryRun, pay, routeBy, rule } = yield* setup({ country: ["FR"] })
+          const { call, dryRun, pay, routeBy, rule } = yield* setup({ country: ["FR"] })
           yield* routeBy("rules")
+          const customer = (yield* call("/v1/customers", { email: "routed@example.com" })).json
           const payment = {
             amount: 4200,
             currency: "EUR",
             payment_method: { type: "card", token: "tok_visa_fr" },
-            customer_id: "cus_123",
+            customer_id: customer.id,
             description: "Order 42",
             capture: false,
             return_url: "https://shop.example/back",

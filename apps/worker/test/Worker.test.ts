@@ -15,7 +15,7 @@ import {
   type Tenant
 } from "@orchestrator/core"
 import { forkAndAdvance } from "@orchestrator/testing"
-import { Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { type Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { WorkerMain } from "../src/main.js"
 
 /** The application on in-memory storage with the real sandbox PSP, as the worker runs it. */
@@ -118,21 +118,48 @@ describe("worker jobs", () => {
       expect((yield* (yield* Payments).retrieve(tenant, paid.id)).amount_refunded).toBe(500)
     }).pipe(Effect.provide(testLayer())))
 
-  it.effect("settles a 3D Secure the customer completed but never came back from", () =>
+  it.effect("asks about a payment waiting on its customer 1, 2, 5 and 10 minutes after, then every 15, and settles one the customer completed but never came back from", () =>
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const payments = yield* Payments
+      const ledger = yield* SandboxLedger
       const challenged = yield* payments.create(tenant, payment("tok_threeDSecureRequired"))
-      // The customer passes the challenge at the sandbox, then closes the tab before the redirect.
-      yield* (yield* SandboxLedger).transitionCharge(challenged.provider_payment_id!, ["requires_action"], {
-        status: "succeeded",
-        amountCaptured: 2000
-      })
-      yield* TestClock.adjust("10 minutes")
-      expect(yield* followUpPayments).toBe(0)
-      yield* TestClock.adjust("6 minutes")
-      expect(yield* followUpPayments).toBe(1)
+      const waiting = yield* payments.create(tenant, payment("tok_threeDSecureRequired"))
+      // How many payments each pass asked the PSP about, at each time (minutes:seconds since they began waiting).
+      const asked: Array<[string, number]> = []
+      const at = (time: string, advance: Duration.DurationInput) =>
+        Effect.gen(function*() {
+          yield* TestClock.adjust(advance)
+          asked.push([time, yield* followUpPayments])
+        })
+      yield* at("0:55", "55 seconds")
+      yield* at("1:05", "10 seconds")
+      yield* at("1:35", "30 seconds")
+      yield* at("2:05", "30 seconds")
+      // The customer passes the challenge at the sandbox at minute 3, then closes the tab before the redirect.
+      yield* TestClock.adjust("55 seconds")
+      yield* ledger.transitionCharge(challenged.provider_payment_id!, ["requires_action"], { status: "succeeded", amountCaptured: 2000 })
+      yield* at("4:35", "95 seconds")
+      yield* at("5:05", "30 seconds")
       expect((yield* payments.retrieve(tenant, challenged.id)).status).toBe("succeeded")
+      yield* at("10:05", "5 minutes")
+      yield* at("20:05", "10 minutes")
+      yield* at("25:10", "305 seconds")
+      yield* at("40:15", "905 seconds")
+      expect(asked).toEqual([
+        ["0:55", 0],
+        ["1:05", 2],
+        ["1:35", 0],
+        ["2:05", 2],
+        ["4:35", 0],
+        ["5:05", 2],
+        ["10:05", 1],
+        ["20:05", 0],
+        ["25:10", 1],
+        ["40:15", 1]
+      ])
+      expect((yield* payments.retrieve(tenant, waiting.id)).status).toBe("requires_action")
+      expect(yield* ledger.countCharges(challenged.id)).toBe(1)
     }).pipe(Effect.provide(testLayer())))
 
   it.effect("releases an uncaptured authorization after 7 days and an abandoned 3D Secure after a day", () =>

@@ -118,6 +118,7 @@ export { RateLimited } from "./limits/RateLimits.js"
 export { ResourceLimitExceeded } from "./limits/ResourceLimits.js"
 export {
   AmountTooLarge,
+  PaymentCustomerNotFound,
   PaymentNotFound,
   PaymentNotRefundable,
   PaymentRefused,
@@ -129,6 +130,7 @@ export {
 export { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound } from "./providers/ProviderConnectionErrors.js"
 export { NoProviderAvailable, ProviderNotUsable } from "./providers/ProviderResolution.js"
 export { ProviderWebhookRejected } from "./providers/ProviderWebhooks.js"
+export { ProviderWebhookThrottled } from "./providers/WebhookIntake.js"
 export { RefundNotFound, RefundRefused } from "./refunds/RefundErrors.js"
 export { RoutingRuleInvalid, RoutingRuleNotFound } from "./routing/RoutingErrors.js"
 export {
@@ -286,3 +288,8 @@ export {
   pspAccess,
   webhookAccess
 } from "./egress/EgressPolicy.js"
+export { providerWebhooksThrottledTotal } from "./observability/ServiceMetrics.js"
+export { connectionTypesNamed } from "./providers/ConnectionTypes.js"
+export { type WebhookClaim } from "./providers/PaymentConnector.js"
+export { isPspId } from "./providers/PspIds.js"
+export { WebhookIntakeLimit } from "./providers/WebhookIntake.js"

@@ -8,7 +8,18 @@ const ADYEN = ["*.adyen.com", "*-checkout-live.adyenpayments.com"]
 
 describe("IP addresses", () => {
   it("only public unicast addresses are public, in every form that embeds an IPv4 address", () => {
-    const publicOnes = ["8.8.8.8", "93.184.216.34", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "[2a00:1450::1]"]
+    const publicOnes = [
+      "8.8.8.8",
+      "93.184.216.34",
+      "2606:4700:4700::1111",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808",
+      "[2a00:1450::1]",
+      "192.88.98.1",
+      "2001:200::1",
+      "2001:4860:4860::8888",
+      "3fff:1000::1"
+    ]
     const notPublic = [
       "127.0.0.1",
       "127.255.0.9",
@@ -46,6 +57,25 @@ describe("IP addresses", () => {
       "64:ff9b:1::808:808",
       "2002:a00:1::1",
       "2002:7f00:1::",
+      // IPv4-translated (SIIT), Teredo and the rest of the IETF protocol assignments, the 6to4 relay
+      // anycast, ORCHID and ORCHIDv2, the discard-only and dummy prefixes, SRv6 SIDs, documentation.
+      "::ffff:0:127.0.0.1",
+      "::ffff:0:7f00:1",
+      "::ffff:0:808:808",
+      "2001::1",
+      "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+      "2001:2::1",
+      "2001:1::1",
+      "192.88.99.1",
+      "2001:10::1",
+      "2001:1f::1",
+      "2001:20::1",
+      "2001:2f:ffff::1",
+      "100::1",
+      "100:0:0:1::1",
+      "5f00::1",
+      "3fff::1",
+      "3fff:fff:ffff::1",
       "not-an-ip",
       "1.2.3",
       "2130706433"
@@ -67,6 +97,10 @@ describe("IP addresses", () => {
         "https://[::ffff:127.0.0.1]/",
         "https://[::ffff:7f00:1]/",
         "https://[64:ff9b::127.0.0.1]/",
+        "https://[::ffff:0:127.0.0.1]/",
+        "https://[2001::7f00:1]/",
+        "https://192.88.99.1/",
+        "https://[2001:10::1]/",
         "https://[::1]/",
         "https://169.254.169.254/latest/meta-data/",
         "https://0xa9.0xfe.0xa9.0xfe/",

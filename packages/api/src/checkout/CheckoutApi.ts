@@ -13,6 +13,7 @@ import {
   ListOf,
   NoProviderAvailable,
   optionalField,
+  PaymentCustomerNotFound,
   ProviderNotUsable,
   RerouteCheckout
 } from "@orchestrator/core"
@@ -46,6 +47,7 @@ export class CheckoutSessionsApi extends HttpApiGroup.make("checkoutSessions")
       .addSuccess(CheckoutSession, { status: 201 })
       .addError(apiErrorOf(ProviderNotUsable))
       .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(PaymentCustomerNotFound))
       .addError(apiErrorOf(IdempotencyKeyInUse))
       .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create a checkout session")

@@ -12,6 +12,7 @@ import {
   NoProviderAvailable,
   optionalField,
   Payment,
+  PaymentCustomerNotFound,
   PaymentNotFound,
   PaymentRefused,
   PaymentStateConflict,
@@ -70,6 +71,7 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(apiErrorOf(ReturnUrlRequired))
       .addError(apiErrorOf(ProviderNotUsable))
       .addError(apiErrorOf(NoProviderAvailable))
+      .addError(apiErrorOf(PaymentCustomerNotFound))
       .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import {
   ConnectionInvalid,
   ConnectionNameTaken,
+  connectionTypesNamed,
   CreateProviderConnection,
   DefaultProviderInUse,
   field,
@@ -13,6 +14,7 @@ import {
   ProviderConnectionNotFound,
   ProviderConnectionView,
   ProviderWebhookRejected,
+  ProviderWebhookThrottled,
   ResourceLimitExceeded,
   UpdateProviderConnection
 } from "@orchestrator/core"
@@ -44,7 +46,7 @@ export class ProvidersApi extends HttpApiGroup.make("providers")
       .annotate(OpenApi.Summary, "Connect a PSP account")
       .annotate(
         OpenApi.Description,
-        "Adds an account at a PSP (`type`: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal`, `mollie`) under a " +
+        `Adds an account at a PSP (\`type\`: ${connectionTypesNamed()}) under a ` +
           "`name` that payments, routing rules and checkout sessions use as `provider`. The sandbox type is refused " +
           "in live mode. " +
           "`credentials` and `webhook_secret` are write-only: sealed at rest, never shown again. `settings` are the " +
@@ -128,12 +130,17 @@ export class ProviderWebhooksApi extends HttpApiGroup.make("providerWebhooks")
       .setPayload(HttpApiSchema.Uint8Array())
       .addSuccess(ProviderWebhookReceipt)
       .addError(apiErrorOf(ProviderWebhookRejected))
+      .addError(apiErrorOf(ProviderWebhookThrottled))
       .annotate(OpenApi.Summary, "Receive a PSP's webhook for one of your connections")
       .annotate(
         OpenApi.Description,
         "Verified on the exact bytes with the connection's webhook secret, in the PSP's own scheme; stored once per " +
           "PSP event id and answered at once. The worker then applies it. A PSP with an answer of its own gets it " +
-          "instead of the JSON receipt: Adyen connections are answered `[accepted]` (text/plain)."
+          "instead of the JSON receipt: Adyen connections are answered `[accepted]` (text/plain). " +
+          "Where reading a webhook means asking the PSP (Mollie's payment, PayPal's signature check), each " +
+          "connection takes 100 at once and then 10 a second, answering 429 with `Retry-After` past that before " +
+          "asking anything; a repeat of an event already stored, or of a payment id the PSP already disowned, is " +
+          "answered without asking again."
       )
   )
   .prefix("/v1")

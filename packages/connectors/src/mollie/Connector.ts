@@ -6,7 +6,7 @@ import { mollieCancel, mollieCapture } from "./Modifications.js"
 import { MOLLIE_REDIRECT_METHODS, mollieAuthorize, mollieSyncPayment, retrievePayment } from "./Payments.js"
 import { listRefunds, mollieRefund, mollieSyncRefund } from "./Refunds.js"
 import { apiKeyProblem, MOLLIE_LIVE_HOSTS, MollieSettings } from "./Settings.js"
-import { readMollieWebhook } from "./Webhooks.js"
+import { mollieWebhookClaim, readMollieWebhook } from "./Webhooks.js"
 
 export { MOLLIE_BASE_URL } from "./Settings.js"
 
@@ -34,7 +34,8 @@ export const makeMollieConnector = (
       readMollieWebhook(webhook, {
         payment: (id) => retrievePayment(call, id),
         refunds: (id) => Effect.map(listRefunds(call, id), Option.getOrElse(() => []))
-      })
+      }),
+    webhookClaim: mollieWebhookClaim
   }
 }
 

@@ -1,4 +1,12 @@
-import { type AuthorizationOutcome, type ConnectorError, type IncomingWebhook, ProviderEvent, type RefundOutcome, WebhookRejected } from "@orchestrator/core"
+import {
+  type AuthorizationOutcome,
+  type ConnectorError,
+  type IncomingWebhook,
+  ProviderEvent,
+  type RefundOutcome,
+  type WebhookClaim,
+  WebhookRejected
+} from "@orchestrator/core"
 import { Effect, type Option } from "effect"
 import { outcomeOfPayment, outcomeOfRefund } from "./Outcomes.js"
 import { type Payment, referenceOf, type Refund } from "./Wire.js"
@@ -16,6 +24,12 @@ export interface MollieLookups {
 export const paymentIdOf = (body: Uint8Array): string | undefined => {
   const id = new URLSearchParams(new TextDecoder().decode(body)).get("id")
   return id !== null && PAYMENT_ID.test(id) ? id : undefined
+}
+
+/** What a webhook claims before Mollie is asked: the payment it names, if it names one. */
+export const mollieWebhookClaim = (webhook: IncomingWebhook): WebhookClaim => {
+  const id = paymentIdOf(webhook.body)
+  return id === undefined ? {} : { subject: id }
 }
 
 /** Final refund outcomes only: a refund still queued or pending is no news. */
@@ -38,10 +52,11 @@ export const readMollieWebhook = (webhook: IncomingWebhook, lookups: MollieLooku
     const unreachable = (error: ConnectorError) =>
       new WebhookRejected({ reason: `Mollie could not be asked about ${id} (${error._tag}); Mollie sends it again` })
     const found = yield* Effect.mapError(lookups.payment(id), unreachable)
-    if (found._tag === "None") return yield* new WebhookRejected({ reason: `Mollie knows no payment ${id} for this connection` })
+    // Both answers are Mollie's word on the id, and stay true: the same id is refused again unasked.
+    if (found._tag === "None") return yield* new WebhookRejected({ reason: `Mollie knows no payment ${id} for this connection`, settled: true })
     const payment = found.value
     const reference = referenceOf(payment.metadata)
-    if (reference === null) return yield* new WebhookRejected({ reason: `${id} was not made by this service` })
+    if (reference === null) return yield* new WebhookRejected({ reason: `${id} was not made by this service`, settled: true })
     const outcome = outcomeOfPayment(payment)
     const state = outcome._tag === "Authorized" ? `${payment.status}:${outcome.amountCaptured}` : payment.status
     const events: Array<ProviderEvent> = moves(outcome)

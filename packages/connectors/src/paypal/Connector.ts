@@ -5,7 +5,7 @@ import { PAYPAL_METHOD, paypalAuthorize, paypalSyncPayment } from "./Orders.js"
 import { paypalCancel, paypalCapture, paypalRefund, paypalSyncRefund } from "./Payments.js"
 import { PAYPAL_LIVE_HOSTS, PayPalSettings } from "./Settings.js"
 import { makeTokenCache, type TokenCache } from "./Token.js"
-import { readPayPalWebhook } from "./Webhooks.js"
+import { paypalWebhookClaim, readPayPalWebhook } from "./Webhooks.js"
 
 export { PAYPAL_LIVE_BASE_URL, PAYPAL_SANDBOX_BASE_URL } from "./Settings.js"
 
@@ -30,7 +30,8 @@ export const makePayPalConnector = (
     cancel: paypalCancel(call),
     refund: paypalRefund(call),
     syncRefund: paypalSyncRefund(call),
-    verifyWebhook: readPayPalWebhook(call, settings.webhook_id)
+    verifyWebhook: readPayPalWebhook(call, settings.webhook_id),
+    webhookClaim: paypalWebhookClaim
   }
 }
 

@@ -1,4 +1,4 @@
-import { AuthorizationOutcome, failureMessage, type IncomingWebhook, ProviderEvent, WebhookRejected } from "@orchestrator/core"
+import { AuthorizationOutcome, failureMessage, type IncomingWebhook, isPspId, ProviderEvent, type WebhookClaim, WebhookRejected } from "@orchestrator/core"
 import { Effect, Schema } from "effect"
 import { fromPayPalMoney } from "./Amounts.js"
 import type { PayPalCall } from "./Api.js"
@@ -83,6 +83,20 @@ export const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
     default:
       return []
   }
+}
+
+/**
+ * What a delivery claims before PayPal is asked to verify it: the id of the event it carries. Only a
+ * repeat of an event already verified and stored is spared the call; nothing else in it is believed.
+ */
+export const paypalWebhookClaim = (webhook: IncomingWebhook): WebhookClaim => {
+  let id: unknown = undefined
+  try {
+    id = (JSON.parse(new TextDecoder().decode(webhook.body)) as { id?: unknown } | null)?.id
+  } catch {
+    return {}
+  }
+  return typeof id === "string" && isPspId(id) ? { eventId: id } : {}
 }
 
 /**

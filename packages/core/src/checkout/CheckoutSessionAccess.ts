@@ -3,9 +3,11 @@ import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
 import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { PaymentCustomerNotFound } from "../payments/PaymentErrors.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { CustomersRepository } from "../subscriptions/CustomersRepository.js"
 import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { ClientSecretRejected } from "./CheckoutErrors.js"
 import { resolveCheckoutUi } from "./CheckoutMethods.js"
@@ -33,6 +35,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
     const resolution = yield* ProviderResolution
     const transactions = yield* Transactions
     const ids = yield* IdGenerator
+    const customers = yield* CustomersRepository
     const { clientSecretDerivation } = yield* KeyMaterial
     const { current, paymentOf, publicOf, withSecret } = catchUp
 
@@ -43,6 +46,10 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
           Effect.catchTag("CheckoutSessionNotFound", Effect.die),
           Effect.flatMap((session) => withSecret(session))
         )
+      }
+      // The session's payments are for this customer: only the organization's own, in this mode.
+      if (input.customer_id !== undefined && Option.isNone(yield* customers.find(tenant, input.customer_id))) {
+        return yield* new PaymentCustomerNotFound({ id: input.customer_id })
       }
       const methods = input.allowed_methods ?? null
       const facts = { amount: input.amount, currency: input.currency, country: input.country?.toUpperCase() ?? null }

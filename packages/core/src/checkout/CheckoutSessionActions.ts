@@ -58,7 +58,10 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
           ReturnUrlRequired: (error) => Effect.succeed(error.payment),
           // The provider went away between the session's creation and now: a rejection like any other.
           ProviderNotUsable: () => Effect.succeed(null),
-          NoProviderAvailable: () => Effect.succeed(null)
+          NoProviderAvailable: () => Effect.succeed(null),
+          // A session made before its customer_id was checked, naming a customer that is not the
+          // organization's own: nothing is charged, and the session is rejected like a refusal.
+          PaymentCustomerNotFound: () => Effect.succeed(null)
         })
       )
       const settled = yield* transactions.run(Effect.gen(function*() {

@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import type { PaymentCustomerNotFound } from "../payments/PaymentErrors.js"
 import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -42,7 +43,7 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   readonly create: (
     tenant: Tenant,
     input: CreateCheckoutSession
-  ) => Effect.Effect<CheckoutSession, NoProviderAvailable | ProviderNotUsable>
+  ) => Effect.Effect<CheckoutSession, NoProviderAvailable | ProviderNotUsable | PaymentCustomerNotFound>
   /** The full view; with `expandPayment` its latest payment is inside. */
   readonly retrieve: (
     tenant: Tenant,

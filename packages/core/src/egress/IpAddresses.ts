@@ -1,8 +1,9 @@
 /**
  * Which IP addresses are public unicast: not private, loopback, link-local, carrier-grade NAT,
- * multicast, unspecified, reserved or documentation ranges, in IPv4, IPv6 and the IPv6 forms that
- * embed an IPv4 address (mapped, NAT64, 6to4). Addresses are as WHATWG URL and the resolver write
- * them: URL parsing already turns `2130706433`, `0x7f.1` or `0177.0.0.1` into `127.0.0.1`.
+ * multicast, unspecified, reserved or documentation ranges, nor any other block of the IANA IPv4 and
+ * IPv6 special-purpose registries that is not a destination on the public internet, in IPv4, IPv6 and
+ * the IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4). Addresses are as WHATWG URL and the
+ * resolver write them: URL parsing already turns `2130706433`, `0x7f.1` or `0177.0.0.1` into `127.0.0.1`.
  */
 
 const ipv4Parts = (address: string): ReadonlyArray<number> | undefined => {
@@ -20,6 +21,7 @@ const isPublicIpv4 = ([a, b, c]: ReadonlyArray<number>): boolean =>
     (a === 172 && b! >= 16 && b! <= 31) ||
     (a === 192 && b === 168) ||
     (a === 192 && b === 0 && (c === 0 || c === 2)) || // IETF protocol assignments, documentation
+    (a === 192 && b === 88 && c === 99) || // the 6to4 relay anycast (deprecated): a relay into IPv6 space
     (a === 198 && (b === 18 || b === 19)) || // benchmarking
     (a === 198 && b === 51 && c === 100) ||
     (a === 203 && b === 0 && c === 113)
@@ -56,14 +58,18 @@ const isPublicIpv6 = (g: ReadonlyArray<number>): boolean => {
   if (zeros(6)) return false // IPv4-compatible (deprecated): never a route to anything public
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) return isPublicIpv4(embeddedIpv4(g[6]!, g[7]!)) // NAT64
   if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return false // local-use NAT64 (RFC 8215): the operator's own translator
-  if (g[0] === 0x0100 && g.slice(1, 4).every((group) => group === 0)) return false // discard-only
   if (g[0] === 0x2002) return isPublicIpv4(embeddedIpv4(g[1]!, g[2]!)) // 6to4
   const first = g[0]!
-  if ((first & 0xfe00) === 0xfc00) return false // unique local
-  if ((first & 0xffc0) === 0xfe80) return false // link-local
-  if ((first & 0xffc0) === 0xfec0) return false // site-local (deprecated, still private where used)
-  if ((first & 0xff00) === 0xff00) return false // multicast
+  // Only 2000::/3 is global unicast: outside it are the IPv4-translated block (`::ffff:0:0:0/96`),
+  // discard-only and dummy prefixes (100::/64, 100:0:0:1::/64), SRv6 SIDs (5f00::/16), unique local,
+  // link-local, site-local and multicast, none of them a destination on the public internet.
+  if ((first & 0xe000) !== 0x2000) return false
+  // 2001::/23, the IETF protocol assignments: Teredo (2001::/32, whose addresses carry an IPv4 server
+  // and client), benchmarking, ORCHID (2001:10::/28) and ORCHIDv2 (2001:20::/28), and anycast services
+  // (PCP, TURN, AMT, AS112) that no PSP or webhook receiver is.
+  if (first === 0x2001 && g[1]! < 0x0200) return false
   if (first === 0x2001 && g[1] === 0x0db8) return false // documentation
+  if (first === 0x3fff && g[1]! < 0x1000) return false // documentation (3fff::/20)
   return true
 }
 

@@ -36,6 +36,11 @@ export const rateLimitedTotal = Metric.counter("orchestrator_rate_limited_reques
   incremental: true
 })
 
+export const providerWebhooksThrottledTotal = Metric.counter("orchestrator_provider_webhooks_throttled_total", {
+  description: "PSP webhooks refused with 429 by their connection's intake limit, before any call to the PSP, by connection type.",
+  incremental: true
+})
+
 export const jobPassesTotal = Metric.counter("orchestrator_job_passes_total", {
   description: "Passes of each background job, by outcome (ok, failed).",
   incremental: true

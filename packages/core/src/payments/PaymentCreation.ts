@@ -7,9 +7,11 @@ import { Transactions } from "../ports/Transactions.js"
 import { Connectors } from "../providers/Connectors.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
+import { CustomersRepository } from "../subscriptions/CustomersRepository.js"
 import type { SendContext } from "./AttemptSending.js"
 import { awaitsOutcome, type CreatePayment, Payment, PaymentMethod } from "./Payment.js"
 import { PaymentAttempts } from "./PaymentAttempts.js"
+import { PaymentCustomerNotFound } from "./PaymentErrors.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 
 /** How a payment is made beyond its API fields: by whom and for what (a renewal, a drop-in). */
@@ -38,6 +40,7 @@ export const makePaymentCreation = Effect.gen(function*() {
   const ids = yield* IdGenerator
   const resolution = yield* ProviderResolution
   const connectors = yield* Connectors
+  const customers = yield* CustomersRepository
 
   /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
   const finish = (tenant: Tenant, payment: Payment, context?: PaymentContext) =>
@@ -62,6 +65,11 @@ export const makePaymentCreation = Effect.gen(function*() {
       // Attached in the transaction that created it, it would exist; reserved, the run before may
       // have stopped short of creating it, and this run creates it under that id.
       if (Option.isNone(scope.reserved)) return yield* Effect.dieMessage(`payment ${scope.recovered.value} vanished`)
+    }
+    // Only the organization's own customer, in this mode: another's id would tie the payment (and
+    // what the PSP is told of the customer) to someone else's record.
+    if (input.customer_id !== undefined && Option.isNone(yield* customers.find(tenant, input.customer_id))) {
+      return yield* new PaymentCustomerNotFound({ id: input.customer_id })
     }
     const card = yield* knownCardOf(connectors, input.payment_method)
     const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {

@@ -1,7 +1,22 @@
+import { echoed } from "../domain/EchoedText.js"
 import { type FailureAnswer, NotFound, ServiceFailure } from "../domain/Failure.js"
 import type { Payment } from "./Payment.js"
 
 export class PaymentNotFound extends NotFound("PaymentNotFound", "payment") {}
+
+/**
+ * The request names a customer (`customer_id`) that is not this organization's in this mode: nothing
+ * is written or charged, and whether the id exists elsewhere is not said.
+ */
+export class PaymentCustomerNotFound extends ServiceFailure("PaymentCustomerNotFound", {
+  kind: "not_found",
+  codes: ["resource_missing"],
+  description: "The body's `customer_id` names no customer of this key's organization and mode"
+})<{ readonly id: string }> {
+  get answer(): FailureAnswer {
+    return { message: `No such customer: '${echoed(this.id)}'`, param: "customer_id" }
+  }
+}
 
 /** The PSP refused the money movement (decline, failed capture). The payment inside shows the result. */
 export class PaymentRefused extends ServiceFailure("PaymentRefused", {

@@ -106,22 +106,25 @@ export const settlementOf = (
           })
         }
       })
-    case "Pending":
+    case "Pending": {
       // The PSP has it and will tell later: the attempt stays open, now with the PSP's id, so it is
-      // asked about rather than sent again.
-      return challenged ? nothing : {
-        _tag: "Record",
-        changes: {
+      // asked about rather than sent again. A payment whose customer finished the action (a PayPal
+      // capture PENDING after the approval) waits on its PSP now: `processing`, nothing left for the
+      // customer to open; the PSP's webhook or the worker's reconciliation settles it.
+      const changes = {
+        provider_payment_id: outcome.pspPaymentId,
+        payment_method: withCard(payment.payment_method, outcome.card),
+        attempts: replaceAttempt(payment, attemptId, {
+          status: "pending",
           provider_payment_id: outcome.pspPaymentId,
-          payment_method: withCard(payment.payment_method, outcome.card),
-          attempts: replaceAttempt(payment, attemptId, {
-            status: "pending",
-            provider_payment_id: outcome.pspPaymentId,
-            error_code: null,
-            latency_ms
-          })
-        }
+          error_code: null,
+          latency_ms
+        })
       }
+      return challenged
+        ? { _tag: "Move", steps: [{ to: "processing", changes: { ...changes, next_action: null } }] }
+        : { _tag: "Record", changes }
+    }
     case "Unknown":
       return nothing
   }

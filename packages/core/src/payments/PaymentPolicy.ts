@@ -42,7 +42,16 @@ export class PaymentPolicy extends Context.Reference<PaymentPolicy>()("core/Paym
     authorizationLifetime: Duration.days(7),
     /** A 3DS challenge nobody finished is canceled after a day. */
     actionLifetime: Duration.days(1),
-    /** How often the PSP is asked about a 3DS challenge whose customer has not come back. */
+    /**
+     * When the worker asks the PSP about a payment waiting on its customer (3DS, a wallet's approval),
+     * counted from when it began waiting: early, as a customer who finished at the PSP and never came
+     * back (closed the tab, lost the redirect) usually did so within minutes, then every
+     * `actionPollInterval`.
+     */
+    actionPollSchedule: [Duration.minutes(1), Duration.minutes(2), Duration.minutes(5), Duration.minutes(10)] as ReadonlyArray<
+      Duration.Duration
+    >,
+    /** How often the PSP is asked about a waiting payment past `actionPollSchedule`. */
     actionPollInterval: Duration.minutes(15)
   })
 }) {}

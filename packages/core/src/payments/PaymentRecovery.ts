@@ -101,14 +101,38 @@ const make = Effect.gen(function*() {
       maxPerPass: 200
     })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
 
-  // A challenge is asked about every poll interval: the lease is what spaces the questions out.
+  /**
+   * Follows up a claimed challenge, then, if it still waits on its customer, holds it until the next
+   * point of the poll schedule (counted from when it began waiting), past it every poll interval; one
+   * that now waits on its PSP is released to reconciliation.
+   */
+  const followUpOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
+    Effect.gen(function*() {
+      yield* followUp(item)
+      const policy = yield* PaymentPolicy
+      const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
+      const at = yield* now
+      // Now waiting on its PSP instead (a capture PENDING after the approval): reconciliation's at once.
+      if (payment.status === "processing") return yield* repository.holdUntil(item.paymentId, token, at)
+      if (payment.status !== "requires_action") return
+      yield* repository.holdUntil(item.paymentId, token, nextReconcileAt(payment.updated_at, at, policy.actionPollSchedule, policy.actionPollInterval))
+    })
+
+  // A challenge is asked about on the poll schedule (its lease is what spaces the questions out); an
+  // authorization once its lifetime is over.
   const followUpDue = Effect.flatMap(PaymentPolicy, (policy) =>
     Effect.zipWith(
-      pass(
-        (lease) => ({ _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, policy.actionPollInterval) }),
-        policy.actionPollInterval,
-        followUp
-      ),
+      drainLeased({
+        claim: (lease) =>
+          repository.claimDue(
+            { _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, firstReconcileAfter(policy.actionPollSchedule)) },
+            lease
+          ),
+        handle: followUpOnSchedule,
+        leaseFor: policy.recoveryLease,
+        concurrency: 4,
+        maxPerPass: 200
+      }),
       pass(
         (lease) => ({ _tag: "Waiting", status: "requires_capture", updatedBefore: before(lease.now, policy.authorizationLifetime) }),
         policy.actionPollInterval,

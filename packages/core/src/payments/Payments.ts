@@ -11,6 +11,7 @@ import { PaymentAttempts } from "./PaymentAttempts.js"
 import { makePaymentCreation, type PaymentContext } from "./PaymentCreation.js"
 import type {
   AmountTooLarge,
+  PaymentCustomerNotFound,
   PaymentNotFound,
   PaymentNotRefundable,
   PaymentRefused,
@@ -39,7 +40,7 @@ export class Payments extends Context.Tag("core/Payments")<
       tenant: Tenant,
       input: CreatePayment,
       context?: PaymentContext
-    ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable>
+    ) => Effect.Effect<Payment, PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable | PaymentCustomerNotFound>
     /**
      * Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again
      * under the same PSP reference, so the PSP answers it at most once.

@@ -5,6 +5,7 @@ import { ConnectionSecrets } from "./ConnectionSecrets.js"
 import { observedConnector } from "./ObservedConnector.js"
 import type { ConnectorDefinition, PaymentConnector } from "./PaymentConnector.js"
 import type { ProviderConnection } from "./ProviderConnection.js"
+import { idCheckedConnector } from "./PspIds.js"
 
 /** No connector of this build handles the connection's `type`. */
 export class UnknownConnectorType extends Data.TaggedError("UnknownConnectorType")<{ readonly type: string }> {}
@@ -60,13 +61,13 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
               Effect.map(Effect.orDie(Schema.decodeUnknown(found.settings)(connection.settings)), (settings) => {
                 const connector = observedConnector(
                   connection,
-                  found.make({
+                  idCheckedConnector(found.make({
                     connection,
                     credentials: secrets.credentials(connection),
                     webhookSecret: secrets.webhookSecret(connection),
                     publicBaseUrl,
                     webhookUrl: urls.providerWebhook(connection.id)
-                  }, settings)
+                  }, settings))
                 )
                 made.set(connection, connector)
                 return connector

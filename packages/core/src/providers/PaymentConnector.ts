@@ -253,8 +253,22 @@ export class ConnectorOutcomeUnknown extends Data.TaggedError("ConnectorOutcomeU
 
 export type ConnectorError = ConnectorUnavailable | ConnectorOutcomeUnknown
 
-/** An incoming webhook that is not provably from the PSP (signature, timestamp) or that we cannot read. */
-export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{ readonly reason: string }> {}
+/**
+ * An incoming webhook that is not provably from the PSP (signature, timestamp) or that we cannot read.
+ * `settled`: the PSP itself said what it names is not this connection's: refused again unasked.
+ */
+export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{ readonly reason: string; readonly settled?: boolean }> {}
+
+/**
+ * What a webhook says it is about, read from its bytes alone and believed for nothing else than
+ * sparing a call to the PSP: the PSP's id of the event it carries (a repeat of one already stored is
+ * answered as a repeat), or the object it names (one the PSP already said is not this connection's is
+ * refused again).
+ */
+export interface WebhookClaim {
+  readonly eventId?: string
+  readonly subject?: string
+}
 
 /** The raw incoming webhook: verification needs the exact bytes, before any JSON parsing. */
 export interface IncomingWebhook {
@@ -301,6 +315,13 @@ export interface PaymentConnector {
   }) => Effect.Effect<RefundOutcome, ConnectorError>
   /** Checks a webhook with the connection's webhook secret and reads the events in it. */
   readonly verifyWebhook: (webhook: IncomingWebhook) => Effect.Effect<ReadonlyArray<ProviderEvent>, WebhookRejected>
+  /**
+   * For a PSP whose webhooks are read by calling it (Mollie: the payment a webhook names is fetched;
+   * PayPal: the signature is verified by a call): what a webhook claims, read without any call. Its
+   * presence puts the connection's webhooks under the per-connection intake limit, checked before
+   * that call, so nobody can make the service spend the merchant's PSP quota by posting webhooks.
+   */
+  readonly webhookClaim?: (webhook: IncomingWebhook) => WebhookClaim
   /**
    * For a PSP that needs the customer's return parameters to finish an action (Adyen's
    * `/payments/details` with `redirectResult`): the query the customer came back with. Without it,

@@ -4,6 +4,7 @@ import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import { CONNECTION_TYPES, connectionTypesNamed } from "./ConnectionTypes.js"
 
 export const ConnectionStatus = Schema.Literal("active", "error", "disabled")
 export type ConnectionStatus = typeof ConnectionStatus.Type
@@ -21,7 +22,7 @@ export class ProviderConnection extends Schema.Class<ProviderConnection>("Provid
   display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
     description: "What customers are told this PSP is called in checkout; `null`: \"the payment provider\"."
   }),
-  type: field(Schema.String, "The PSP: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal` or `mollie`."),
+  type: field(Schema.String.annotations({ jsonSchema: { enum: CONNECTION_TYPES } }), `The PSP: ${connectionTypesNamed()}.`),
   status: field(ConnectionStatus, "`active`, `error` (its circuit is open: calls kept failing; routing skips it) or `disabled`."),
   last_error: field(Schema.NullOr(Schema.String), "Why the latest call failed to reach the PSP, or `null`."),
   /** `null` means every currency the connector can handle. */
@@ -100,8 +101,9 @@ export const CreateProviderConnection = RequestBody("CreateProviderConnection", 
   name: field(ConnectionName, "What payments, rules and sessions will call it: 1 to 64 lower-case letters, digits, `_` or `-`."),
   display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; default \"the payment provider\"."),
   type: field(
-    Text.pipe(Schema.minLength(1), Schema.maxLength(50)),
-    "The PSP: `sandbox`, `stripe`, `adyen`, `checkoutcom`, `paypal` or `mollie` (the sandbox in test mode only)."
+    // The enum is what the reference shows; the catalog decides (an unknown type answers 422 naming the known ones).
+    Text.pipe(Schema.minLength(1), Schema.maxLength(50)).annotations({ jsonSchema: { maxLength: 50, enum: CONNECTION_TYPES } }),
+    `The PSP: ${connectionTypesNamed()} (the sandbox in test mode only).`
   ),
   credentials: optionalField(
     Credentials,

@@ -20,6 +20,8 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
    * aside, or is still waiting; one that was `refused` is replaced by it. True when stored.
    */
   readonly insert: (received: ReceivedEvent) => Effect.Effect<boolean>
+  /** Whether `insert` would take an event of this connection with this PSP id as a repeat (one stored and not refused). */
+  readonly has: (connectionId: string, eventId: string) => Effect.Effect<boolean>
   /** Events not applied yet, oldest first, leased to one worker. */
   readonly claimUnapplied: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<ReceivedEvent>>>
   /** Marks the event done, if this lease still holds it. */
@@ -40,6 +42,10 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
             rows().set(received.id, { ...received, applied: null })
             return true
           }),
+        has: (connectionId, eventId) =>
+          Effect.sync(() =>
+            [...rows().values()].some((row) => row.connectionId === connectionId && row.event.eventId === eventId && row.applied !== "refused")
+          ),
         claimUnapplied: (lease) =>
           Effect.sync(() =>
             leases.claim(

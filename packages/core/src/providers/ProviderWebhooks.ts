@@ -16,6 +16,7 @@ import type { IncomingWebhook } from "./PaymentConnector.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 import { StoredProviderEvent } from "./ProviderEvent.js"
 import { ProviderEventsRepository, type ReceivedEvent } from "./ProviderEventsRepository.js"
+import { makeWebhookIntake, type ProviderWebhookThrottled } from "./WebhookIntake.js"
 
 /**
  * A PSP webhook that is not provably from the PSP of a connection, or that holds what cannot be
@@ -63,7 +64,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
    */
   readonly receive: (connectionId: string, webhook: IncomingWebhook) => Effect.Effect<
     { readonly received: number; readonly duplicates: number; readonly acknowledgement?: string },
-    ProviderWebhookRejected
+    ProviderWebhookRejected | ProviderWebhookThrottled
   >
   readonly applyDue: Effect.Effect<number>
   readonly jobs: ReadonlyArray<Job>
@@ -79,13 +80,21 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
       const refunds = yield* Refunds
       const nativeBilling = yield* NativeBilling
       const ids = yield* IdGenerator
+      const intake = yield* makeWebhookIntake
 
       const receive = Effect.fn("ProviderWebhooks.receive")(function*(connectionId: string, webhook: IncomingWebhook) {
         const owned = yield* connections.findOwned(connectionId)
         if (Option.isNone(owned)) return yield* new ProviderWebhookRejected({ reason: "no such connection" })
         const connector = yield* Effect.orDie(connectors.forConnection(owned.value.connection))
         rememberConnectionType(owned.value.tenant, owned.value.connection)
+        const acknowledged = <A extends object>(receipt: A) =>
+          connector.webhookAcknowledgement === undefined ? receipt : { ...receipt, acknowledgement: connector.webhookAcknowledgement }
+        // Before any call the connector would make to its PSP to read the webhook.
+        const decision = yield* intake.admit(owned.value.connection, connector, webhook)
+        if (decision._tag === "Refused") return yield* new ProviderWebhookRejected({ reason: decision.reason })
+        if (decision._tag === "Repeat") return acknowledged({ received: 0, duplicates: 1 })
         const verified = yield* connector.verifyWebhook(webhook).pipe(
+          Effect.tapError((error) => error.settled === true ? intake.disowned(owned.value.connection, connector, webhook, error.reason) : Effect.void),
           Effect.mapError((error) => new ProviderWebhookRejected({ reason: error.reason }))
         )
         // Signed by the PSP and still refused: a 400 the PSP sees, where storing it would fail with a 500.
@@ -108,10 +117,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
           })
           if (isNew) received++
         }
-        const receipt = { received, duplicates: verified.length - received }
-        return connector.webhookAcknowledgement === undefined
-          ? receipt
-          : { ...receipt, acknowledgement: connector.webhookAcknowledgement }
+        return acknowledged({ received, duplicates: verified.length - received })
       })
 
       /**

@@ -103,7 +103,9 @@ export const makeInvoiceCharges = Effect.gen(function*() {
           PaymentRefused: (refused) => Effect.succeed(refused.payment),
           ReturnUrlRequired: (required) => Effect.succeed(required.payment),
           ProviderNotUsable: () => noPayment,
-          NoProviderAvailable: () => noPayment
+          NoProviderAvailable: () => noPayment,
+          // The subscription's customer was the organization's own when it was made, and stays so.
+          PaymentCustomerNotFound: (missing) => Effect.dieMessage(`subscription ${subscription.id}: customer ${missing.id} is gone`)
         })
       )
     })

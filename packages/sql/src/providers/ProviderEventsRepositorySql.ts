@@ -41,6 +41,12 @@ export const ProviderEventsRepositorySql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
+      has: (connectionId, eventId) =>
+        sql<{ readonly one: number }>`select 1 as one from provider_events
+          where connection_id = ${connectionId} and psp_event_id = ${eventId} and outcome is distinct from 'refused'`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       claimUnapplied: (lease) =>
         claimLeased<{ readonly id: string }, ReceivedEvent>(sql, {
           table: "provider_events",
