@@ -180,14 +180,14 @@ for (const database of testDatabases()) {
               key: used,
               fingerprint: "",
               resourceId: null,
-              response: null,
+              answer: null,
               lockedUntil: null,
               lockToken: null,
               createdAt: DateTime.unsafeNow()
             })
-            const response = Option.getOrThrow(stored).response
-            expect(response?.status).toBeGreaterThanOrEqual(200)
-            expect(response?.body).not.toContain("whsec_")
+            const answer = Option.getOrThrow(stored).answer
+            expect(answer?.outcome).toBe("succeeded")
+            expect(answer?.body).not.toContain("whsec_")
           }
         }))
 

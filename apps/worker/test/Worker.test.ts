@@ -15,7 +15,7 @@ import {
   type Tenant
 } from "@orchestrator/core"
 import { forkAndAdvance } from "@orchestrator/testing"
-import { type Duration, Effect, Fiber, Layer, Option, TestClock } from "effect"
+import { type Duration, Effect, Fiber, Layer, Option, Schema, TestClock } from "effect"
 import { WorkerMain } from "../src/main.js"
 
 /** The application on in-memory storage with the real sandbox PSP, as the worker runs it. */
@@ -191,7 +191,7 @@ describe("worker jobs", () => {
     Effect.gen(function*() {
       const tenant = yield* tenantWithSandbox
       const idempotent = yield* IdempotentRequests
-      yield* idempotent.execute({ tenant, key: "k", fingerprint: "f" }, Effect.succeed({ status: 201, body: "{}" }))
+      yield* idempotent.run({ tenant, key: "k", fingerprint: "f", requestId: null }, { schema: Schema.Struct({}) }, () => Effect.succeed({}))
       yield* TestClock.adjust("23 hours")
       expect(yield* purgeIdempotencyKeys).toBe(0)
       yield* TestClock.adjust("2 hours")

@@ -2,6 +2,7 @@ import { HttpApiSchema } from "@effect/platform"
 import {
   type Failing,
   type FailureAnswer,
+  failureBodyOf,
   type FailureClass,
   failureClassOf,
   field,
@@ -203,13 +204,9 @@ const concernsOf = (concerns: FailureAnswer["concerns"]): Partial<Pick<FailureDe
 
 /** Fails with the API error of a core failure, which says its own message, code and field. */
 export const failAs = <F extends Failing>(failing: F): Effect.Effect<never, ApiFailure<F["_tag"]>> => {
-  const { code, concerns, message, param, retryAfterMs } = failing.answer
-  return failWith(apiErrorOf(failureClassOf(failing)), {
-    message,
-    ...(code === undefined ? {} : { code }),
-    ...(param === undefined ? {} : { param }),
-    ...concernsOf(concerns)
-  }).pipe(
+  const { code, concerns, message, param } = failureBodyOf(failing)
+  const { retryAfterMs } = failing.answer
+  return failWith(apiErrorOf(failureClassOf(failing)), { message, code, param, ...concernsOf(concerns) }).pipe(
     Effect.tapError((refusal) =>
       Effect.sync(() => {
         if (retryAfterMs !== undefined) retryAfterSeconds.set(refusal, Math.max(1, Math.ceil(retryAfterMs / 1000)))

@@ -11,7 +11,7 @@ import { FailedAuthentications } from "./limits/FailedAuthentications.js"
 import { RateLimiter } from "./limits/RateLimiter.js"
 import { RateLimits } from "./limits/RateLimits.js"
 import { StorageMemory } from "./memory/StorageMemory.js"
-import { PaymentAttempts } from "./payments/PaymentAttempts.js"
+import { PaymentCalls } from "./payments/PaymentCalls.js"
 import { PaymentRecords } from "./payments/PaymentRecords.js"
 import { PaymentRecovery } from "./payments/PaymentRecovery.js"
 import { Payments } from "./payments/Payments.js"
@@ -112,7 +112,7 @@ const Services = Layer.mergeAll(
   RefundRecords.layer,
   Payments.layer,
   PaymentRecovery.layer,
-  PaymentAttempts.layer,
+  PaymentCalls.layer,
   PaymentRecords.layer,
   CheckoutRecords.layer,
   ProviderResolution.layer,

@@ -14,8 +14,7 @@ export { StorageMemory } from "./memory/StorageMemory.js"
 // Ports: what a host (or an adapter package) provides
 export { type CheckoutSessionRef, CheckoutSessionsRepository } from "./checkout/CheckoutSessionsRepository.js"
 export { EventsRepository, type StoredEvent } from "./events/EventsRepository.js"
-export { IdempotencyKeysRepository } from "./idempotency/IdempotencyKeysRepository.js"
-export { type KeyClaim, type KeyCompletion } from "./idempotency/KeyRides.js"
+export { IdempotencyKeysRepository, type KeyCompletion } from "./idempotency/IdempotencyKeysRepository.js"
 export { InsightsRepository, TIMELINE_LIMIT } from "./insights/InsightsRepository.js"
 export { type RecordRepository, type RecordStore } from "./lifecycle/Lifecycle.js"
 export { type Rate, type RateDecision, RateLimiter } from "./limits/RateLimiter.js"
@@ -72,7 +71,7 @@ export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./webh
 
 // Services: what a host calls
 export { CheckoutSessions } from "./checkout/CheckoutSessions.js"
-export { IdempotentRequests } from "./idempotency/IdempotentRequests.js"
+export { IdempotentRequests, keptAnswerOf, KEY_LOCK, KEY_RETENTION, succeededAnswer } from "./idempotency/IdempotentRequests.js"
 export { InsightsReader } from "./insights/InsightsReader.js"
 export { FailedAuthentications } from "./limits/FailedAuthentications.js"
 export { RateLimits } from "./limits/RateLimits.js"
@@ -100,6 +99,7 @@ export { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionState
 export {
   type Failing,
   type FailureAnswer,
+  failureBodyOf,
   type FailureClass,
   failureClassOf,
   type FailureKind,
@@ -107,7 +107,8 @@ export {
   isFailing,
   NotFound,
   ServiceFailure,
-  type TagOf
+  type TagOf,
+  transientKinds
 } from "./domain/Failure.js"
 export { InvalidCursor } from "./domain/Pagination.js"
 export { EgressFailure } from "./egress/EgressFailure.js"
@@ -192,9 +193,20 @@ export { CurrentTenant, type Tenant } from "./domain/Tenant.js"
 export { Identifier, isHttpUrl, PathId, Text } from "./domain/Text.js"
 export { TimeFilter } from "./domain/Timestamp.js"
 export { decodeUrlPart, findUnstorable, isStorable, placeName } from "./domain/UnstorableText.js"
-export { fingerprint } from "./idempotency/Fingerprint.js"
-export { IdempotencyKey, type IdempotencyRecord, type StoredResponse } from "./idempotency/IdempotencyKey.js"
-export { type IdempotentRequest, KEY_LOCK, KEY_RETENTION } from "./idempotency/IdempotentRequests.js"
+export { canonicalJson, fingerprint, IdempotencyKey, type IdempotencyRecord, type KeptAnswer, type StoredAnswer } from "./idempotency/IdempotencyKey.js"
+export {
+  type AnswerSpec,
+  type Completed,
+  heldBy,
+  type KeyedAnswer,
+  type KeyedRequest,
+  type KeyRun,
+  noKey,
+  type Replay,
+  type RidingCompletion,
+  type Running,
+  type RunOptions
+} from "./idempotency/KeyRun.js"
 export { FAILED_ATTEMPT_STATUSES, SUCCEEDED_ATTEMPT_STATUSES } from "./insights/AttemptTallies.js"
 export { Insights, PaymentTimeline, ProviderStats } from "./insights/Insights.js"
 export { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "./insights/InsightsReader.js"

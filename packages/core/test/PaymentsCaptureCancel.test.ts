@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
 import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
+import type { Running } from "../src/idempotency/KeyRun.js"
+import { Payment } from "../src/payments/Payment.js"
 import { Payments } from "../src/payments/Payments.js"
 import { request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
@@ -62,22 +64,21 @@ describe("Payments", () => {
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const idempotent = yield* IdempotentRequests
-        const asResponse = (payment: { readonly status: string; readonly amount_captured: number }) => ({
-          status: 200,
-          body: `${payment.status}:${payment.amount_captured}`
-        })
+        const keys = yield* IdempotentRequests
+        const spec = { schema: Payment }
         for (const action of ["capture", "cancel"] as const) {
           const authorized = yield* payments.create(tenant, request("tok_visa", { capture: false }))
-          const run = () => action === "capture" ? payments.capture(tenant, authorized.id, { amount: 700 }) : payments.cancel(tenant, authorized.id, {})
-          const key = { tenant, key: `${action}-${authorized.id}`, fingerprint: action }
-          // The move commits, then the process dies before the answer is stored.
-          const crashed = yield* Effect.exit(idempotent.execute(key, Effect.zipRight(Effect.orDie(run()), Effect.die("crash"))))
+          const move = (run?: Running) =>
+            action === "capture" ? payments.capture(tenant, authorized.id, { amount: 700 }, run) : payments.cancel(tenant, authorized.id, {}, run)
+          const key = { tenant, key: `${action}-${authorized.id}`, fingerprint: action, requestId: null }
+          // The move commits, then the process dies before the answer is kept.
+          const crashed = yield* Effect.exit(keys.run(key, spec, (run) => Effect.zipRight(Effect.orDie(move(run)), Effect.die("crash"))))
           expect(crashed._tag).toBe("Failure")
-          const retried = yield* idempotent.execute(key, Effect.map(Effect.orDie(run()), asResponse))
-          expect(retried.response.body).toBe(action === "capture" ? "succeeded:700" : "canceled:0")
+          const retried = yield* keys.run(key, spec, move)
+          const answered = retried.answer._tag === "Succeeded" ? JSON.parse(retried.answer.json) : {}
+          expect([answered.status, answered.amount_captured]).toEqual(action === "capture" ? ["succeeded", 700] : ["canceled", 0])
           // Another key asking again is still told the payment has moved on.
-          const other = yield* Effect.flip(run())
+          const other = yield* Effect.flip(move())
           expect(other._tag).toBe("PaymentStateConflict")
         }
       })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { DateTime, Effect, Fiber, Option, TestClock } from "effect"
 import { IdempotencyKeysRepository } from "../src/idempotency/IdempotencyKeysRepository.js"
-import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
+import type { KeyedAnswer } from "../src/idempotency/KeyRun.js"
 import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
 import { Payments } from "../src/payments/Payments.js"
 import { PaymentsRepository } from "../src/payments/PaymentsRepository.js"
@@ -73,48 +73,47 @@ describe("Payments", () => {
       })
     ))
 
-  it.effect("a payment's key reserves its id: a run cut short before writing it, or stalled past its lock, never makes a second", () =>
+  it.effect("a payment under a key: one payment and one charge however its requests meet", () =>
     run(({ psp }) =>
       Effect.gen(function*() {
         const tenant = yield* createTenant
         const payments = yield* Payments
-        const idempotent = yield* IdempotentRequests
-        const asResponse = Effect.map(Effect.orDie(payments.create(tenant, request("tok_visa"))), (payment) => ({
-          status: 201,
-          body: payment.id
-        }))
-        const key = { tenant, key: "create-1", fingerprint: "create", reserveId: "pay" as const }
-        // The first run dies before it writes anything: the retry creates the payment, under the reserved id.
-        const died = yield* Effect.exit(idempotent.execute(key, Effect.die("crash before the write")))
-        expect(died._tag).toBe("Failure")
-        const reserved = Option.getOrThrow(
-          yield* (yield* IdempotencyKeysRepository).start(tenant, {
-            key: "create-1",
-            fingerprint: "create",
-            resourceId: null,
-            response: null,
-            lockedUntil: null,
-            lockToken: null,
-            createdAt: yield* DateTime.now
-          })
-        ).resourceId
-        expect(reserved).toMatch(/^pay_/)
-        const retried = yield* idempotent.execute(key, asResponse)
-        expect(retried.response.body).toBe(reserved)
-        expect((yield* payments.retrieve(tenant, reserved!)).status).toBe("succeeded")
+        const keyed = (key: string) => ({ tenant, key, fingerprint: "create", requestId: null })
+        const authorized = AuthorizationOutcome.Authorized({ pspPaymentId: "psp_late", captured: true, amountCaptured: 1050, card })
+        const idOf = (answered: KeyedAnswer) => answered.answer._tag === "Succeeded" ? (JSON.parse(answered.answer.json) as { id: string }).id : ""
 
-        // A run that stalls past its lock, while a retry takes the key over and creates the payment:
-        // when the stalled run writes at last, the id is taken, and nothing more is made or charged.
-        const gate = yield* Deferred.make<void>()
-        const stalledKey = { ...key, key: "create-2" }
-        const stalled = yield* Effect.fork(idempotent.execute(stalledKey, Effect.zipRight(Deferred.await(gate), asResponse)))
+        // The retry of a request that finished replays its answer.
+        const first = yield* payments.createUnderKey(tenant, request("tok_visa"), keyed("create-1"))
+        const again = yield* payments.createUnderKey(tenant, request("tok_visa"), keyed("create-1"))
+        expect([first.replayed, again.replayed, idOf(again)]).toEqual([false, true, idOf(first)])
+
+        // A retry while the first request waits on its PSP: the key is in use; the first's payment is the
+        // only one, and a retry after it replays its answer.
+        const slow = yield* Effect.fork(payments.createUnderKey(tenant, request("tok_lost"), keyed("create-2")))
+        yield* TestClock.adjust("1 second")
+        expect((yield* Effect.flip(payments.createUnderKey(tenant, request("tok_lost"), keyed("create-2"))))._tag).toBe("IdempotencyKeyInUse")
+        yield* TestClock.adjust("30 seconds")
+        const waited = yield* Fiber.join(slow)
+        const replayed = yield* payments.createUnderKey(tenant, request("tok_lost"), keyed("create-2"))
+        expect(idOf(replayed)).toBe(idOf(waited))
+
+        // A request whose process died after its first write (its key held, then its lock lapsed): the
+        // retry finishes that very payment, sending its attempt again under the same reference.
+        const keys = yield* IdempotencyKeysRepository
+        const stalled = yield* Effect.fork(payments.createUnderKey(tenant, request("tok_slow"), keyed("create-3")))
+        yield* TestClock.adjust("1 second")
+        const held = Option.getOrThrow(yield* keys.find(tenant, "create-3"))
+        yield* Fiber.interrupt(stalled)
         yield* TestClock.adjust("3 minutes")
-        const takenOver = yield* idempotent.execute(stalledKey, asResponse)
-        yield* Deferred.succeed(gate, undefined)
-        expect((yield* Fiber.await(stalled))._tag).toBe("Failure")
+        psp.settleLater(held.resourceId === null ? "" : (yield* payments.retrieve(tenant, held.resourceId)).attempts[0]!.id, authorized)
+        const finished = yield* payments.createUnderKey(tenant, request("tok_slow"), keyed("create-3"))
+        expect(idOf(finished)).toBe(held.resourceId)
+        expect((yield* payments.retrieve(tenant, held.resourceId!)).status).toBe("succeeded")
+
         const all = yield* payments.list(tenant, {}, { limit: 100, startingAfter: undefined })
-        expect(all.data.map((payment) => payment.id).sort()).toEqual([reserved, takenOver.response.body].sort())
-        expect(psp.calls).toHaveLength(2)
+        expect(all.data.map((payment) => payment.id).sort()).toEqual([idOf(first), idOf(waited), held.resourceId!].sort())
+        // One send per payment, and the resent one under its first reference.
+        expect(new Set(psp.calls.map((call) => call.reference)).size).toBe(3)
       })
     ))
 

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { answering, Api, CheckoutCaller, CheckoutSessionApi, CheckoutSessionsApi } from "@orchestrator/api"
 import { CheckoutSessionNotFound, CheckoutSessions, CurrentTenant, pageRequestOf, toList } from "@orchestrator/core"
 import { Effect } from "effect"
-import { idempotent } from "../IdempotentEndpoint.js"
+import { underKey } from "../KeyedAnswers.js"
 
 export const CheckoutSessionsHttpLive = HttpApiBuilder.group(Api, "checkoutSessions", (handlers) =>
   Effect.gen(function*() {
@@ -10,11 +10,12 @@ export const CheckoutSessionsHttpLive = HttpApiBuilder.group(Api, "checkoutSessi
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
+          // The answer holds the client secret: kept sealed for replays.
+          underKey(
             CheckoutSessionsApi.endpoints.create,
-            // The answer holds the client secret: replays are kept sealed.
-            { key: headers["idempotency-key"], payload, sealResponse: true },
-            answering(sessions.create(tenant, payload))
+            { key: headers["idempotency-key"], payload },
+            { sealed: true },
+            (run) => sessions.create(tenant, payload, run)
           )))
       .handle("list", ({ urlParams: { limit, starting_after, ...filter } }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
@@ -49,29 +50,21 @@ export const CheckoutSessionHttpLive = HttpApiBuilder.group(Api, "checkoutSessio
         "confirm",
         ({ headers, path, payload }) =>
           answering(callerFor(path.id)).pipe(Effect.flatMap(({ tenant }) =>
-            idempotent(
-              endpoints.confirm,
-              { key: headers["idempotency-key"], path, payload },
-              answering(sessions.confirm(tenant, path.id, payload))
-            ).pipe(Effect.provideService(CurrentTenant, tenant))
+            underKey(endpoints.confirm, { key: headers["idempotency-key"], path, payload }, {}, () => sessions.confirm(tenant, path.id, payload)).pipe(
+              Effect.provideService(CurrentTenant, tenant)
+            )
           )),
         // A customer closing the tab must not stop a payment half way.
         { uninterruptible: true }
       )
       .handle("cancel", ({ headers, path }) =>
         answering(callerFor(path.id)).pipe(Effect.flatMap(({ tenant }) =>
-          idempotent(
-            endpoints.cancel,
-            { key: headers["idempotency-key"], path, payload: undefined },
-            answering(sessions.cancel(tenant, path.id))
-          ).pipe(Effect.provideService(CurrentTenant, tenant))
+          underKey(endpoints.cancel, { key: headers["idempotency-key"], path, payload: undefined }, {}, () =>
+            sessions.cancel(tenant, path.id)).pipe(Effect.provideService(CurrentTenant, tenant))
         )))
       .handle("reroute", ({ headers, path, payload }) =>
         answering(callerFor(path.id)).pipe(Effect.flatMap(({ tenant }) =>
-          idempotent(
-            endpoints.reroute,
-            { key: headers["idempotency-key"], path, payload },
-            answering(sessions.reroute(tenant, path.id, payload ?? {}))
-          ).pipe(Effect.provideService(CurrentTenant, tenant))
+          underKey(endpoints.reroute, { key: headers["idempotency-key"], path, payload }, {}, () =>
+            sessions.reroute(tenant, path.id, payload ?? {})).pipe(Effect.provideService(CurrentTenant, tenant))
         )))
   }))

@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { answering, Api, OrganizationApi } from "@orchestrator/api"
+import { Api, OrganizationApi } from "@orchestrator/api"
 import { CurrentTenant, Organizations } from "@orchestrator/core"
 import { Effect } from "effect"
-import { idempotent } from "../IdempotentEndpoint.js"
+import { underKey } from "../KeyedAnswers.js"
 
 export const OrganizationHttpLive = HttpApiBuilder.group(Api, "organization", (handlers) =>
   Effect.map(Organizations, (organizations) =>
@@ -10,8 +10,4 @@ export const OrganizationHttpLive = HttpApiBuilder.group(Api, "organization", (h
       .handle("retrieve", () => Effect.flatMap(CurrentTenant, organizations.settings))
       .handle("update", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            OrganizationApi.endpoints.update,
-            { key: headers["idempotency-key"], payload },
-            organizations.updateSettings(tenant, payload).pipe(answering)
-          )))))
+          underKey(OrganizationApi.endpoints.update, { key: headers["idempotency-key"], payload }, {}, () => organizations.updateSettings(tenant, payload))))))

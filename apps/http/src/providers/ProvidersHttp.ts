@@ -2,29 +2,25 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { answering, Api, ProvidersApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, ProviderConnections, ProviderWebhooks, toList } from "@orchestrator/core"
 import { Effect } from "effect"
-import { idempotent } from "../IdempotentEndpoint.js"
+import { underKey } from "../KeyedAnswers.js"
 
 export const ProvidersHttpLive = HttpApiBuilder.group(Api, "providers", (handlers) =>
   Effect.map(ProviderConnections, (connections) => {
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            ProvidersApi.endpoints.create,
-            { key: headers["idempotency-key"], payload },
-            answering(connections.create(tenant, payload))
-          )))
+          underKey(ProvidersApi.endpoints.create, { key: headers["idempotency-key"], payload }, {}, () =>
+            connections.create(tenant, payload))))
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => connections.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          connections.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
       .handle("retrieve", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(connections.retrieve(tenant, path.id))))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(connections.retrieve(tenant, path.id))))
       .handle("update", ({ headers, path, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            ProvidersApi.endpoints.update,
-            { key: headers["idempotency-key"], path, payload },
-            answering(connections.update(tenant, path.id, payload))
-          )))
+          underKey(ProvidersApi.endpoints.update, { key: headers["idempotency-key"], path, payload }, {}, () =>
+            connections.update(tenant, path.id, payload))))
       .handle("delete", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           answering(connections.remove(tenant, path.id)).pipe(

@@ -2,19 +2,16 @@ import { HttpApiBuilder } from "@effect/platform"
 import { answering, Api, CustomersApi, PlansApi, SubscriptionsApi, TestClocksApi } from "@orchestrator/api"
 import { CurrentTenant, Customers, Invoices, pageRequestOf, Plans, Subscriptions, TestClocks, toList } from "@orchestrator/core"
 import { Effect } from "effect"
-import { idempotent } from "../IdempotentEndpoint.js"
+import { underKey } from "../KeyedAnswers.js"
 
 export const CustomersHttpLive = HttpApiBuilder.group(Api, "customers", (handlers) =>
   Effect.map(Customers, (customers) =>
     handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            CustomersApi.endpoints.create,
-            { key: headers["idempotency-key"], payload },
-            answering(customers.create(tenant, payload))
-          )))
-      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(customers.retrieve(tenant, path.id))))
+          underKey(CustomersApi.endpoints.create, { key: headers["idempotency-key"], payload }, {}, () => customers.create(tenant, payload))))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(customers.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(
           CurrentTenant,
@@ -27,7 +24,7 @@ export const PlansHttpLive = HttpApiBuilder.group(Api, "plans", (handlers) =>
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(
           CurrentTenant,
-          (tenant) => idempotent(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, plans.create(tenant, payload))
+          (tenant) => underKey(PlansApi.endpoints.create, { key: headers["idempotency-key"], payload }, {}, () => plans.create(tenant, payload))
         ))
       .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(plans.retrieve(tenant, path.id))))
       .handle(
@@ -42,28 +39,20 @@ export const SubscriptionsHttpLive = HttpApiBuilder.group(Api, "subscriptions", 
         "create",
         ({ headers, payload }) =>
           Effect.flatMap(CurrentTenant, (tenant) =>
-            idempotent(
-              SubscriptionsApi.endpoints.create,
-              { key: headers["idempotency-key"], payload },
-              answering(subscriptions.create(tenant, payload))
-            )),
+            underKey(SubscriptionsApi.endpoints.create, { key: headers["idempotency-key"], payload }, {}, (run) => subscriptions.create(tenant, payload, run))),
         { uninterruptible: true }
       )
       .handle("update", ({ headers, path, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            SubscriptionsApi.endpoints.update,
-            { key: headers["idempotency-key"], path, payload },
-            answering(subscriptions.update(tenant, path.id, payload))
-          )))
+          underKey(SubscriptionsApi.endpoints.update, { key: headers["idempotency-key"], path, payload }, {}, () =>
+            subscriptions.update(tenant, path.id, payload))))
       .handle("cancel", ({ headers, path, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            SubscriptionsApi.endpoints.cancel,
-            { key: headers["idempotency-key"], path, payload },
-            answering(subscriptions.cancel(tenant, path.id, payload))
-          )))
-      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(subscriptions.retrieve(tenant, path.id))))
+          underKey(SubscriptionsApi.endpoints.cancel, { key: headers["idempotency-key"], path, payload }, {}, () =>
+            subscriptions.cancel(tenant, path.id, payload))))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(subscriptions.retrieve(tenant, path.id))))
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           subscriptions.list(
@@ -88,12 +77,9 @@ export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handl
     handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            TestClocksApi.endpoints.create,
-            { key: headers["idempotency-key"], payload },
-            answering(clocks.create(tenant, payload))
-          )))
-      .handle("retrieve", ({ path }) => Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.retrieve(tenant, path.id))))
+          underKey(TestClocksApi.endpoints.create, { key: headers["idempotency-key"], payload }, {}, () => clocks.create(tenant, payload))))
+      .handle("retrieve", ({ path }) =>
+        Effect.flatMap(CurrentTenant, (tenant) => answering(clocks.retrieve(tenant, path.id))))
       .handle(
         "list",
         ({ urlParams }) => Effect.flatMap(CurrentTenant, (tenant) => clocks.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering))
@@ -103,10 +89,7 @@ export const TestClocksHttpLive = HttpApiBuilder.group(Api, "testClocks", (handl
         "advance",
         ({ headers, path, payload }) =>
           Effect.flatMap(CurrentTenant, (tenant) =>
-            idempotent(
-              TestClocksApi.endpoints.advance,
-              { key: headers["idempotency-key"], path, payload },
-              answering(clocks.advance(tenant, path.id, payload))
-            )),
+            underKey(TestClocksApi.endpoints.advance, { key: headers["idempotency-key"], path, payload }, {}, () =>
+              clocks.advance(tenant, path.id, payload))),
         { uninterruptible: true }
       )))

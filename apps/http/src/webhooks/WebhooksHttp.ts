@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { answering, Api, WebhooksApi } from "@orchestrator/api"
 import { CurrentTenant, pageRequestOf, toList, WebhookDeliveries, WebhookEndpoints } from "@orchestrator/core"
 import { Effect } from "effect"
-import { idempotent } from "../IdempotentEndpoint.js"
+import { underKey } from "../KeyedAnswers.js"
 
 const endpoints = WebhooksApi.endpoints
 
@@ -13,22 +13,18 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
     return handlers
       .handle("createEndpoint", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            endpoints.createEndpoint,
-            { key: headers["idempotency-key"], payload, sealResponse: true },
-            answering(webhookEndpoints.create(tenant, payload))
-          )))
+          underKey(endpoints.createEndpoint, { key: headers["idempotency-key"], payload }, { sealed: true }, () =>
+            webhookEndpoints.create(tenant, payload))))
       .handle("listEndpoints", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => webhookEndpoints.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          webhookEndpoints.list(tenant, pageRequestOf(urlParams)).pipe(Effect.map(toList), answering)))
       .handle("retrieveEndpoint", ({ path }) =>
-        Effect.flatMap(CurrentTenant, (tenant) => answering(webhookEndpoints.retrieve(tenant, path.id))))
+        Effect.flatMap(CurrentTenant, (tenant) =>
+          answering(webhookEndpoints.retrieve(tenant, path.id))))
       .handle("updateEndpoint", ({ headers, path, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            endpoints.updateEndpoint,
-            { key: headers["idempotency-key"], path, payload },
-            answering(webhookEndpoints.update(tenant, path.id, payload))
-          )))
+          underKey(endpoints.updateEndpoint, { key: headers["idempotency-key"], path, payload }, {}, () =>
+            webhookEndpoints.update(tenant, path.id, payload))))
       .handle("deleteEndpoint", ({ path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           answering(webhookEndpoints.remove(tenant, path.id)).pipe(
@@ -36,11 +32,8 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           )))
       .handle("rotateSecret", ({ headers, path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            endpoints.rotateSecret,
-            { key: headers["idempotency-key"], path, payload: undefined, sealResponse: true },
-            answering(webhookEndpoints.rotateSecret(tenant, path.id))
-          )))
+          underKey(endpoints.rotateSecret, { key: headers["idempotency-key"], path, payload: undefined }, { sealed: true }, () =>
+            webhookEndpoints.rotateSecret(tenant, path.id))))
       .handle("listDeliveries", ({ urlParams: { limit, starting_after, ...filter } }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
           deliveries.list(tenant, filter, pageRequestOf({ limit, starting_after })).pipe(
@@ -52,18 +45,12 @@ export const WebhooksHttpLive = HttpApiBuilder.group(Api, "webhooks", (handlers)
           answering(deliveries.retrieve(tenant, path.id))))
       .handle("resendDelivery", ({ headers, path }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            endpoints.resendDelivery,
-            { key: headers["idempotency-key"], path, payload: undefined },
-            answering(deliveries.resend(tenant, path.id))
-          )))
+          underKey(endpoints.resendDelivery, { key: headers["idempotency-key"], path, payload: undefined }, {}, () =>
+            deliveries.resend(tenant, path.id))))
       .handle("resendDeliveries", ({ headers, payload }) =>
         Effect.flatMap(CurrentTenant, (tenant) =>
-          idempotent(
-            endpoints.resendDeliveries,
-            { key: headers["idempotency-key"], payload },
+          underKey(endpoints.resendDeliveries, { key: headers["idempotency-key"], payload }, {}, () =>
             deliveries.resendMatching(tenant, payload ?? {}).pipe(
               Effect.map((queued) => ({ object: "webhook_delivery_resend" as const, queued }))
-            )
-          )))
+            ))))
   }))

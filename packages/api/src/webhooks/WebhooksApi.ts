@@ -16,7 +16,8 @@ import {
   WebhookDelivery,
   WebhookDeliveryNotFound,
   WebhookEndpoint,
-  WebhookEndpointNotFound
+  WebhookEndpointNotFound,
+  WebhookUrlNotAllowed
 } from "@orchestrator/core"
 import { Schema } from "effect"
 import { apiErrorOf } from "../ApiError.js"
@@ -53,6 +54,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPayload(CreateWebhookEndpoint)
       .addSuccess(WebhookEndpoint, { status: 201 })
       .addError(apiErrorOf(ResourceLimitExceeded))
+      .addError(apiErrorOf(WebhookUrlNotAllowed))
       .annotate(OpenApi.Summary, "Register a webhook endpoint")
       .annotate(
         OpenApi.Description,
@@ -84,6 +86,7 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
       .setPayload(UpdateWebhookEndpoint)
       .addSuccess(WebhookEndpoint)
       .addError(apiErrorOf(WebhookEndpointNotFound))
+      .addError(apiErrorOf(WebhookUrlNotAllowed))
       .addError(apiErrorOf(IdempotencyKeyInUse))
       .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Change a webhook endpoint's URL, events, description or status")

@@ -2,7 +2,8 @@ import { Effect, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
-import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { noKey, type Running } from "../idempotency/KeyRun.js"
 import { PaymentCustomerNotFound } from "../payments/PaymentErrors.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -37,12 +38,12 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
     const ids = yield* IdGenerator
     const customers = yield* CustomersRepository
     const { clientSecretDerivation } = yield* KeyMaterial
+    const keys = yield* IdempotentRequests
     const { current, paymentOf, publicOf, withSecret } = catchUp
 
-    const create = Effect.fn("CheckoutSessions.create")(function*(tenant: Tenant, input: CreateCheckoutSession) {
-      const scope = yield* IdempotencyScope
-      if (Option.isSome(scope.recovered)) {
-        return yield* records.load(tenant, scope.recovered.value).pipe(
+    const create = Effect.fn("CheckoutSessions.create")(function*(tenant: Tenant, input: CreateCheckoutSession, run: Running = noKey) {
+      if (run.recovered !== null) {
+        return yield* records.load(tenant, run.recovered).pipe(
           Effect.catchTag("CheckoutSessionNotFound", Effect.die),
           Effect.flatMap((session) => withSecret(session))
         )
@@ -85,7 +86,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
             livemode: tenant.livemode
           })
         )
-        yield* scope.attach(id)
+        yield* keys.attach(run, id)
         return session
       })).pipe(Effect.flatMap((session) => withSecret(session)))
     })

@@ -2,6 +2,8 @@ import { Context, Effect, Layer } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import type { Running } from "../idempotency/KeyRun.js"
 import type { PaymentCustomerNotFound } from "../payments/PaymentErrors.js"
 import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
@@ -42,7 +44,8 @@ type Errors<E> = Effect.Effect<CheckoutSessionPublic, E>
 export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<CheckoutSessions, {
   readonly create: (
     tenant: Tenant,
-    input: CreateCheckoutSession
+    input: CreateCheckoutSession,
+    run?: Running
   ) => Effect.Effect<CheckoutSession, NoProviderAvailable | ProviderNotUsable | PaymentCustomerNotFound>
   /** The full view; with `expandPayment` its latest payment is inside. */
   readonly retrieve: (
@@ -79,7 +82,7 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make)).pipe(
-    Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer))
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer, IdempotentRequests.layer))
   )
 }
 

@@ -29,6 +29,12 @@ export type FailureKind =
   /** The PSP did not answer in time. */
   | "provider_timeout"
 
+/**
+ * Kinds that say nothing happened yet but may if asked again (the PSP unreachable, or silent): their
+ * answer is given but not kept under an Idempotency-Key, so a retry with the key tries again.
+ */
+export const transientKinds: ReadonlySet<FailureKind> = new Set(["provider_unavailable", "provider_timeout", "rate_limited"])
+
 /** What a kind of failure is, declared once on its class. */
 export interface FailureSpec {
   readonly kind: FailureKind
@@ -90,6 +96,17 @@ export const NotFound = <const Tag extends string>(tag: Tag, what: string, scope
       return { message: `No such ${what}: '${echoed(this.id)}'`, param: "id" }
     }
   }
+
+/** A failure's answer with its defaults filled in: its first code when it says none, `param` null when it names none. */
+export const failureBodyOf = (failing: Failing) => {
+  const { code, concerns, message, param } = failing.answer
+  return {
+    code: code ?? failureClassOf(failing).failure.codes?.[0] ?? "error",
+    message,
+    param: param ?? null,
+    concerns
+  }
+}
 
 /** Whether a value is a failure (any class made with `ServiceFailure`). */
 export const isFailing = (value: unknown): value is Failing =>

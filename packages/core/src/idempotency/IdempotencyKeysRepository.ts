@@ -2,14 +2,16 @@ import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { memoryKeyId, memoryKeys } from "../memory/MemoryKeyRides.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { IdempotencyRecord, StoredResponse } from "./IdempotencyKey.js"
+import type { IdempotencyRecord, StoredAnswer } from "./IdempotencyKey.js"
+
+export type { KeyCompletion } from "./IdempotencyKey.js"
 
 export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeysRepository")<
   IdempotencyKeysRepository,
   {
     /**
      * Inserts the record unless the key exists; then returns what is stored instead. (A record may
-     * carry its response already: an answer reached before anything else was written.)
+     * carry its answer already: an answer reached before anything else was written.)
      */
     readonly start: (tenant: Tenant, record: IdempotencyRecord) => Effect.Effect<Option.Option<IdempotencyRecord>>
     /** The key as stored, if it is. */
@@ -26,8 +28,8 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
     /** The next three act only while `lockToken` still holds the key. */
     /** Links the created object to the key; false when this request no longer holds the key. */
     readonly attach: (tenant: Tenant, key: string, lockToken: string, resourceId: string) => Effect.Effect<boolean>
-    readonly complete: (tenant: Tenant, key: string, lockToken: string, response: StoredResponse) => Effect.Effect<void>
-    /** Unlocks without a response, so a retry can resume the work. */
+    readonly complete: (tenant: Tenant, key: string, lockToken: string, answer: StoredAnswer) => Effect.Effect<void>
+    /** Unlocks without an answer, so a retry can resume the work. */
     readonly release: (tenant: Tenant, key: string, lockToken: string) => Effect.Effect<void>
     /** Deletes keys created before `createdBefore` that no request holds; returns how many. */
     readonly purge: (options: { readonly createdBefore: DateTime.Utc; readonly now: DateTime.Utc }) => Effect.Effect<number>
@@ -58,7 +60,7 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
           Effect.sync(() => {
             const row = rows().get(id(tenant, key))
             if (
-              row === undefined || row.response !== null ||
+              row === undefined || row.answer !== null ||
               (row.lockedUntil !== null && !DateTime.lessThan(row.lockedUntil, now))
             ) return Option.none()
             const taken = { ...row, lockedUntil, lockToken }
@@ -66,7 +68,7 @@ export class IdempotencyKeysRepository extends Context.Tag("core/IdempotencyKeys
             return Option.some(taken)
           }),
         attach: (tenant, key, lockToken, resourceId) => change(tenant, key, lockToken, { resourceId }),
-        complete: (tenant, key, lockToken, response) => Effect.asVoid(change(tenant, key, lockToken, { response, lockedUntil: null, lockToken: null })),
+        complete: (tenant, key, lockToken, answer) => Effect.asVoid(change(tenant, key, lockToken, { answer, lockedUntil: null, lockToken: null })),
         release: (tenant, key, lockToken) => Effect.asVoid(change(tenant, key, lockToken, { lockedUntil: null, lockToken: null })),
         purge: ({ createdBefore, now }) =>
           Effect.sync(() => {

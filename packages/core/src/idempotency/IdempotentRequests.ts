@@ -1,55 +1,16 @@
-import { Cause, Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Context, Duration, Effect, Exit, Layer, Option, Schema } from "effect"
+import { encodedOnceOf, encodedOnceOfValue } from "../domain/EncodedOnce.js"
+import { type Failing, failureBodyOf, failureClassOf, type FailureKind, isFailing, transientKinds } from "../domain/Failure.js"
 import { type IdPrefix, randomBase32 } from "../domain/Ids.js"
-import type { Tenant } from "../domain/Tenant.js"
 import { now, plusMillis } from "../domain/Timestamp.js"
+import { countWith, idempotencyTotal } from "../observability/ServiceMetrics.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { KeyMaterial } from "../tenancy/KeyMaterial.js"
-import { IdempotencyKeyInUse, IdempotencyKeyReused, type IdempotencyRecord, type StoredResponse } from "./IdempotencyKey.js"
+import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
+import { IdempotencyKeyInUse, IdempotencyKeyReused, type IdempotencyRecord, type KeptAnswer, type StoredAnswer } from "./IdempotencyKey.js"
 import { IdempotencyKeysRepository } from "./IdempotencyKeysRepository.js"
-import { IdempotencyScope } from "./IdempotencyScope.js"
-import { KeyClaimedElsewhere, type KeyRun, runScope } from "./RunScope.js"
-import { storedAnswers } from "./StoredAnswers.js"
-
-export interface IdempotentRequest {
-  readonly tenant: Tenant
-  readonly key: string
-  readonly fingerprint: string
-  /**
-   * The answer carries a secret shown once (a webhook signing secret): it is stored encrypted, so a
-   * retry still gets it and a reader of the database does not.
-   */
-  readonly sealResponse?: boolean
-  /** The operation creates an object of this kind: its id is chosen now and kept with the key. */
-  readonly reserveId?: IdPrefix
-  /** The request being served (`req_…`): kept with its answer, so a replay can name the request that first got it. */
-  readonly requestId?: string
-  /**
-   * The key rides along with the operation's own writes (see `KeyRides`): with `reserveId`, it is
-   * inserted by the write that creates the object, and it is completed by the write of the record
-   * that is the answer, which `render` renders before it is written. A new request's key then costs
-   * no statement of its own. Only for an operation whose answer is the record it writes last.
-   */
-  readonly ride?: { readonly render: (answer: unknown) => StoredResponse }
-}
-
-const claimedElsewhere = (cause: Cause.Cause<unknown>) => Option.exists(Cause.dieOption(cause), (defect) => defect instanceof KeyClaimedElsewhere)
-
-/** The key as a request that finds it new writes it: locked by this request, naming its object. */
-const freshRecord = (ids: IdGenerator["Type"], { fingerprint, key, reserveId }: IdempotentRequest) =>
-  Effect.gen(function*() {
-    const startedAt = yield* now
-    const record: IdempotencyRecord = {
-      key,
-      fingerprint,
-      resourceId: reserveId === undefined ? null : yield* ids.make(reserveId),
-      response: null,
-      lockedUntil: plusMillis(startedAt, Duration.toMillis(KEY_LOCK)),
-      lockToken: randomBase32(24),
-      createdAt: startedAt
-    }
-    return record
-  })
+import type { AnswerSpec, Completed, KeyedAnswer, KeyedRequest, KeyRun, Replay, RidingCompletion, Running, RunOptions } from "./KeyRun.js"
 
 /** Keys are kept this long at least, then purged. */
 export const KEY_RETENTION = Duration.hours(24)
@@ -57,147 +18,256 @@ export const KEY_RETENTION = Duration.hours(24)
 /** How long a running request holds its key; longer than any operation (two PSP calls of 30 s). */
 export const KEY_LOCK = Duration.minutes(2)
 
+type KeyRefused = IdempotencyKeyInUse | IdempotencyKeyReused
+
 /**
- * Idempotency of every mutating call. A key runs its operation once; a finished key replays the stored
- * response; a key still running answers 409; a key used for another request answers 422.
- * A 5xx or a crash releases the key without a response, and the next request with it resumes
- * from the object the first one created instead of starting over: the operation runs with its
- * `IdempotencyScope`.
+ * Idempotency of every mutating call, one layer that a request enters once (`begin`) and leaves once
+ * (`finish`), or both in one (`run`). A key runs its operation once; a finished key replays the kept
+ * answer; a key still running is refused (in use); a key used for another request is refused (reused).
+ * A defect (a crash, the database away) releases the key without an answer, and the next request with
+ * it resumes from the object the first one created (`Running.recovered`) instead of starting over.
+ * The answer is rendered here, from the operation's result: the transport only maps it to its wire.
  */
 export class IdempotentRequests extends Context.Tag("core/IdempotentRequests")<IdempotentRequests, {
-  readonly execute: <R>(
-    request: IdempotentRequest,
-    operation: Effect.Effect<StoredResponse, never, R>
-  ) => Effect.Effect<
-    {
-      readonly response: StoredResponse
-      readonly replayed: boolean
-      /** On a replay, the request that first got the answer, when it was kept. */
-      readonly originalRequestId?: string
-    },
-    IdempotencyKeyInUse | IdempotencyKeyReused,
-    R
-  >
+  /** Where a request stands with its key: running (held by this request, or to be claimed by its first write), or a replay. */
+  readonly begin: (request: KeyedRequest, options?: RunOptions) => Effect.Effect<Running | Replay, KeyRefused>
+  /**
+   * When the first write that carried the key's insert (`Running.pending`) found the key written by
+   * another request: this one judged again, as a retry of that one. (When it made the insert, the run
+   * holds the key: `heldBy`.)
+   */
+  readonly claimed: (run: Running, options?: RunOptions) => Effect.Effect<Running | Replay, KeyRefused>
+  /**
+   * Links the object the operation creates to the key, in the operation's transaction. A request that
+   * stalled past its lock has lost the key to a retry, which creates the object itself: this one must
+   * not commit a second, so it ends there (a defect, rolling its transaction back).
+   */
+  readonly attach: (run: Running, resourceId: string) => Effect.Effect<void>
+  /** The key's completion with `value` as the answer, for the write that writes `value` to carry (none without a held key). */
+  readonly completion: <A>(run: Running, spec: AnswerSpec<A>, value: A) => Effect.Effect<RidingCompletion | undefined>
+  /** After a write that carried `completion`: the key is complete when the write was made. */
+  readonly completed: (run: Running, completion: RidingCompletion | undefined, written: boolean) => Running | Completed
+  /**
+   * The end of a run: the answer (a success or a service's failure) rendered, kept unless a write kept
+   * it already, and given; a defect releases the key and goes on.
+   */
+  readonly finish: <A>(run: KeyRun, spec: AnswerSpec<A>, exit: Exit.Exit<A, Failing>) => Effect.Effect<KeyedAnswer, KeyRefused>
+  /** `begin`, the operation, `finish`: an operation under its key. */
+  readonly run: <A, F extends Failing, R>(
+    request: KeyedRequest,
+    spec: AnswerSpec<A> & RunOptions,
+    operation: (run: Running) => Effect.Effect<A, F, R>
+  ) => Effect.Effect<KeyedAnswer, KeyRefused, R>
   /** Purges keys past their retention, which no request holds. */
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(
-    IdempotentRequests,
-    Effect.gen(function*() {
-      const keys = yield* IdempotencyKeysRepository
-      const ids = yield* IdGenerator
-      const { credentialEncryption } = yield* KeyMaterial
-      const { replayed, stored } = storedAnswers(credentialEncryption)
-
-      /** `known`: the key was just found written (a first write's claim met it), so it is read, not inserted. */
-      const begin = (request: IdempotentRequest, known: boolean) =>
-        Effect.gen(function*() {
-          const { fingerprint, key, reserveId, tenant } = request
-          const fresh = yield* freshRecord(ids, request)
-          const startedAt = fresh.createdAt
-          const lockedUntil = fresh.lockedUntil!
-          const lockToken = fresh.lockToken!
-          const reserved = fresh.resourceId
-          const existing = known
-            ? yield* Effect.flatMap(keys.find(tenant, key), (found) => Option.isSome(found) ? Effect.succeed(found) : keys.start(tenant, fresh))
-            : yield* keys.start(tenant, fresh)
-          if (Option.isNone(existing)) {
-            return { _tag: "Run" as const, lockToken, recovered: Option.none<string>(), reserved: Option.fromNullable(reserved) }
-          }
-          if (existing.value.fingerprint !== fingerprint) return yield* new IdempotencyKeyReused({ key })
-          if (existing.value.response !== null) return { _tag: "Replay" as const, response: existing.value.response }
-          const taken = yield* keys.acquire(tenant, key, { now: startedAt, lockedUntil, lockToken })
-          if (Option.isNone(taken)) {
-            // It may have finished between our two reads.
-            const again = yield* keys.start(tenant, fresh)
-            if (Option.isSome(again) && again.value.response !== null) {
-              return { _tag: "Replay" as const, response: again.value.response }
-            }
-            return yield* new IdempotencyKeyInUse({ key })
-          }
-          const recovered = Option.fromNullable(taken.value.resourceId)
-          return { _tag: "Run" as const, lockToken, recovered, reserved: reserveId === undefined ? Option.none<string>() : recovered }
-        })
-
-      const purge = Effect.gen(function*() {
-        const at = yield* now
-        return yield* keys.purge({ createdBefore: plusMillis(at, -Duration.toMillis(KEY_RETENTION)), now: at })
-      }).pipe(Effect.withSpan("IdempotentRequests.purge"))
-
-      const scopeOf = (
-        request: IdempotentRequest,
-        lockToken: string,
-        found: Parameters<typeof runScope>[0]["found"],
-        run: KeyRun,
-        claim: Option.Option<IdempotencyRecord>
-      ) =>
-        runScope({
-          keys,
-          tenant: request.tenant,
-          key: request.key,
-          lockToken,
-          found,
-          run,
-          claim: Option.map(claim, (record) => ({ record })),
-          render: request.ride?.render,
-          kept: (response) => stored(request, response)
-        })
-
-      /** The key after a run that holds it: completed with the answer (unless a write did), or released for a retry. */
-      const settleKey = (request: IdempotentRequest, lockToken: string, run: KeyRun, exit: Exit.Exit<StoredResponse>) =>
-        run.answered !== undefined
-          ? Effect.void
-          : Exit.isSuccess(exit) && exit.value.status < 500
-          ? Effect.flatMap(stored(request, exit.value), (response) => keys.complete(request.tenant, request.key, lockToken, response))
-          : keys.release(request.tenant, request.key, lockToken)
-
-      /** The key written first (or found), then the operation. */
-      const runStarted = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>, known = false) =>
-        Effect.gen(function*() {
-          const start = yield* begin(request, known)
-          if (start._tag === "Replay") return yield* replayed(request, start.response)
-          const run: KeyRun = { claimed: true, answered: undefined }
-          const response = yield* operation.pipe(
-            Effect.provideService(IdempotencyScope, scopeOf(request, start.lockToken, start, run, Option.none())),
-            Effect.onExit((exit) => settleKey(request, start.lockToken, run, exit))
-          )
-          // What the key keeps is the answer, always: a replay gives the same.
-          return { response: run.answered ?? response, replayed: false }
-        })
-
-      /**
-       * The operation first, its first write inserting the key: a new key costs nothing of its own.
-       * Until that write, the operation has only read, so when the key turns out to exist the request
-       * is judged again as a retry, and an answer reached before any write is kept with a new key.
-       */
-      const runRiding = <R>(request: IdempotentRequest, operation: Effect.Effect<StoredResponse, never, R>) =>
-        Effect.gen(function*() {
-          const record = yield* freshRecord(ids, request)
-          const lockToken = record.lockToken!
-          const run: KeyRun = { claimed: false, answered: undefined }
-          const found = { recovered: Option.none<string>(), reserved: Option.fromNullable(record.resourceId) }
-          const exit = yield* Effect.exit(
-            Effect.provideService(operation, IdempotencyScope, scopeOf(request, lockToken, found, run, Option.some(record)))
-          )
-          if (run.claimed) {
-            yield* settleKey(request, lockToken, run, exit)
-            return { response: run.answered ?? (yield* exit), replayed: false }
-          }
-          if (Exit.isFailure(exit)) {
-            return claimedElsewhere(exit.cause) ? yield* runStarted(request, operation, true) : yield* Effect.failCause(exit.cause)
-          }
-          // A 5xx before anything was written leaves no key, as a released one would be.
-          if (exit.value.status >= 500) return { response: exit.value, replayed: false }
-          const answered: IdempotencyRecord = { ...record, resourceId: null, response: yield* stored(request, exit.value), lockedUntil: null, lockToken: null }
-          const existing = yield* keys.start(request.tenant, answered)
-          return Option.isNone(existing) ? { response: exit.value, replayed: false } : yield* runStarted(request, operation, true)
-        })
-
-      return {
-        jobs: [{ name: "purge-idempotency-keys", every: "1 hour", run: purge }],
-        execute: (request, operation) =>
-          request.ride !== undefined && request.reserveId !== undefined ? runRiding(request, operation) : runStarted(request, operation)
-      }
-    })
-  ).pipe(Layer.provide(IdGenerator.layer))
+  static readonly layer = Layer.effect(IdempotentRequests, Effect.suspend(() => make)).pipe(Layer.provide(IdGenerator.layer))
 }
+
+const SEALED = "sealed:"
+
+/** A body may start with the request that first got it; bodies kept before ids were have none. */
+const FIRST_REQUEST = /^request:([^\n]*)\n/
+
+/** The JSON of a success, in its schema: made once per instance for a class that is `encodedOnce` (a payment). */
+const successJson = <A>(spec: AnswerSpec<A>, value: A): string => {
+  const once = encodedOnceOf(spec.schema.ast)
+  return once === undefined ? JSON.stringify(Schema.encodeSync(spec.schema)(value)) : once.json(value)
+}
+
+/** The JSON of an object a failure shows (a declined payment), in its own class's schema. */
+const concernedJson = (concerns: { readonly object: string }): unknown => {
+  const once = encodedOnceOfValue(concerns)
+  if (once !== undefined) return once.encode(concerns)
+  return Schema.encodeSync(concerns.constructor as unknown as Schema.Schema<unknown, unknown>)(concerns)
+}
+
+/** A success's answer, rendered. */
+export const succeededAnswer = <A>(spec: AnswerSpec<A>, value: A): KeptAnswer => ({ _tag: "Succeeded", json: successJson(spec, value) })
+
+/** What a request answered, rendered: its result's JSON, or its failure's. */
+export const keptAnswerOf = <A>(spec: AnswerSpec<A>, result: Exit.Exit<A, Failing>): Option.Option<KeptAnswer> => {
+  if (Exit.isSuccess(result)) return Option.some(succeededAnswer(spec, result.value))
+  const failure = Cause.failureOption(result.cause)
+  if (Option.isNone(failure) || !isFailing(failure.value)) return Option.none()
+  const { code, concerns, message, param } = failureBodyOf(failure.value)
+  const { kind, tag } = failureClassOf(failure.value).failure
+  const json = JSON.stringify({ code, message, param, ...(concerns === undefined ? {} : { [concerns.object]: concernedJson(concerns) }) })
+  return Option.some({ _tag: "Failed", kind, tag, json })
+}
+
+const outcomeOf = (answer: KeptAnswer): string =>
+  answer._tag === "Succeeded" ? "succeeded" : answer._tag === "Failed" ? `failed:${answer.kind}:${answer.tag}` : `http:${answer.status}`
+
+const keptOf = (outcome: string, text: string): KeptAnswer => {
+  if (outcome === "succeeded") return { _tag: "Succeeded", json: text }
+  const [form, kind, tag] = outcome.split(":")
+  return form === "failed" ? { _tag: "Failed", kind: kind as FailureKind, tag: tag!, json: text } : { _tag: "Http", status: Number(kind), body: text }
+}
+
+const ownerOf = ({ key, tenant }: KeyedRequest) => `idempotency/${tenant.organizationId}/${tenant.livemode ? "live" : "test"}/${key}`
+
+/** The answer as the key keeps it: naming its request, sealed (with `sealing`) when it shows a secret. */
+const stored = (sealing: CryptoKey, request: KeyedRequest, spec: { readonly sealed?: boolean }, answer: KeptAnswer) =>
+  Effect.gen(function*() {
+    const text = answer._tag === "Http" ? answer.body : answer.json
+    const body = spec.sealed === true ? SEALED + (yield* sealSecret(sealing, ownerOf(request), text)) : text
+    return { outcome: outcomeOf(answer), body: request.requestId === null ? body : `request:${request.requestId}\n${body}` } satisfies StoredAnswer
+  })
+
+/** A kept answer, replayed: opened, with the request that first got it. */
+const replayOf = (sealing: CryptoKey, request: KeyedRequest, answer: StoredAnswer) =>
+  Effect.gen(function*() {
+    const first = FIRST_REQUEST.exec(answer.body)
+    const body = first === null ? answer.body : answer.body.slice(first[0].length)
+    const text = body.startsWith(SEALED)
+      ? yield* openSecret(sealing, ownerOf(request), body.slice(SEALED.length)).pipe(
+        Effect.orDieWith(() => new Error("a kept idempotent answer does not open with this key material"))
+      )
+      : body
+    yield* countWith(idempotencyTotal, { outcome: "replayed" })
+    const replay: Replay = {
+      _tag: "Replay",
+      answer: { answer: keptOf(answer.outcome, text), replayed: true, originalRequestId: first === null ? null : first[1]! }
+    }
+    return replay
+  })
+
+/** The key as a request that finds it new writes it: locked by this request, naming its object. */
+const freshRecord = (ids: IdGenerator["Type"], request: KeyedRequest, reserve: IdPrefix | undefined) =>
+  Effect.gen(function*() {
+    const startedAt = yield* now
+    return {
+      key: request.key,
+      fingerprint: request.fingerprint,
+      resourceId: reserve === undefined ? null : yield* ids.make(reserve),
+      answer: null,
+      lockedUntil: plusMillis(startedAt, Duration.toMillis(KEY_LOCK)),
+      lockToken: randomBase32(24),
+      createdAt: startedAt
+    } satisfies IdempotencyRecord
+  })
+
+/** A refusal of the key, counted. */
+const refused = (error: KeyRefused) =>
+  Effect.zipRight(countWith(idempotencyTotal, { outcome: error._tag === "IdempotencyKeyInUse" ? "in_use" : "reused" }), Effect.fail(error))
+
+const make = Effect.gen(function*() {
+  const keys = yield* IdempotencyKeysRepository
+  const ids = yield* IdGenerator
+  const { credentialEncryption } = yield* KeyMaterial
+
+  /** The request judged against the key as stored (`found`), after writing it if it was not. */
+  const judge = (request: KeyedRequest, options: RunOptions, found: Option.Option<IdempotencyRecord>) =>
+    Effect.gen(function*() {
+      const fresh = yield* freshRecord(ids, request, options.reserve)
+      const existing = Option.isSome(found) ? found : yield* keys.start(request.tenant, fresh)
+      const running = (recovered: string | null): Running => ({
+        _tag: "Running",
+        request,
+        lockToken: fresh.lockToken,
+        pending: null,
+        reserved: options.reserve === undefined ? null : recovered ?? fresh.resourceId,
+        recovered
+      })
+      if (Option.isNone(existing)) return running(null)
+      if (existing.value.fingerprint !== request.fingerprint) return yield* refused(new IdempotencyKeyReused({ key: request.key }))
+      if (existing.value.answer !== null) return yield* replayOf(credentialEncryption, request, existing.value.answer)
+      const taken = yield* keys.acquire(request.tenant, request.key, { now: fresh.createdAt, lockedUntil: fresh.lockedUntil, lockToken: fresh.lockToken })
+      if (Option.isSome(taken)) return running(taken.value.resourceId)
+      // It may have finished between our two reads.
+      const again = yield* keys.find(request.tenant, request.key)
+      if (Option.isSome(again) && again.value.answer !== null) return yield* replayOf(credentialEncryption, request, again.value.answer)
+      return yield* refused(new IdempotencyKeyInUse({ key: request.key }))
+    })
+
+  const begin = (request: KeyedRequest, options: RunOptions = {}) =>
+    options.rides === true
+      ? Effect.map(freshRecord(ids, request, options.reserve), (record): Running => ({
+        _tag: "Running",
+        request,
+        lockToken: record.lockToken!,
+        pending: record,
+        reserved: record.resourceId,
+        recovered: null
+      }))
+      : judge(request, options, Option.none())
+
+  const claimed = (run: Running, options: RunOptions = {}): Effect.Effect<Running | Replay, KeyRefused> =>
+    run.request === null
+      ? Effect.succeed(run)
+      : Effect.flatMap(keys.find(run.request.tenant, run.request.key), (found) => judge(run.request!, options, found))
+
+  const attach = (run: Running, resourceId: string) =>
+    run.request === null
+      ? Effect.void
+      : Effect.flatMap(keys.attach(run.request.tenant, run.request.key, run.lockToken, resourceId), (held) =>
+        held ? Effect.void : Effect.dieMessage(`Idempotency-Key ${run.request!.key} was taken over by a retry`))
+
+  const completion = <A>(run: Running, spec: AnswerSpec<A>, value: A): Effect.Effect<RidingCompletion | undefined> => {
+    const { request } = run
+    if (request === null || run.pending !== null) return Effect.succeed(undefined)
+    const kept = succeededAnswer(spec, value)
+    return Effect.map(stored(credentialEncryption, request, spec, kept), (answer) => ({ write: { key: request.key, lockToken: run.lockToken, answer }, kept }))
+  }
+
+  const completed = (run: Running, riding: RidingCompletion | undefined, written: boolean): Running | Completed =>
+    riding !== undefined && written ? { _tag: "Completed", answer: riding.kept } : run
+
+  const finish = <A>(run: KeyRun, spec: AnswerSpec<A>, exit: Exit.Exit<A, Failing>): Effect.Effect<KeyedAnswer, KeyRefused> =>
+    Effect.gen(function*() {
+      switch (run._tag) {
+        case "Replay":
+          return run.answer
+        case "Completed":
+          return { answer: run.answer, replayed: false, originalRequestId: null }
+      }
+      const { request } = run
+      const kept = keptAnswerOf(spec, exit)
+      if (request === null) return yield* Effect.dieMessage("a run without a key has no answer to keep")
+      if (Option.isNone(kept)) {
+        // A defect or an interruption (no service's failure in it): nothing is kept, and a retry
+        // resumes from what this run created.
+        if (run.pending === null) yield* keys.release(request.tenant, request.key, run.lockToken)
+        return yield* Effect.failCause(Exit.isFailure(exit) ? exit.cause as Cause.Cause<never> : Cause.empty)
+      }
+      if (kept.value._tag === "Failed" && transientKinds.has(kept.value.kind)) {
+        // Nothing happened that a retry should not try again: the answer is given, the key released.
+        if (run.pending === null) yield* keys.release(request.tenant, request.key, run.lockToken)
+        return { answer: kept.value, replayed: false, originalRequestId: null }
+      }
+      const answer = yield* stored(credentialEncryption, request, spec, kept.value)
+      if (run.pending === null) {
+        yield* keys.complete(request.tenant, request.key, run.lockToken, answer)
+        return { answer: kept.value, replayed: false, originalRequestId: null }
+      }
+      // Answered before any write: the key is written with its answer, unless another request wrote it
+      // meanwhile; then this request is a retry of that one.
+      const existing = yield* keys.start(request.tenant, { ...run.pending, resourceId: null, answer, lockedUntil: null, lockToken: null })
+      if (Option.isNone(existing)) return { answer: kept.value, replayed: false, originalRequestId: null }
+      if (existing.value.fingerprint !== request.fingerprint) return yield* refused(new IdempotencyKeyReused({ key: request.key }))
+      if (existing.value.answer !== null) return (yield* replayOf(credentialEncryption, request, existing.value.answer)).answer
+      return yield* refused(new IdempotencyKeyInUse({ key: request.key }))
+    })
+
+  const purge = Effect.gen(function*() {
+    const at = yield* now
+    return yield* keys.purge({ createdBefore: plusMillis(at, -Duration.toMillis(KEY_RETENTION)), now: at })
+  }).pipe(Effect.withSpan("IdempotentRequests.purge"))
+
+  return IdempotentRequests.of({
+    begin,
+    claimed,
+    attach,
+    completion,
+    completed,
+    finish,
+    run: (request, spec, operation) =>
+      Effect.gen(function*() {
+        const run = yield* begin(request, spec)
+        if (run._tag === "Replay") return run.answer
+        return yield* finish(run, spec, yield* Effect.exit(operation(run)))
+      }),
+    jobs: [{ name: "purge-idempotency-keys", every: "1 hour", run: purge }]
+  })
+})

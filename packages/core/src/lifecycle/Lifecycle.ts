@@ -4,7 +4,8 @@ import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import type { Event, EventInput } from "../events/Event.js"
 import { EventLog } from "../events/EventLog.js"
-import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
+import type { IdempotencyRecord } from "../idempotency/IdempotencyKey.js"
+import type { KeyCompletion } from "../idempotency/IdempotencyKey.js"
 import { Transactions } from "../ports/Transactions.js"
 
 /** What a repository of records with a status must offer the lifecycle. */
@@ -15,10 +16,10 @@ export interface RecordStore<A> {
   readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
   /**
    * The record inserted with its events in one write (one statement in SQL), atomic on its own:
-   * both or neither. With a `claim`, the request's Idempotency-Key is inserted by the same write, and
+   * both or neither. With a `key`, the request's Idempotency-Key is inserted by the same write, and
    * nothing at all is written when the key exists already: false then, true otherwise.
    */
-  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => Effect.Effect<boolean>
+  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord) => Effect.Effect<boolean>
   /**
    * `record` and its events written in one write if the stored record is still as `seen` (same
    * status, same `updated_at`); false, and nothing written, otherwise. Atomic on its own. With a
@@ -44,6 +45,13 @@ interface Stateful<S extends string> {
   readonly updated_at: DateTime.Utc
 }
 
+/** A move prepared on a record as last seen (`advance`): the record it makes, the states it passed, their events. */
+export interface Advance<A> {
+  readonly record: A
+  readonly moved: ReadonlyArray<A>
+  readonly events: ReadonlyArray<EventInput>
+}
+
 /** The operations `makeLifecycle` gives a kind of record. */
 export interface Lifecycle<S extends string, A, NotFound> {
   readonly load: (tenant: Tenant, id: string) => Effect.Effect<A, NotFound>
@@ -55,31 +63,30 @@ export interface Lifecycle<S extends string, A, NotFound> {
    */
   readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]) => Effect.Effect<A>
   /**
-   * `createThrough` with the request's Idempotency-Key inserted by the same write when `claim` is
-   * given: `None`, and nothing written, when the key exists already.
+   * `createThrough` with the request's Idempotency-Key (`key`) inserted by the same write: `None`, and
+   * nothing written, when the key exists already.
    */
-  readonly createClaiming: (
-    tenant: Tenant,
-    states: readonly [A, ...ReadonlyArray<A>],
-    claim: Option.Option<KeyClaim>
-  ) => Effect.Effect<Option.Option<A>>
+  readonly createWithKey: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord) => Effect.Effect<Option.Option<A>>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
   /**
-   * Without a lock, on its own (no transaction needed): applies `steps` (each move checked against the
-   * machine, with its event) and then `changes` to the record as last `seen`, in one write, if nobody
-   * has changed it since. `None` when someone has: the caller judges again on the locked record.
-   * The fast path of the common case, where the process that sent a payment also learns how it ended.
-   * `completion` of the record to be written, when it is the request's answer: the Idempotency-Key's
-   * completion, written by the same write.
+   * A move without a lock, prepared: `steps` (each checked against the machine, with its event) and
+   * then `changes`, applied to the record as last `seen`. Nothing is written yet: see `writeAdvance`.
    */
-  readonly advanceIfUnchanged: (
+  readonly advance: (
     tenant: Tenant,
     seen: A,
     steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
-    changes?: Partial<A>,
-    completion?: (record: A) => Effect.Effect<Option.Option<KeyCompletion>>
-  ) => Effect.Effect<Option.Option<A>>
+    changes?: Partial<A>
+  ) => Effect.Effect<Advance<A>>
+  /**
+   * On its own (no transaction needed): the prepared move and its events in one write, if nobody has
+   * changed the record since it was `seen`; false, and nothing written, when someone has (the caller
+   * judges again on the locked record). The fast path of the common case, where the process that sent
+   * a payment also learns how it ended. A key's `completion`, when the record is the request's answer,
+   * is written by the same write.
+   */
+  readonly writeAdvance: (tenant: Tenant, seen: A, advance: Advance<A>, completion?: KeyCompletion) => Effect.Effect<boolean>
   readonly moveIfStill: (
     tenant: Tenant,
     id: string,
@@ -137,31 +144,23 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
 
     /**
      * New records are written with their events in one write of the store, and moves without a lock
-     * as one compare-and-set (`advanceIfUnchanged`): every store, memory included, has both, so
+     * as one compare-and-set (`writeAdvance`): every store, memory included, has both, so
      * tests take production's path.
      */
-    const createClaiming = (
-      tenant: Tenant,
-      states: readonly [A, ...ReadonlyArray<A>],
-      claim: Option.Option<KeyClaim>
-    ): Effect.Effect<Option.Option<A>> =>
+    const insertThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord | undefined) =>
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
         const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
-        const written = yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs), Option.getOrUndefined(claim))
+        const written = yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs), key)
         if (written) yield* entered(tenant, states)
         return written ? Option.some(last) : Option.none()
       })
 
+    const createWithKey = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord) => insertThrough(tenant, states, key)
+
     const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
-      Effect.flatMap(
-        createClaiming(tenant, states, Option.none()),
-        Option.match({
-          onNone: () => Effect.dieMessage(`${machine.name} was not written without a key to claim`),
-          onSome: Effect.succeed
-        })
-      )
+      Effect.map(insertThrough(tenant, states, undefined), Option.getOrThrow)
 
     /** Inserts a new record in its first status, with that status's event. */
     const create = (tenant: Tenant, record: A): Effect.Effect<A> => createThrough(tenant, [record])
@@ -185,13 +184,12 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return updated
       })
 
-    const advanceIfUnchanged = (
+    const advance = (
       tenant: Tenant,
       seen: A,
       steps: ReadonlyArray<{ readonly to: S; readonly changes: Partial<A> }>,
-      changes: Partial<A> = {},
-      completion?: (record: A) => Effect.Effect<Option.Option<KeyCompletion>>
-    ): Effect.Effect<Option.Option<A>> =>
+      changes: Partial<A> = {}
+    ): Effect.Effect<Advance<A>> =>
       Effect.gen(function*() {
         const at = yield* now
         let record = seen
@@ -204,10 +202,14 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
           moved.push(record)
         }
         record = options.make({ ...record, ...changes, status: record.status, updated_at: at })
-        const completing = completion === undefined ? Option.none() : yield* completion(record)
-        const written = yield* store.updateIfUnchanged(tenant, seen, record, yield* events.prepare(tenant, inputs), Option.getOrUndefined(completing))
-        if (written) yield* entered(tenant, moved)
-        return written ? Option.some(record) : Option.none()
+        return { record, moved, events: inputs }
+      })
+
+    const writeAdvance = (tenant: Tenant, seen: A, prepared: Advance<A>, completion?: KeyCompletion): Effect.Effect<boolean> =>
+      Effect.gen(function*() {
+        const written = yield* store.updateIfUnchanged(tenant, seen, prepared.record, yield* events.prepare(tenant, prepared.events), completion)
+        if (written) yield* entered(tenant, prepared.moved)
+        return written
       })
 
     /**
@@ -227,7 +229,7 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return expected.includes(current.status) ? yield* move(tenant, current, to, changes(current)) : current
       }))
 
-    return { load, lock, create, createThrough, createClaiming, move, save, advanceIfUnchanged, moveIfStill }
+    return { load, lock, create, createThrough, createWithKey, move, save, advance, writeAdvance, moveIfStill }
   })
 
 /**

@@ -1,6 +1,6 @@
 import type { Tenant } from "../domain/Tenant.js"
 import type { IdempotencyRecord } from "../idempotency/IdempotencyKey.js"
-import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
+import type { KeyCompletion } from "../idempotency/IdempotencyKey.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
 /** The memory table of Idempotency-Keys, shared by their repository and the writes they ride along with. */
@@ -8,11 +8,11 @@ export const memoryKeys = (store: MemoryStore) => store.table<IdempotencyRecord>
 
 export const memoryKeyId = (tenant: Tenant, key: string) => `${tenant.organizationId}/${tenant.livemode}/${key}`
 
-/** Inserts the claimed key unless it exists; whether it did. Call inside the store's transaction. */
-export const claimMemoryKey = (store: MemoryStore, tenant: Tenant, claim: KeyClaim): boolean => {
-  const id = memoryKeyId(tenant, claim.record.key)
+/** Inserts the key unless it exists; whether it did. Call inside the store's transaction. */
+export const insertMemoryKey = (store: MemoryStore, tenant: Tenant, key: IdempotencyRecord): boolean => {
+  const id = memoryKeyId(tenant, key.key)
   if (memoryKeys(store).has(id)) return false
-  memoryKeys(store).set(id, claim.record)
+  memoryKeys(store).set(id, key)
   return true
 }
 
@@ -21,6 +21,6 @@ export const completeMemoryKey = (store: MemoryStore, tenant: Tenant, completion
   const id = memoryKeyId(tenant, completion.key)
   const row = memoryKeys(store).get(id)
   if (row !== undefined && row.lockToken === completion.lockToken) {
-    memoryKeys(store).set(id, { ...row, response: completion.response, lockedUntil: null, lockToken: null })
+    memoryKeys(store).set(id, { ...row, answer: completion.answer, lockedUntil: null, lockToken: null })
   }
 }

@@ -1,10 +1,11 @@
 import { type DateTime, Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import type { Event } from "../events/Event.js"
-import type { KeyClaim, KeyCompletion } from "../idempotency/KeyRides.js"
+import type { IdempotencyRecord } from "../idempotency/IdempotencyKey.js"
+import type { KeyCompletion } from "../idempotency/IdempotencyKey.js"
 import type { RecordRepository, RecordStore } from "../lifecycle/Lifecycle.js"
 import { insertMemoryEvents } from "./MemoryEventRows.js"
-import { claimMemoryKey, completeMemoryKey } from "./MemoryKeyRides.js"
+import { completeMemoryKey, insertMemoryKey } from "./MemoryKeyRides.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
 interface Stateful {
@@ -24,13 +25,13 @@ export const memoryRecordWrites = <A extends Stateful>(store: MemoryStore, write
   readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
 }): Pick<RecordStore<A>, "insertWithEvents" | "updateIfUnchanged"> => {
   const withEvents = (tenant: Tenant, events: ReadonlyArray<Event>) => insertMemoryEvents(store, tenant.organizationId, events)
-  const claimed = (tenant: Tenant, claim: KeyClaim | undefined) => Effect.sync(() => claim === undefined || claimMemoryKey(store, tenant, claim))
+  const claimed = (tenant: Tenant, key: IdempotencyRecord | undefined) => Effect.sync(() => key === undefined || insertMemoryKey(store, tenant, key))
   const completed = (tenant: Tenant, completion: KeyCompletion | undefined) =>
     Effect.sync(() => completion === undefined ? undefined : completeMemoryKey(store, tenant, completion))
   return {
-    insertWithEvents: (tenant, record, events, claim) =>
+    insertWithEvents: (tenant, record, events, key) =>
       store.transaction(
-        Effect.flatMap(claimed(tenant, claim), (ok) =>
+        Effect.flatMap(claimed(tenant, key), (ok) =>
           ok ? Effect.as(Effect.zipRight(writes.insert(tenant, record), withEvents(tenant, events)), true) : Effect.succeed(false))
       ),
     updateIfUnchanged: (tenant, seen, record, events, completion) =>

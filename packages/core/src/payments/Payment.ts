@@ -7,6 +7,7 @@ import { Amount, MinorUnits } from "../domain/Money.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
+import type { AnswerSpec } from "../idempotency/KeyRun.js"
 import { CARD_METHOD, REDIRECT_METHODS, type RedirectMethod } from "./PaymentMethodTypes.js"
 
 export const PaymentStatus = Schema.Literal(
@@ -122,6 +123,9 @@ export class Payment extends Schema.Class<Payment>("Payment")({
 
 /** A payment's wire form, made once per instance for its row, its events and the response alike. */
 export const PaymentEncoding = encodedOnce(Payment)
+
+/** A payment as the answer a request keeps under its Idempotency-Key: its JSON, made once per instance. */
+export const PaymentAnswer: AnswerSpec<Payment> = { schema: Payment }
 
 /** Whether `text` is a card number (card brands' first digits, 13 to 19 digits, Luhn-valid). */
 export const isCardNumber = (text: string) => {

@@ -1,18 +1,20 @@
-import { Effect, Option } from "effect"
+import { Effect, Exit, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
-import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdempotentRequests, succeededAnswer } from "../idempotency/IdempotentRequests.js"
+import { heldBy, type KeyedAnswer, type KeyedRequest, noKey, type Running } from "../idempotency/KeyRun.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { Connectors } from "../providers/Connectors.js"
-import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { ProviderResolution, type Resolved } from "../providers/ProviderResolution.js"
 import { knownCardOf, routingFactsOf } from "../routing/PaymentFacts.js"
 import { CustomersRepository } from "../subscriptions/CustomersRepository.js"
-import type { SendContext } from "./AttemptSending.js"
-import { awaitsOutcome, type CreatePayment, Payment, PaymentMethod } from "./Payment.js"
-import { PaymentAttempts } from "./PaymentAttempts.js"
+import { awaitsOutcome, type CreatePayment, Payment, PaymentAnswer, PaymentMethod } from "./Payment.js"
+import { conclude, type ConcludeOptions } from "./PaymentConclusion.js"
 import { PaymentCustomerNotFound } from "./PaymentErrors.js"
 import { PaymentRecords } from "./PaymentRecords.js"
+import { newAttempt, sendAttempts, type SendContext } from "./PaymentSending.js"
+import { recordSent } from "./PaymentSettlement.js"
 
 /** How a payment is made beyond its API fields: by whom and for what (a renewal, a drop-in). */
 export interface PaymentContext extends Partial<SendContext> {
@@ -25,58 +27,114 @@ export interface PaymentContext extends Partial<SendContext> {
    * a plain payment without one is canceled and refused (422 `return_url_required`, decisions §4).
    */
   readonly closingPage?: boolean
+  /**
+   * Written in the transaction that creates the payment, so both commit or neither (an invoice's
+   * charge notes its payment): for a payment made without a key.
+   */
+  readonly whenCreated?: (paymentId: string) => Effect.Effect<void>
 }
 
-const concludeOptionsOf = (context: PaymentContext | undefined) => ({ closingPage: context?.closingPage === true })
+const conclusionOf = (context: PaymentContext | undefined): ConcludeOptions => ({ closingPage: context?.closingPage === true })
+
+const sendContextOf = (context: PaymentContext | undefined): SendContext | undefined =>
+  context === undefined ? undefined : { browser: context.browser ?? null, storedCredential: context.storedCredential ?? "none" }
 
 /**
- * A new payment: written, routed and sent in one request; under an Idempotency-Key whose earlier run
- * was cut short, the payment that run created is finished instead (as `resume` does).
+ * POST /v1/payments, from the key's run to the answer:
+ * 1. begin the run under the Idempotency-Key (a replay, of a payment as it stands now, ends here);
+ * 2. load what an earlier run under the key left, and finish that payment instead;
+ * 3. decide: the card, the route, the payment's first states (pure, but for the reads of routing);
+ * 4. persist: one write of the payment, `processing` with its first attempt, the key's insert riding;
+ * 5. call out: the PSP, with the retries and failover the policy allows;
+ * 6. settle: one write of the answer, the key's completion riding when it is the request's answer;
+ * 7. conclude: a 3D Secure with no way back is canceled, a failure answered as such;
+ * 8. finish the run: the answer kept under the key and given.
  */
-export const makePaymentCreation = Effect.gen(function*() {
-  const records = yield* PaymentRecords
-  const attempts = yield* PaymentAttempts
-  const transactions = yield* Transactions
-  const ids = yield* IdGenerator
-  const resolution = yield* ProviderResolution
-  const connectors = yield* Connectors
-  const customers = yield* CustomersRepository
-
-  /** Finishes a payment found as an earlier run left it: an unanswered attempt is sent again. */
-  const finish = (tenant: Tenant, payment: Payment, context?: PaymentContext) =>
-    Effect.gen(function*() {
-      const open = payment.status === "processing" && awaitsOutcome(payment.attempts.at(-1))
-      return yield* attempts.conclude(
-        tenant,
-        open ? yield* attempts.send(tenant, payment, { resend: true }) : payment,
-        concludeOptionsOf(context)
-      )
-    })
-
-  const resume = Effect.fn("Payments.resume")(function*(tenant: Tenant, id: string, context?: PaymentContext) {
-    return yield* finish(tenant, yield* records.load(tenant, id), context)
+export const createPaymentUnderKey = (tenant: Tenant, input: CreatePayment, keyed: KeyedRequest, context?: PaymentContext) =>
+  Effect.gen(function*() {
+    const keys = yield* IdempotentRequests
+    let run = yield* keys.begin(keyed, { reserve: "pay", rides: true })
+    while (true) {
+      if (run._tag === "Replay") return yield* asItStandsNow(tenant, run.answer, context)
+      const earlier = yield* recoveredPayment(tenant, run)
+      if (Option.isSome(earlier)) return yield* keys.finish(run, PaymentAnswer, yield* Effect.exit(finish(tenant, earlier.value, context)))
+      const decided = yield* Effect.exit(decide(tenant, input, context, run))
+      if (Exit.isFailure(decided)) return yield* keys.finish(run, PaymentAnswer, Exit.failCause(decided.cause))
+      const persisted = yield* persistUnderKey(tenant, decided.value.states, run)
+      if (Option.isNone(persisted)) {
+        // Another request wrote the key first: this one is judged again, as a retry of that one.
+        run = yield* keys.claimed(run)
+        continue
+      }
+      const held = heldBy(run)
+      const sent = yield* Effect.exit(callOutAndSettle(tenant, persisted.value, decided.value.resolved, context, held))
+      return yield* keys.finish(Exit.isSuccess(sent) ? sent.value.run : held, PaymentAnswer, Exit.map(sent, ({ payment }) => payment))
+    }
   })
 
-  const create = Effect.fn("Payments.create")(function*(tenant: Tenant, input: CreatePayment, context?: PaymentContext) {
-    const scope = yield* IdempotencyScope
-    if (Option.isSome(scope.recovered)) {
-      const earlier = yield* Effect.option(records.load(tenant, scope.recovered.value))
-      if (Option.isSome(earlier)) return yield* finish(tenant, earlier.value, context)
-      // Attached in the transaction that created it, it would exist; reserved, the run before may
-      // have stopped short of creating it, and this run creates it under that id.
-      if (Option.isNone(scope.reserved)) return yield* Effect.dieMessage(`payment ${scope.recovered.value} vanished`)
-    }
+/** The same pipeline without a key: for hosts, renewals and checkout, which carry their own idempotency. */
+export const createPayment = (tenant: Tenant, input: CreatePayment, context?: PaymentContext) =>
+  Effect.gen(function*() {
+    const decided = yield* decide(tenant, input, context, noKey)
+    const records = yield* PaymentRecords
+    const created = records.createThrough(tenant, decided.states)
+    const { whenCreated } = context ?? {}
+    const persisted = whenCreated === undefined
+      ? yield* created
+      : yield* (yield* Transactions).run(Effect.tap(created, (payment) => whenCreated(payment.id)))
+    return (yield* callOutAndSettle(tenant, persisted, decided.resolved, context, noKey)).payment
+  })
+
+/** Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again under the same PSP reference. */
+export const resumePayment = (tenant: Tenant, id: string, context?: PaymentContext) =>
+  Effect.flatMap(Effect.flatMap(PaymentRecords, (records) => records.load(tenant, id)), (payment) => finish(tenant, payment, context))
+
+/** A payment found as an earlier run left it, finished: its open attempt sent again, then concluded. */
+const finish = (tenant: Tenant, payment: Payment, context?: PaymentContext) =>
+  Effect.gen(function*() {
+    const open = payment.status === "processing" && awaitsOutcome(payment.attempts.at(-1))
+    const sent = open ? (yield* recordSent(tenant, yield* sendAttempts(tenant, payment, { resend: true }))).payment : payment
+    return yield* conclude(tenant, sent, conclusionOf(context))
+  })
+
+/**
+ * The payment an earlier run under this key created, if it did: attached in the transaction that
+ * created it, or (with an id reserved by the key) maybe not created at all before that run stopped.
+ */
+const recoveredPayment = (tenant: Tenant, run: Running) =>
+  Effect.gen(function*() {
+    if (run.recovered === null) return Option.none<Payment>()
+    const earlier = yield* Effect.option((yield* PaymentRecords).load(tenant, run.recovered))
+    if (Option.isNone(earlier) && run.reserved === null) return yield* Effect.dieMessage(`payment ${run.recovered} vanished`)
+    return earlier
+  })
+
+/** A replay, of the payment as it stands now when it was still `processing`: the PSP is asked, as reconciliation would. */
+const asItStandsNow = (tenant: Tenant, replayed: KeyedAnswer, context?: PaymentContext) =>
+  Effect.gen(function*() {
+    if (replayed.answer._tag !== "Succeeded") return replayed
+    const { id, status } = JSON.parse(replayed.answer.json) as { readonly id: string; readonly status: string }
+    if (status !== "processing") return replayed
+    const current = yield* Effect.option(
+      Effect.orElse(resumePayment(tenant, id, context), () => Effect.flatMap(PaymentRecords, (records) => records.load(tenant, id)))
+    )
+    return Option.match(current, {
+      onNone: () => replayed,
+      onSome: (payment): KeyedAnswer => ({ ...replayed, answer: succeededAnswer(PaymentAnswer, payment) })
+    })
+  })
+
+/** The card, the route and the payment's first states: `created`, then `processing` with its first attempt. */
+const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | undefined, run: Running) =>
+  Effect.gen(function*() {
     // Only the organization's own customer, in this mode: another's id would tie the payment (and
     // what the PSP is told of the customer) to someone else's record.
-    if (input.customer_id !== undefined && Option.isNone(yield* customers.find(tenant, input.customer_id))) {
+    if (input.customer_id !== undefined && Option.isNone(yield* (yield* CustomersRepository).find(tenant, input.customer_id))) {
       return yield* new PaymentCustomerNotFound({ id: input.customer_id })
     }
-    const card = yield* knownCardOf(connectors, input.payment_method)
-    const { connection, fallbacks, routing } = yield* resolution.forPayment(tenant, {
-      provider: input.provider,
-      ...routingFactsOf(input, card)
-    })
-    const id = Option.isSome(scope.reserved) ? scope.reserved.value : yield* ids.make("pay")
+    const card = yield* knownCardOf(yield* Connectors, input.payment_method)
+    const resolved = yield* (yield* ProviderResolution).forPayment(tenant, { provider: input.provider, ...routingFactsOf(input, card) })
+    const id = run.reserved ?? (yield* (yield* IdGenerator).make("pay"))
     const createdAt = yield* now
     const created = new Payment({
       object: "payment",
@@ -86,9 +144,9 @@ export const makePaymentCreation = Effect.gen(function*() {
       amount_captured: 0,
       amount_refunded: 0,
       currency: input.currency,
-      provider: connection.name,
+      provider: resolved.connection.name,
       provider_payment_id: null,
-      routing,
+      routing: resolved.routing,
       payment_method: new PaymentMethod({
         type: input.payment_method.type,
         token: "token" in input.payment_method ? input.payment_method.token : null,
@@ -111,31 +169,30 @@ export const makePaymentCreation = Effect.gen(function*() {
       // Made of the request the API validated; validated in full when the store encodes it (a
       // constructor that validates again costs a tenth of a millisecond per payment).
     }, true)
-    // Created and sent in one write: the row starts as `processing`, with both events.
-    const states = [
-      created,
-      new Payment({ ...created, status: "processing", attempts: [yield* attempts.newAttempt(connection.name)] }, true)
-    ] as const
-    // Under a key that named this payment from the start, the write is all there is to commit (one
-    // statement, where the store can; the key's own insert rides with it when it is not written yet);
-    // otherwise the key learns of it in the same transaction.
-    const sent = Option.isSome(scope.reserved)
-      ? yield* scope.claimWith((claim) => records.createClaiming(tenant, states, claim))
-      : yield* transactions.run(Effect.tap(records.createThrough(tenant, states), () => scope.attach(id)))
-    const sendContext = context === undefined
-      ? undefined
-      : { browser: context.browser ?? null, storedCredential: context.storedCredential ?? "none" }
-    return yield* attempts.conclude(
-      tenant,
-      yield* attempts.send(tenant, sent, {
-        resend: false,
-        connection,
-        fallbacks,
-        ...(sendContext ? { context: sendContext } : {})
-      }),
-      concludeOptionsOf(context)
-    )
+    const sending = new Payment({ ...created, status: "processing", attempts: [yield* newAttempt(resolved.connection.name)] }, true)
+    return { resolved, states: [created, sending] as const }
   })
 
-  return { create, resume }
-})
+/**
+ * Created and sent in one write: the row starts as `processing`, with both events. The key, when it
+ * is not written yet, is inserted by that write, and nothing is written (`None`) when it exists. (A
+ * key written before, and taken over from a run that stopped, names this payment already.)
+ */
+const persistUnderKey = (tenant: Tenant, states: readonly [Payment, Payment], run: Running) =>
+  Effect.flatMap(
+    PaymentRecords,
+    (records) => run.pending === null ? Effect.map(records.createThrough(tenant, states), Option.some) : records.createWithKey(tenant, states, run.pending)
+  )
+
+/** The PSP's answer to the first send, recorded (the key's answer riding), then concluded. */
+const callOutAndSettle = (tenant: Tenant, payment: Payment, resolved: Resolved, context: PaymentContext | undefined, run: Running) =>
+  Effect.gen(function*() {
+    const sent = yield* sendAttempts(tenant, payment, {
+      resend: false,
+      connection: resolved.connection,
+      fallbacks: resolved.fallbacks,
+      context: sendContextOf(context)
+    })
+    const recorded = yield* recordSent(tenant, sent, { run, conclusion: conclusionOf(context) })
+    return { payment: yield* conclude(tenant, recorded.payment, conclusionOf(context)), run: recorded.run ?? run }
+  })

@@ -1,12 +1,20 @@
 import { Context, DateTime, Duration, Effect, Layer } from "effect"
 import { now } from "../domain/Timestamp.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased, type LeaseRequest } from "../ports/LeasedWork.js"
+import { Connectors } from "../providers/Connectors.js"
+import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { awaitsOutcome, Failure } from "./Payment.js"
-import { PaymentAttempts } from "./PaymentAttempts.js"
+import { PaymentCalls } from "./PaymentCalls.js"
+import { cancelNow, conclude } from "./PaymentConclusion.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
+import { sendAttempts } from "./PaymentSending.js"
+import { recordSent, refresh } from "./PaymentSettlement.js"
 import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
+import { paymentSteps } from "./PaymentSteps.js"
 import { firstReconcileAfter, nextReconcileAt } from "./ReconcileSchedule.js"
 
 const before = (time: DateTime.Utc, duration: Duration.Duration) => DateTime.subtract(time, { millis: Duration.toMillis(duration) })
@@ -31,37 +39,41 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(
-    Layer.provide(Layer.mergeAll(PaymentRecords.layer, PaymentAttempts.layer))
+    Layer.provide(
+      Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, PaymentRecords.layer, PaymentCalls.layer, IdempotentRequests.layer)
+    )
   )
 }
 
 const make = Effect.gen(function*() {
+  const steps = yield* paymentSteps
   const records = yield* PaymentRecords
-  const attempts = yield* PaymentAttempts
   const repository = yield* PaymentsRepository
 
-  const reconcile = Effect.fn("PaymentRecovery.reconcile")(function*(ref: PaymentRef) {
-    const payment = yield* Effect.orDie(records.load(ref.tenant, ref.paymentId))
-    if (payment.status !== "processing" || !awaitsOutcome(payment.attempts.at(-1))) return
-    const sent = yield* attempts.send(ref.tenant, payment, { resend: true })
-    yield* Effect.ignore(attempts.conclude(ref.tenant, sent))
-  })
+  const reconcile = (ref: PaymentRef) =>
+    Effect.gen(function*() {
+      const payment = yield* Effect.orDie(records.load(ref.tenant, ref.paymentId))
+      if (payment.status !== "processing" || !awaitsOutcome(payment.attempts.at(-1))) return
+      const { payment: sent } = yield* recordSent(ref.tenant, yield* sendAttempts(ref.tenant, payment, { resend: true }))
+      yield* Effect.ignore(conclude(ref.tenant, sent))
+    }).pipe(Effect.provide(steps), Effect.withSpan("PaymentRecovery.reconcile"))
 
-  const followUp = Effect.fn("PaymentRecovery.followUp")(function*(ref: PaymentRef) {
-    const policy = yield* PaymentPolicy
-    const payment = yield* attempts.refresh(ref.tenant, yield* Effect.orDie(records.load(ref.tenant, ref.paymentId)))
-    if (payment.status !== "requires_capture" && payment.status !== "requires_action") return
-    const capture = payment.status === "requires_capture"
-    const lifetime = capture ? policy.authorizationLifetime : policy.actionLifetime
-    if (DateTime.lessThan(yield* now, DateTime.add(payment.updated_at, { millis: Duration.toMillis(lifetime) }))) return
-    yield* attempts.cancelNow(
-      ref.tenant,
-      payment,
-      capture
-        ? new Failure({ code: "authorization_expired", message: "The authorization was not captured in time and was released." })
-        : new Failure({ code: "action_expired", message: "The customer did not complete the required action in time." })
-    ).pipe(Effect.ignore)
-  })
+  const followUp = (ref: PaymentRef) =>
+    Effect.gen(function*() {
+      const policy = yield* PaymentPolicy
+      const payment = yield* refresh(ref.tenant, yield* Effect.orDie(records.load(ref.tenant, ref.paymentId)))
+      if (payment.status !== "requires_capture" && payment.status !== "requires_action") return
+      const capture = payment.status === "requires_capture"
+      const lifetime = capture ? policy.authorizationLifetime : policy.actionLifetime
+      if (DateTime.lessThan(yield* now, DateTime.add(payment.updated_at, { millis: Duration.toMillis(lifetime) }))) return
+      yield* cancelNow(
+        ref.tenant,
+        payment,
+        capture
+          ? new Failure({ code: "authorization_expired", message: "The authorization was not captured in time and was released." })
+          : new Failure({ code: "action_expired", message: "The customer did not complete the required action in time." })
+      ).pipe(Effect.ignore)
+    }).pipe(Effect.provide(steps), Effect.withSpan("PaymentRecovery.followUp"))
 
   /** One job pass over the payments that need `work`, each leased for as long as handling it can take. */
   const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, handle: typeof reconcile) =>

@@ -3,8 +3,8 @@ import { type FailureAnswer, ServiceFailure } from "../domain/Failure.js"
 import { now } from "../domain/Timestamp.js"
 import { findUnstorable, placeName, type UnstorablePlace } from "../domain/UnstorableText.js"
 import { rememberConnectionType } from "../observability/ProviderMetrics.js"
-import { PaymentAttempts } from "../payments/PaymentAttempts.js"
 import { plausibleCapture } from "../payments/PaymentOutcomes.js"
+import { Payments } from "../payments/Payments.js"
 import { PaymentsRepository } from "../payments/PaymentsRepository.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -76,7 +76,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
       const connectors = yield* Connectors
       const events = yield* ProviderEventsRepository
       const payments = yield* PaymentsRepository
-      const attempts = yield* PaymentAttempts
+      const paymentOperations = yield* Payments
       const refunds = yield* Refunds
       const nativeBilling = yield* NativeBilling
       const ids = yield* IdGenerator
@@ -145,7 +145,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
               event.outcome._tag === "Authorized" && event.outcome.captured &&
               !plausibleCapture(payment.value, event.outcome.amountCaptured)
             ) return "refused" as const
-            yield* attempts.applyReport(tenant, payment.value, attempt.id, event.outcome)
+            yield* paymentOperations.applyReport(tenant, payment.value, attempt.id, event.outcome)
             return "applied" as const
           }
           return yield* refunds.applyReport(
@@ -188,5 +188,5 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
 
       return { receive, applyDue, jobs: [{ name: "apply-provider-events", every: "1 second", run: applyDue }] }
     })
-  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, PaymentAttempts.layer, Refunds.layer, NativeBilling.layer)))
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, Payments.layer, Refunds.layer, NativeBilling.layer)))
 }

@@ -1,69 +1,63 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
-import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { noKey, type Running } from "../idempotency/KeyRun.js"
 import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { type CreateRefund, Refund } from "./Refund.js"
 import { RefundRefused } from "./RefundErrors.js"
 import { RefundRecords } from "./RefundRecords.js"
-import type { RefundSending } from "./RefundSending.js"
+import { sendRefund } from "./RefundSending.js"
+
+/** A failed refund, an outage included, is final and saved: refused, with the refund inside. */
+const conclude = (refund: Refund) => refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
+
+/** Finishes a refund whose request was cut short: one never answered is sent again under its own reference. */
+export const resumeRefund = (tenant: Tenant, id: string) =>
+  Effect.gen(function*() {
+    const refund = yield* (yield* RefundRecords).load(tenant, id)
+    const unsent = refund.status === "pending" && refund.provider_refund_id === null
+    return yield* conclude(unsent ? yield* sendRefund(tenant, refund, { resend: true }) : refund)
+  }).pipe(Effect.withSpan("Refunds.resume"))
 
 /**
- * A new refund: the amount reserved on the payment and the refund written in one transaction, then
- * sent; under an Idempotency-Key whose earlier run was cut short, that run's refund is finished.
+ * POST /v1/payments/{id}/refund: load (or the refund this key's earlier run created, finished) →
+ * decide and persist in one transaction (the amount reserved on the locked payment, the refund written
+ * `pending`, the key attached) → call the PSP and record its answer → conclude.
  */
-export const makeRefundCreation = (sending: RefundSending) =>
+export const createRefund = (tenant: Tenant, paymentId: string, input: CreateRefund, run: Running = noKey) =>
   Effect.gen(function*() {
-    const records = yield* RefundRecords
+    if (run.recovered !== null) return yield* resumeRefund(tenant, run.recovered).pipe(Effect.catchTag("RefundNotFound", Effect.die))
     const payments = yield* Payments
-    const transactions = yield* Transactions
-    const ids = yield* IdGenerator
-    const { send } = sending
-
-    /** A failed refund, an outage included, is final and saved: 402 with the refund inside. */
-    const conclude = (refund: Refund) => refund.status === "failed" ? Effect.fail(new RefundRefused({ refund })) : Effect.succeed(refund)
-
-    const resume = Effect.fn("Refunds.resume")(function*(tenant: Tenant, id: string) {
-      const refund = yield* records.load(tenant, id)
-      const unsent = refund.status === "pending" && refund.provider_refund_id === null
-      return yield* conclude(unsent ? yield* send(tenant, refund, { resend: true }) : refund)
-    })
-
-    const create = Effect.fn("Refunds.create")(function*(tenant: Tenant, paymentId: string, input: CreateRefund) {
-      const scope = yield* IdempotencyScope
-      if (Option.isSome(scope.recovered)) {
-        return yield* resume(tenant, scope.recovered.value).pipe(Effect.catchTag("RefundNotFound", Effect.die))
-      }
-      yield* payments.retrieve(tenant, paymentId)
-      const id = yield* ids.make("ref")
-      const pending = yield* transactions.run(Effect.gen(function*() {
-        const { amount, payment } = yield* payments.reserveRefund(tenant, paymentId, input.amount)
-        const createdAt = yield* now
-        const refund = yield* records.create(
-          tenant,
-          new Refund({
-            object: "refund",
-            id,
-            payment_id: payment.id,
-            amount,
-            currency: payment.currency,
-            status: "pending",
-            reason: input.reason ?? null,
-            provider_refund_id: null,
-            failure: null,
-            metadata: input.metadata ?? {},
-            created_at: createdAt,
-            updated_at: createdAt,
-            livemode: tenant.livemode
-          })
-        )
-        yield* scope.attach(id)
-        return refund
-      }))
-      return yield* conclude(yield* send(tenant, pending, { resend: false }))
-    })
-
-    return { create, resume }
-  })
+    const records = yield* RefundRecords
+    const keys = yield* IdempotentRequests
+    yield* payments.retrieve(tenant, paymentId)
+    const id = yield* (yield* IdGenerator).make("ref")
+    const pending = yield* (yield* Transactions).run(Effect.gen(function*() {
+      const { amount, payment } = yield* payments.reserveRefund(tenant, paymentId, input.amount)
+      const createdAt = yield* now
+      const refund = yield* records.create(
+        tenant,
+        new Refund({
+          object: "refund",
+          id,
+          payment_id: payment.id,
+          amount,
+          currency: payment.currency,
+          status: "pending",
+          reason: input.reason ?? null,
+          provider_refund_id: null,
+          failure: null,
+          metadata: input.metadata ?? {},
+          created_at: createdAt,
+          updated_at: createdAt,
+          livemode: tenant.livemode
+        })
+      )
+      yield* keys.attach(run, id)
+      return refund
+    }))
+    return yield* conclude(yield* sendRefund(tenant, pending, { resend: false }))
+  }).pipe(Effect.withSpan("Refunds.create"))

@@ -1,67 +1,68 @@
 import { DateTime, Duration, Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { PaymentAttempts } from "../payments/PaymentAttempts.js"
+import { PaymentCalls } from "../payments/PaymentCalls.js"
 import { PaymentPolicy } from "../payments/PaymentPolicy.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import type { RefundOutcome } from "../providers/PaymentConnector.js"
 import { RefundRecords } from "./RefundRecords.js"
-import type { RefundSending } from "./RefundSending.js"
+import { refundedPaymentOf, sendRefund, settleRefund } from "./RefundSending.js"
 import { type RefundRef, RefundsRepository } from "./RefundsRepository.js"
+import { type RefundSteps, refundSteps } from "./RefundSteps.js"
 
 /**
  * Refunds the PSP answers later: the worker's pass over those still pending (asked about, or sent
  * again when never answered), and the PSP's own reports of them.
  */
-export const makeRefundReconciliation = (sending: RefundSending) =>
-  Effect.gen(function*() {
-    const records = yield* RefundRecords
-    const repository = yield* RefundsRepository
-    const attempts = yield* PaymentAttempts
-    const { paymentOf, send, settle } = sending
+export const makeRefundReconciliation = Effect.gen(function*() {
+  const context = yield* refundSteps
+  const steps = <A, E>(effect: Effect.Effect<A, E, RefundSteps>) => Effect.provide(effect, context)
+  const records = yield* RefundRecords
+  const repository = yield* RefundsRepository
+  const calls = yield* PaymentCalls
 
-    const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
-      const refund = yield* Effect.orDie(records.load(ref.tenant, ref.refundId))
-      if (refund.status !== "pending") return
-      if (refund.provider_refund_id === null) {
-        yield* send(ref.tenant, refund, { resend: true })
-        return
-      }
-      const payment = yield* paymentOf(ref.tenant, refund)
-      const { result } = yield* attempts.call(ref.tenant, payment.provider, (connector) =>
-        connector.syncRefund({
-          reference: refund.id,
-          pspRefundId: refund.provider_refund_id,
-          pspPaymentId: payment.provider_payment_id
-        }))
-      if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* settle(ref.tenant, refund.id, result.value)
+  const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
+    const refund = yield* Effect.orDie(records.load(ref.tenant, ref.refundId))
+    if (refund.status !== "pending") return
+    if (refund.provider_refund_id === null) {
+      yield* steps(sendRefund(ref.tenant, refund, { resend: true }))
+      return
+    }
+    const payment = yield* steps(refundedPaymentOf(ref.tenant, refund))
+    const { result } = yield* calls.call(ref.tenant, payment.provider, (connector) =>
+      connector.syncRefund({
+        reference: refund.id,
+        pspRefundId: refund.provider_refund_id,
+        pspPaymentId: payment.provider_payment_id
+      }))
+    if (result._tag === "Answered" && result.value._tag !== "Unknown") yield* steps(settleRefund(ref.tenant, refund.id, result.value))
+  })
+
+  const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
+    drainLeased({
+      claim: (lease) => repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
+      handle: ({ item }) => reconcile(item),
+      leaseFor: policy.recoveryLease,
+      concurrency: 4,
+      maxPerPass: 200
+    })).pipe(Effect.withSpan("Refunds.reconcileDue"))
+
+  const applyReport = (
+    tenant: Tenant,
+    provider: string,
+    reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
+    outcome: RefundOutcome
+  ) =>
+    Effect.gen(function*() {
+      const refund = yield* repository.findByReference(tenant, reference)
+      if (Option.isNone(refund)) return "unknown" as const
+      const payment = yield* steps(refundedPaymentOf(tenant, refund.value))
+      if (payment.provider !== provider) return "foreign" as const
+      yield* steps(settleRefund(tenant, refund.value.id, outcome))
+      return "applied" as const
     })
 
-    const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
-      drainLeased({
-        claim: (lease) => repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
-        handle: ({ item }) => reconcile(item),
-        leaseFor: policy.recoveryLease,
-        concurrency: 4,
-        maxPerPass: 200
-      })).pipe(Effect.withSpan("Refunds.reconcileDue"))
+  const job: Job = { name: "reconcile-refunds", every: "5 seconds", run: reconcileDue }
 
-    const applyReport = (
-      tenant: Tenant,
-      provider: string,
-      reference: { readonly refundId: string | null; readonly pspRefundId: string | null },
-      outcome: RefundOutcome
-    ) =>
-      Effect.gen(function*() {
-        const refund = yield* repository.findByReference(tenant, reference)
-        if (Option.isNone(refund)) return "unknown" as const
-        const payment = yield* paymentOf(tenant, refund.value)
-        if (payment.provider !== provider) return "foreign" as const
-        yield* settle(tenant, refund.value.id, outcome)
-        return "applied" as const
-      })
-
-    const job: Job = { name: "reconcile-refunds", every: "5 seconds", run: reconcileDue }
-
-    return { reconcile, applyReport, job }
-  })
+  return { reconcile, applyReport, job }
+})

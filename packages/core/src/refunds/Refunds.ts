@@ -1,19 +1,21 @@
 import { Context, Effect, Layer } from "effect"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
-import { PaymentAttempts } from "../payments/PaymentAttempts.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { noKey, type Running } from "../idempotency/KeyRun.js"
+import { PaymentCalls } from "../payments/PaymentCalls.js"
 import type { AmountTooLarge, PaymentNotFound, PaymentNotRefundable } from "../payments/PaymentErrors.js"
 import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import type { RefundOutcome } from "../providers/PaymentConnector.js"
 import type { CreateRefund, Refund } from "./Refund.js"
-import { makeRefundCreation } from "./RefundCreation.js"
+import { createRefund, resumeRefund } from "./RefundCreation.js"
 import type { RefundNotFound, RefundRefused } from "./RefundErrors.js"
 import { makeRefundReconciliation } from "./RefundReconciliation.js"
 import { RefundRecords } from "./RefundRecords.js"
-import { makeRefundSending } from "./RefundSending.js"
 import { type RefundListFilter, type RefundRef, RefundsRepository } from "./RefundsRepository.js"
+import { refundSteps } from "./RefundSteps.js"
 
 export class Refunds extends Context.Tag("core/Refunds")<
   Refunds,
@@ -26,7 +28,8 @@ export class Refunds extends Context.Tag("core/Refunds")<
     readonly create: (
       tenant: Tenant,
       paymentId: string,
-      input: CreateRefund
+      input: CreateRefund,
+      run?: Running
     ) => Effect.Effect<Refund, PaymentNotFound | PaymentNotRefundable | AmountTooLarge | RefundRefused>
     /** Finishes a refund whose request was cut short; the PSP sees the same reference again. */
     readonly resume: (tenant: Tenant, id: string) => Effect.Effect<Refund, RefundNotFound | RefundRefused>
@@ -50,24 +53,23 @@ export class Refunds extends Context.Tag("core/Refunds")<
   }
 >() {
   static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(
-    Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentAttempts.layer, Payments.layer, RefundRecords.layer))
+    Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentCalls.layer, Payments.layer, RefundRecords.layer, IdempotentRequests.layer))
   )
 }
 
 /**
- * The refunds service, put together from its use cases: creating (and resuming) a refund
- * (`RefundCreation`) and settling the ones the PSP answers later (`RefundReconciliation`), both
- * sending and recording answers the same way (`RefundSending`).
+ * The refunds service: creating (and resuming) a refund (`RefundCreation`) and settling the ones the
+ * PSP answers later (`RefundReconciliation`), both sending and recording answers the same way
+ * (`RefundSending`).
  */
 const make = Effect.gen(function*() {
+  const steps = yield* refundSteps
   const records = yield* RefundRecords
   const repository = yield* RefundsRepository
-  const sending = yield* makeRefundSending
-  const { create, resume } = yield* makeRefundCreation(sending)
-  const { applyReport, job, reconcile } = yield* makeRefundReconciliation(sending)
+  const { applyReport, job, reconcile } = yield* makeRefundReconciliation
   return Refunds.of({
-    create,
-    resume,
+    create: (tenant, paymentId, input, run = noKey) => Effect.provide(createRefund(tenant, paymentId, input, run), steps),
+    resume: (tenant, id) => Effect.provide(resumeRefund(tenant, id), steps),
     retrieve: (tenant, id) => records.load(tenant, id),
     list: (tenant, filter, page) => repository.list(tenant, filter, page),
     reconcile,

@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { IdempotencyScope, type IdempotencyScopeShape, withoutKey } from "../idempotency/IdempotencyScope.js"
 import type { Payment } from "../payments/Payment.js"
 import { Payments } from "../payments/Payments.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -69,16 +68,15 @@ export const makeInvoiceCharges = Effect.gen(function*() {
         if (current.status === "requires_action") yield* release(tenant, current.id)
       }
       const attempt = invoice.attempt_count + 1
-      const tiedToInvoice: IdempotencyScopeShape = {
-        ...withoutKey,
-        attach: (paymentId: string) =>
-          Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
-            records.saveInvoice(tenant, locked, { payment_id: paymentId, attempt_count: attempt })).pipe(Effect.asVoid)
-      }
+      // The invoice notes its payment in the transaction that creates it: both commit or neither.
+      const tiedToInvoice = (paymentId: string) =>
+        Effect.flatMap(
+          records.lockInvoice(tenant, invoiceId),
+          (locked) => records.saveInvoice(tenant, locked, { payment_id: paymentId, attempt_count: attempt })
+        ).pipe(Effect.asVoid)
       const routed = kind === "retry" && !subscription.provider_forced
       const noPayment = transactions.run(
-        Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) =>
-          records.saveInvoice(tenant, locked, { attempt_count: attempt }))
+        Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) => records.saveInvoice(tenant, locked, { attempt_count: attempt }))
       ).pipe(Effect.as(null))
       // The customer is there for the first charge: a challenge without a return_url ends on our
       // page that says they may close the window (the seed's CreateSubscription has no return_url).
@@ -96,8 +94,7 @@ export const makeInvoiceCharges = Effect.gen(function*() {
           invoice: invoice.id,
           ...(subscription.test_clock === null ? {} : { test_clock: subscription.test_clock })
         }
-      }, { offSession: kind !== "first", closingPage: kind === "first" }).pipe(
-        Effect.provideService(IdempotencyScope, tiedToInvoice),
+      }, { offSession: kind !== "first", closingPage: kind === "first", whenCreated: tiedToInvoice }).pipe(
         Effect.map((payment): Payment | null => payment),
         Effect.catchTags({
           PaymentRefused: (refused) => Effect.succeed(refused.payment),

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
-import { IdempotencyScope } from "../idempotency/IdempotencyScope.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { noKey, type Running } from "../idempotency/KeyRun.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
 import { BillingRecords } from "./BillingRecords.js"
@@ -30,20 +31,21 @@ const makeNativeCreation = (native: NativeSubscriptions, renewals: SubscriptionR
      * `trialing`) with no invoice; every later move comes from the PSP's reports (`NativeBilling`): its
      * webhooks, or, on a test clock, its answers to the clock's advances (the webhooks then repeat them).
      */
+    const keys = yield* IdempotentRequests
     const createNative = (
       tenant: Tenant,
       input: CreateSubscription,
       customer: { readonly id: string; readonly test_clock: string | null },
-      plan: Plan
+      plan: Plan,
+      run: Running
     ) =>
       Effect.gen(function*() {
         const { connection } = yield* providerFor(tenant, input, plan)
         yield* native.requireNative(tenant, connection)
-        const scope = yield* IdempotencyScope
         return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
           const record = yield* startingRecord(tenant, input, customer, plan, connection, "native")
           const id = record.id
-          yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), scope.attach(id)))
+          yield* transactions.run(Effect.zipRight(records.createSubscription(tenant, record), keys.attach(run, id)))
           yield* startAtPsp(tenant, id)
           if (customer.test_clock !== null) yield* renewals.runDue(tenant, id)
           return yield* records.subscriptionView(tenant, yield* Effect.orDie(records.subscription(tenant, id)))
@@ -85,10 +87,10 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
           message: payment?.failure?.message ?? "No payment provider could take the first charge."
         })
       })
-    const create = Effect.fn("Subscriptions.create")(function*(tenant: Tenant, input: CreateSubscription) {
-      const scope = yield* IdempotencyScope
-      if (Option.isSome(scope.recovered)) {
-        const recovered = yield* Effect.orDie(records.subscription(tenant, scope.recovered.value))
+    const keys = yield* IdempotentRequests
+    const create = Effect.fn("Subscriptions.create")(function*(tenant: Tenant, input: CreateSubscription, run: Running = noKey) {
+      if (run.recovered !== null) {
+        const recovered = yield* Effect.orDie(records.subscription(tenant, run.recovered))
         if (recovered.engine === "native") {
           yield* startAtPsp(tenant, recovered.id)
           return yield* records.subscriptionView(tenant, yield* Effect.orDie(records.subscription(tenant, recovered.id)))
@@ -112,7 +114,7 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
           onSome: Effect.succeed
         })
       )
-      if (input.engine === "native") return yield* createNative(tenant, input, customer, plan)
+      if (input.engine === "native") return yield* createNative(tenant, input, customer, plan, run)
       const { connection } = yield* providerFor(tenant, input, plan)
       return yield* onClock(tenant, customer.test_clock)(Effect.gen(function*() {
         const base = yield* startingRecord(tenant, input, customer, plan, connection, "orchestrator")
@@ -144,7 +146,7 @@ export const makeSubscriptionCreation = (charges: InvoiceCharges, native: Native
             )
             yield* records.saveSubscription(tenant, created, { latest_invoice_id: invoiceId })
           }
-          yield* scope.attach(id)
+          yield* keys.attach(run, id)
         }))
         if (invoiceId !== null) yield* chargeAndSettle(tenant, id, invoiceId, "first")
         return yield* conclude(tenant, id)

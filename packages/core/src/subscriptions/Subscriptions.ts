@@ -2,6 +2,8 @@ import { Context, Effect, Layer } from "effect"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import type { Running } from "../idempotency/KeyRun.js"
 import { Payments } from "../payments/Payments.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
@@ -29,7 +31,7 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<
      * period through the payments service: paid → `active`; 3D Secure → stays `incomplete` with the
      * action in `latest_invoice.payment.next_action`; declined → `SubscriptionDeclined` (402).
      */
-    readonly create: (tenant: Tenant, input: CreateSubscription) => Effect.Effect<
+    readonly create: (tenant: Tenant, input: CreateSubscription, run?: Running) => Effect.Effect<
       Subscription,
       ReferenceNotFound | BillingRequestInvalid | SubscriptionDeclined | ProviderNotUsable | NoProviderAvailable
     >
@@ -52,7 +54,16 @@ export class Subscriptions extends Context.Tag("core/Subscriptions")<
 >() {
   static readonly layer = Layer.effect(Subscriptions, Effect.suspend(() => make)).pipe(
     Layer.provide(
-      Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, Payments.layer, Refunds.layer, BillingRecords.layer, NativeBilling.layer)
+      Layer.mergeAll(
+        IdGenerator.layer,
+        Connectors.layer,
+        ProviderResolution.layer,
+        Payments.layer,
+        Refunds.layer,
+        BillingRecords.layer,
+        NativeBilling.layer,
+        IdempotentRequests.layer
+      )
     )
   )
 }

@@ -10,6 +10,7 @@ const RecordRow = Schema.Struct({
   fingerprint: Column.text,
   resource_id: Column.nullableText,
   response_status: Schema.NullOr(Column.integer),
+  answer_outcome: Column.nullableText,
   response_body: Column.nullableText,
   locked_until: Schema.NullOr(Column.timestamp),
   lock_token: Column.nullableText,
@@ -20,8 +21,13 @@ const toRecord = fromRow(RecordRow, (row): IdempotencyRecord => ({
   key: row.key,
   fingerprint: row.fingerprint,
   resourceId: row.resource_id,
-  // The status and the body are written together (`complete`), so a stored status always has its body.
-  response: row.response_status === null ? null : { status: row.response_status, body: row.response_body ?? "" },
+  // The outcome and the body are written together (`complete`), so a stored outcome always has its body;
+  // an answer kept before outcomes were (migration 0016) has its HTTP status instead.
+  answer: row.answer_outcome !== null
+    ? { outcome: row.answer_outcome, body: row.response_body ?? "" }
+    : row.response_status === null
+    ? null
+    : { outcome: `http:${row.response_status}`, body: row.response_body ?? "" },
   lockedUntil: row.locked_until === null ? null : DateTime.unsafeMake(row.locked_until),
   lockToken: row.lock_token,
   createdAt: DateTime.unsafeMake(row.created_at)
@@ -50,7 +56,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
       find: (tenant, key) => sql`select * from idempotency_keys where ${ofKey(tenant, key)}`.pipe(firstRow(toRecord)),
       acquire: (tenant, key, { lockToken, lockedUntil, now }) =>
         sql`update idempotency_keys set locked_until = ${at(lockedUntil)}::timestamptz, lock_token = ${lockToken}
-          where ${ofKey(tenant, key)} and response_status is null
+          where ${ofKey(tenant, key)} and answer_outcome is null and response_status is null
             and (locked_until is null or locked_until < ${at(now)}::timestamptz)
           returning *`.pipe(firstRow(toRecord)),
       attach: (tenant, key, lockToken, resourceId) =>
@@ -59,7 +65,7 @@ export const IdempotencyKeysRepositorySql = Layer.effect(
           Effect.map((rows) => rows.length > 0),
           Effect.orDie
         ),
-      complete: (tenant, key, lockToken, response) => keyCompletion(sql, tenant, { key, lockToken, response }, sql``).pipe(Effect.asVoid, Effect.orDie),
+      complete: (tenant, key, lockToken, answer) => keyCompletion(sql, tenant, { key, lockToken, answer }, sql``).pipe(Effect.asVoid, Effect.orDie),
       release: (tenant, key, lockToken) =>
         sql`update idempotency_keys set locked_until = null, lock_token = null
           where ${ofKey(tenant, key)} and lock_token = ${lockToken}`.pipe(Effect.asVoid, Effect.orDie),

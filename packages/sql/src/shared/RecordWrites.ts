@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { CausingRequest, Event, KeyClaim, KeyCompletion, Tenant } from "@orchestrator/core"
+import type { CausingRequest, Event, IdempotencyRecord, KeyCompletion, Tenant } from "@orchestrator/core"
 import { DateTime, Effect } from "effect"
 import { EVENT_COLUMNS, eventRows, withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keyCompletion, keyInsert } from "../idempotency/KeyRidesSql.js"
@@ -49,7 +49,7 @@ export const writeWith = (
 
 /**
  * A record's insert (`insert`, given the condition it is made under) and `alongside`, in one
- * statement; with a `claim`, the Idempotency-Key is inserted by the same statement and everything
+ * statement; with a `key`, the Idempotency-Key is inserted by the same statement and everything
  * else only if it was (the key existing, nothing is written). Whether it was written.
  */
 export const insertWith = (
@@ -57,12 +57,12 @@ export const insertWith = (
   tenant: Tenant,
   insert: (only: Statement.Fragment) => Statement.Fragment,
   alongside: ReadonlyArray<RowsAlongside>,
-  claim: KeyClaim | undefined
+  key: IdempotencyRecord | undefined
 ): Effect.Effect<boolean> => {
-  if (claim === undefined) return Effect.as(writeWith(sql, insert(sql``), alongside), true)
+  if (key === undefined) return Effect.as(writeWith(sql, insert(sql``), alongside), true)
   const only = sql`where exists (select 1 from claimed)`
   const ctes = [
-    sql`claimed as (${keyInsert(sql, tenant, claim.record)} returning 1)`,
+    sql`claimed as (${keyInsert(sql, tenant, key)} returning 1)`,
     ...alongside.map((rows, index) =>
       cte(
         sql,
@@ -144,10 +144,10 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
 }) => {
   const { table } = options
   const alongsideOf = options.alongside ?? (() => [])
-  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => {
+  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord) => {
     const row = options.encode(record)
     return withCausingRequest((cause) =>
-      insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)], claim)
+      insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)], key)
     )
   }
   return {

@@ -1,5 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { Event, KeyClaim, KeyCompletion, PageRequest, RecordRepository, Tenant } from "@orchestrator/core"
+import type { Event, IdempotencyRecord, KeyCompletion, PageRequest, RecordRepository, Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Option, Schema } from "effect"
 import { withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keysetPage } from "../shared/KeysetPage.js"
@@ -39,7 +39,7 @@ export const recordRows = <A extends Stored, I>(
   const ofTenant = (tenant: Tenant, alias: string) => tenantScope(sql, alias)(tenant)
   const recordOf = (value: A) => sql`${json(encode(value))}::jsonb`
   /** The record (and a change's events) in one statement. */
-  const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>, claim?: KeyClaim) => {
+  const insertWithEvents = (tenant: Tenant, value: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord) => {
     const all: ReadonlyArray<readonly [string, Statement.Fragment]> = [
       ["id", sql`${value.id}`],
       ["organization_id", sql`${tenant.organizationId}`],
@@ -56,7 +56,7 @@ export const recordRows = <A extends Stored, I>(
           sql`insert into ${sql(table)} (${sql.literal(all.map(([name]) => name).join(", "))})
         select ${sql.csv(all.map(([, fragment]) => fragment))} ${only}`,
         eventsAlongside(sql, tenant, events, cause),
-        claim
+        key
       )
     )
   }

@@ -13,14 +13,14 @@ export const idempotencyKeysRepositoryContract = (it: StorageContractTest) => {
         key: "order-42",
         fingerprint: "f",
         resourceId: null,
-        response: null,
+        answer: null,
         lockedUntil: at(60_000),
         lockToken: "first",
         createdAt: at(0)
       }
       expect(Option.isNone(yield* keys.start(tenant, record))).toBe(true)
       const existing = Option.getOrThrow(yield* keys.start(tenant, { ...record, fingerprint: "other", lockToken: "x" }))
-      expect([existing.fingerprint, existing.resourceId, existing.response, existing.lockToken]).toEqual([
+      expect([existing.fingerprint, existing.resourceId, existing.answer, existing.lockToken]).toEqual([
         "f",
         null,
         null,
@@ -40,14 +40,14 @@ export const idempotencyKeysRepositoryContract = (it: StorageContractTest) => {
 
       // The first holder is no longer the holder: what it does now changes nothing.
       yield* keys.attach(tenant, "order-42", "first", "pay_other")
-      yield* keys.complete(tenant, "order-42", "first", { status: 500, body: "stale" })
+      yield* keys.complete(tenant, "order-42", "first", { outcome: "failed:conflict:Stale", body: "stale" })
       yield* keys.release(tenant, "order-42", "first")
       const held = Option.getOrThrow(yield* keys.start(tenant, record))
-      expect([held.resourceId, held.response, held.lockToken]).toEqual(["pay_1", null, "second"])
+      expect([held.resourceId, held.answer, held.lockToken]).toEqual(["pay_1", null, "second"])
 
-      yield* keys.complete(tenant, "order-42", "second", { status: 201, body: "{\"id\":\"pay_1\"}" })
+      yield* keys.complete(tenant, "order-42", "second", { outcome: "succeeded", body: "{\"id\":\"pay_1\"}" })
       const finished = Option.getOrThrow(yield* keys.start(tenant, record))
-      expect([finished.response, finished.lockedUntil]).toEqual([{ status: 201, body: "{\"id\":\"pay_1\"}" }, null])
+      expect([finished.answer, finished.lockedUntil]).toEqual([{ outcome: "succeeded", body: "{\"id\":\"pay_1\"}" }, null])
       expect(Option.isNone(yield* retake(999_000, "third"))).toBe(true)
 
       yield* keys.start(tenant, { ...record, key: "held", createdAt: at(0), lockedUntil: at(10 * 86_400_000) })

@@ -15,7 +15,7 @@ const keyRecord = (resourceId: string, lockToken: string): IdempotencyRecord => 
   key: "order-7",
   fingerprint: "f",
   resourceId,
-  response: null,
+  answer: null,
   lockedUntil: at(120_000),
   lockToken,
   createdAt: at(0)
@@ -33,14 +33,14 @@ export const keyRidesContract = (it: StorageContractTest) => {
       const events = yield* EventsRepository
       const tenant = yield* newTenant
       const first = payment(tenant, { status: "processing", created_at: at(1), updated_at: at(1) })
-      expect(yield* repository.insertWithEvents(tenant, first, [paymentEvent(first, 1)], { record: keyRecord(first.id, "first") })).toBe(true)
+      expect(yield* repository.insertWithEvents(tenant, first, [paymentEvent(first, 1)], keyRecord(first.id, "first"))).toBe(true)
       expect(Option.isSome(yield* repository.find(tenant, first.id))).toBe(true)
       const key = yield* storedKey(tenant)
-      expect([key.resourceId, key.lockToken, key.response]).toEqual([first.id, "first", null])
+      expect([key.resourceId, key.lockToken, key.answer]).toEqual([first.id, "first", null])
 
       // A second request under the same key: neither its payment nor its event is written.
       const second = payment(tenant, { status: "processing", created_at: at(2), updated_at: at(2) })
-      expect(yield* repository.insertWithEvents(tenant, second, [paymentEvent(second, 2)], { record: keyRecord(second.id, "second") }))
+      expect(yield* repository.insertWithEvents(tenant, second, [paymentEvent(second, 2)], keyRecord(second.id, "second")))
         .toBe(false)
       expect(Option.isNone(yield* repository.find(tenant, second.id))).toBe(true)
       expect((yield* events.listRecent(tenant, 10)).map((event) => event.data.object.id)).toEqual([first.id])
@@ -52,7 +52,7 @@ export const keyRidesContract = (it: StorageContractTest) => {
       const repository = yield* PaymentsRepository
       const tenant = yield* newTenant
       const created = payment(tenant, { status: "processing", created_at: at(1), updated_at: at(1) })
-      yield* repository.insertWithEvents(tenant, created, [], { record: keyRecord(created.id, "first") })
+      yield* repository.insertWithEvents(tenant, created, [], keyRecord(created.id, "first"))
       const succeeded = new Payment({
         ...created,
         status: "succeeded",
@@ -60,24 +60,24 @@ export const keyRidesContract = (it: StorageContractTest) => {
         attempts: [new PaymentAttempt({ ...created.attempts[0]!, status: "succeeded" })],
         updated_at: at(3)
       })
-      const completion = { key: "order-7", lockToken: "first", response: { status: 201, body: "{\"id\":\"answer\"}" } }
+      const completion = { key: "order-7", lockToken: "first", answer: { outcome: "succeeded", body: "{\"id\":\"answer\"}" } }
       // Seen as it no longer is: neither the payment nor the key changes.
       const stale = new Payment({ ...created, updated_at: at(0) })
       expect(yield* repository.updateIfUnchanged(tenant, stale, succeeded, [], completion)).toBe(false)
-      expect((yield* storedKey(tenant)).response).toBeNull()
+      expect((yield* storedKey(tenant)).answer).toBeNull()
 
       expect(yield* repository.updateIfUnchanged(tenant, created, succeeded, [paymentEvent(succeeded, 3, "payment.succeeded")], completion))
         .toBe(true)
       const key = yield* storedKey(tenant)
-      expect([key.response, key.lockToken, key.lockedUntil]).toEqual([completion.response, null, null])
+      expect([key.answer, key.lockToken, key.lockedUntil]).toEqual([completion.answer, null, null])
 
       // A key another request has taken over is left to it, and the payment's own write is made.
       const other = yield* newTenant
       const taken = payment(other, { status: "processing", created_at: at(1), updated_at: at(1) })
-      yield* repository.insertWithEvents(other, taken, [], { record: keyRecord(taken.id, "retry") })
+      yield* repository.insertWithEvents(other, taken, [], keyRecord(taken.id, "retry"))
       const moved = new Payment({ ...taken, status: "failed", updated_at: at(4) })
       expect(yield* repository.updateIfUnchanged(other, taken, moved, [], completion)).toBe(true)
-      expect([(yield* storedKey(other)).response, (yield* storedKey(other)).lockToken]).toEqual([null, "retry"])
+      expect([(yield* storedKey(other)).answer, (yield* storedKey(other)).lockToken]).toEqual([null, "retry"])
       expect((yield* repository.find(other, taken.id)).pipe(Option.map((found) => found.status))).toEqual(Option.some("failed"))
     }))
 }
