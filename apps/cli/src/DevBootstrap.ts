@@ -1,6 +1,7 @@
 import { Organizations } from "@orchestrator/core/tenancy/Organizations"
-import { Console, Effect, Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { readDevKey, saveDevKey } from "./LocalSecrets.js"
+import { announce } from "./ServiceLogger.js"
 
 export const DEV_ORGANIZATION = "Development"
 
@@ -36,13 +37,13 @@ export const bootstrapDevelopment = (options: {
     )
     if (Option.isSome(options.devApiKey)) {
       const key = yield* organizations.importKey(organization.id, Redacted.value(options.devApiKey.value)).pipe(Effect.orDie)
-      yield* Console.log(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
+      yield* announce(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
       return organization
     }
     const saved = yield* readDevKey(options.dataDir)
     const secret = saved ?? (yield* organizations.createKey(organization.id, false).pipe(Effect.orDie)).secret
     if (saved === undefined) yield* saveDevKey(options.dataDir, secret)
     else yield* organizations.importKey(organization.id, saved).pipe(Effect.orDie)
-    yield* Console.log(`Development API key (test mode): ${secret}`)
+    yield* announce(`Development API key (test mode): ${secret}`)
     return organization
   })

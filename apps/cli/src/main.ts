@@ -27,7 +27,8 @@ const USAGE = `Usage: orchestrator <command>
                                  connector kit's template (into this repository, or <dir>)
 
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
-ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
+HOST (default 127.0.0.1 on the embedded
+database, every interface with DATABASE_URL), ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (reverse proxies in front that append to X-Forwarded-For, default 0),

@@ -21,6 +21,8 @@ export const MAX_DRAINED_BYTES = 16 * MAX_BODY_BYTES
 
 export interface HttpServerOptions {
   readonly port: number
+  /** The address to listen on; every interface when absent. */
+  readonly host?: string
   /** Until the headers are in; 408 after. Node's default: 60 s. */
   readonly headersTimeout?: number
   /** Until the whole request is in; 408 after. Node's default: 300 s. */
@@ -211,7 +213,10 @@ export const HttpServerNodeLive = (options: HttpServerOptions) =>
             )
           )
         )
-        const server = yield* NodeHttpServer.make(() => makeServer(options, runtime), { port: options.port })
+        const server = yield* NodeHttpServer.make(
+          () => makeServer(options, runtime),
+          options.host === undefined ? { port: options.port } : { port: options.port, host: options.host }
+        )
         return HttpServer.make({
           address: server.address,
           serve: (app, middleware) =>
