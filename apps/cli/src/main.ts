@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { ConfigError, Console, Effect, Logger } from "effect"
+import { ConfigError, Console, Effect, Logger, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
@@ -153,6 +153,8 @@ const describeFailure = (error: unknown): string => {
 }
 
 program.pipe(
+  // Effect's own fiber metrics are not served (`PrometheusText.ts`): not counted either, so no fiber pays for them.
+  Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.disable(RuntimeFlags.RuntimeMetrics)),
   // One line per entry, no formatting through util.format, written after each turn of the event loop.
   Effect.provide(ServiceLoggerLive),
   // Spans only when an OTLP endpoint collects them: each request, operation and SQL statement costs CPU otherwise.
