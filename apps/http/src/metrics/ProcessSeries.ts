@@ -45,7 +45,7 @@ export const startProcessSeries = (): ProcessSeries => {
   const gc = new Map<string, GcTally>()
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      const kind = GC_KINDS[(entry.detail as { readonly kind?: number } | undefined)?.kind ?? -1] ?? "unknown"
+      const kind = GC_KINDS[(entry as PerformanceEntry & { readonly detail?: { readonly kind?: number } }).detail?.kind ?? -1] ?? "unknown"
       const tally = gc.get(kind) ?? { buckets: GC_BUCKETS.map(() => 0), sum: 0, count: 0 }
       const pause = entry.duration / 1000
       GC_BUCKETS.forEach((bound, index) => {
