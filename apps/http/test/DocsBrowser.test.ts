@@ -108,10 +108,24 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* promise(() => page.getByPlaceholder("Token").first().waitFor())
           expect(yield* promise(() => page.getByPlaceholder("Token").first().inputValue())).toBe("")
 
+          // An operation's table of errors (rendered as the reader scrolls to it): every code on one
+          // line, whole, however narrow the column (the table scrolls sideways instead).
+          const errors = page.locator("table:has-text('idempotency_key_reused')").first()
+          yield* promise(async () => {
+            for (let scrolled = 0; scrolled < 80 && (await errors.count()) === 0; scrolled++) await page.mouse.wheel(0, 1500)
+            await errors.scrollIntoViewIfNeeded()
+          })
+          const lines = yield* promise(() =>
+            errors.locator("td code").evaluateAll((codes) => codes.map((code) => [code.textContent, code.getClientRects().length]))
+          )
+          expect(lines.length).toBeGreaterThan(10)
+          expect(lines.filter(([, count]) => count !== 1)).toEqual([])
+          yield* screenshot(page, SUITE, "3-error-table")
+
           // A guide, from the link on the landing text: the same origin, no script at all.
           yield* promise(() => page.getByRole("link", { name: "Quick start" }).first().click())
           yield* promise(() => page.getByRole("heading", { name: /Quick start/ }).waitFor())
-          yield* screenshot(page, SUITE, "3-guide")
+          yield* screenshot(page, SUITE, "4-guide")
 
           expect(requests.length).toBeGreaterThan(4)
           expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([])

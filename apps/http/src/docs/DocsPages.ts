@@ -41,10 +41,9 @@ export const referencePage = (guides: ReadonlyArray<Guide>) =>
 To try requests from this page, paste a test key in <em>Authentication</em> (<code>bearer</code>,
 <em>Bearer Token</em>, beside the introduction), then press an operation's <em>Test Request</em> and
 <em>Send</em>: the key stays in this page only, is never stored, and is gone when you reload.
-The examples' <code>Idempotency-Key</code>s start with <code>example-</code>, and each <em>Send</em> replaces
-such a key with a fresh one: a key names one request, and the same key sent again with another body is
-refused (422 <code>idempotency_key_reused</code>), so an example never meets a key you used before. Type a
-key of your own to send it as it is (send it twice to see the replay). <a href="/docs/guides">Guides</a>:
+Each <em>Send</em> gives an example's <code>Idempotency-Key</code> (<code>example-…</code>) a fresh value, so it
+never meets a key you used before (the same key with another body is refused, 422); a key you type is
+sent as typed. <a href="/docs/guides">Guides</a>:
 ${guides.map((guide) => `<a href="/docs/guides/${guide.name}">${escapeHtml(guide.title)}</a>`).join(" · ")}
 </header>
 <div id="reference"></div>
