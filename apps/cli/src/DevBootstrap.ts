@@ -4,6 +4,7 @@ import { readDevKey, saveDevKey } from "./LocalSecrets.js"
 import { announce } from "./ServiceLogger.js"
 
 export const DEV_ORGANIZATION = "Development"
+export const DEV_DISPLAY_NAME = "Development shop"
 
 /**
  * The embedded default's development organization, with its two sandbox connections and a test key:
@@ -28,6 +29,8 @@ export const bootstrapDevelopment = (options: {
         // Several processes starting at once on one database race to create it: the losers take the winner's.
         onNone: () =>
           organizations.create(DEV_ORGANIZATION).pipe(
+            // What its checkout pages call the shop ("Pay Development shop") until the developer names theirs.
+            Effect.tap((created) => organizations.updateSettings({ organizationId: created.id, livemode: false }, { display_name: DEV_DISPLAY_NAME })),
             Effect.catchTag("OrganizationNameTaken", () => existing),
             Effect.catchAllDefect(() => existing),
             Effect.orDie
