@@ -2,7 +2,8 @@
 //   ORCHESTRATOR_API_KEY=sk_test_… node examples/checkout-shop.mjs
 // then open http://localhost:4243. Its server creates a checkout session with the secret key; its
 // page mounts the drop-in (loaded from the service) with the session's client secret only.
-// ORCHESTRATOR_URL (default http://localhost:3000) is the service; PORT (default 4243) the shop's.
+// ORCHESTRATOR_URL (default http://localhost:3000) is the service; PORT (default 4243) the shop's, on
+// HOST (default 127.0.0.1: this machine only).
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 
@@ -13,6 +14,7 @@ if (!key) {
   process.exit(2)
 }
 const port = Number(process.env.PORT ?? 4243)
+const host = process.env.HOST ?? "127.0.0.1"
 /** The client secrets of the sessions this shop made, to mount the drop-in again after 3D Secure. */
 const secrets = new Map()
 
@@ -135,4 +137,4 @@ createServer((request, response) => {
     console.error(error)
     send(response, 500, "text/plain", "The shop broke")
   })
-}).listen(port, () => console.log(`Example shop on http://localhost:${port} (checkout through ${api})`))
+}).listen(port, host, () => console.log(`Example shop on http://localhost:${port} (checkout through ${api})`))

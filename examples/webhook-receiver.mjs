@@ -1,5 +1,5 @@
 // A webhook receiver to try the service with: `WEBHOOK_SECRET=whsec_… node examples/webhook-receiver.mjs`
-// Listens on PORT (default 4242), verifies every delivery on its raw bytes, skips events it has
+// Listens on PORT (default 4242) of HOST (default 127.0.0.1: this machine only), verifies every delivery on its raw bytes, skips events it has
 // already seen (the same event can arrive twice) and answers 200 at once.
 import { createServer } from "node:http"
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, verifyWebhook, WebhookVerificationError } from "../packages/webhook-verify/index.js"
@@ -10,6 +10,7 @@ if (!secret) {
   process.exit(2)
 }
 const port = Number(process.env.PORT ?? 4242)
+const host = process.env.HOST ?? "127.0.0.1"
 const seen = new Set()
 
 createServer((request, response) => {
@@ -32,4 +33,4 @@ createServer((request, response) => {
       response.writeHead(400).end(error.reason)
     }
   })
-}).listen(port, () => console.log(`Receiving webhooks on http://localhost:${port}/hooks`))
+}).listen(port, host, () => console.log(`Receiving webhooks on http://localhost:${port}/hooks`))

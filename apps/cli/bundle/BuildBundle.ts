@@ -9,6 +9,7 @@ import { bundleDashboard } from "@orchestrator/dashboard"
 import { loadScalarScript } from "@orchestrator/http"
 import { Effect } from "effect"
 import { build } from "esbuild"
+import { execFile } from "node:child_process"
 import { cp, mkdir, rm, writeFile } from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -43,4 +44,9 @@ const dashboard = await Effect.runPromise(bundleDashboard)
 await mkdir(path.join(dist, "dashboard"), { recursive: true })
 await writeFile(path.join(dist, "dashboard/app.js"), dashboard.script)
 await writeFile(path.join(dist, "dashboard/app.css"), dashboard.stylesheet)
+// The commit built, the service's version in its traces (`tracing/ServiceVersion.ts`).
+const commit = await new Promise<string>((resolve) =>
+  execFile("git", ["rev-parse", "--short", "HEAD"], { cwd: root }, (error, stdout) => resolve(error === null ? stdout.trim() : ""))
+)
+await writeFile(path.join(dist, "version.json"), `${JSON.stringify({ commit })}\n`)
 console.log(`built ${path.relative(process.cwd(), dist)}/orchestrator.mjs and its browser assets in ${Date.now() - started} ms`)

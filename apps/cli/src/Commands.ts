@@ -12,12 +12,18 @@ import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
 import { stopWithParent } from "./ParentWatch.js"
 import { processMetrics } from "./ProcessMetrics.js"
+import { announce } from "./ServiceLogger.js"
 import type { Settings } from "./Settings.js"
 
 const application = (settings: Settings) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       yield* Effect.promise(() => fs.mkdir(settings.dataDir, { recursive: true }))
+      // Making the embedded database is most of a first start: say so, not seconds of silence.
+      const embedded = settings.database._tag === "Embedded" ? settings.database.dataDir : undefined
+      if (embedded !== undefined && !(yield* Effect.promise(() => fs.access(embedded).then(() => true, () => false)))) {
+        yield* announce(`Creating the embedded database in ${embedded} (first start, about 15 s)…`)
+      }
       const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
       return applicationLayer({
         storage: sqlStorage(Database.layer(settings.database)),
@@ -41,6 +47,7 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
   // The composition root mounts the dashboard and the sandbox PSP's pages beside the API.
   const http = HttpMain({
     port: settings.port,
+    ...(settings.host === undefined ? {} : { host: settings.host }),
     trustedProxies: settings.trustedProxies,
     trustIncomingTraces: settings.trustIncomingTraces,
     pages: Layer.merge(SandboxPagesLive, DashboardPagesLive)
@@ -59,7 +66,7 @@ export const serve = (settings: Settings, roles: { readonly http: boolean; reado
       if (settings.database._tag === "Embedded" || Option.isSome(settings.devApiKey)) {
         yield* bootstrapDevelopment({ devApiKey: settings.devApiKey, dataDir: settings.dataDir })
       }
-      if (roles.http) yield* Console.log(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs · dashboard: ${settings.baseUrl}/dashboard`)
+      if (roles.http) yield* announce(`API: ${settings.baseUrl}/v1 · docs: ${settings.baseUrl}/docs · dashboard: ${settings.baseUrl}/dashboard`)
     })
   )
   // Said once the whole service has been released (the server drained, the worker stopped, the
@@ -84,7 +91,7 @@ export const createOrganization = (settings: Settings, name: string) =>
     const organization = yield* (yield* Organizations).create(name)
     yield* Console.log(`Created organization ${organization.id} (${organization.name})`)
     yield* Console.log(`Test mode has two sandbox connections, sandbox_a (default) and sandbox_b.`)
-    yield* Console.log(`Next: orchestrator keys create --org ${organization.id}`)
+    yield* Console.log(`Next: bin/orchestrator keys create --org ${organization.id}`)
   }).pipe(Effect.provide(application(settings)))
 
 export const createKey = (settings: Settings, organizationId: string, livemode: boolean) =>

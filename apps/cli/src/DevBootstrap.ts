@@ -1,8 +1,10 @@
 import { Organizations } from "@orchestrator/core"
-import { Console, Effect, Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { readDevKey, saveDevKey } from "./LocalSecrets.js"
+import { announce } from "./ServiceLogger.js"
 
 export const DEV_ORGANIZATION = "Development"
+export const DEV_DISPLAY_NAME = "Development shop"
 
 /**
  * The embedded default's development organization, with its two sandbox connections and a test key:
@@ -27,6 +29,8 @@ export const bootstrapDevelopment = (options: {
         // Several processes starting at once on one database race to create it: the losers take the winner's.
         onNone: () =>
           organizations.create(DEV_ORGANIZATION).pipe(
+            // What its checkout pages call the shop ("Pay Development shop") until the developer names theirs.
+            Effect.tap((created) => organizations.updateSettings({ organizationId: created.id, livemode: false }, { display_name: DEV_DISPLAY_NAME })),
             Effect.catchTag("OrganizationNameTaken", () => existing),
             Effect.catchAllDefect(() => existing),
             Effect.orDie
@@ -36,13 +40,13 @@ export const bootstrapDevelopment = (options: {
     )
     if (Option.isSome(options.devApiKey)) {
       const key = yield* organizations.importKey(organization.id, Redacted.value(options.devApiKey.value)).pipe(Effect.orDie)
-      yield* Console.log(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
+      yield* announce(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
       return organization
     }
     const saved = yield* readDevKey(options.dataDir)
     const secret = saved ?? (yield* organizations.createKey(organization.id, false).pipe(Effect.orDie)).secret
     if (saved === undefined) yield* saveDevKey(options.dataDir, secret)
     else yield* organizations.importKey(organization.id, saved).pipe(Effect.orDie)
-    yield* Console.log(`Development API key (test mode): ${secret}`)
+    yield* announce(`Development API key (test mode): ${secret}`)
     return organization
   })

@@ -1,4 +1,4 @@
-import { Cause, HashMap, Logger, type LogLevel } from "effect"
+import { Cause, Effect, HashMap, Logger, type LogLevel } from "effect"
 
 /**
  * The service's log: one line per entry, written without `util.format` or inspection (the access
@@ -27,8 +27,8 @@ const text = (message: unknown): string => {
 
 const annotationText = (value: unknown): string => (typeof value === "string" ? value : text(value))
 
-/** A logger writing lines to `sink`; `json` picks the format. Exposed for tests. */
-export const lineLogger = (sink: LineSink, json: boolean) => {
+/** Lines to `sink`, those of one turn of the event loop in one write after it, in the order given. */
+const lineWriter = (sink: LineSink) => {
   let pending: Array<string> = []
   let scheduled = false
   const flush = () => {
@@ -39,18 +39,24 @@ export const lineLogger = (sink: LineSink, json: boolean) => {
     sink.write(lines.join(""))
   }
   process.once("exit", flush)
-  const emit = (line: string) => {
+  return (line: string) => {
     pending.push(line)
     if (!scheduled) {
       scheduled = true
       setImmediate(flush)
     }
   }
+}
+
+const jsonLine = (date: Date, level: string, body: string) => `{"time":"${date.toISOString()}","level":"${level}","message":${JSON.stringify(body)}`
+
+/** A logger writing lines to `sink`; `json` picks the format. Exposed for tests. */
+export const lineLogger = (sink: LineSink, json: boolean, emit: (line: string) => void = lineWriter(sink)) => {
   return Logger.make<unknown, void>(({ annotations, cause, date, logLevel, message }) => {
     const failure = Cause.isEmpty(cause) ? undefined : Cause.pretty(cause, { renderErrorCause: true })
     const body = failure === undefined ? text(message) : `${text(message)}\n${failure}`
     if (json) {
-      let line = `{"time":"${date.toISOString()}","level":"${(logLevel as LogLevel.LogLevel).label}","message":${JSON.stringify(body)}`
+      let line = jsonLine(date, (logLevel as LogLevel.LogLevel).label, body)
       for (const [key, value] of HashMap.toEntries(annotations)) {
         line += `,${JSON.stringify(key)}:${JSON.stringify(annotationText(value))}`
       }
@@ -63,8 +69,19 @@ export const lineLogger = (sink: LineSink, json: boolean) => {
   })
 }
 
+/** The line as `announce` writes it: as typed on a terminal, a log entry (level INFO) in JSON. */
+export const announcementLine = (message: string, json: boolean, date = new Date()) => json ? `${jsonLine(date, "INFO", message)}}\n` : `${message}\n`
+
+const standardOutput = { write: (lines: string) => void process.stdout.write(lines) }
+const jsonOutput = process.stdout.isTTY !== true
+const emitToStandardOutput = lineWriter(standardOutput)
+
 /** The process's logger, to standard output, in place of Effect's default one. */
-export const ServiceLoggerLive = Logger.replace(
-  Logger.defaultLogger,
-  lineLogger({ write: (lines) => process.stdout.write(lines) }, process.stdout.isTTY !== true)
-)
+export const ServiceLoggerLive = Logger.replace(Logger.defaultLogger, lineLogger(standardOutput, jsonOutput, emitToStandardOutput))
+
+/**
+ * What the operator is told whatever `LOG_LEVEL` says (the development key, the addresses, what a
+ * first start is doing): on a terminal the line as it is, into a pipe or a file a log entry like every
+ * other line, so a log collector reads JSON only. In order with the log's lines.
+ */
+export const announce = (message: string) => Effect.sync(() => emitToStandardOutput(announcementLine(message, jsonOutput)))

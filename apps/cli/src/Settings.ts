@@ -7,6 +7,11 @@ import * as path from "node:path"
 /** Everything the service reads from its environment. */
 export interface Settings {
   readonly port: number
+  /**
+   * The address the API listens on: `HOST`, else 127.0.0.1 on the embedded database (a developer's
+   * machine, with a development key printed on the terminal), else every interface.
+   */
+  readonly host: string | undefined
   readonly database: DatabaseConfig
   readonly dataDir: string
   readonly devApiKey: Option.Option<Redacted.Redacted>
@@ -56,6 +61,11 @@ const check = <A>(config: Config.Config<A>, valid: (value: A) => string | undefi
 
 export const SettingsConfig: Config.Config<Settings> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  host: check(
+    Config.option(Config.string("HOST")),
+    (host) =>
+      Option.isSome(host) && !/^[A-Za-z0-9.:_-]{1,253}$/.test(host.value) ? "HOST must be an address or a host name, e.g. 127.0.0.1 or 0.0.0.0" : undefined
+  ),
   databaseUrl: check(nonEmpty("DATABASE_URL"), (url) =>
     Option.isSome(url) && !/^postgres(ql)?:\/\//.test(Redacted.value(url.value))
       ? "DATABASE_URL must be a postgres:// or postgresql:// connection string"
@@ -101,6 +111,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
 }).pipe(
   Config.map((raw): Settings => ({
     port: raw.port,
+    host: Option.getOrElse(raw.host, () => Option.isSome(raw.databaseUrl) ? undefined : "127.0.0.1"),
     database: Option.match(raw.databaseUrl, {
       onNone: () => ({ _tag: "Embedded", dataDir: path.resolve(raw.dataDir, "postgres") }),
       onSome: (url) => ({ _tag: "Postgres", url })

@@ -1,6 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { isFailing, OrganizationNameInvalid, OrganizationNameTaken } from "@orchestrator/core"
-import { ConfigError, Console, Effect, Logger } from "effect"
+import { ConfigError, Console, Effect, Logger, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
@@ -28,7 +28,8 @@ const USAGE = `Usage: orchestrator <command>
                                  connector kit's template (into this repository, or <dir>)
 
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
-ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
+HOST (default 127.0.0.1 on the embedded
+database, every interface with DATABASE_URL), ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is
@@ -147,6 +148,8 @@ const describeFailure = (error: unknown): string => {
 }
 
 program.pipe(
+  // Effect's own fiber metrics are not served (`PrometheusText.ts`): not counted either, so no fiber pays for them.
+  Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.disable(RuntimeFlags.RuntimeMetrics)),
   // One line per entry, no formatting through util.format, written after each turn of the event loop.
   Effect.provide(ServiceLoggerLive),
   // Spans only when an OTLP endpoint collects them: each request, operation and SQL statement costs CPU otherwise.

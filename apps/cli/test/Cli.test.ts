@@ -111,6 +111,14 @@ describe("command-line tool", () => {
     const port = await freePort()
     const first = await startService({ ...env, PORT: String(port) })
     const base = `http://127.0.0.1:${port}`
+    // Into a pipe the log is JSON lines only: the key and the addresses are entries like the others.
+    const lines = first.output.trim().split("\n").map((line) => JSON.parse(line) as { message: string })
+    expect(lines.map((line) => line.message)).toContainEqual(expect.stringMatching(/^API: http:\/\/localhost:\d+\/v1 · docs: /))
+    // The embedded start is this machine's only: not reachable on its other addresses.
+    const outward = Object.values(os.networkInterfaces()).flat().find((address) => address?.family === "IPv4" && !address.internal)
+    if (outward !== undefined) {
+      expect(await fetch(`http://${outward.address}:${port}/healthz`).then(() => "answered", () => "refused")).toBe("refused")
+    }
     const created = await fetch(`${base}/v1/payments`, {
       method: "POST",
       headers: { authorization: `Bearer ${secret}`, "idempotency-key": "cli-1" },

@@ -14,6 +14,8 @@ describe("org create: the organization's name", () => {
     const created = await create("  Acme Shop  ")
     expect([created.code, created.stderr]).toEqual([0, ""])
     expect(created.stdout).toMatch(/Created organization org_\w+ \(Acme Shop\)/)
+    // The next step names the command as it is typed in the repository.
+    expect(created.stdout).toMatch(/Next: bin\/orchestrator keys create --org org_\w+/)
 
     const refused: Array<[string, string]> = [
       ["", "invalid organization name: the name is empty"],

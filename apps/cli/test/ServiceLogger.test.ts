@@ -1,6 +1,6 @@
 import { Effect, Logger, LogLevel } from "effect"
 import { describe, expect, it } from "vitest"
-import { lineLogger } from "../src/ServiceLogger.js"
+import { announcementLine, lineLogger } from "../src/ServiceLogger.js"
 
 const afterThisTurn = () => new Promise((resolve) => setImmediate(resolve))
 
@@ -39,5 +39,11 @@ describe("the service's log", () => {
     )
     expect(writes).toHaveLength(1)
     expect(writes[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO first\n\[\d\d:\d\d:\d\d\.\d{3}\] WARN second k=v\n$/)
+  })
+
+  it("writes what the operator is told at start as it is on a terminal, and as a log entry into a pipe", () => {
+    const text = "API: http://localhost:3000/v1 · docs: http://localhost:3000/docs"
+    expect(announcementLine(text, false)).toBe(`${text}\n`)
+    expect(JSON.parse(announcementLine(text, true))).toEqual({ time: expect.any(String), level: "INFO", message: text })
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { redactAttributes, scrubText, serverSpanName, serverSpanStatus } from "../src/tracing/SpanRedaction.js"
+import { redactAttributes, scrubStatement, scrubText, serverSpanName, serverSpanStatus } from "../src/tracing/SpanRedaction.js"
 import { DEFAULT_SERVICE_NAME, tracingSettings } from "../src/tracing/TracingSettings.js"
 
 describe("what a span may say once exported", () => {
@@ -36,6 +36,15 @@ describe("what a span may say once exported", () => {
     })
   })
 
+  it("leaves an SQL statement's identifiers as written: its values are bound parameters, only a literal can hold one", () => {
+    const statement = "select secret_sealed, previous_secret_sealed, previous_secret_expires_at, locked_at, lock_token from webhook_endpoints where id = $1"
+    expect(redactAttributes({ "db.query.text": statement })).toEqual({ "db.query.text": statement })
+    expect(redactAttributes({ "db.statement": "update t set note = 'tok_visa 4242424242424242', tok_count = 2" })).toEqual({
+      "db.statement": "update t set note = '[redacted] [redacted]', tok_count = 2"
+    })
+    expect(scrubStatement("select 4242424242424242 as n")).toBe("select [redacted] as n")
+  })
+
   it("names a server span by its method and route template", () => {
     expect(serverSpanName("http.server POST", { "http.request.method": "POST", "http.route": "/v1/payments/:id/capture" })).toBe(
       "POST /v1/payments/:id/capture"
@@ -56,14 +65,45 @@ describe("when traces are exported", () => {
   it("only with an OTLP endpoint, unless the SDK or the traces exporter is turned off", () => {
     expect(tracingSettings({})).toBeUndefined()
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: " " })).toBeUndefined()
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })).toEqual({ serviceName: DEFAULT_SERVICE_NAME })
-    expect(tracingSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces", OTEL_SERVICE_NAME: "orchestrator-eu" }))
-      .toEqual({ serviceName: "orchestrator-eu" })
-    expect(
-      tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod,service.name=po-eu" })
-    )
-      .toEqual({ serviceName: "po-eu" })
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" })?.serviceName).toBe(DEFAULT_SERVICE_NAME)
+    expect(tracingSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "http://collector:4318/v1/traces", OTEL_SERVICE_NAME: "orchestrator-eu" })?.serviceName)
+      .toBe("orchestrator-eu")
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_SDK_DISABLED: "true" })).toBeUndefined()
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_TRACES_EXPORTER: "none" })).toBeUndefined()
+  })
+})
+
+describe("the resource every span carries", () => {
+  const ENDPOINT = { OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }
+
+  it("names the service, its version, this process and, when known, the deployment's environment, by OpenTelemetry's conventions", () => {
+    const resource = tracingSettings({ ...ENDPOINT, ORCHESTRATOR_ENVIRONMENT: "staging" }, () => "263d93c")!.resource
+    expect(resource).toEqual({
+      "service.name": DEFAULT_SERVICE_NAME,
+      "service.version": "263d93c",
+      "service.instance.id": expect.stringMatching(/^[0-9a-f-]{36}$/),
+      "deployment.environment.name": "staging"
+    })
+    // Each process is an instance of its own.
+    expect(tracingSettings(ENDPOINT)!.resource["service.instance.id"]).not.toBe(resource["service.instance.id"])
+    expect(tracingSettings(ENDPOINT)!.resource).not.toHaveProperty("deployment.environment.name")
+  })
+
+  it("takes what OTEL_RESOURCE_ATTRIBUTES says first (percent-decoded), the older deployment.environment included", () => {
+    const settings = tracingSettings({
+      ...ENDPOINT,
+      ORCHESTRATOR_ENVIRONMENT: "staging",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=prod,service.name=po-eu,service.version=2.1.0,cloud.region=eu%2Dwest%2D1"
+    }, () => "263d93c")!
+    expect(settings.serviceName).toBe("po-eu")
+    expect(settings.resource).toMatchObject({
+      "service.name": "po-eu",
+      "service.version": "2.1.0",
+      "deployment.environment.name": "prod",
+      "cloud.region": "eu-west-1"
+    })
+    expect(settings.resource).not.toHaveProperty("deployment.environment")
+    expect(tracingSettings({ ...ENDPOINT, OTEL_SERVICE_NAME: "from-name", OTEL_RESOURCE_ATTRIBUTES: "service.name=from-attributes" })!.resource["service.name"])
+      .toBe("from-name")
   })
 })

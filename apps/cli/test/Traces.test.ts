@@ -100,6 +100,13 @@ describe("traces over OTLP/HTTP", () => {
     for (const span of trace) if (span !== root) expect(ids.has(span.parentSpanId!)).toBe(true)
     expect(trace.filter((span) => span.kind === SERVER)).toEqual([root])
 
+    // The resource, by OpenTelemetry's conventions: the service, its version, this process.
+    expect(root.resource).toMatchObject({
+      "service.name": "payment-orchestrator",
+      "service.version": expect.stringMatching(/^[0-9a-f]{7,}$|^unknown$/),
+      "service.instance.id": expect.stringMatching(/^[0-9a-f-]{36}$/)
+    })
+
     const statements = trace.filter((span) => span.name === "sql.execute")
     expect(statements.length).toBeGreaterThan(0)
     expect(statements.some((span) => /insert into/i.test(String(span.attributes["db.query.text"])))).toBe(true)
@@ -151,6 +158,13 @@ describe("traces over OTLP/HTTP", () => {
       expect(read.attributes).not.toHaveProperty("url.query")
       expect(read.attributes).not.toHaveProperty("http.request.header.service-client-secret")
     }
+
+    // SQL reads as written: no identifier taken for a secret (the endpoint's sealed secret is read by
+    // its column name to sign the delivery), and the settings the delivery claim makes fold into it.
+    const allStatements = collector.spans.filter((span) => span.name === "sql.execute").map((span) => String(span.attributes["db.query.text"]))
+    expect(allStatements.some((text) => text.includes("secret_sealed"))).toBe(true)
+    expect(allStatements.filter((text) => text.includes("[redacted]"))).toEqual([])
+    expect(allStatements.filter((text) => /^\s*set\s/i.test(text))).toEqual([])
 
     // Nothing secret in anything exported: not the API key (nor its header), the card tokens, the
     // webhook secret, the checkout session's client secret.

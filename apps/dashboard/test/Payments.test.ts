@@ -1,5 +1,5 @@
-import { Organizations } from "@orchestrator/core"
-import { Effect } from "effect"
+import { type Currency, Organizations } from "@orchestrator/core"
+import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
@@ -121,6 +121,37 @@ describe("the dashboard: sign-in and payments", () => {
     const second = await column(page, "payments-table", "Payment")
     expect(second.filter((id) => first.includes(id))).toEqual([])
     await expect.poll(() => page.locator("#next-page").count(), POLL).toBe(0)
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("lists payments in the order they were made: a test clock's, dated years ahead, sits where it was made, marked", async () => {
+    const shop = await harness.run(Effect.gen(function*() {
+      const shop = yield* merchant()
+      const { client } = shop
+      const before = yield* client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa", { amount: 111 }) })
+      // A subscription on a test clock in 2028: its first charge is a payment dated then.
+      const clock = yield* client.testClocks.create({ headers: {}, payload: { frozen_time: DateTime.unsafeMake("2028-01-31T10:00:00.000Z") } })
+      const customer = yield* client.customers.create({ headers: {}, payload: { email: "jenny@example.com", test_clock: clock.id } })
+      const plan = yield* client.plans.create({ headers: {}, payload: { amount: 1999, currency: "EUR" as Currency, interval: "month" } })
+      yield* client.subscriptions.create({
+        headers: { "idempotency-key": newKey() },
+        payload: { customer: customer.id, plan: plan.id, payment_method: "tok_visa" }
+      })
+      const after = yield* client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa", { amount: 333 }) })
+      return { ...shop, before, after, clock }
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.getByRole("link", { name: "Payments" }).click()
+    await expect.poll(() => column(page, "payments-table", "Amount"), POLL).toEqual(["3.33 EUR", "19.99 EUR", "1.11 EUR"])
+    const made = await column(page, "payments-table", "Made")
+    // The clock's payment shows when it was made (today), marked, with the clock's time beside it.
+    expect(made[1]).toContain("test clock")
+    expect(made[1]).toContain("2028")
+    expect(made[1]).not.toMatch(/^\D*2028/)
+    expect([made[0], made[2]].join()).not.toContain("test clock")
+    await screenshot(page, "payments-test-clock")
     expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })

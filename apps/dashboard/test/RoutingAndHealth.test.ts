@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { ProviderConnectionsRepository } from "@orchestrator/core"
+import { DateTime, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { merchant } from "../../http/test/support/TestServer.js"
@@ -116,7 +117,9 @@ describe("the dashboard: routing, connections and the overview", () => {
     }))
     await page.reload()
     await page.locator("#health-flaky[data-status=error]").waitFor()
-    await expect.poll(() => page.locator("#health-flaky [data-metric=last-error]").textContent(), POLL).toMatch(/outage/)
+    // The error, and when it happened.
+    const lastError = () => page.locator("#health-flaky [data-metric=last-error]").textContent()
+    await expect.poll(lastError, POLL).toMatch(/outage.*\(.*\d{4}.*\)/)
     await expect.poll(() => page.locator("#health-sandbox_a").getAttribute("data-status"), POLL).toBe("active")
     await screenshot(page, "overview-outage")
 
@@ -125,7 +128,20 @@ describe("the dashboard: routing, connections and the overview", () => {
     const names = await column(page, "connections-table", "Name")
     expect(statuses[names.indexOf("flaky")]).toBe("error")
     expect((await column(page, "connections-table", "Circuit"))[names.indexOf("flaky")]).toBe("open")
+    expect((await column(page, "connections-table", "Last error"))[names.indexOf("flaky")]).toMatch(/outage/)
     await screenshot(page, "connections")
+
+    // The PSP is back and the circuit's trial call gets through: the connection is healthy again, and
+    // its card says so instead of keeping the outage's error.
+    await harness.run(Effect.gen(function*() {
+      const connections = yield* shop.client.providers.list({ urlParams: {} })
+      const flaky = connections.data.find((connection) => connection.name === "flaky")!
+      yield* shop.client.providers.update({ path: { id: flaky.id }, headers: {}, payload: { settings: {} } })
+      yield* (yield* ProviderConnectionsRepository).recordSuccess(flaky.id, yield* DateTime.now)
+    }))
+    await page.getByRole("link", { name: "Overview" }).click()
+    await expect.poll(() => page.locator("#health-flaky").getAttribute("data-status"), POLL).toBe("active")
+    await expect.poll(lastError, POLL).toBe("none")
     expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })

@@ -29,6 +29,8 @@ export const MAX_DRAINED_BYTES = 16 * MAX_BODY_BYTES
 
 export interface HttpServerOptions {
   readonly port: number
+  /** The address to listen on; every interface when absent. */
+  readonly host?: string
   /** Until the headers are in; 408 after. Node's default: 60 s. */
   readonly headersTimeout?: number
   /** Until the whole request is in; 408 after. Node's default: 300 s. */
@@ -233,7 +235,10 @@ export const HttpServerNodeLive = (options: HttpServerOptions) =>
         // Added before the server exists, so it runs after the server has closed: no handler starts
         // after it, and those whose client already left are waited for too.
         yield* Effect.addFinalizer(() => handlers.drained)
-        const server = yield* NodeHttpServer.make(() => makeServer(options, runtime), { port: options.port })
+        const server = yield* NodeHttpServer.make(
+          () => makeServer(options, runtime),
+          options.host === undefined ? { port: options.port } : { port: options.port, host: options.host }
+        )
         // Added after, so it runs first: what is running at the moment the stop begins.
         yield* Effect.addFinalizer(() =>
           Effect.suspend(() =>

@@ -148,18 +148,25 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
 
       it.scoped("a card the first provider declines: the drop-in reroutes to the other sandbox, where the customer pays", () =>
         Effect.gen(function*() {
-          const { hostedUrl, server, session } = yield* setup()
+          const { hostedUrl, organization, server, session } = yield* setup()
           const { page, requests } = yield* open(hostedUrl)
+          // The page is the merchant's: its name heads it and titles the tab (the organization's name,
+          // its display name until one is set).
+          expect(yield* textOf(page, ".orchestrator-title")).toBe(`Pay ${organization.name}`)
+          expect(yield* Effect.promise(() => page.title())).toBe(`Pay ${organization.name}`)
           yield* enterCard(yield* cardFrame(page), "4000 0000 0000 0002")
           yield* click(page, /Pay/)
           const message = page.locator(".orchestrator-message.orchestrator-warning")
           yield* Effect.promise(() => message.waitFor())
           const said = yield* textOf(page, ".orchestrator-message")
-          // Without display names, shoppers are told of "the payment provider", never a connection's name.
-          expect(said).toContain("declined by the payment provider")
-          expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by the payment provider")
+          // What happened and what to do, in words: no provider, and no placeholder where a name would go.
+          expect(said).toBe(
+            "Your payment did not go through. Your card was declined. Nothing was charged. Please try again: enter your card details once more, or use another card."
+          )
+          expect(yield* Effect.promise(() => page.locator(".orchestrator-provider").count())).toBe(0)
           const shown = yield* Effect.promise(() => page.evaluate(() => document.body.innerText))
-          expect(shown).not.toMatch(/sandbox_[ab]/)
+          expect(shown).not.toMatch(/sandbox_[ab]|payment provider/)
+          expect(yield* textOf(page, ".orchestrator-cancel")).toBe(`Cancel and return to ${organization.name}`)
           // The message takes the focus, so a screen reader announces it.
           expect(yield* Effect.promise(() => page.evaluate(() => document.activeElement?.className ?? ""))).toContain("orchestrator-message")
           yield* screenshot(page, SUITE, "reroute-1-declined-offered-another")
@@ -245,11 +252,13 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
 
       it.scoped("cancel goes to the cancel URL; the session is cancelled; the form speaks the session's locale", () =>
         Effect.gen(function*() {
-          const { hostedUrl, server, session } = yield* setup({ locale: "de" })
+          const { hostedUrl, organization, server, session } = yield* setup({ locale: "de" })
           const { page } = yield* open(hostedUrl)
           const frame = yield* cardFrame(page)
           expect(yield* Effect.promise(() => frame.getByLabel("Kartennummer").count())).toBe(1)
           expect(yield* textOf(page, ".orchestrator-pay")).toContain("bezahlen")
+          expect(yield* textOf(page, ".orchestrator-title")).toBe(`${organization.name} bezahlen`)
+          expect(yield* textOf(page, ".orchestrator-cancel")).toBe(`Abbrechen und zurück zu ${organization.name}`)
           yield* screenshot(page, SUITE, "cancel-1-form-de")
           yield* click(page, /Abbrechen/)
           yield* waitForUrl(page, `${SHOP}/cart`)
@@ -259,15 +268,18 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
 
       it.scoped("an expired session shows a clear message and no form", () =>
         Effect.gen(function*() {
-          const { hostedUrl, session } = yield* setup({ locale: "fr" })
+          const { hostedUrl, organization, session } = yield* setup({ locale: "fr" })
           const sql = yield* SqlClient.SqlClient
           yield* sql`update checkout_sessions set expires_at = now() - interval '1 second' where id = ${session.id}`
           const { page } = yield* open(hostedUrl)
           const message = page.locator(".orchestrator-message.orchestrator-error")
           yield* Effect.promise(() => message.waitFor())
-          expect(yield* Effect.promise(() => message.innerText())).toContain("Cette session de paiement a expiré")
+          expect(yield* Effect.promise(() => message.innerText())).toBe(
+            `Cette session de paiement a expiré, et rien n'a été débité. Veuillez revenir à ${organization.name} et recommencer.`
+          )
           expect(yield* Effect.promise(() => page.locator("iframe").count())).toBe(0)
-          expect(yield* Effect.promise(() => page.getByRole("link", { name: /Revenir à la boutique/ }).getAttribute("href"))).toBe(`${SHOP}/cart`)
+          const back = page.getByRole("link", { name: `Revenir à ${organization.name}` })
+          expect(yield* Effect.promise(() => back.getAttribute("href"))).toBe(`${SHOP}/cart`)
           yield* screenshot(page, SUITE, "expired-fr")
         }))
 
@@ -300,10 +312,17 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* screenshot(page, SUITE, "keyboard-2-success")
         }))
 
-      it.scoped("after a decline reroute, the page names each provider by its display name, never by the connection's name", () =>
+      it.scoped("with display names set, the page is the shop's, names providers by theirs only, and asks to try again without naming one", () =>
         Effect.gen(function*() {
           const named = ({ baseUrl, secret }: { baseUrl: string; secret: string }) =>
             Effect.gen(function*() {
+              // The merchant's own name for shoppers, set through the organization API.
+              const shop = yield* raw(`${baseUrl}/v1/organization`, {
+                method: "PATCH",
+                headers: json(secret, newKey()),
+                body: JSON.stringify({ display_name: "Acme Shop" })
+              })
+              expect([shop.status, shop.json.display_name]).toEqual([200, "Acme Shop"])
               const connections = (yield* raw(`${baseUrl}/v1/provider-connections`, { headers: json(secret) })).json.data as Array<any>
               for (const [name, displayName] of [["sandbox_a", "Acme Pay"], ["sandbox_b", "Backup Pay"]] as const) {
                 const id = connections.find((connection) => connection.name === name).id
@@ -318,18 +337,24 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
                 expect(read.json.display_name).toBe(displayName)
               }
             })
-          const { hostedUrl } = yield* setup({}, named)
+          const { hostedUrl, organization } = yield* setup({}, named)
           const { page } = yield* open(hostedUrl)
+          expect(yield* textOf(page, ".orchestrator-title")).toBe("Pay Acme Shop")
+          expect(yield* Effect.promise(() => page.title())).toBe("Pay Acme Shop")
           expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by Acme Pay")
+          yield* screenshot(page, SUITE, "named-1-form")
           yield* enterCard(yield* cardFrame(page), "4000 0000 0000 0002")
           yield* click(page, /Pay/)
           yield* Effect.promise(() => page.locator(".orchestrator-message.orchestrator-warning").waitFor())
           const said = yield* textOf(page, ".orchestrator-message")
-          expect(said).toContain("declined by Acme Pay")
-          expect(said).toContain("another payment provider, Backup Pay")
+          // A reroute is "try again" to the shopper: no provider is named in it, by any name.
+          expect(said).toContain("Nothing was charged. Please try again")
+          expect(said).not.toMatch(/Acme Pay|Backup Pay|provider/)
           expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by Backup Pay")
+          yield* screenshot(page, SUITE, "named-2-try-again")
           const shown = yield* Effect.promise(() => page.evaluate(() => document.body.innerText + document.title))
           expect(shown).not.toMatch(/sandbox_[ab]/)
+          expect(shown).not.toContain(organization.name)
         }))
 
       it.scoped("the README's example shop: the drop-in on the merchant's own page, declined, rerouted, paid", () =>

@@ -34,9 +34,16 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "180 seconds" })(
     `/docs in Chromium on ${database.name}`,
     (it) => {
-      it.scoped("loads only from its own origin, under a strict policy, and sends the quick start's payment with a key given to Authentication", () =>
+      it.scoped("loads only from its own origin, under a strict policy, and sends the recorded payment with a key given to Authentication, after the README's", () =>
         Effect.gen(function*() {
           const { baseUrl, secret } = yield* merchant()
+          // The reader made the README's first payment before opening the docs.
+          const readme = yield* raw(`${baseUrl}/v1/payments`, {
+            method: "POST",
+            headers: json(secret, "order-1001"),
+            body: QUICK_START_BODY
+          })
+          expect(readme.status).toBe(201)
           const origin = new URL(baseUrl).origin
           const browser = yield* launchBrowser
           const page = yield* newPage(browser)
@@ -63,18 +70,32 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* promise(() => client.waitFor())
           // The key given on the page is the one the client sends.
           expect(yield* promise(() => client.getByPlaceholder("Token").inputValue())).toBe(secret)
+          // The recorded example's key is none the README or a guide uses.
           const idempotencyKey = client.locator(".cm-content").filter({ hasText: /^idempotency-key$/ })
             .locator("xpath=following::div[contains(@class,'cm-content')][1]")
-          yield* replaceEditorText(page, idempotencyKey, "docs-quick-start-1")
-          yield* replaceEditorText(page, client.locator(".cm-content").filter({ hasText: /"amount"/ }), QUICK_START_BODY)
+          expect(yield* promise(() => idempotencyKey.innerText())).toMatch(/^example-/)
+          // Sent as the page shows it: a payment, not a 422 for a key the reader used before.
           yield* promise(() => client.getByRole("button", { name: /^Send/ }).first().click())
           yield* promise(() => client.getByText("201 Created").waitFor())
           yield* promise(() => client.getByText("\"status\": \"succeeded\"").first().waitFor())
           yield* screenshot(page, SUITE, "2-payment-sent")
+          // Sent again with another body, under the same key on the page: a fresh key goes out, another payment.
+          // (The request's body is the first editor holding an amount; the answer's is below it.)
+          yield* replaceEditorText(page, client.locator(".cm-content").filter({ hasText: /"amount"/ }).first(), QUICK_START_BODY.replace("2500", "2600"))
+          yield* promise(() => client.getByRole("button", { name: /^Send/ }).first().click())
+          // The answer shows the new payment: the amount is in the answer's editor as well as the request's.
+          const withNewAmount = client.locator(".cm-content").filter({ hasText: /"amount": 2600/ })
+          yield* promise(() => expect.poll(() => withNewAmount.count(), { timeout: 15_000 }).toBe(2))
+          expect(yield* promise(() => client.getByText("idempotency_key_reused").count())).toBe(0)
 
-          // The payment is real: the service has it, under the key the page was given.
-          const list = yield* raw(`${baseUrl}/v1/payments?limit=1`, { headers: json(secret) })
-          expect([list.json.data[0].amount, list.json.data[0].status]).toEqual([2500, "succeeded"])
+          // The payments are real: the service has both, and the README's.
+          const list = yield* raw(`${baseUrl}/v1/payments?limit=3`, { headers: json(secret) })
+          expect(list.json.data.map((payment: { amount: number; status: string }) => [payment.amount, payment.status])).toEqual([
+            [2600, "succeeded"],
+            [2500, "succeeded"],
+            [2500, "succeeded"]
+          ])
+          expect(new Set(list.json.data.map((payment: { id: string }) => payment.id)).size).toBe(3)
 
           // Nothing of it was kept: no storage holds the key, and a reload forgets it.
           const stored = yield* promise(() =>
@@ -86,10 +107,24 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           yield* promise(() => page.getByPlaceholder("Token").first().waitFor())
           expect(yield* promise(() => page.getByPlaceholder("Token").first().inputValue())).toBe("")
 
+          // An operation's table of errors (rendered as the reader scrolls to it): every code on one
+          // line, whole, however narrow the column (the table scrolls sideways instead).
+          const errors = page.locator("table:has-text('idempotency_key_reused')").first()
+          yield* promise(async () => {
+            for (let scrolled = 0; scrolled < 80 && (await errors.count()) === 0; scrolled++) await page.mouse.wheel(0, 1500)
+            await errors.scrollIntoViewIfNeeded()
+          })
+          const lines = yield* promise(() =>
+            errors.locator("td code").evaluateAll((codes) => codes.map((code) => [code.textContent, code.getClientRects().length]))
+          )
+          expect(lines.length).toBeGreaterThan(10)
+          expect(lines.filter(([, count]) => count !== 1)).toEqual([])
+          yield* screenshot(page, SUITE, "3-error-table")
+
           // A guide, from the link on the landing text: the same origin, no script at all.
           yield* promise(() => page.getByRole("link", { name: "Quick start" }).first().click())
           yield* promise(() => page.getByRole("heading", { name: /Quick start/ }).waitFor())
-          yield* screenshot(page, SUITE, "3-guide")
+          yield* screenshot(page, SUITE, "4-guide")
 
           expect(requests.length).toBeGreaterThan(4)
           expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([])

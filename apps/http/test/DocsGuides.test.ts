@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { GUIDE_NAMES } from "../src/docs/Guides.js"
-import { guideBlocks, guideScript, readGuide } from "./support/GuideBlocks.js"
+import { BLOCK_MARK, type GuideBlock, guideBlocks, guideScript, readGuide } from "./support/GuideBlocks.js"
+import { type BlockOutput, type ShownOutput, unshown } from "./support/GuideOutputs.js"
 
 const ROOT = new URL("../../../", import.meta.url)
 const GUIDES = new URL("docs/guides/", ROOT)
@@ -61,6 +62,28 @@ const stop = (child: ChildProcess) =>
 
 const withoutPort = ({ PORT: _port, ...env }: NodeJS.ProcessEnv) => env
 
+/** What a guide shows its blocks print: their `# → …` comments, and a `json` block right after a block that runs. */
+const shownOf = (blocks: ReadonlyArray<GuideBlock>): Array<ShownOutput> =>
+  blocks.flatMap((block, index) => {
+    if (block.kind === "run") return block.shown.map((shown) => ({ block: block.line, ...shown }))
+    const before = blocks[index - 1]
+    return block.kind === "illustration" && block.language === "json" && before?.kind === "run"
+      ? [{ block: before.line, line: block.line, lines: [block.code] }]
+      : []
+  })
+
+/** Each block's printed output (the script marks where each begins) and the answers its `curl`s kept. */
+const outputsOf = (stdout: string, records: string): Map<number, BlockOutput> => {
+  const outputs = new Map<number, BlockOutput>()
+  const files = readdirSync(records).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]))
+  for (const part of stdout.split(BLOCK_MARK).slice(1)) {
+    const line = Number(part.slice(0, part.indexOf("\n")))
+    const answers = files.filter((file) => file.startsWith(`${line}-`)).map((file) => readFileSync(path.join(records, file), "utf8"))
+    outputs.set(line, { printed: part.slice(part.indexOf("\n") + 1), answers })
+  }
+  return outputs
+}
+
 describe("the guides in docs/guides", () => {
   it("are exactly the files the docs serve, and every sh block either runs or says why not", () => {
     const files = readdirSync(GUIDES).filter((file) => file.endsWith(".md")).map((file) => file.replace(/\.md$/, ""))
@@ -111,17 +134,23 @@ describe("the guides in docs/guides", () => {
     })
 
     for (const name of GUIDE_NAMES) {
-      it(`${name}.md: every runnable block succeeds, in order`, () => {
-        const script = guideScript(name, guideBlocks(readGuide(GUIDES, name)))
-        const run = spawnSync("bash", ["-c", script], {
+      it(`${name}.md: every runnable block succeeds, in order, and prints what the guide shows`, () => {
+        const blocks = guideBlocks(readGuide(GUIDES, name))
+        const records = path.join(work, `answers-${name}`)
+        mkdirSync(records)
+        const run = spawnSync("bash", ["-c", guideScript(name, blocks)], {
           cwd: work,
           // Without PORT: the guides' own servers (the webhook receiver) listen where the guide says.
-          env: { ...withoutPort(process.env), ORCHESTRATOR_URL: service.url, ORCHESTRATOR_KEY: service.key },
+          env: { ...withoutPort(process.env), ORCHESTRATOR_URL: service.url, ORCHESTRATOR_KEY: service.key, GUIDE_RECORDS: records },
           encoding: "utf8",
           timeout: 60_000
         })
         const where = run.stderr.split("\n").filter((line) => line.startsWith("--- ")).at(-1) ?? "before the first block"
         expect(run.status, `${where} failed:\n${run.stderr.slice(-2000)}\n--- output:\n${run.stdout.slice(-2000)}`).toBe(0)
+        // What the guide says the commands print is what they printed: the words cannot drift from the service.
+        expect(unshown(shownOf(blocks), outputsOf(run.stdout, records), service.url), `${name}.md`).toEqual([])
+        // A guide leaves nothing behind in the reader's checkout.
+        expect(readdirSync(work).filter((file) => !["data", "examples"].includes(file) && !file.startsWith("answers-"))).toEqual([])
       })
     }
   })

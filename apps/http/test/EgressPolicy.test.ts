@@ -79,7 +79,7 @@ for (const database of testDatabases()) {
           ) {
             const refused = yield* api.create(stripe(url))
             expectRefused(refused, reason)
-            expect(refused.json.error.message).toContain("this service keeps test-mode calls off private addresses too")
+            expect(refused.json.error.message).toContain("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny")
           }
           const created = yield* api.create(stripe("https://stripe-mock.example"))
           expect(created.status).toBe(201)
@@ -114,6 +114,8 @@ for (const database of testDatabases()) {
           for (const url of ["http://127.0.0.1:4811/secret", "http://2130706433:4811/", "http://[::ffff:a9fe:a9fe]/latest", "http://localhost:6379/"]) {
             const refused = yield* create(url)
             expect([refused.status, refused.json.error.code, refused.json.error.param], url).toEqual([400, "url_not_allowed", "url"])
+            // The developer is told which setting of the operator's refuses it.
+            expect(refused.json.error.message, url).toContain("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny")
           }
           expect((yield* create("http://hooks.merchant.example/x")).status).toBe(201)
         }))

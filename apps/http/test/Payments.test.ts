@@ -260,22 +260,33 @@ for (const database of testDatabases()) {
       it.effect("lists newest first with cursors and filters; an unknown cursor is a 400", () =>
         Effect.gen(function*() {
           const { baseUrl, client, secret } = yield* merchant()
+          // A payment's customer is one of the organization's own.
+          const customer = (email: string) =>
+            Effect.map(raw(`${baseUrl}/v1/customers`, { method: "POST", headers: json(secret), body: JSON.stringify({ email }) }), (made) =>
+              made.json.id as string)
+          const [regular, other] = [yield* customer("regular@example.com"), yield* customer("other@example.com")]
           const created = []
           for (const token of ["tok_visa", "tok_chargeDeclined", "tok_visa", "tok_visa"]) {
             const result = yield* Effect.either(client.payments.create({
               headers: { "idempotency-key": newKey() },
-              payload: paymentWith(token, { customer_id: token === "tok_visa" ? "cus_1" : "cus_2" })
+              payload: paymentWith(token, { customer_id: token === "tok_visa" ? regular : other })
             }))
             created.push(result._tag === "Right" ? result.right.id : (result.left as any).error.payment.id)
           }
           const newest = [...created].reverse()
           const first = yield* client.payments.list({ urlParams: { limit: 3 } })
-          expect([first.data.map((p) => p.id), first.has_more, first.next_cursor]).toEqual([newest.slice(0, 3), true, newest[2]])
+          expect([
+            first.data.map((p) =>
+              p.id
+            ),
+            first.has_more,
+            first.next_cursor
+          ]).toEqual([newest.slice(0, 3), true, newest[2]])
           const rest = yield* client.payments.list({ urlParams: { limit: 3, starting_after: first.next_cursor! } })
           expect([rest.data.map((p) => p.id), rest.has_more, rest.next_cursor]).toEqual([newest.slice(3), false, null])
           const failed = yield* client.payments.list({ urlParams: { status: "failed" } })
           expect(failed.data.map((p) => p.id)).toEqual([created[1]])
-          const byCustomer = yield* client.payments.list({ urlParams: { customer_id: "cus_1" } })
+          const byCustomer = yield* client.payments.list({ urlParams: { customer_id: regular } })
           expect(byCustomer.data).toHaveLength(3)
 
           const headers = { authorization: `Bearer ${secret}` }

@@ -192,5 +192,31 @@ layer(withMetrics, { excludeTestServices: true, timeout: "60 seconds" })("Promet
           expr.startsWith("sum by (provider, outcome) (rate(orchestrator_payments_total")
         )?.result.length
       ).toBe(2)
+
+      // The process's own figures, as prom-client names them for every Node service.
+      expect(yield* read("process_resident_memory_bytes")).toBeGreaterThan(10_000_000)
+      expect(yield* read("nodejs_heap_size_used_bytes")).toBeGreaterThan(0)
+      expect(yield* read("process_cpu_seconds_total")).toBeGreaterThan(0)
+      expect(typeof (yield* read("nodejs_eventloop_lag_seconds"))).toBe("number")
+      expect(typeof (yield* read("nodejs_eventloop_lag_p99_seconds"))).toBe("number")
+    }))
+
+  it.effect("serves every series by Prometheus' conventions, each listed in the README's table", () =>
+    Effect.gen(function*() {
+      const metrics = yield* MetricsServer
+      const text = yield* Effect.promise(() => fetch(metrics.url).then((response) => response.text()))
+      const families = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name: name!, type: type! }))
+      expect(families.length).toBeGreaterThan(20)
+      for (const { name, type } of families) {
+        expect(text, name).toContain(`# HELP ${name} `)
+        // A counter's name ends in _total; nothing counts in milliseconds or carries its unit as a label.
+        if (type === "counter") expect(name).toMatch(/_total$/)
+        expect(name).not.toMatch(/^effect_|_milliseconds?$|_ms$/)
+      }
+      expect(text).not.toMatch(/time_unit=|effect_fiber/)
+      // The README's table of what is measured names every series the service serves.
+      const readme = fs.readFileSync(new URL("../../../README.md", import.meta.url), "utf8")
+      const listed = new Set([...readme.matchAll(/^\| `([a-z0-9_]+)`/gm)].map(([, name]) => name!))
+      expect(families.map(({ name }) => name).filter((name) => !listed.has(name))).toEqual([])
     }))
 })

@@ -1,5 +1,6 @@
 import { Effect, Metric, MetricBoundaries } from "effect"
 import { describe, expect, it } from "vitest"
+import { startProcessSeries } from "../src/metrics/ProcessSeries.js"
 import { renderPrometheus } from "../src/metrics/PrometheusText.js"
 import { recordRequest } from "../src/metrics/RequestMetrics.js"
 import { methodLabel, routeTemplateOf, routeTemplates, UNMATCHED } from "../src/metrics/RouteTemplates.js"
@@ -56,6 +57,35 @@ describe("Prometheus text rendering", () => {
     const name = unique("test.pending-deliveries")
     const text = await Effect.runPromise(Effect.zipRight(Metric.set(Metric.gauge(name), 7), render))
     expect(text).toContain(`# TYPE ${name.replace(/[.-]/g, "_")} gauge\n${name.replace(/[.-]/g, "_")} 7\n`)
+  })
+})
+
+describe("what the scrape leaves out, and the process's own series", () => {
+  it("leaves out Effect's runtime series: no fiber counters without HELP, no milliseconds with a time_unit label", async () => {
+    // This test's runtime counts fibers (Effect's default; the service turns it off): they are there to leave out.
+    const text = await Effect.runPromise(Effect.zipRight(Effect.forkDaemon(Effect.void), render))
+    expect(text).not.toMatch(/effect_fiber|time_unit/)
+  })
+
+  it("renders CPU, memory, heap, GC and event-loop lag under prom-client's names, each with HELP and TYPE", async () => {
+    const series = startProcessSeries()
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      const text = await series.render()
+      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1])
+      expect(value("process_cpu_seconds_total")).toBeGreaterThan(0)
+      expect(value("process_cpu_seconds_total")).toBeCloseTo(value("process_cpu_user_seconds_total") + value("process_cpu_system_seconds_total"), 5)
+      expect(value("process_resident_memory_bytes")).toBeGreaterThan(value("nodejs_heap_size_used_bytes"))
+      expect(value("nodejs_eventloop_lag_seconds")).toBeGreaterThanOrEqual(0)
+      expect(value("nodejs_eventloop_lag_p99_seconds")).toBeGreaterThanOrEqual(value("nodejs_eventloop_lag_p50_seconds"))
+      expect(Math.abs(value("process_start_time_seconds") - (Date.now() / 1000 - process.uptime()))).toBeLessThan(2)
+      expect(text).toContain("# TYPE nodejs_gc_duration_seconds histogram")
+      expect(text).toMatch(/^nodejs_version_info\{version="v\d+\.\d+\.\d+",major="\d+",minor="\d+",patch="\d+"\} 1$/m)
+      for (const [, name] of text.matchAll(/^# TYPE (\S+) counter$/gm)) expect(name).toMatch(/_total$/)
+      for (const [, name] of text.matchAll(/^# TYPE (\S+) /gm)) expect(text).toContain(`# HELP ${name} `)
+    } finally {
+      series.stop()
+    }
   })
 })
 

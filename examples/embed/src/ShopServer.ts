@@ -46,6 +46,8 @@ const answerOf = <A, E extends { readonly _tag: string }, R>(status: number, eff
  */
 export const startShop = async (options: {
   readonly port: number
+  /** The address to listen on: 127.0.0.1 (this machine only) unless given. */
+  readonly host?: string
   readonly dataDir?: string
   /** Called with each event the core delivers, once verified. */
   readonly onEvent?: (event: WebhookEvent) => void
@@ -64,15 +66,25 @@ export const startShop = async (options: {
       listeners.add(check)
       check()
     })
-  let handle: (request: IncomingMessage, body: Uint8Array) => Promise<Answer> = async () => ({ status: 503, body: {} })
+  // The server listens first (the core needs its address), and says so while the core starts.
+  let handle: ((request: IncomingMessage, body: Uint8Array) => Promise<Answer>) | undefined = undefined
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (handle === undefined) {
+      response.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
+        .end(JSON.stringify({ error: "starting", message: "The shop is starting; try again in a second." }))
+      return
+    }
+    const ready = handle
     readBody(request)
-      .then((body) => handle(request, body))
+      .then((body) => ready(request, body))
       .catch((error: unknown) => ({ status: 500, body: { error: String(error) } }))
       .then((answer) => response.writeHead(answer.status, { "content-type": "application/json" }).end(JSON.stringify(answer.body)))
   })
-  await new Promise<void>((resolve) => server.listen(options.port, "127.0.0.1", resolve))
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const host = options.host ?? "127.0.0.1"
+  await new Promise<void>((resolve) => server.listen(options.port, host, resolve))
+  // Listening on every interface, the shop still reaches itself (its event route) on this machine.
+  const ownHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+  const baseUrl = `http://${ownHost}:${(server.address() as AddressInfo).port}`
 
   const runtime = ManagedRuntime.make(shopCore({
     baseUrl,

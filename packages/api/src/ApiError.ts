@@ -13,18 +13,9 @@ import {
   type TagOf
 } from "@orchestrator/core"
 import { Effect, FiberRef, Schema } from "effect"
-import { FAILURE_KINDS } from "./FailureKinds.js"
+import { type ErrorType, FAILURE_KINDS } from "./FailureKinds.js"
 
-export const ErrorType = Schema.Literal(
-  "invalid_request_error",
-  "authentication_error",
-  "idempotency_error",
-  "payment_error",
-  "rate_limit_error",
-  "provider_error",
-  "api_error"
-)
-export type ErrorType = typeof ErrorType.Type
+export { ErrorType } from "./FailureKinds.js"
 
 /** Seconds until a refused request may try again, by the error that refused it: the `Retry-After` header. */
 export const retryAfterSeconds = new WeakMap<object, number>()

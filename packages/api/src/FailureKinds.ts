@@ -1,5 +1,17 @@
 import type { FailureKind } from "@orchestrator/core"
-import type { ErrorType } from "./ApiError.js"
+import { Schema } from "effect"
+
+/** The family of an error, in its body's `type`: each status has one. */
+export const ErrorType = Schema.Literal(
+  "invalid_request_error",
+  "authentication_error",
+  "idempotency_error",
+  "payment_error",
+  "rate_limit_error",
+  "provider_error",
+  "api_error"
+)
+export type ErrorType = typeof ErrorType.Type
 
 /** How the API answers each kind of failure the core declares: one status and one error `type` per kind. */
 export const FAILURE_KINDS: { readonly [Kind in FailureKind]: { readonly status: number; readonly type: ErrorType } } = {

@@ -54,3 +54,4 @@ export {
   type StoredExample
 } from "./examples/StoredExample.js"
 export { storedEvents } from "./examples/StoredExamples.js"
+export { storedOperations } from "./examples/StoredExamples.js"

@@ -289,6 +289,8 @@ export {
 } from "./observability/ServiceMetrics.js"
 
 // The egress policy every outbound call goes through
+export { timeOfId } from "./domain/Ids.js"
+export { type ListOrder } from "./domain/Pagination.js"
 export {
   addressAllowed,
   type EgressAccess,

@@ -12,6 +12,7 @@ import { Events } from "../src/events/Events.js"
 import { Payments } from "../src/payments/Payments.js"
 import { AuthorizationOutcome } from "../src/providers/PaymentConnector.js"
 import { ProviderConnections } from "../src/providers/ProviderConnections.js"
+import { Organizations } from "../src/tenancy/Organizations.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const card = { brand: "visa", last4: "0002", country: "US" }
@@ -51,10 +52,12 @@ describe("Checkout sessions", () => {
     return Effect.gen(function*() {
       const { checkout, session, tenant } = yield* setup
       expect(session.status).toBe("open")
-      // What shoppers are shown is the display name, here the default: never the connection's name.
+      // Shoppers see who they pay (the organization's name, its display name by default) and no
+      // provider name unless the connection has a display name: never the connection's name.
       expect(session.ui).toEqual({
+        merchant_name: expect.stringMatching(/^Acme \d+$/),
         provider: "sandbox_a",
-        display_name: "the payment provider",
+        display_name: null,
         type: "sandbox",
         publishable_key: null,
         methods: ["card"]
@@ -120,6 +123,25 @@ describe("Checkout sessions", () => {
         ["sandbox_b", "succeeded"]
       ])
       expect(full.excluded_providers).toEqual(["sandbox_a"])
+    }).pipe(Effect.provide(services.layer))
+  })
+
+  it.effect("shoppers see the merchant's display name of the session's mode: its name until one is set, the new one from the next session or reroute", () => {
+    const services = makeTestServices(scripts)
+    return Effect.gen(function*() {
+      const { checkout, session, tenant } = yield* setup
+      const organizations = yield* Organizations
+      const name = (yield* organizations.settings(tenant)).name
+      expect(session.ui.merchant_name).toBe(name)
+      // Set in live mode, it changes nothing a test shopper sees.
+      yield* organizations.updateSettings({ ...tenant, livemode: true }, { display_name: "Acme Live" })
+      expect((yield* organizations.settings(tenant)).display_name).toBe(name)
+      yield* organizations.updateSettings(tenant, { display_name: "Acme Shop" })
+      expect((yield* checkout.create(tenant, sessionInput)).ui.merchant_name).toBe("Acme Shop")
+      yield* checkout.confirm(tenant, session.id, pay("tok_decline"))
+      expect((yield* checkout.reroute(tenant, session.id, {})).ui.merchant_name).toBe("Acme Shop")
+      // null gives the organization's name back.
+      expect((yield* organizations.updateSettings(tenant, { display_name: null })).display_name).toBe(name)
     }).pipe(Effect.provide(services.layer))
   })
 

@@ -176,7 +176,12 @@ describe("the egress policy", () => {
     expect(endpointUrlProblem("https://[::1]/x", true, "allow")).toBe(
       "live-mode endpoints cannot use this URL: it cannot target private, loopback or link-local addresses"
     )
-    expect(endpointUrlProblem("http://localhost:3000/x", false, "deny")).toBe("test-mode endpoints cannot use this URL: it cannot target localhost")
+    // A refusal the operator's setting alone causes names it; live mode's does not (nothing opens it).
+    expect(endpointUrlProblem("http://localhost:3000/x", false, "deny")).toBe(
+      "test-mode endpoints cannot use this URL: it cannot target localhost: this service keeps test-mode calls off private, loopback and " +
+        "link-local addresses (its operator's setting ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny; allow opens them)"
+    )
+    expect(endpointUrlProblem("ftp://localhost:3000/x", false, "deny")).not.toContain("ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES")
     expect(endpointUrlProblem("http://localhost:3000/x", false, "allow")).toBeUndefined()
   })
 

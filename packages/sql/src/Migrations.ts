@@ -15,7 +15,9 @@ import connectionDisplayNames from "./migrations/0012_connection_display_names.j
 import sandboxLedger from "./migrations/0013_sandbox_ledger.js"
 import deliveryClaimIndexes from "./migrations/0014_delivery_claim_indexes.js"
 import causingRequests from "./migrations/0015_causing_requests.js"
-import keptAnswers from "./migrations/0016_kept_answers.js"
+import organizationDisplayNames from "./migrations/0016_organization_display_names.js"
+import connectionErrorTimes from "./migrations/0017_connection_error_times.js"
+import keptAnswers from "./migrations/0018_kept_answers.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -33,11 +35,13 @@ const migrations = {
   "0013_sandbox_ledger": sandboxLedger,
   "0014_delivery_claim_indexes": deliveryClaimIndexes,
   "0015_causing_requests": causingRequests,
-  "0016_kept_answers": keptAnswers
+  "0016_organization_display_names": organizationDisplayNames,
+  "0017_connection_error_times": connectionErrorTimes,
+  "0018_kept_answers": keptAnswers
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 16
+export const LATEST_MIGRATION = 18
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -47,12 +47,28 @@ const passesLuhn = (digits: string): boolean => {
   return sum % 10 === 0
 }
 
-/** `text` with every secret-shaped part and card number (13 to 19 digits, a network's first digit, Luhn) replaced. */
+/** `text` with every card number (13 to 19 digits, a network's first digit, Luhn) replaced. */
+const scrubCardNumbers = (text: string): string =>
+  text.replace(/(?<![\w.])[2-6](?:[ -]?\d){12,18}(?![\w.])/g, (match) => passesLuhn(match.replace(/[ -]/g, "")) ? REDACTED : match)
+
+/** `text` with every secret-shaped part and card number replaced. */
 export const scrubText = (text: string): string => {
   let scrubbed = text
   for (const shape of SECRET_SHAPES) scrubbed = scrubbed.replace(shape, REDACTED)
-  return scrubbed.replace(/(?<![\w.])[2-6](?:[ -]?\d){12,18}(?![\w.])/g, (match) => passesLuhn(match.replace(/[ -]/g, "")) ? REDACTED : match)
+  return scrubCardNumbers(scrubbed)
 }
+
+/** The attributes that hold an SQL statement's text. */
+const STATEMENT_ATTRIBUTES = new Set(["db.query.text", "db.statement"])
+
+const SQL_STRING_LITERAL = /'(?:[^']|'')*'/g
+
+/**
+ * An SQL statement's text as it may be exported: as written. Its values are bound parameters (`$1`),
+ * never part of it, and its identifiers (`secret_sealed`, `lock_token`) are no secrets, so only what
+ * could hold a value is scrubbed: a string literal, and a run of digits shaped like a card number.
+ */
+export const scrubStatement = (text: string): string => scrubCardNumbers(text.replace(SQL_STRING_LITERAL, (literal) => scrubText(literal)))
 
 /** A URL without its query and fragment, where secrets travel; the path stays (it names the resource). */
 export const withoutQuery = (url: string): string => url.replace(/[?#].*$/s, "")
@@ -73,7 +89,13 @@ export const redactAttributes = <A extends Readonly<Record<string, AttributeValu
     const header = HEADER_ATTRIBUTE.exec(key)
     if (header !== null && !KEPT_HEADERS.has(header[2]!.toLowerCase())) continue
     if (key === "url.query") continue
-    kept[key] = key === "url.full" && typeof value === "string" ? scrubText(withoutQuery(value)) : scrubValue(value)
+    kept[key] = typeof value !== "string"
+      ? scrubValue(value)
+      : key === "url.full"
+      ? scrubText(withoutQuery(value))
+      : STATEMENT_ATTRIBUTES.has(key)
+      ? scrubStatement(value)
+      : scrubText(value)
   }
   return kept as A
 }

@@ -13,6 +13,8 @@ export interface CollectedSpan {
   /** The spans it links to (not its parent): another trace's span, by ids. */
   readonly links: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
   readonly serviceName: unknown
+  /** The attributes of the resource it was exported with. */
+  readonly resource: Readonly<Record<string, unknown>>
 }
 
 interface OtlpValue {
@@ -71,7 +73,8 @@ export const startCollector = () =>
           }>
         }
         for (const resourceSpans of document.resourceSpans ?? []) {
-          const serviceName = flatten(resourceSpans.resource?.attributes)["service.name"]
+          const resource = flatten(resourceSpans.resource?.attributes)
+          const serviceName = resource["service.name"]
           for (const scope of resourceSpans.scopeSpans ?? []) {
             for (const span of scope.spans ?? []) {
               spans.push({
@@ -82,7 +85,8 @@ export const startCollector = () =>
                 kind: span.kind,
                 attributes: flatten(span.attributes),
                 links: (span.links ?? []).map(({ spanId, traceId }) => ({ traceId, spanId })),
-                serviceName
+                serviceName,
+                resource
               })
             }
           }

@@ -1,7 +1,7 @@
 import type { ProviderConnectionView, ProviderStats } from "@orchestrator/core"
 import { DateTime } from "effect"
 import { h } from "./Dom.js"
-import { millis, percent } from "./Format.js"
+import { millis, percent, when } from "./Format.js"
 import { badge } from "./Table.js"
 
 /** The circuit breaker in words: closed (calls go through), open (none do), or open with a trial call allowed. */
@@ -29,6 +29,17 @@ export const healthCard = (connection: ProviderConnectionView, stats: ProviderSt
       h("dt", {}, `Mean latency (${hours} h)`),
       h("dd", { "data-metric": "latency" }, millis(stats?.latency_ms_avg)),
       h("dt", {}, "Last error"),
-      h("dd", { "data-metric": "last-error" }, connection.last_error ?? "none")
+      h("dd", { "data-metric": "last-error" }, lastErrorOf(connection))
     )
   )
+
+/**
+ * The connection's current trouble: the latest failed call's reason and when it failed, or "none"
+ * once a call has got through since (the service clears it then, the circuit closing).
+ */
+export const lastErrorOf = (connection: ProviderConnectionView) =>
+  connection.last_error === null
+    ? "none"
+    : connection.last_error_at === null
+    ? connection.last_error
+    : `${connection.last_error} (${when(connection.last_error_at)})`

@@ -40,7 +40,10 @@ export const referencePage = (guides: ReadonlyArray<Guide>) =>
 <code>Authorization: Bearer sk_test_…</code> (test mode, the sandbox PSP; <code>sk_live_…</code> is live mode).
 To try requests from this page, paste a test key in <em>Authentication</em> (<code>bearer</code>,
 <em>Bearer Token</em>, beside the introduction), then press an operation's <em>Test Request</em> and
-<em>Send</em>: the key stays in this page only, is never stored, and is gone when you reload. <a href="/docs/guides">Guides</a>:
+<em>Send</em>: the key stays in this page only, is never stored, and is gone when you reload.
+Each <em>Send</em> gives an example's <code>Idempotency-Key</code> (<code>example-…</code>) a fresh value, so it
+never meets a key you used before (the same key with another body is refused, 422); a key you type is
+sent as typed. <a href="/docs/guides">Guides</a>:
 ${guides.map((guide) => `<a href="/docs/guides/${guide.name}">${escapeHtml(guide.title)}</a>`).join(" · ")}
 </header>
 <div id="reference"></div>

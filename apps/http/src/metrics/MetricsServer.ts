@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Metric, Runtime } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { startProcessSeries } from "./ProcessSeries.js"
 import { PROMETHEUS_CONTENT_TYPE, renderPrometheus } from "./PrometheusText.js"
 
 export interface MetricsServerOptions {
@@ -16,6 +17,7 @@ export class MetricsServer extends Context.Tag("http/MetricsServer")<MetricsServ
 /**
  * `GET /metrics` of this process on a port of its own, apart from the API: nothing a merchant can
  * reach, no key of theirs involved, and the worker (which has no HTTP server) exposes it the same way.
+ * The service's metrics come first, then the process's (CPU, memory, heap, GC, event-loop lag).
  * A refresh that fails (the database away) is logged and the rest is served: counters still count.
  */
 export const MetricsServerLive = (options: MetricsServerOptions) =>
@@ -23,10 +25,12 @@ export const MetricsServerLive = (options: MetricsServerOptions) =>
     MetricsServer,
     Effect.gen(function*() {
       const runtime = yield* Effect.runtime<never>()
+      const processSeries = yield* Effect.acquireRelease(Effect.sync(startProcessSeries), (series) => Effect.sync(series.stop))
       const scrape = options.refresh.pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("Metrics: the gauges read from the database could not be refreshed", cause)),
         Effect.zipRight(Metric.snapshot),
-        Effect.map(renderPrometheus)
+        Effect.map(renderPrometheus),
+        Effect.zipWith(Effect.promise(processSeries.render), (service, process) => service + process)
       )
       const server = http.createServer((request, response) => {
         const path = (request.url ?? "").split("?")[0]

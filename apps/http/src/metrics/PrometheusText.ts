@@ -76,10 +76,19 @@ const linesOf = (name: string, labels: Labels, state: MetricState.MetricState.Un
   return []
 }
 
+/**
+ * Effect's own runtime series (`effect_fiber_started`, `effect_fiber_lifetimes` in milliseconds with a
+ * `time_unit` label, …) are left out: they have no HELP, break Prometheus' naming conventions, and
+ * the service turns them off anyway (they cost every fiber a few metric updates). The process
+ * series (`ProcessSeries.ts`) say how the process is doing.
+ */
+const isEffectRuntimeSeries = (name: string) => name.startsWith("effect_")
+
 /** Renders a snapshot (`Metric.snapshot`), names in order, so two scrapes of the same state read alike. */
 export const renderPrometheus = (snapshot: ReadonlyArray<MetricPair.MetricPair.Untyped>): string => {
   const byName = new Map<string, { type: string; help: string | undefined; series: Array<{ key: string; lines: Array<string> }> }>()
   for (const pair of snapshot) {
+    if (isEffectRuntimeSeries(pair.metricKey.name)) continue
     const name = metricName(pair.metricKey.name)
     const labels: Labels = pair.metricKey.tags.map((tag) => [tag.key, tag.value] as const)
     const entry = byName.get(name) ?? { type: typeOf(pair), help: Option.getOrUndefined(pair.metricKey.description), series: [] }
@@ -96,3 +105,11 @@ export const renderPrometheus = (snapshot: ReadonlyArray<MetricPair.MetricPair.U
   }
   return out.length === 0 ? "" : `${out.join("\n")}\n`
 }
+
+/** One sample of a family: its labels, its value, and the suffix of its name (`_bucket`, `_sum`, `_count` of a histogram). */
+export type Sample = readonly [Labels, number] | readonly [Labels, number, string]
+
+/** One metric family written out whole, with its HELP and TYPE: for figures read outside Effect's registry. */
+export const familyText = (name: string, type: "counter" | "gauge" | "histogram", help: string, samples: ReadonlyArray<Sample>): string =>
+  [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`, ...samples.map(([labels, value, suffix]) => series(`${name}${suffix ?? ""}`, labels, value))]
+    .join("\n") + "\n"

@@ -1,7 +1,7 @@
-import { Organizations } from "@orchestrator/core"
+import { Organizations, PublicUrls } from "@orchestrator/core"
 import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { merchant, runJobs, serverLayer } from "../support/TestServer.js"
+import { runJobs, serverLayer } from "../support/TestServer.js"
 import type { Keys } from "./ExampleRequests.js"
 
 /** Requests a second a live key may make where examples are recorded and replayed: low, to show the 429. */
@@ -13,11 +13,16 @@ export const exampleServer = () =>
     rateLimits: { live: LIVE_RATE_LIMIT, test: 1_000_000 }
   })
 
-/** A new organization with a test key (every example but one) and a live key (the 429). */
+/**
+ * The shop the examples are recorded for, "Acme Shop" (its name is what its checkout sessions show
+ * shoppers), with a test key (every example but one) and a live key (the 429).
+ */
 export const exampleMerchant = Effect.gen(function*() {
-  const { baseUrl, organization, secret } = yield* merchant()
-  const live = yield* (yield* Organizations).createKey(organization.id, true)
-  return { baseUrl, keys: { test: secret, live: live.secret } satisfies Keys }
+  const organizations = yield* Organizations
+  const organization = yield* organizations.create("Acme Shop")
+  const test = yield* organizations.createKey(organization.id, false)
+  const live = yield* organizations.createKey(organization.id, true)
+  return { baseUrl: (yield* PublicUrls).base, keys: { test: test.secret, live: live.secret } satisfies Keys }
 })
 
 /**

@@ -1,5 +1,6 @@
 import type { ExampleRequest } from "@orchestrator/api"
 import type { Recorded } from "./ExampleRecording.js"
+import { EXAMPLE_KEY_PREFIX } from "./ScenarioStep.js"
 
 /** An operation of the document, as the walk sees it. */
 export interface DocumentOperation {
@@ -148,7 +149,7 @@ export const commonCases: ReadonlyArray<Case> = [
     name: "payload_too_large",
     summary: "A body over 1 MiB",
     status: 413,
-    request: { method: "POST", path: "/v1/payments", headers: { "idempotency-key": "order-huge" } },
+    request: { method: "POST", path: "/v1/payments", headers: { "idempotency-key": `${EXAMPLE_KEY_PREFIX}order-huge` } },
     prepare: { oversizedBody: true }
   },
   {

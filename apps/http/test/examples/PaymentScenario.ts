@@ -49,6 +49,13 @@ export const setupSteps: ReadonlyArray<ScenarioStep> = [
   ),
   step(
     "organization.update",
+    "display_name",
+    200,
+    "Name the shop as its customers see it on the checkout page",
+    () => patch("/v1/organization", { display_name: "Acme Shop" })
+  ),
+  step(
+    "organization.update",
     "unknown_provider",
     422,
     "The default provider must be a connection",
@@ -234,6 +241,13 @@ export const paymentSteps: ReadonlyArray<ScenarioStep> = [
   step("payments.retrieve", "succeeded", 200, "A payment", (saved) => get(`/v1/payments/${saved("paid").id}`)),
   step("payments.list", "recent", 200, "The latest payments, newest first", () => get("/v1/payments", { limit: "2" })),
   step("payments.list", "failed", 200, "Failed payments only", () => get("/v1/payments", { status: "failed", limit: "5" })),
+  step(
+    "payments.list",
+    "in_order_made",
+    200,
+    "The latest payments in the order they were made, whatever time a test clock gave them",
+    () => get("/v1/payments", { order_by: "id", limit: "2" })
+  ),
   step(
     "insights.paymentTimeline",
     "timeline",

@@ -26,18 +26,27 @@ export const get = (path: string, query?: Record<string, string>): ExampleReques
   ...(query === undefined ? {} : { query })
 })
 
-/** A mutating request; `key` is its Idempotency-Key, readable like a merchant's order number. */
+/**
+ * What every stored example's Idempotency-Key starts with: a name no guide and no README command uses
+ * (a reader who followed them and then sends an example from `/docs` must not meet their own key with
+ * another body, a 422), and which `/docs` replaces with a fresh key at each send (`browser/docs.js`).
+ */
+export const EXAMPLE_KEY_PREFIX = "example-"
+
+const keyHeader = (key: string | undefined) => key === undefined ? {} : { headers: { "idempotency-key": `${EXAMPLE_KEY_PREFIX}${key}` } }
+
+/** A mutating request; `key` is its Idempotency-Key, readable like a merchant's order number (`example-order-1001`). */
 export const post = (path: string, body: unknown, key?: string): ExampleRequest => ({
   method: "POST",
   path,
-  ...(key === undefined ? {} : { headers: { "idempotency-key": key } }),
+  ...keyHeader(key),
   ...(body === undefined ? {} : { body })
 })
 
 export const patch = (path: string, body: unknown, key?: string): ExampleRequest => ({
   method: "PATCH",
   path,
-  ...(key === undefined ? {} : { headers: { "idempotency-key": key } }),
+  ...keyHeader(key),
   body
 })
 

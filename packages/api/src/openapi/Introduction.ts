@@ -34,7 +34,9 @@ Send an \`Idempotency-Key\` header (1 to 255 printable characters, e.g. a UUID o
 A retry with the same key and body replays the first answer with \`Idempotent-Replayed: true\` and never
 charges twice; the same key with another body answers 422 \`idempotency_key_reused\`, and while the first
 request is still running, 409 \`idempotency_key_in_use\`. Keys are kept 24 hours.
-See ${guide("idempotency", "idempotency and retries")}.
+The examples on this page use keys that start with \`example-\` (no guide uses one), and **Test Request**
+sends each of them under a fresh key, so an example never collides with a key you sent before; a key
+you type yourself is sent as it is. See ${guide("idempotency", "idempotency and retries")}.
 
 ## Errors
 

@@ -38,7 +38,11 @@ export const PaymentListQuery = ListQuery({
   provider: optionalField(Identifier, "Only payments made on this provider connection (its `name`, e.g. `sandbox_a`)."),
   currency: optionalField(CurrencyCode, "Only payments in this currency (ISO 4217, upper case)."),
   customer_id: optionalField(Identifier, "Only payments of this customer (`cus_…`)."),
-  test_clock: optionalField(Identifier, "Only payments billed on this test clock (`clock_…`; they carry it in `metadata.test_clock`).")
+  test_clock: optionalField(Identifier, "Only payments billed on this test clock (`clock_…`; they carry it in `metadata.test_clock`)."),
+  order_by: optionalField(
+    Schema.Literal("created_at", "id"),
+    "Newest first by `created_at` (the default), or by `id`: in the order the payments were made, whatever time they carry (a test clock's payments carry its simulated `created_at`, which may be years ahead)."
+  )
 })
 
 /**

@@ -1,8 +1,10 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { CARD_METHOD, isRedirectMethod } from "../payments/PaymentMethodTypes.js"
 import { shownAs } from "../providers/ProviderConnection.js"
 import type { ProviderResolution } from "../providers/ProviderResolution.js"
+import { displayNameOf } from "../tenancy/Organization.js"
+import type { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import type { CheckoutUi } from "./CheckoutSession.js"
 
 /** What routing is told of a session, whatever the method. */
@@ -29,6 +31,8 @@ export const resolveCheckoutUi = (
   facts: CheckoutFacts,
   methods: ReadonlyArray<string> | null,
   options: {
+    /** Who the shopper pays, as they see it (the organization's display name in this mode). */
+    readonly merchantName: string | null
     readonly provider?: string | undefined
     readonly excluded: ReadonlyArray<string>
     /** On a reroute: a wallet no connection is left for is no longer offered, cards still are. */
@@ -49,8 +53,9 @@ export const resolveCheckoutUi = (
       ))
     const wallets = found.flat()
     const ui: CheckoutUi = {
+      merchant_name: options.merchantName,
       provider: form.name,
-      display_name: shownAs(form),
+      display_name: form.display_name,
       type: form.type,
       publishable_key: null,
       methods: methods ?? [CARD_METHOD],
@@ -58,6 +63,13 @@ export const resolveCheckoutUi = (
     }
     return ui
   })
+
+/** Who the shopper pays, as they see it: the organization's display name in the tenant's mode. */
+export const merchantNameOf = (organizations: OrganizationsRepository["Type"], tenant: Tenant) =>
+  Effect.map(
+    organizations.find(tenant.organizationId),
+    Option.match({ onNone: () => null, onSome: (organization) => displayNameOf(organization, tenant.livemode) })
+  )
 
 /** The connection a confirmation with `method` pays on; `null` when the session does not allow it. */
 export const providerForMethod = (

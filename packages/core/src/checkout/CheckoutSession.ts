@@ -8,7 +8,6 @@ import { Identifier, Text, Url } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { CardMethodInput, Failure, NextAction, Payment, PaymentStatus, RedirectMethodInput } from "../payments/Payment.js"
 import { CARD_METHOD, REDIRECT_METHODS } from "../payments/PaymentMethodTypes.js"
-import { DEFAULT_DISPLAY_NAME } from "../providers/ProviderConnection.js"
 
 export const CheckoutSessionStatus = Schema.Literal(
   "open",
@@ -34,10 +33,18 @@ export type CheckoutWallet = typeof CheckoutWallet.Type
 
 /** What the drop-in needs to mount the card form of the session's current provider, and its wallet buttons. */
 export const CheckoutUi = Schema.Struct({
+  /**
+   * Who the shopper pays, as they see it: the organization's `display_name` in the session's mode,
+   * taken when the session is made or rerouted. Sessions made before it was kept have none.
+   */
+  merchant_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description:
+      "Who the customer pays, as the drop-in and the hosted page name it: the organization's `display_name` when the session was created or last rerouted."
+  }),
   provider: field(Schema.String, "The provider connection whose card form the drop-in mounts (its `name`)."),
-  /** What the shopper is told the PSP is called: the connection's `display_name`, never its name. */
-  display_name: Schema.optionalWith(Schema.String, { default: () => DEFAULT_DISPLAY_NAME }).annotations({
-    description: "The provider's name as the customer sees it."
+  /** What the shopper is told the PSP is called: the connection's `display_name`, never its name; none when it has none. */
+  display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description: "The provider's name as the customer sees it (its connection's `display_name`), or `null`: the drop-in then names no provider."
   }),
   /** The connection's type (`sandbox`, `stripe`, …): which browser adapter of the drop-in mounts its form. */
   type: field(Schema.String, "That connection's type (`sandbox`, `stripe`, `adyen`, …): which form to mount."),

@@ -10,8 +10,9 @@ import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { CustomersRepository } from "../subscriptions/CustomersRepository.js"
 import { constantTimeEqual, KeyMaterial } from "../tenancy/KeyMaterial.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { ClientSecretRejected } from "./CheckoutErrors.js"
-import { resolveCheckoutUi } from "./CheckoutMethods.js"
+import { merchantNameOf, resolveCheckoutUi } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import {
   type CheckoutSession,
@@ -34,6 +35,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
     const records = yield* CheckoutRecords
     const repository = yield* CheckoutSessionsRepository
     const resolution = yield* ProviderResolution
+    const organizations = yield* OrganizationsRepository
     const transactions = yield* Transactions
     const ids = yield* IdGenerator
     const customers = yield* CustomersRepository
@@ -54,7 +56,8 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
       }
       const methods = input.allowed_methods ?? null
       const facts = { amount: input.amount, currency: input.currency, country: input.country?.toUpperCase() ?? null }
-      const ui = yield* resolveCheckoutUi(resolution, tenant, facts, methods, { provider: input.provider, excluded: [] })
+      const merchantName = yield* merchantNameOf(organizations, tenant)
+      const ui = yield* resolveCheckoutUi(resolution, tenant, facts, methods, { merchantName, provider: input.provider, excluded: [] })
       const id = yield* ids.make("cs")
       const createdAt = yield* now
       return yield* transactions.run(Effect.gen(function*() {

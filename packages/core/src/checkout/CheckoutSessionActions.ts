@@ -6,8 +6,9 @@ import { Payments } from "../payments/Payments.js"
 import { PublicUrls } from "../ports/PublicUrls.js"
 import { Transactions } from "../ports/Transactions.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
+import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { CheckoutMethodNotAllowed, CheckoutSessionStateConflict } from "./CheckoutErrors.js"
-import { providerForMethod, resolveCheckoutUi } from "./CheckoutMethods.js"
+import { merchantNameOf, providerForMethod, resolveCheckoutUi } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "./CheckoutSession.js"
 import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
@@ -21,6 +22,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
     const records = yield* CheckoutRecords
     const payments = yield* Payments
     const resolution = yield* ProviderResolution
+    const organizations = yield* OrganizationsRepository
     const transactions = yield* Transactions
     const urls = yield* PublicUrls
     const { current, link, paymentOf, publicOf } = catchUp
@@ -111,7 +113,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
           country: session.country
         },
         session.allowed_methods,
-        { excluded, dropUnroutableWallets: true }
+        { merchantName: yield* merchantNameOf(organizations, tenant), excluded, dropUnroutableWallets: true }
       ).pipe(
         // Only a forced `provider` is refused as not usable; a reroute never forces one.
         Effect.catchTag("ProviderNotUsable", (error) => Effect.die(error))

@@ -63,6 +63,19 @@ export const randomBase32 = (length: number): string => {
 /** `<prefix>_<10 chars of milliseconds><20 random chars>`: time-ordered, opaque, unguessable. */
 export const makeId = (prefix: IdPrefix, millis: number): string => `${prefix}_${encodeTime(millis)}${randomBase32(20)}`
 
+/**
+ * When an id was made (Unix milliseconds, the real clock's), read back from its time part; `undefined`
+ * for a string that is not one of ours. A test clock's objects carry its simulated `created_at`; this is
+ * when they were really made.
+ */
+export const timeOfId = (id: string): number | undefined => {
+  const time = /^[a-z]+_([0-9A-HJKMNP-TV-Z]{10})[0-9A-HJKMNP-TV-Z]{20}$/.exec(id)?.[1]
+  if (time === undefined) return undefined
+  let millis = 0
+  for (const char of time) millis = millis * 32 + ALPHABET.indexOf(char)
+  return millis
+}
+
 const RANDOM_BITS = 100n
 const randomPart = (): bigint => {
   let value = 0n

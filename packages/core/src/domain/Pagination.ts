@@ -8,6 +8,13 @@ import { Identifier } from "./Text.js"
 /** `limit` 1..100 (default 20) and `starting_after`, the id of the last item of the previous page. */
 export const PageLimit = DecimalInteger(1, 100)
 
+/**
+ * The order of a list, newest first either way: by `created_at` (the documented order), or by `id`,
+ * the order objects were made in whatever time they carry (ids are time-ordered by the real clock;
+ * a test clock's objects carry its simulated time).
+ */
+export type ListOrder = "created_at" | "id"
+
 export interface PageRequest {
   readonly limit: number
   readonly startingAfter: string | undefined

@@ -68,6 +68,13 @@ export const ownOriginAccess = (publicBaseUrl: string): EgressAccess => ({
 /** A host as compared: lower case, without IPv6 brackets or a trailing dot. */
 const normalHost = (hostname: string) => hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "")
 
+/**
+ * Said after a test-mode refusal that only the operator's setting causes: which setting, so the
+ * merchant's developer knows whom to ask (it is `allow` on the development start).
+ */
+export const PRIVATE_ADDRESSES_DENIED =
+  "this service keeps test-mode calls off private, loopback and link-local addresses (its operator's setting ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES=deny; allow opens them)"
+
 /** Whether `host` matches `pattern`, where `*` stands for one or more characters of a single label. */
 export const hostMatches = (host: string, pattern: string): boolean => {
   const expression = pattern.toLowerCase().split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[a-z0-9-]+")

@@ -204,6 +204,8 @@ export const PaymentListFilter = Schema.Struct({
   provider: Schema.optional(Identifier),
   currency: Schema.optional(Identifier),
   customer_id: Schema.optional(Identifier),
-  test_clock: Schema.optional(Identifier)
+  test_clock: Schema.optional(Identifier),
+  /** Not a filter: the list's order (`created_at` unless given). */
+  order_by: Schema.optional(Schema.Literal("created_at", "id"))
 })
 export type PaymentListFilter = typeof PaymentListFilter.Type

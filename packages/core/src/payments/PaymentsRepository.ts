@@ -105,7 +105,8 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<
               (filter.currency === undefined || payment.currency === filter.currency) &&
               (filter.customer_id === undefined || payment.customer_id === filter.customer_id) &&
               (filter.test_clock === undefined || payment.metadata?.test_clock === filter.test_clock),
-            page
+            page,
+            filter.order_by
           ),
         recordProviderMessage: (tenant, attemptId, message) =>
           Effect.sync(() => void providerMessages().set(attemptId, { organizationId: tenant.organizationId, message })),

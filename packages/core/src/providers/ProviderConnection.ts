@@ -18,13 +18,17 @@ export class ProviderConnection extends Schema.Class<ProviderConnection>("Provid
   object: field(Schema.Literal("provider_connection"), "Always `provider_connection`."),
   id: field(Schema.String, "The connection's id (`pcn_…`)."),
   name: field(Schema.String, "What payments, rules and sessions call it (`provider`); unique per mode, never changes."),
-  /** What shoppers are told this PSP is called (hosted checkout, drop-in); unset: "the payment provider". */
+  /** What shoppers are told this PSP is called (hosted checkout, drop-in); unset: no provider is named to them. */
   display_name: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
-    description: "What customers are told this PSP is called in checkout; `null`: \"the payment provider\"."
+    description: "What customers are told this PSP is called in checkout (\"Processed by …\"); `null`: checkout names no provider."
   }),
   type: field(Schema.String.annotations({ jsonSchema: { enum: CONNECTION_TYPES } }), `The PSP: ${connectionTypesNamed()}.`),
   status: field(ConnectionStatus, "`active`, `error` (its circuit is open: calls kept failing; routing skips it) or `disabled`."),
-  last_error: field(Schema.NullOr(Schema.String), "Why the latest call failed to reach the PSP, or `null`."),
+  last_error: field(Schema.NullOr(Schema.String), "Why the latest call failed to reach the PSP, or `null` once a call gets through again."),
+  /** When `last_error` happened; cleared with it when a call gets through (the circuit closes). */
+  last_error_at: Schema.NullOr(Timestamp).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => null)).annotations({
+    description: "When that call failed (ISO 8601 UTC), or `null` once a call gets through again."
+  }),
   /** `null` means every currency the connector can handle. */
   supported_currencies: field(Schema.NullOr(Schema.Array(Schema.String)), "The currencies it takes, or `null` for every currency its connector handles."),
   supported_methods: field(Schema.NullOr(Schema.Array(Schema.String)), "The payment methods it takes, or `null` for every method its connector handles."),
@@ -99,7 +103,10 @@ export const shownAs = (connection: Pick<ProviderConnection, "display_name">): s
 
 export const CreateProviderConnection = RequestBody("CreateProviderConnection", {
   name: field(ConnectionName, "What payments, rules and sessions will call it: 1 to 64 lower-case letters, digits, `_` or `-`."),
-  display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; default \"the payment provider\"."),
+  display_name: optionalField(
+    Schema.NullOr(DisplayName),
+    "What customers see it called in checkout (\"Processed by …\"); without it, checkout names no provider."
+  ),
   type: field(
     // The enum is what the reference shows; the catalog decides (an unknown type answers 422 naming the known ones).
     Text.pipe(Schema.minLength(1), Schema.maxLength(50)).annotations({ jsonSchema: { maxLength: 50, enum: CONNECTION_TYPES } }),
@@ -119,7 +126,7 @@ export type CreateProviderConnection = typeof CreateProviderConnection.Type
 
 /** A connection's name and type never change: payments are recorded against them. */
 export const UpdateProviderConnection = RequestBody("UpdateProviderConnection", {
-  display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; `null` for the default."),
+  display_name: optionalField(Schema.NullOr(DisplayName), "What customers see it called in checkout; `null`: checkout names no provider."),
   credentials: optionalField(Credentials, "New API credentials; they replace the old ones whole. Write-only."),
   webhook_secret: optionalField(WebhookSecret, "A new webhook signing secret. Write-only."),
   base_url: optionalField(Schema.NullOr(Url), "Send calls here instead of the PSP's default host; `null` for the default."),

@@ -4,7 +4,7 @@ import { randomBase32 } from "../domain/Ids.js"
 import type { ResourceReads } from "../domain/ResourceReads.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
-import { EgressSettings, egressUrlProblem, pspAccess } from "../egress/EgressPolicy.js"
+import { EgressSettings, egressUrlProblem, PRIVATE_ADDRESSES_DENIED, pspAccess } from "../egress/EgressPolicy.js"
 import { type ResourceLimitExceeded, roomForOneMore } from "../limits/ResourceLimits.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { Transactions } from "../ports/Transactions.js"
@@ -196,14 +196,13 @@ const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly
 const baseUrlCheck =
   (privateAddresses: Context.Tag.Service<typeof EgressSettings>["privateAddresses"]) =>
   (definition: ConnectorDefinition, livemode: boolean, baseUrl: string | null) => {
-    const problem = baseUrl === null
-      ? undefined
-      : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses }))
+    const problemUnder = (setting: typeof privateAddresses) =>
+      baseUrl === null ? undefined : egressUrlProblem(baseUrl, pspAccess({ livemode, liveHosts: definition.liveHosts, privateAddresses: setting }))
+    const problem = problemUnder(privateAddresses)
+    // A test-mode refusal the operator's setting alone causes names that setting.
+    const bySetting = !livemode && privateAddresses === "deny" && problemUnder("allow") === undefined
     return problem === undefined ? Effect.void : Effect.fail(
-      new ConnectionInvalid({
-        param: "base_url",
-        reason: `${problem}${livemode || privateAddresses === "allow" ? "" : " (this service keeps test-mode calls off private addresses too)"}`
-      })
+      new ConnectionInvalid({ param: "base_url", reason: `${problem}${bySetting ? `: ${PRIVATE_ADDRESSES_DENIED}` : ""}` })
     )
   }
 

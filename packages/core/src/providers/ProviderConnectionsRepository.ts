@@ -164,6 +164,7 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
               connection: withConnection(row.connection, {
                 consecutive_failures: failures,
                 last_error: reason,
+                last_error_at: now,
                 status: open ? "error" : row.connection.status,
                 circuit_retry_at: open ? retryAt : row.connection.circuit_retry_at,
                 updated_at: now
@@ -180,7 +181,9 @@ export class ProviderConnectionsRepository extends Context.Tag("core/ProviderCon
               connection: withConnection(row.connection, {
                 consecutive_failures: 0,
                 status: row.connection.status === "error" ? "active" : row.connection.status,
-                last_error: row.connection.status === "error" ? null : row.connection.last_error,
+                // A call got through: the connection is healthy again, and its last error is history.
+                last_error: null,
+                last_error_at: null,
                 circuit_retry_at: null,
                 updated_at: now
               })

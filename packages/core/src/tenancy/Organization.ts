@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
+import { Text } from "../domain/Text.js"
 import { Timestamp } from "../domain/Timestamp.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
 
@@ -17,7 +18,16 @@ const RateLimitSetting = Schema.NullOr(Schema.Int.pipe(Schema.between(1, 1_000_0
   Schema.withConstructorDefault(() => null)
 )
 
-/** Who owns the data. Each mode (test, live) has its own default provider and routing choice. */
+/** What shoppers are told the merchant is called in one mode, or null for the organization's name. */
+const DisplayNameSetting = Schema.NullOr(Schema.String).pipe(
+  Schema.propertySignature,
+  Schema.withConstructorDefault(() => null)
+)
+
+/**
+ * Who owns the data. Each mode (test, live) has its own default provider, routing choice and display
+ * name: a test key changes nothing live shoppers see.
+ */
 export class Organization extends Schema.Class<Organization>("Organization")({
   id: Schema.String,
   name: Schema.String,
@@ -28,8 +38,18 @@ export class Organization extends Schema.Class<Organization>("Organization")({
   /** Requests per second per API key in each mode; null takes the service's default. */
   rate_limit_test: RateLimitSetting,
   rate_limit_live: RateLimitSetting,
+  /** What the hosted checkout page and the drop-in call the merchant; null takes `name`. */
+  display_name_test: DisplayNameSetting,
+  display_name_live: DisplayNameSetting,
   created_at: Timestamp
 }) {}
+
+/** The merchant's name as its shoppers see it in this mode: the display name, else the organization's name. */
+export const displayNameOf = (organization: Organization, livemode: boolean): string =>
+  (livemode ? organization.display_name_live : organization.display_name_test) ?? organization.name
+
+/** 1 to 100 characters, no control characters (`Text`): what a checkout page shows as the shop's name. */
+const DisplayName = Text.pipe(Schema.minLength(1), Schema.maxLength(100))
 
 export const defaultProviderOf = (organization: Organization, livemode: boolean): string | null =>
   livemode ? organization.default_provider_live : organization.default_provider_test
@@ -42,6 +62,10 @@ export const OrganizationView = Schema.Struct({
   object: field(Schema.Literal("organization"), "Always `organization`."),
   id: field(Schema.String, "The organization's id (`org_…`)."),
   name: field(Schema.String, "Its name."),
+  display_name: field(
+    Schema.String,
+    "What shoppers see it called on the hosted checkout page and in the drop-in, in this mode: the display name set with `PATCH`, else `name`."
+  ),
   default_provider: field(Schema.NullOr(Schema.String), "This mode's default provider connection (its `name`), or `null` before one is chosen."),
   payments_routing: field(
     PaymentsRouting,
@@ -54,6 +78,10 @@ export type OrganizationView = typeof OrganizationView.Type
 
 export const UpdateOrganization = RequestBody("UpdateOrganization", {
   default_provider: optionalField(ConnectionName, "A provider connection of this mode (its `name`), not disabled."),
-  payments_routing: optionalField(PaymentsRouting, "`default` or `rules`.")
+  payments_routing: optionalField(PaymentsRouting, "`default` or `rules`."),
+  display_name: optionalField(
+    Schema.NullOr(DisplayName),
+    "What shoppers see you called in checkout, in this mode: 1 to 100 characters; `null` for the organization's name."
+  )
 })
 export type UpdateOrganization = typeof UpdateOrganization.Type

@@ -10,7 +10,7 @@ import { ProviderConnectionsRepository } from "../providers/ProviderConnectionsR
 import { ApiKey, generateSecretKey, hintOf, parseSecretKey } from "./ApiKey.js"
 import { ApiKeysRepository } from "./ApiKeysRepository.js"
 import { hashApiKey, KeyMaterial } from "./KeyMaterial.js"
-import { defaultProviderOf, Organization, type OrganizationView, paymentsRoutingOf, type UpdateOrganization } from "./Organization.js"
+import { defaultProviderOf, displayNameOf, Organization, type OrganizationView, paymentsRoutingOf, type UpdateOrganization } from "./Organization.js"
 import { organizationName, type OrganizationNameInvalid, OrganizationNameTaken } from "./OrganizationName.js"
 import { OrganizationsRepository } from "./OrganizationsRepository.js"
 
@@ -47,6 +47,7 @@ const viewOf = (organization: Organization, tenant: Tenant): OrganizationView =>
   object: "organization",
   id: organization.id,
   name: organization.name,
+  display_name: displayNameOf(organization, tenant.livemode),
   default_provider: defaultProviderOf(organization, tenant.livemode),
   payments_routing: paymentsRoutingOf(organization, tenant.livemode),
   livemode: tenant.livemode,
@@ -201,10 +202,12 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
             }
             const provider = input.default_provider
             const routing = input.payments_routing
+            const displayName = input.display_name
             const updated = new Organization({
               ...organization,
               ...(provider === undefined ? {} : tenant.livemode ? { default_provider_live: provider } : { default_provider_test: provider }),
-              ...(routing === undefined ? {} : tenant.livemode ? { payments_routing_live: routing } : { payments_routing_test: routing })
+              ...(routing === undefined ? {} : tenant.livemode ? { payments_routing_live: routing } : { payments_routing_test: routing }),
+              ...(displayName === undefined ? {} : tenant.livemode ? { display_name_live: displayName } : { display_name_test: displayName })
             })
             yield* organizations.update(updated)
             return viewOf(updated, tenant)

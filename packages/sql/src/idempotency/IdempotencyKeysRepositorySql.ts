@@ -22,7 +22,7 @@ const toRecord = fromRow(RecordRow, (row): IdempotencyRecord => ({
   fingerprint: row.fingerprint,
   resourceId: row.resource_id,
   // The outcome and the body are written together (`complete`), so a stored outcome always has its body;
-  // an answer kept before outcomes were (migration 0016) has its HTTP status instead.
+  // an answer kept before outcomes were (migration 0018) has its HTTP status instead.
   answer: row.answer_outcome !== null
     ? { outcome: row.answer_outcome, body: row.response_body ?? "" }
     : row.response_status === null

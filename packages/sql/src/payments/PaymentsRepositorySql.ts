@@ -122,6 +122,7 @@ export const PaymentsRepositorySql = Layer.effect(
             ...(filter.test_clock === undefined ? [] : [sql`p.metadata ->> 'test_clock' = ${filter.test_clock}`])
           ],
           page,
+          order: filter.order_by,
           decode: toPayment
         }),
       recordProviderMessage: (tenant, attemptId, message) =>

@@ -15,6 +15,8 @@ const ConnectionRow = Schema.Struct({
   type: Column.text,
   status: Column.text,
   last_error: Column.nullableText,
+  /** Added by migration 0017. */
+  last_error_at: Schema.optionalWith(Schema.NullOr(Column.timestamp), { default: () => null }),
   supported_currencies: Column.json,
   supported_methods: Column.json,
   settings: Column.json,
@@ -41,6 +43,7 @@ const circuitWrites = (sql: SqlClient.SqlClient): Pick<
       update provider_connections c set
         consecutive_failures = c.consecutive_failures + 1,
         last_error = ${reason},
+        last_error_at = ${at(now)}::timestamptz,
         status = case
           when c.status = 'active' and c.consecutive_failures + 1 >= ${threshold} then 'error'
           else c.status end,
@@ -61,7 +64,7 @@ const circuitWrites = (sql: SqlClient.SqlClient): Pick<
   recordSuccess: (connectionId, now) =>
     sql`update provider_connections set consecutive_failures = 0,
         status = case when status = 'error' then 'active' else status end,
-        last_error = case when status = 'error' then null else last_error end,
+        last_error = null, last_error_at = null,
         circuit_retry_at = null, trial_until = null, updated_at = ${at(now)}::timestamptz
       where id = ${connectionId} and (consecutive_failures > 0 or status = 'error')`.pipe(Effect.asVoid, Effect.orDie),
   claimTrial: (connectionId, now, until) =>

@@ -1,10 +1,10 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import { InvalidCursor, type Page, type PageRequest } from "@orchestrator/core"
+import { InvalidCursor, type ListOrder, type Page, type PageRequest } from "@orchestrator/core"
 import { Effect } from "effect"
 import { iso } from "./Rows.js"
 
 /**
- * Every list of the API: newest first by `(created_at, id)`, `limit` + 1 rows to know whether there
+ * Every list of the API: newest first by `(created_at, id)` (or by `id` alone when asked), `limit` + 1 rows to know whether there
  * is more, and `starting_after` resolved within the same `scope` (an id the caller cannot see is an
  * invalid cursor, never a way to probe). `table` is read as `alias`; `select` is every column
  * (`alias.*`) unless given.
@@ -19,6 +19,8 @@ export const keysetPage = <A>(
     readonly filters?: ReadonlyArray<Statement.Fragment>
     readonly page: PageRequest
     readonly decode: (row: unknown) => A
+    /** `id`: newest first in the order rows were made (ids are time-ordered), whatever their `created_at`. */
+    readonly order?: ListOrder | undefined
   }
 ): Effect.Effect<Page<A>, InvalidCursor> =>
   Effect.gen(function*() {
@@ -27,16 +29,20 @@ export const keysetPage = <A>(
     const from = sql`${sql(options.table)} ${sql(alias)}`
     const select = options.select ?? sql.literal(`${alias}.*`)
     const conditions = [options.scope, ...(options.filters ?? [])]
+    const byId = options.order === "id"
     if (page.startingAfter !== undefined) {
       const cursor = yield* sql<{ created_at: unknown }>`select ${column("created_at")} as created_at
         from ${from} where ${column("id")} = ${page.startingAfter} and ${options.scope}`.pipe(Effect.orDie)
       if (cursor.length === 0) return yield* new InvalidCursor({ cursor: page.startingAfter })
       conditions.push(
-        sql`(${column("created_at")}, ${column("id")}) < (${iso(cursor[0]!.created_at)}::timestamptz, ${page.startingAfter})`
+        byId
+          ? sql`${column("id")} < ${page.startingAfter}`
+          : sql`(${column("created_at")}, ${column("id")}) < (${iso(cursor[0]!.created_at)}::timestamptz, ${page.startingAfter})`
       )
     }
+    const order = byId ? sql`${column("id")} desc` : sql`${column("created_at")} desc, ${column("id")} desc`
     const rows = yield* sql`select ${select} from ${from} where ${sql.and(conditions)}
-      order by ${column("created_at")} desc, ${column("id")} desc limit ${page.limit + 1}`.pipe(Effect.orDie)
+      order by ${order} limit ${page.limit + 1}`.pipe(Effect.orDie)
     return { data: rows.slice(0, page.limit).map(options.decode), hasMore: rows.length > page.limit }
   })
 

@@ -15,6 +15,9 @@ const OrganizationRow = Schema.Struct({
   payments_routing_live: Column.text,
   rate_limit_test: Schema.NullOr(Column.integer),
   rate_limit_live: Schema.NullOr(Column.integer),
+  /** Added by migration 0016. */
+  display_name_test: Schema.optionalWith(Column.nullableText, { default: () => null }),
+  display_name_live: Schema.optionalWith(Column.nullableText, { default: () => null }),
   created_at: Column.timestamp
 })
 const decodeOrganizationRow = Schema.decodeUnknownSync(OrganizationRow)
@@ -29,10 +32,10 @@ export const OrganizationsRepositorySql = Layer.effect(
       insert: (organization) => {
         const row = encodeOrganization(organization)
         return sql`insert into organizations (id, name, default_provider_test, default_provider_live,
-            payments_routing_test, payments_routing_live, rate_limit_test, rate_limit_live, created_at)
+            payments_routing_test, payments_routing_live, rate_limit_test, rate_limit_live, display_name_test, display_name_live, created_at)
           values (${row.id}, ${row.name}, ${row.default_provider_test}, ${row.default_provider_live},
             ${row.payments_routing_test}, ${row.payments_routing_live}, ${row.rate_limit_test}, ${row.rate_limit_live},
-            ${row.created_at}::timestamptz)`.pipe(
+            ${row.display_name_test}, ${row.display_name_live}, ${row.created_at}::timestamptz)`.pipe(
           Effect.asVoid,
           Effect.orDie
         )
@@ -42,7 +45,8 @@ export const OrganizationsRepositorySql = Layer.effect(
         return sql`update organizations set name = ${row.name}, default_provider_test = ${row.default_provider_test},
             default_provider_live = ${row.default_provider_live}, payments_routing_test = ${row.payments_routing_test},
             payments_routing_live = ${row.payments_routing_live}, rate_limit_test = ${row.rate_limit_test},
-            rate_limit_live = ${row.rate_limit_live}
+            rate_limit_live = ${row.rate_limit_live}, display_name_test = ${row.display_name_test},
+            display_name_live = ${row.display_name_live}
           where id = ${row.id}`.pipe(Effect.asVoid, Effect.orDie)
       },
       find: (id) => sql`select * from organizations where id = ${id}`.pipe(Effect.map(one), Effect.orDie),

@@ -134,6 +134,25 @@ const paymentReads = (it: StorageContractTest) => {
       const invalid = yield* Effect.either(repository.list(tenant, {}, page(2, foreign.id)))
       expect(Either.isLeft(invalid) && invalid.left._tag).toBe("InvalidCursor")
     }))
+
+  it.effect("lists in the order payments were made (by id) when asked, whatever created_at a test clock gave them", () =>
+    Effect.gen(function*() {
+      const repository = yield* PaymentsRepository
+      const tenant = yield* newTenant
+      // Made in this order (ids are time-ordered); the second on a test clock two years ahead.
+      const rows = [
+        payment(tenant, { created_at: at(10) }),
+        payment(tenant, { created_at: at(63_072_000_000), metadata: { test_clock: "clock_1" } }),
+        payment(tenant, { created_at: at(30) })
+      ]
+      for (const row of rows) yield* repository.insert(tenant, row)
+      const ids = rows.map((row) => row.id)
+      expect((yield* repository.list(tenant, {}, page(3))).data.map((row) => row.id)).toEqual([ids[1], ids[2], ids[0]])
+      const first = yield* repository.list(tenant, { order_by: "id" }, page(2))
+      expect([first.data.map((row) => row.id), first.hasMore]).toEqual([[ids[2], ids[1]], true])
+      const rest = yield* repository.list(tenant, { order_by: "id" }, page(2, first.data[1]!.id))
+      expect([rest.data.map((row) => row.id), rest.hasMore]).toEqual([[ids[0]], false])
+    }))
 }
 
 /** Leasing payments to the jobs that follow them: one holder at a time until the lease lapses. */

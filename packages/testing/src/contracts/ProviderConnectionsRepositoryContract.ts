@@ -29,14 +29,20 @@ export const providerConnectionsRepositoryContract = (it: StorageContractTest) =
       yield* connections.insert(tenant.organizationId, connection)
       const fail = (millis: number) =>
         connections.recordFailure(connection.id, { reason: "refused", threshold: 3, retryAt: at(millis + 30_000), now: at(millis) })
-      expect((yield* fail(1)).opened).toBe(false)
-      // A success in between starts the count again.
+      const first = yield* fail(1)
+      expect(first.opened).toBe(false)
+      // The connection says what went wrong and when, while it is the latest news.
+      expect(first.connection.last_error).toBe("refused")
+      expect(DateTime.toEpochMillis(first.connection.last_error_at!)).toBe(DateTime.toEpochMillis(at(1)))
+      // A success in between starts the count again, and the connection is healthy: no error to show.
       yield* connections.recordSuccess(connection.id, at(2))
+      expect(Option.getOrThrow(yield* connections.find(tenant, connection.id))).toMatchObject({ last_error: null, last_error_at: null })
       expect((yield* fail(3)).opened).toBe(false)
       expect((yield* fail(4)).opened).toBe(false)
       const opened = yield* fail(5)
       expect(opened.opened).toBe(true)
       expect(opened.connection).toMatchObject({ status: "error", last_error: "refused", consecutive_failures: 3 })
+      expect(DateTime.toEpochMillis(opened.connection.last_error_at!)).toBe(DateTime.toEpochMillis(at(5)))
       expect(DateTime.toEpochMillis(opened.connection.circuit_retry_at!)).toBe(DateTime.toEpochMillis(at(30_005)))
       // Not before the cool-down; then one trial at a time.
       expect(yield* connections.claimTrial(connection.id, at(30_000), at(90_000))).toBe(false)
@@ -48,7 +54,7 @@ export const providerConnectionsRepositoryContract = (it: StorageContractTest) =
       expect(yield* connections.claimTrial(connection.id, at(61_000), at(121_000))).toBe(true)
       yield* connections.recordSuccess(connection.id, at(62_000))
       const closed = Option.getOrThrow(yield* connections.find(tenant, connection.id))
-      expect(closed).toMatchObject({ status: "active", last_error: null, consecutive_failures: 0, circuit_retry_at: null })
+      expect(closed).toMatchObject({ status: "active", last_error: null, last_error_at: null, consecutive_failures: 0, circuit_retry_at: null })
       // A disabled connection stays disabled, however its calls end.
       yield* connections.update(tenant.organizationId, new ProviderConnection({ ...closed, status: "disabled" }))
       for (let i = 0; i < 4; i++) yield* fail(70_000 + i)

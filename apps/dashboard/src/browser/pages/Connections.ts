@@ -1,6 +1,6 @@
 import { newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
-import { circuitOf } from "../ConnectionHealth.js"
+import { circuitOf, lastErrorOf } from "../ConnectionHealth.js"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
 import { runAction } from "../Feedback.js"
@@ -54,7 +54,7 @@ export const connectionsPage = async (context: PageContext) => {
           badge(connection.status),
           badge(circuitOf(connection, now)),
           String(connection.consecutive_failures),
-          connection.last_error ?? "",
+          connection.last_error === null ? "" : lastErrorOf(connection),
           percent(stats?.success_rate),
           millis(stats?.latency_ms_avg),
           when(connection.updated_at),

@@ -1,14 +1,14 @@
 import { PaymentStatus } from "@orchestrator/core"
 import { type PageContext, sameMode } from "../Context.js"
 import { h } from "../Dom.js"
-import { money, when } from "../Format.js"
+import { money } from "../Format.js"
 import { href, type Location, navigate } from "../Router.js"
 import { paymentBadges, table } from "../Table.js"
-import { clockTime } from "../TestClockMark.js"
+import { madeAt } from "../TestClockMark.js"
 
 const FILTERS = ["status", "provider", "currency", "customer_id"] as const
 
-/** Payments, newest first, with the API's filters and cursor paging; the filters live in the URL. */
+/** Payments, newest made first (test-clock ones marked), with the API's filters and cursor paging; the filters live in the URL. */
 export const paymentsPage = async ({ api, mode }: PageContext, location: Location) => {
   const query = Object.fromEntries(FILTERS.map((name) => [name, location.query.get(name) ?? undefined]))
   const after = location.query.get("starting_after") ?? undefined
@@ -18,6 +18,8 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     ...(query.currency === undefined ? {} : { currency: query.currency.toUpperCase() }),
     ...(query.customer_id === undefined ? {} : { customer_id: query.customer_id }),
     ...(after === undefined ? {} : { starting_after: after }),
+    // In the order they were made: a test clock's payments carry its time, years ahead, and would top the list.
+    order_by: "id" as const,
     limit: 20
   }
   const list = await api((client) => client.payments.list({ urlParams }))
@@ -52,7 +54,7 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     money(payment.amount, payment.currency),
     payment.provider,
     payment.failure === null ? "" : payment.failure.message,
-    clockTime(when(payment.created_at), payment.metadata.test_clock)
+    madeAt(payment)
   ])
   const paging = h(
     "nav",
@@ -67,7 +69,7 @@ export const paymentsPage = async ({ api, mode }: PageContext, location: Locatio
     { "aria-labelledby": "payments-title" },
     h("h1", { id: "payments-title" }, "Payments"),
     form,
-    table("Payments, newest first", ["Payment", "Status", "Amount", "Provider", "Failure", "Created"], rows, "No payment matches these filters.", {
+    table("Payments, newest first", ["Payment", "Status", "Amount", "Provider", "Failure", "Made"], rows, "No payment matches these filters.", {
       id: "payments-table"
     }),
     paging

@@ -1,5 +1,5 @@
-// What the shopper does: pay with the form's token (or a wallet, `wallets.js`), cancel, and (after a decline) try another
-// provider.
+// What the shopper does: pay with the form's token (or a wallet, `wallets.js`), cancel, and (after a decline) try
+// again, on another provider the shopper is not bothered with.
 
 var pay = function (dropin) {
   if (dropin.busy || !dropin.form || !dropin.session || dropin.session.status !== "open") return
@@ -38,18 +38,17 @@ var cancel = function (dropin) {
   }).catch(function (error) { fail(dropin, error) })
 }
 
-// After a decline: the session moves to another provider and its form is mounted, or, with none
-// left, the shopper is told so.
+// After a decline: the session moves to another provider and its form is mounted, and the shopper is
+// asked to try again (which provider is theirs to know only by a name the merchant gave it); with
+// none left, the shopper is told to pay another way.
 var reroute = function (dropin) {
   var failed = dropin.session.payment
-  // Told to the shopper: what the session's provider is called to them, never its connection name.
-  var failedName = shownName(dropin, dropin.session.ui)
   setBusy(dropin, true)
   return api(dropin, "POST", sessionPath(dropin, "reroute"), failed ? { exclude_provider: failed.provider } : {})
     .then(function (answer) {
       setBusy(dropin, false)
       if (answer.status === 200) {
-        var text = say(dropin.locale, "rerouted", { failed: failedName, reason: reasonOf(failed), provider: shownName(dropin, answer.json.ui) })
+        var text = say(dropin.locale, "retry", { reason: reasonOf(dropin, failed) })
         render(dropin, answer.json, { message: text, kind: "warning" })
         if (dropin.form) dropin.form.focus()
         return
@@ -58,7 +57,7 @@ var reroute = function (dropin) {
         unmountForm(dropin)
         showActions(dropin, false)
         dropin.view.cancelButton.hidden = false
-        show(dropin, say(dropin.locale, "noOther", { reason: reasonOf(failed) }), "error", true)
+        show(dropin, sayShop(dropin, "noOther", { reason: reasonOf(dropin, failed) }), "error", true)
         return
       }
       return load(dropin)
@@ -66,8 +65,8 @@ var reroute = function (dropin) {
     .catch(function (error) { fail(dropin, error) })
 }
 
-// The provider's reason for a decline, as a sentence.
-var reasonOf = function (payment) {
-  var text = payment && payment.failure ? payment.failure.message : ""
-  return text && !/[.!?]$/.test(text) ? text + "." : text
+// Why the payment failed, as a sentence in the shopper's language, read from its failure code.
+var reasonOf = function (dropin, payment) {
+  var code = payment && payment.failure ? payment.failure.code : ""
+  return say(dropin.locale, REASONS[code] || "reasonOther")
 }

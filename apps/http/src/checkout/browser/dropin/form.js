@@ -18,14 +18,14 @@ var mountForm = function (dropin) {
   }
   dropin.form = adapter(dropin.view.formHost, {
     locale: dropin.locale,
-    title: say(dropin.locale, "method") + " — " + shownName(dropin, ui),
+    title: say(dropin.locale, "cardDetails"),
     onSubmit: function () { pay(dropin) },
     publishableKey: ui.publishable_key
   })
   dropin.formProvider = ui.provider
 }
 
-// The connection's display name; its `provider` name is the merchant's own word, not for shoppers.
-var shownName = function (dropin, ui) {
-  return (ui && ui.display_name) || say(dropin.locale, "someProvider")
+// The connection's display name, or none: its `provider` name is the merchant's own word, not for shoppers.
+var shownName = function (ui) {
+  return (ui && ui.display_name) || null
 }

@@ -5,6 +5,11 @@ var renderSummary = function (dropin) {
   var session = dropin.session
   var summary = dropin.view.summary
   var t = function (key, values) { return say(dropin.locale, key, values) }
+  // Who the shopper pays heads the page (and the hosted page's title); the way back names them too.
+  var heading = session.ui.merchant_name ? t("payTo", { merchant: session.ui.merchant_name }) : t("title")
+  dropin.view.heading.textContent = heading
+  if (dropin.options.hosted) document.title = heading
+  dropin.view.cancelButton.textContent = sayShop(dropin, "cancel")
   summary.textContent = ""
   var rows = [
     [t("total"), formatAmount(dropin.locale, session.amount, session.currency)],
@@ -14,7 +19,9 @@ var renderSummary = function (dropin) {
     summary.appendChild(element("dt", { text: row[0] }))
     summary.appendChild(element("dd", { text: row[1] }))
   })
-  summary.appendChild(element("dd", { class: "orchestrator-provider", text: t("provider", { provider: shownName(dropin, session.ui) }) }))
+  // A provider is named only by the display name its merchant gave it; without one, none is.
+  var provider = shownName(session.ui)
+  if (provider) summary.appendChild(element("dd", { class: "orchestrator-provider", text: t("provider", { provider: provider }) }))
   dropin.view.payButton.textContent = t("pay", { amount: formatAmount(dropin.locale, session.amount, session.currency) })
 }
 
@@ -74,7 +81,7 @@ var renderComplete = function (dropin) {
   var session = dropin.session
   unmountForm(dropin)
   showActions(dropin, false)
-  show(dropin, say(dropin.locale, "complete"), "success", true)
+  show(dropin, sayShop(dropin, "complete"), "success", true)
   try { sessionStorage.removeItem(STORAGE + dropin.sessionId) } catch (_) { /* nothing to forget */ }
   dropin.onComplete(session)
   window.location.assign(session.success_url.split("{CHECKOUT_SESSION_ID}").join(dropin.sessionId))
@@ -84,6 +91,6 @@ var renderComplete = function (dropin) {
 var renderClosed = function (dropin, key, kind) {
   unmountForm(dropin)
   showActions(dropin, false)
-  show(dropin, say(dropin.locale, key), kind, true)
+  show(dropin, key === "expired" ? sayShop(dropin, key) : say(dropin.locale, key), kind, true)
   backLink(dropin)
 }

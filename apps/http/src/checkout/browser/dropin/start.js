@@ -28,7 +28,7 @@ var mountFromTag = function () {
       container.appendChild(element("p", { class: "orchestrator-message orchestrator-error", role: "alert", text: say(localeOf(script.dataset.locale), "missing") }))
       return
     }
-    mount({ clientSecret: secret, container: container, locale: script.dataset.locale })
+    mount({ clientSecret: secret, container: container, locale: script.dataset.locale, hosted: true })
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start)
   else start()

@@ -47,7 +47,7 @@ var showActions = function (dropin, visible) {
 var backLink = function (dropin) {
   var links = dropin.view.links
   links.textContent = ""
-  if (dropin.session) links.appendChild(element("a", { href: dropin.session.cancel_url, class: "orchestrator-back", text: say(dropin.locale, "back") }))
+  if (dropin.session) links.appendChild(element("a", { href: dropin.session.cancel_url, class: "orchestrator-back", text: sayShop(dropin, "back") }))
 }
 
 var fail = function (dropin, error) {
