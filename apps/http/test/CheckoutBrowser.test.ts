@@ -339,6 +339,8 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
             })
           const { hostedUrl, organization } = yield* setup({}, named)
           const { page } = yield* open(hostedUrl)
+          // The page is headed with the merchant's name once the session is read (a moment after load on a busy machine).
+          yield* Effect.promise(() => page.locator(".orchestrator-provider").waitFor())
           expect(yield* textOf(page, ".orchestrator-title")).toBe("Pay Acme Shop")
           expect(yield* Effect.promise(() => page.title())).toBe("Pay Acme Shop")
           expect(yield* textOf(page, ".orchestrator-provider")).toBe("Processed by Acme Pay")

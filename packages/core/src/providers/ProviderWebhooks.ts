@@ -35,6 +35,15 @@ export class ProviderWebhookRejected extends ServiceFailure("ProviderWebhookReje
   }
 }
 
+/** The refusal of a signed body holding text the database cannot store, naming where. */
+const unstorableRejection = (unstorable: UnstorablePlace) => {
+  const field = placeName(unstorable.path)
+  return new ProviderWebhookRejected({
+    reason: `${unstorable.inKey ? "a key of " : ""}${field ?? "the body"} holds a NUL character or half a surrogate pair`,
+    field
+  })
+}
+
 /** Where a verified JSON body holds text the database cannot store (NUL, half a surrogate pair), if it does. */
 const unstorableField = (body: Uint8Array): UnstorablePlace | undefined => {
   const text = new TextDecoder().decode(body)
@@ -95,17 +104,15 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         if (decision._tag === "Repeat") return acknowledged({ received: 0, duplicates: 1 })
         const verified = yield* connector.verifyWebhook(webhook).pipe(
           Effect.tapError((error) => error.settled === true ? intake.disowned(owned.value.connection, connector, webhook, error.reason) : Effect.void),
-          Effect.mapError((error) => new ProviderWebhookRejected({ reason: error.reason }))
+          // Signed, and refused for what it holds: where that is text the database cannot store, it says so.
+          Effect.mapError((error) => {
+            const unstorable = error.signed === true ? unstorableField(webhook.body) : undefined
+            return unstorable === undefined ? new ProviderWebhookRejected({ reason: error.reason }) : unstorableRejection(unstorable)
+          })
         )
         // Signed by the PSP and still refused: a 400 the PSP sees, where storing it would fail with a 500.
         const unstorable = unstorableField(webhook.body)
-        if (unstorable !== undefined) {
-          const field = placeName(unstorable.path)
-          return yield* new ProviderWebhookRejected({
-            reason: `${unstorable.inKey ? "a key of " : ""}${field ?? "the body"} holds a NUL character or half a surrogate pair`,
-            field
-          })
-        }
+        if (unstorable !== undefined) return yield* unstorableRejection(unstorable)
         let received = 0
         for (const event of verified) {
           const isNew = yield* events.insert({

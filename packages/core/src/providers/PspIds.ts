@@ -79,7 +79,7 @@ export const idCheckedConnector = (connector: PaymentConnector): PaymentConnecto
       Effect.flatMap(connector.verifyWebhook(webhook), (events) =>
         events.every(eventIdsValid)
           ? Effect.succeed(events.map(withReadableReference))
-          : Effect.fail(new WebhookRejected({ reason: `it holds an id that is not one (1 to ${MAX_PSP_ID_LENGTH} visible ASCII characters)` }))),
+          : Effect.fail(new WebhookRejected({ reason: `it holds an id that is not one (1 to ${MAX_PSP_ID_LENGTH} visible ASCII characters)`, signed: true }))),
     ...(completeAction === undefined ? {} : { completeAction: (request) => payment(completeAction(request)) }),
     ...(subscriptions === undefined ? {} : {
       subscriptions: {
