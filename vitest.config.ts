@@ -22,6 +22,7 @@ export default defineConfig({
       project("webhook-sender", "packages/webhook-sender"),
       project("rate-limit-redis", "packages/rate-limit-redis"),
       project("webhook-verify", "packages/webhook-verify"),
+      project("application", "packages/application"),
       project("sql", "packages/sql"),
       project("api", "packages/api"),
       project("http", "apps/http"),

@@ -1,14 +1,11 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { isFailing, OrganizationNameInvalid, OrganizationNameTaken } from "@orchestrator/core"
-import { ConfigError, Console, Effect, Logger, RuntimeFlags, RuntimeFlagsPatch } from "effect"
+import { describeFailure, runMain, SettingsConfig } from "@orchestrator/application"
+import { OrganizationNameInvalid, OrganizationNameTaken } from "@orchestrator/core"
+import { Console, Effect, Logger } from "effect"
 import cluster from "node:cluster"
 import { parseArgs } from "node:util"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
-import { ServiceLoggerLive } from "./ServiceLogger.js"
-import { describeConfigError, SettingsConfig } from "./Settings.js"
-import { withTracing } from "./tracing/TracingLive.js"
 
 const USAGE = `Usage: orchestrator <command>
 
@@ -124,12 +121,9 @@ const program = Effect.gen(function*() {
   }
 })
 
-/** Failures end with one line saying what is wrong, and a non-zero exit code. */
-const describeFailure = (error: unknown): string => {
-  if (ConfigError.isConfigError(error)) return `configuration error: ${describeConfigError(error)}`
+/** Failures end with one line saying what is wrong, and a non-zero exit code (2 for what the operator typed). */
+const describeCliFailure = (error: unknown): string => {
   if (error instanceof UsageError) return `${error.message}\n\n${USAGE}`
-  // The core's failures say their own message, as the API shows it.
-  if (isFailing(error)) return error.answer.message
   if (error instanceof ConnectorNameInvalid) {
     return `invalid connector name ${JSON.stringify(error.name)}: lower-case letters and digits, a letter first, 2 to 30 characters`
   }
@@ -137,30 +131,10 @@ const describeFailure = (error: unknown): string => {
   if (error instanceof ConnectorTemplateMissing) {
     return `the connector kit's template is not here (${error.path}): run the command from a clone of the repository`
   }
-  const tag = typeof error === "object" && error !== null && "_tag" in error ? String(error._tag) : undefined
-  switch (tag) {
-    case "SqlError":
-    case "MigrationError":
-      return `database error: ${(error as { message: string }).message} (${String((error as { cause?: unknown }).cause)})`
-    default:
-      return `error: ${error instanceof Error ? error.message : String(error)}`
-  }
+  return describeFailure(error)
 }
 
-program.pipe(
-  // Effect's own fiber metrics are not served (`PrometheusText.ts`): not counted either, so no fiber pays for them.
-  Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.disable(RuntimeFlags.RuntimeMetrics)),
-  // One line per entry, no formatting through util.format, written after each turn of the event loop.
-  Effect.provide(ServiceLoggerLive),
-  // Spans only when an OTLP endpoint collects them: each request, operation and SQL statement costs CPU otherwise.
-  withTracing(process.env),
-  Effect.catchAll((error) =>
-    Effect.zipRight(
-      Console.error(describeFailure(error)),
-      Effect.sync(() => {
-        process.exitCode = error instanceof UsageError || isInputError(error) ? 2 : 1
-      })
-    )
-  ),
-  NodeRuntime.runMain({ disablePrettyLogger: true })
-)
+runMain(program, {
+  describe: describeCliFailure,
+  exitCode: (error) => error instanceof UsageError || isInputError(error) ? 2 : 1
+})

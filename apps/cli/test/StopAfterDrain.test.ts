@@ -1,3 +1,4 @@
+import { SettingsConfig } from "@orchestrator/application"
 import { ConfigProvider, Effect, Fiber, Logger } from "effect"
 import * as fs from "node:fs/promises"
 import * as net from "node:net"
@@ -5,7 +6,6 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { serve } from "../src/Commands.js"
-import { SettingsConfig } from "../src/Settings.js"
 
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -1,3 +1,5 @@
+import { MetricsServer, MetricsServerLive, withTracing } from "@orchestrator/application"
+import { refreshScrapeGauges } from "@orchestrator/sql"
 import { fakeAdyen, testDatabases } from "@orchestrator/testing"
 import { Effect, type Layer, type Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -5,7 +7,6 @@ import { checkoutSetup } from "../../http/test/support/CheckoutFixtures.js"
 import { json, newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { startReceiver } from "../../http/test/support/Receiver.js"
 import { deliverWebhooks, merchant, raw, serverLayer } from "../../http/test/support/TestServer.js"
-import { withTracing } from "../src/tracing/TracingLive.js"
 import { type CollectedSpan, startCollector, waitForSpans } from "./support/OtlpCollector.js"
 
 let collector: Awaited<ReturnType<typeof startCollector>>
@@ -244,5 +245,42 @@ describe("traces over OTLP/HTTP", () => {
 
     const trusted = await serverSpanOf(await requestWith(true))
     expect(trusted).toMatchObject({ traceId: clientTrace, parentSpanId: clientSpan })
+  }, 120_000)
+
+  it("probes leave no trace unless ORCHESTRATOR_TRACE_PROBES says so: /healthz, /readyz and a scrape of /metrics with the SQL it reads", async () => {
+    const probe = (traceProbes: boolean) =>
+      Effect.runPromise(
+        Effect.gen(function*() {
+          const { baseUrl, secret } = yield* merchant()
+          const metrics = yield* MetricsServer
+          const health = yield* raw(`${baseUrl}/healthz`)
+          const ready = yield* raw(`${baseUrl}/readyz`)
+          const scraped = yield* Effect.promise(() => fetch(metrics.url).then((answer) => answer.status))
+          // A request that is traced, so that the exporter has flushed the probes' spans, if any, by then.
+          const read = yield* raw(`${baseUrl}/v1/payments?limit=1`, { headers: json(secret) })
+          expect([health.status, ready.status, scraped, read.status]).toEqual([200, 200, 200, 200])
+          return { probes: [health.headers.get("request-id")!, ready.headers.get("request-id")!], read: read.headers.get("request-id")! }
+        }).pipe(
+          Effect.scoped,
+          Effect.provide(MetricsServerLive({ host: "127.0.0.1", port: 0, refresh: refreshScrapeGauges, traced: traceProbes })),
+          Effect.provide(serverLayer(testDatabases()[0]!.layer, { server: { traceProbes } })),
+          withTracing(process.env)
+        )
+      )
+    const serverSpanOf = (requestId: string) =>
+      waitForSpans(collector.spans, (spans) => spans.find((span) => span.attributes["request.id"] === requestId), 20_000)
+    const scrapeStatements = () =>
+      collector.spans.filter((span) =>
+        span.name === "sql.execute" && span.parentSpanId === undefined && /webhook_deliveries/.test(String(span.attributes["db.query.text"]))
+      )
+
+    const quiet = await probe(false)
+    await serverSpanOf(quiet.read)
+    for (const requestId of quiet.probes) expect(collector.spans.filter((span) => span.attributes["request.id"] === requestId)).toEqual([])
+    expect(scrapeStatements()).toEqual([])
+
+    const traced = await probe(true)
+    for (const requestId of traced.probes) expect((await serverSpanOf(requestId)).name).toMatch(/^GET \/(healthz|readyz)$/)
+    await waitForSpans(collector.spans, (spans) => (scrapeStatements().length > 0 ? spans : undefined), 20_000)
   }, 120_000)
 })

@@ -1,8 +1,8 @@
 import { HttpServerRequest } from "@effect/platform"
+import type { TrustedProxyList } from "@orchestrator/application"
 import type { FailedAuthentications } from "@orchestrator/core"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
-import type { TrustedProxyList } from "./TrustedProxies.js"
 
 /**
  * Runs an authentication for the request's client address: refused at once (429) when the address

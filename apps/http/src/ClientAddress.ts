@@ -1,7 +1,7 @@
 import type { HttpServerRequest } from "@effect/platform"
+import { bareAddress, NO_TRUSTED_PROXIES, type TrustedProxyList } from "@orchestrator/application"
 import { Context, Option } from "effect"
 import { isIP } from "node:net"
-import { bareAddress, NO_TRUSTED_PROXIES, type TrustedProxyList } from "./TrustedProxies.js"
 
 /** The eight groups of an IPv6 address, `::` expanded; null when it is not one. */
 const groupsOf = (address: string): Array<string> | null => {

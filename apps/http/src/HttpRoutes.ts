@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpRouter, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api"
 import { Effect, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
@@ -8,7 +8,7 @@ import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { makeDocsRoutes } from "./docs/DocsRoutes.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
-import { HealthHttpLive } from "./health/HealthHttp.js"
+import { HealthHttpLive, isProbe, TraceProbes } from "./health/HealthHttp.js"
 import { InsightsHttpLive } from "./insights/InsightsHttp.js"
 import { OrganizationHttpLive } from "./organization/OrganizationHttp.js"
 import { PaymentReturnHttpLive } from "./payments/PaymentReturnHttp.js"
@@ -55,14 +55,17 @@ const DocsLive = HttpApiBuilder.Router.use((router) => Effect.flatMap(Effect.syn
  * composition root mounts beside them (the dashboard, the sandbox PSP's pages), all behind the
  * edge middleware.
  */
-export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>) =>
+export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>, options: { readonly traceProbes?: boolean } = {}) =>
   HttpApiBuilder.serve().pipe(
+    // Probes come every few seconds and say nothing: no trace of theirs unless asked.
+    HttpMiddleware.withTracerDisabledWhen((request) => options.traceProbes !== true && isProbe(request.url)),
     Layer.provide(DocsLive),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
     Layer.provide(pages),
     Layer.provide(CheckoutPagesLive),
     Layer.provide(EdgeLive),
     Layer.provide(ApiLive),
+    Layer.provide(Layer.succeed(TraceProbes, options.traceProbes === true)),
     // The router would refuse a path segment over 100 characters as "no such route"; an id of any
     // length is judged by its schema instead (and an unknown one answers 404 resource_missing).
     Layer.locally(HttpRouter.currentRouterConfig, { maxParamLength: Number.MAX_SAFE_INTEGER }),

@@ -43,6 +43,8 @@ export interface HttpServerOptions {
    * splice its spans into the operator's traces, so each request starts a trace of its own.
    */
   readonly trustIncomingTraces?: boolean
+  /** Whether `/healthz` and `/readyz` are traced (`ORCHESTRATOR_TRACE_PROBES`): not by default. */
+  readonly traceProbes?: boolean
 }
 
 /** The headers a server span takes its parent from (W3C trace context, B3 single and multi). */

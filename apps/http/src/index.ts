@@ -1,5 +1,6 @@
-/** The front door of @orchestrator/http: everything another package may use. */
+/**
+ * The HTTP shell: `HttpMain` (every route on Node's HTTP server, over the application provided below
+ * it), `HttpShell` (as the service runs it, from its settings), and what the CLI's build bundles.
+ */
 export { loadScalarScript } from "./docs/ScalarScript.js"
-export { HttpMain } from "./main.js"
-export { MetricsServerLive } from "./metrics/MetricsServer.js"
-export { parseTrustedProxies, type TrustedProxyList } from "./TrustedProxies.js"
+export { HttpMain, HttpShell } from "./main.js"

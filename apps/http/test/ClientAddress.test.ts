@@ -1,7 +1,7 @@
 import { HttpServerRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { NO_TRUSTED_PROXIES, parseTrustedProxies, type TrustedProxyList } from "@orchestrator/application"
 import { clientAddressOf } from "../src/ClientAddress.js"
-import { NO_TRUSTED_PROXIES, parseTrustedProxies, type TrustedProxyList } from "../src/TrustedProxies.js"
 
 const proxiesOf = (setting: string) => {
   const parsed = parseTrustedProxies(setting)

@@ -1,7 +1,6 @@
+import { renderPrometheus, startProcessSeries } from "@orchestrator/application"
 import { Effect, Metric, MetricBoundaries } from "effect"
 import { describe, expect, it } from "vitest"
-import { startProcessSeries } from "../src/metrics/ProcessSeries.js"
-import { renderPrometheus } from "../src/metrics/PrometheusText.js"
 import { recordRequest } from "../src/metrics/RequestMetrics.js"
 import { methodLabel, routeTemplateOf, routeTemplates, UNMATCHED } from "../src/metrics/RouteTemplates.js"
 

@@ -73,7 +73,9 @@ export const serverLayer = <E>(
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const pages = Layer.merge(SandboxPagesLive, DashboardPagesLive)
-    const server = HttpRoutesLive(pages).pipe(Layer.provide(HttpServerNodeLive({ ...options.server, port })))
+    const server = HttpRoutesLive(pages, { traceProbes: options.server?.traceProbes === true }).pipe(
+      Layer.provide(HttpServerNodeLive({ ...options.server, port }))
+    )
     return Layer.mergeAll(server, FetchHttpClient.layer).pipe(
       Layer.provideMerge(application),
       // Request lines are noise in test output; warnings and errors still show.

@@ -1,6 +1,6 @@
 import { Effect, Logger, LogLevel } from "effect"
 import { describe, expect, it } from "vitest"
-import { announcementLine, lineLogger } from "../src/ServiceLogger.js"
+import { announcementLine, lineLogger } from "../src/logging/ServiceLogger.js"
 
 const afterThisTurn = () => new Promise((resolve) => setImmediate(resolve))
 

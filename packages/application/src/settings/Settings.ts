@@ -1,8 +1,8 @@
 import { isHttpUrl, parseSecretKey, type PrivateAddresses } from "@orchestrator/core"
-import { parseTrustedProxies, type TrustedProxyList } from "@orchestrator/http"
 import type { DatabaseConfig } from "@orchestrator/sql"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 import * as path from "node:path"
+import { parseTrustedProxies, type TrustedProxyList } from "./TrustedProxies.js"
 
 /** Everything the service reads from its environment. */
 export interface Settings {
@@ -36,6 +36,11 @@ export interface Settings {
   readonly trustedProxies: TrustedProxyList
   /** Whether a client's `traceparent` (or B3) header may parent the request's trace; else a trace starts here. */
   readonly trustIncomingTraces: boolean
+  /**
+   * Whether probes (`/healthz`, `/readyz`, a scrape of `/metrics` and the SQL it reads) are traced
+   * (`ORCHESTRATOR_TRACE_PROBES`): not by default, as they come every few seconds and say nothing.
+   */
+  readonly traceProbes: boolean
   /** Set by `pnpm start`: stop when the command that started the service is gone (see ParentWatch). */
   readonly stopWithParent: boolean
   /** Where this process serves `GET /metrics` (Prometheus), apart from the API; none unless a port is set. */
@@ -105,6 +110,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     return typeof parsed === "string" ? Either.left(ConfigError.InvalidData([], parsed)) : Either.right(parsed)
   }),
   trustIncomingTraces: Config.boolean("ORCHESTRATOR_TRUST_INCOMING_TRACES").pipe(Config.withDefault(false)),
+  traceProbes: Config.boolean("ORCHESTRATOR_TRACE_PROBES").pipe(Config.withDefault(false)),
   stopWithParent: Config.boolean("ORCHESTRATOR_STOP_WITH_PARENT").pipe(Config.withDefault(false)),
   metricsPort: Config.option(Config.port("ORCHESTRATOR_METRICS_PORT")),
   metricsHost: Config.string("ORCHESTRATOR_METRICS_HOST").pipe(Config.withDefault("127.0.0.1"))
@@ -132,6 +138,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     ),
     trustedProxies: raw.trustedProxies,
     trustIncomingTraces: raw.trustIncomingTraces,
+    traceProbes: raw.traceProbes,
     stopWithParent: raw.stopWithParent,
     metrics: Option.map(raw.metricsPort, (port) => ({ port, host: raw.metricsHost }))
   }))

@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { describeConfigError, SettingsConfig } from "../src/Settings.js"
+import { describeConfigError, SettingsConfig } from "../src/settings/Settings.js"
 
 const settingsWith = (env: Record<string, string>) =>
   Effect.runSync(Effect.either(Effect.withConfigProvider(SettingsConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))

@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { SettingsConfig } from "../src/Settings.js"
+import { SettingsConfig } from "../src/settings/Settings.js"
 
 const hostWith = (env: Record<string, string>) =>
   Effect.runSync(Effect.either(Effect.withConfigProvider(SettingsConfig, ConfigProvider.fromMap(new Map(Object.entries(env))))))

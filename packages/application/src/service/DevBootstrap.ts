@@ -1,7 +1,7 @@
 import { Organizations } from "@orchestrator/core"
 import { Effect, Option, Redacted } from "effect"
+import { announce } from "../logging/ServiceLogger.js"
 import { readDevKey, saveDevKey } from "./LocalSecrets.js"
-import { announce } from "./ServiceLogger.js"
 
 export const DEV_ORGANIZATION = "Development"
 export const DEV_DISPLAY_NAME = "Development shop"

@@ -9,6 +9,8 @@ export interface MetricsServerOptions {
   readonly host: string
   /** Refreshes the gauges read at scrape time (the webhook backlog, circuits) before each render. */
   readonly refresh: Effect.Effect<void, unknown>
+  /** Whether a scrape (and the SQL its refresh reads) is traced: not unless asked (`ORCHESTRATOR_TRACE_PROBES`). */
+  readonly traced?: boolean
 }
 
 /** Where the metrics server listens (its port, when asked for port 0). */
@@ -30,7 +32,8 @@ export const MetricsServerLive = (options: MetricsServerOptions) =>
         Effect.catchAllCause((cause) => Effect.logWarning("Metrics: the gauges read from the database could not be refreshed", cause)),
         Effect.zipRight(Metric.snapshot),
         Effect.map(renderPrometheus),
-        Effect.zipWith(Effect.promise(processSeries.render), (service, process) => service + process)
+        Effect.zipWith(Effect.promise(processSeries.render), (service, process) => service + process),
+        Effect.withTracerEnabled(options.traced === true)
       )
       const server = http.createServer((request, response) => {
         const path = (request.url ?? "").split("?")[0]

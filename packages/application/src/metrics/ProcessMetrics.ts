@@ -1,8 +1,8 @@
-import { MetricsServerLive } from "@orchestrator/http"
 import { refreshScrapeGauges } from "@orchestrator/sql"
 import { Layer, Option } from "effect"
 import cluster from "node:cluster"
-import type { Settings } from "./Settings.js"
+import type { Settings } from "../settings/Settings.js"
+import { MetricsServerLive } from "./MetricsServer.js"
 
 /**
  * This process's `GET /metrics`, when `ORCHESTRATOR_METRICS_PORT` is set. Each process serves its own
@@ -15,6 +15,6 @@ export const processMetrics = (settings: Settings) =>
     onNone: () => Layer.empty,
     onSome: ({ host, port }) => {
       const slot = cluster.isWorker ? Number(process.env.HTTP_PROCESS_SLOT ?? 0) : 0
-      return Layer.discard(MetricsServerLive({ host, port: port === 0 ? 0 : port + slot, refresh: refreshScrapeGauges }))
+      return Layer.discard(MetricsServerLive({ host, port: port === 0 ? 0 : port + slot, refresh: refreshScrapeGauges, traced: settings.traceProbes }))
     }
   })
