@@ -257,15 +257,8 @@ export type ConnectorError = ConnectorUnavailable | ConnectorOutcomeUnknown
  * An incoming webhook that is not provably from the PSP (signature, timestamp) or that we cannot read.
  * `settled`: the PSP itself said what it names is not this connection's: refused again unasked.
  */
-/**
- * A webhook refused: `settled` when the PSP itself disowned what it names; `signed` when its
- * signature held and what it says was refused (an id that is not one).
- */
-export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{
-  readonly reason: string
-  readonly settled?: boolean
-  readonly signed?: boolean
-}> {}
+/** A webhook refused; `settled`: the PSP disowned what it names; `signed`: signed, but what it holds was refused. */
+export class WebhookRejected extends Data.TaggedError("WebhookRejected")<{ readonly reason: string; readonly settled?: boolean; readonly signed?: boolean }> {}
 
 /**
  * What a webhook says it is about, read from its bytes alone and believed for nothing else than
