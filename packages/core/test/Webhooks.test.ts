@@ -4,6 +4,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { RETRY_DELAYS } from "@orchestrator/core/webhooks/DeliverySchedule"
+import { WebhookDeliveryPolicy } from "@orchestrator/core/webhooks/EndpointHealth"
 import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
 import { WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
 import type { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
@@ -247,7 +248,11 @@ describe("webhook deliveries", () => {
       expect(yield* deliveries.resendMatching(tenant, {})).toBe(0)
       yield* tick
       expect((yield* deliveriesOf(tenant)).map((delivery) => delivery.status)).toEqual(["succeeded", "succeeded", "succeeded"])
-    }).pipe(Effect.provide(services.layer))
+    }).pipe(
+      // Each delivery's own retries, as if the endpoint never rested nor was disabled: EndpointCircuits.test.ts covers those.
+      Effect.provideService(WebhookDeliveryPolicy, { ...WebhookDeliveryPolicy.defaultValue(), circuitThreshold: 1_000, disableAfter: Duration.days(30) }),
+      Effect.provide(services.layer)
+    )
   })
 
   it.effect("a worker that dies holding a delivery loses it only for the length of its lease", () => {

@@ -15,6 +15,7 @@ import connectionDisplayNames from "./migrations/0012_connection_display_names.j
 import sandboxLedger from "./migrations/0013_sandbox_ledger.js"
 import deliveryClaimIndexes from "./migrations/0014_delivery_claim_indexes.js"
 import causingRequests from "./migrations/0015_causing_requests.js"
+import fairClaims from "./migrations/0016_fair_claims.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -31,11 +32,12 @@ const migrations = {
   "0012_connection_display_names": connectionDisplayNames,
   "0013_sandbox_ledger": sandboxLedger,
   "0014_delivery_claim_indexes": deliveryClaimIndexes,
-  "0015_causing_requests": causingRequests
+  "0015_causing_requests": causingRequests,
+  "0016_fair_claims": fairClaims
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 15
+export const LATEST_MIGRATION = 16
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
