@@ -25,8 +25,10 @@ const dispatch = Effect.flatMap(EventDispatch, (dispatcher) => dispatcher.dispat
 const deliverDue = Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.deliverDue)
 
 const deliveriesTo = (tenant: Tenant, endpointId: string) =>
-  Effect.flatMap(WebhookDeliveries, (deliveries) =>
-    Effect.map(deliveries.list(tenant, { endpoint_id: endpointId }, { limit: 100, startingAfter: undefined }), (page) => page.data))
+  Effect.flatMap(
+    WebhookDeliveries,
+    (deliveries) => Effect.map(deliveries.list(tenant, { endpoint_id: endpointId }, { limit: 100, startingAfter: undefined }), (page) => page.data)
+  )
 
 /**
  * Lets forked passes run until `holds`, a turn of the event loop at a time (up to a few thousand:
@@ -172,7 +174,10 @@ describe("webhook endpoints isolated from each other (TestClock)", () => {
       yield* deliverDue
       const disabled = yield* Effect.flatMap(WebhookEndpoints, (endpoints) => endpoints.retrieve(tenant, broken.id))
       expect([disabled.status, disabled.failing_since]).toEqual(["disabled", since])
-      const events = yield* Effect.flatMap(Events, (log) => log.list(tenant, { type: "webhook_endpoint.disabled" }, { limit: 10, startingAfter: undefined }))
+      const events = yield* Effect.flatMap(
+        Events,
+        (log) => log.list(tenant, { type: "webhook_endpoint.disabled", createdGte: undefined, createdLte: undefined }, { limit: 10, startingAfter: undefined })
+      )
       expect(events.data.map((event) => [event.type, event.data.object.id])).toEqual([["webhook_endpoint.disabled", broken.id]])
       // The event reaches the merchant's other endpoint; the disabled one's deliveries end exhausted.
       yield* dispatch

@@ -2,8 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { fairPick, type FairRow } from "@orchestrator/core/memory/MemoryFairClaims"
 import type { FairShare, LaneKey } from "@orchestrator/core/ports/LeasedWork"
-import { claimLeased } from "@orchestrator/sql/shared/LeasedClaims"
 import { laneCursor } from "@orchestrator/sql/shared/FairClaims"
+import { claimLeased } from "@orchestrator/sql/shared/LeasedClaims"
 import { testDatabases } from "@orchestrator/testing/TestDatabases"
 import { DateTime, Effect, Layer } from "effect"
 import fc from "fast-check"
@@ -62,9 +62,13 @@ const claimSql = (cursor: ReturnType<typeof laneCursor>, share: FairShare, limit
 
 /** The memory twin over the same items, keeping its leases as the claims take them. */
 const memoryModel = (items: ReadonlyArray<Item>, byLane: boolean) => {
-  const leases = new Map<string, { until: DateTime.Utc; token: string | null }>(items.flatMap((item) =>
-    item.lease === "none" ? [] : [[item.id, { until: item.lease === "expired" ? later(-5) : later(60), token: item.lease === "held" ? null : "tok" }] as const]
-  ))
+  const leases = new Map<string, { until: DateTime.Utc; token: string | null }>(
+    items.flatMap((item) =>
+      item.lease === "none"
+        ? []
+        : [[item.id, { until: item.lease === "expired" ? later(-5) : later(60), token: item.lease === "held" ? null : "tok" }] as const]
+    )
+  )
   let cursor: LaneKey | null = null
   const rows: ReadonlyArray<FairRow<string>> = [...items].sort((a, b) => a.seq - b.seq).map((item) => ({
     id: item.id,
@@ -82,11 +86,11 @@ const memoryModel = (items: ReadonlyArray<Item>, byLane: boolean) => {
         share,
         free: (id) => {
           const held = leases.get(id)
-          return held === undefined || DateTime.lessThan(held.until, NOW)
+          return held === undefined || !DateTime.greaterThan(held.until, NOW)
         },
         inFlight: (id) => {
           const held = leases.get(id)
-          return held !== undefined && held.token !== null && !DateTime.lessThan(held.until, NOW)
+          return held !== undefined && held.token !== null && DateTime.greaterThan(held.until, NOW)
         }
       })
       cursor = picked.cursor

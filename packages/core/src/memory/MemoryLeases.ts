@@ -17,7 +17,7 @@ export const memoryLeases = (store: MemoryStore, name: string) => {
   const cursors = new Map<string, LaneKey | null>()
   const free = (now: DateTime.Utc) => (id: string) => {
     const held = leases().get(id)
-    return held === undefined || DateTime.lessThan(held.until, now)
+    return held === undefined || !DateTime.greaterThan(held.until, now)
   }
   const take = (id: string, request: LeaseRequest, token: string) => leases().set(id, { until: request.until, token })
   return {
@@ -52,7 +52,7 @@ export const memoryLeases = (store: MemoryStore, name: string) => {
         free: free(request.now),
         inFlight: (id) => {
           const held = leases().get(id)
-          return held !== undefined && held.token !== null && !DateTime.lessThan(held.until, request.now)
+          return held !== undefined && held.token !== null && DateTime.greaterThan(held.until, request.now)
         }
       })
       cursors.set(queue, cursor)
@@ -68,6 +68,8 @@ export const memoryLeases = (store: MemoryStore, name: string) => {
         Option.exists((lease) => lease.token === token)
       ),
     release: (id: string) => void leases().delete(id),
+    /** When the lease of `id` ends, if it has one (ended or not). */
+    until: (id: string): DateTime.Utc | undefined => leases().get(id)?.until,
     /** The holder of `id` has finished with it; it stays leased until its lease ends. */
     finish: (id: string, token: string) => {
       const held = leases().get(id)

@@ -1,13 +1,13 @@
 import { Context, DateTime, Duration, Effect, Layer } from "effect"
 import { now } from "../domain/Timestamp.js"
 import type { Job } from "../ports/Jobs.js"
-import { drainLeased, type Leased, type LeaseRequest } from "../ports/LeasedWork.js"
+import { drainLeased, type Leased, type LeasedPool, type LeaseRequest, makeLeasedPool } from "../ports/LeasedWork.js"
 import { awaitsOutcome, Failure } from "./Payment.js"
 import { PaymentAttempts } from "./PaymentAttempts.js"
 import { PaymentPolicy } from "./PaymentPolicy.js"
 import { PaymentRecords } from "./PaymentRecords.js"
 import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
-import { firstReconcileAfter, nextReconcileAt } from "./ReconcileSchedule.js"
+import { firstReconcileAfter, nextReconcileAt, unansweredSince } from "./ReconcileSchedule.js"
 
 const before = (time: DateTime.Utc, duration: Duration.Duration) => DateTime.subtract(time, { millis: Duration.toMillis(duration) })
 
@@ -30,7 +30,7 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
   readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(
+  static readonly layer = Layer.scoped(PaymentRecovery, Effect.suspend(() => make)).pipe(
     Layer.provide(Layer.mergeAll(PaymentRecords.layer, PaymentAttempts.layer))
   )
 }
@@ -39,6 +39,11 @@ const make = Effect.gen(function*() {
   const records = yield* PaymentRecords
   const attempts = yield* PaymentAttempts
   const repository = yield* PaymentsRepository
+  // Each job's workers, shared by its passes: a pass that ran out of time leaves a call to a slow
+  // PSP to end on its own, and the next pass takes up what is due with the other workers.
+  const { recoveryWorkers } = yield* PaymentPolicy
+  const reconciling = yield* makeLeasedPool(recoveryWorkers)
+  const followingUp = yield* makeLeasedPool(recoveryWorkers)
 
   const reconcile = Effect.fn("PaymentRecovery.reconcile")(function*(ref: PaymentRef) {
     const payment = yield* Effect.orDie(records.load(ref.tenant, ref.paymentId))
@@ -63,15 +68,21 @@ const make = Effect.gen(function*() {
     ).pipe(Effect.ignore)
   })
 
-  /** One job pass over the payments that need `work`, each leased for as long as handling it can take. */
-  const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, handle: typeof reconcile) =>
-    drainLeased({
-      claim: (lease) => repository.claimDue(work(lease), lease),
-      handle: ({ item }) => handle(item),
-      leaseFor,
-      concurrency: 4,
-      maxPerPass: 200
-    })
+  /**
+   * One job pass over the payments that need `work`, each leased for as long as handling it can
+   * take, and waiting that long (what spaces the questions out) once handled.
+   */
+  const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, pool: LeasedPool) =>
+    Effect.flatMap(PaymentPolicy, (policy) =>
+      drainLeased({
+        claim: (lease) => repository.claimDue(work(lease), lease),
+        handle: ({ item, token }) => Effect.ensuring(followUp(item), repository.finishClaim(item.paymentId, token)),
+        leaseFor,
+        concurrency: policy.recoveryWorkers,
+        pool,
+        share: policy.recoveryShare,
+        maxPerPass: 200
+      }))
 
   /**
    * Reconciles a claimed payment, then, if its attempt is still unanswered, holds it until the next
@@ -83,10 +94,10 @@ const make = Effect.gen(function*() {
       const policy = yield* PaymentPolicy
       const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
       const last = payment.attempts.at(-1)
-      if (payment.status !== "processing" || !awaitsOutcome(last)) return
-      const at = nextReconcileAt(last!.created_at, yield* now, policy.reconcileSchedule, policy.recoveryLease)
+      if (payment.status !== "processing" || !awaitsOutcome(last)) return yield* repository.finishClaim(item.paymentId, token)
+      const at = nextReconcileAt(unansweredSince(last!), yield* now, policy.reconcileSchedule, policy.recoveryLease)
       yield* repository.holdUntil(item.paymentId, token, at)
-    })
+    }).pipe(Effect.onError(() => repository.finishClaim(item.paymentId, token)))
 
   const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
     drainLeased({
@@ -97,7 +108,11 @@ const make = Effect.gen(function*() {
         ),
       handle: reconcileOnSchedule,
       leaseFor: policy.recoveryLease,
-      concurrency: 4,
+      concurrency: policy.recoveryWorkers,
+      pool: reconciling,
+      share: policy.recoveryShare,
+      // While a slow PSP holds some workers, what comes due meanwhile is looked at within this.
+      pollEvery: "1 second",
       maxPerPass: 200
     })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
 
@@ -107,12 +122,12 @@ const make = Effect.gen(function*() {
       pass(
         (lease) => ({ _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, policy.actionPollInterval) }),
         policy.actionPollInterval,
-        followUp
+        followingUp
       ),
       pass(
         (lease) => ({ _tag: "Waiting", status: "requires_capture", updatedBefore: before(lease.now, policy.authorizationLifetime) }),
         policy.actionPollInterval,
-        followUp
+        followingUp
       ),
       (challenges, authorizations) => challenges + authorizations
     )).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
@@ -121,7 +136,8 @@ const make = Effect.gen(function*() {
     reconcile,
     followUp,
     jobs: [
-      { name: "reconcile-payments", every: "5 seconds", run: reconcileDue },
+      // Every second: an unanswered attempt is looked at on its schedule's points, not up to a spacing later.
+      { name: "reconcile-payments", every: "1 second", run: reconcileDue },
       { name: "follow-up-payments", every: "30 seconds", run: followUpDue }
     ]
   })

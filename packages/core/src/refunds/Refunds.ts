@@ -49,7 +49,7 @@ export class Refunds extends Context.Tag("core/Refunds")<
     readonly jobs: ReadonlyArray<Job>
   }
 >() {
-  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(
+  static readonly layer = Layer.scoped(Refunds, Effect.suspend(() => make)).pipe(
     Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentAttempts.layer, Payments.layer, RefundRecords.layer))
   )
 }

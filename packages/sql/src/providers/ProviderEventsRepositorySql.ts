@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
 import { StoredProviderEvent } from "@orchestrator/core/providers/ProviderEvent"
-import { ProviderEventsRepository, type ReceivedEvent } from "@orchestrator/core/providers/ProviderEventsRepository"
+import { APPLY_SHARE, ProviderEventsRepository, type ReceivedEvent } from "@orchestrator/core/providers/ProviderEventsRepository"
 import { DateTime, Effect, Layer, Schema } from "effect"
-import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
+import { laneCursor } from "../shared/FairClaims.js"
+import { claimLeased, completeLeased, finishLeased } from "../shared/LeasedClaims.js"
 import { Column, fromRow, json } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(StoredProviderEvent)
@@ -29,6 +30,7 @@ export const ProviderEventsRepositorySql = Layer.effect(
   ProviderEventsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cursor = laneCursor()
     return ProviderEventsRepository.of({
       // A refused event with the same PSP id is no duplicate: the new one takes its row, to be applied.
       insert: (received) =>
@@ -45,12 +47,14 @@ export const ProviderEventsRepositorySql = Layer.effect(
       claimUnapplied: (lease) =>
         claimLeased<{ readonly id: string }, ReceivedEvent>(sql, {
           table: "provider_events",
-          due: sql`applied_at is null`,
+          due: sql`true`,
           order: sql`received_at, id`,
-          returning: sql`*`,
+          returning: sql`provider_events.*`,
           lease,
-          item: toReceived
+          item: toReceived,
+          fair: { waiting: sql`applied_at is null`, share: APPLY_SHARE, cursor }
         }),
+      finishClaim: (id, token) => finishLeased(sql, { table: "provider_events", id, token }),
       markApplied: ({ item, token }, outcome, at) =>
         completeLeased(sql, {
           table: "provider_events",

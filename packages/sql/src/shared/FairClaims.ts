@@ -46,7 +46,8 @@ const at = (time: DateTime.Utc) => DateTime.formatIso(time)
  * Every step reads an index: the lanes with waiting rows are walked one index probe each from the
  * cursor (a loose index scan), each lane offers its first due rows in the claim's order by a range
  * of the same index, and what is in flight is counted in the small partial index of leased rows.
- * Answers the claimed rows (with `claim_step`, `claim_lane`), or, when none is claimed, one row
+ * Answers the claimed rows in the order of the claim's turns (with `claim_step`, `claim_lane`), or,
+ * when none is claimed, one row
  * without `id` that says which lane the walk ended on (`ring_lane`, `ring_visited`).
  */
 export const fairClaimStatement = (
@@ -94,7 +95,7 @@ export const fairClaimStatement = (
       limit 1`
   const inFlight = (tenantOnly: boolean) =>
     sql`(select count(*) from ${table} f where ${sameLane("f", "l", tenantOnly)}
-      and f.lease_token is not null and f.lease_until >= ${now})`
+      and f.lease_token is not null and f.lease_until > ${now})`
   const capped = fair.capped ?? true
   const laneRoom = capped ? sql`${fair.laneCap ?? sql`${share.perLane}::int`} - ${inFlight(false)}` : sql`${lease.limit}::int`
   const tenantRoom = capped ? sql`${share.perTenant}::int - ${inFlight(true)}` : sql`${lease.limit}::int`
@@ -118,14 +119,14 @@ export const fairClaimStatement = (
         select s.id, row_number() over () as in_lane from (
           select ${table}.id from ${table}
           where ${sameLane(undefined, "l")} and ${fair.waiting} and ${options.due}
-            and (${table}.lease_until is null or ${table}.lease_until < ${now})
+            and (${table}.lease_until is null or ${table}.lease_until <= ${now})
           order by ${options.order}
           limit greatest(0, least(l.lane_room, l.tenant_room, ${lease.limit}::int))
         ) s
       ) c
     ),
     chosen as (
-      select ranked.id, ranked.step, ranked.claim_lane from (
+      select ranked.id, ranked.step, ranked.claim_lane, ranked.livemode as claim_live, ranked.in_lane as claim_rank from (
         select candidates.*, row_number() over (partition by organization_id, livemode order by in_lane, step) as in_tenant
         from candidates
       ) ranked
@@ -134,15 +135,16 @@ export const fairClaimStatement = (
       limit ${lease.limit}::int
     ),
     locked as (
-      select ${table}.id as claim_id, chosen.step as claim_step, chosen.claim_lane from ${table}
+      select ${table}.id as claim_id, chosen.step as claim_step, chosen.claim_lane, chosen.claim_live, chosen.claim_rank
+      from ${table}
       join chosen on chosen.id = ${table}.id
-      where ${table}.lease_until is null or ${table}.lease_until < ${now}
+      where ${table}.lease_until is null or ${table}.lease_until <= ${now}
       for update of ${table} skip locked
     ),
     claimed as (
       update ${table} set lease_until = ${at(lease.until)}::timestamptz, lease_token = ${options.token}
       from locked where ${table}.id = locked.claim_id
-      returning ${options.returning}, locked.claim_step, locked.claim_lane
+      returning ${options.returning}, locked.claim_step, locked.claim_lane, locked.claim_live, locked.claim_rank
     ),
     walked as (
       select step as ring_visited, ${laneJson("ring")} as ring_lane from ring order by step desc limit 1
@@ -150,5 +152,5 @@ export const fairClaimStatement = (
     select claimed.*, walked.* from (select 1) one
       left join walked on true
       left join claimed on true
-    order by claimed.claim_step`
+    order by claimed.claim_live desc, claimed.claim_rank, claimed.claim_step`
 }

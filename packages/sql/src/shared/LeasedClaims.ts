@@ -12,7 +12,7 @@ const laneOf = (value: unknown): LaneKey | null => {
 
 /**
  * Every background job's claim: leases up to `limit` rows of `table` that are `due` and that no
- * worker holds (`lease_until` unset or past), oldest by `order` first, and answers them in that
+ * worker holds (`lease_until` unset, or reached), oldest by `order` first, and answers them in that
  * order (`returning` must include the columns of `order`). Rows another worker is claiming at this
  * very moment are skipped, not waited on (`FOR UPDATE SKIP LOCKED`). The table needs `id`,
  * `lease_until` and `lease_token` columns.
@@ -57,7 +57,7 @@ export const claimLeased = <Row extends { readonly id: string }, A>(
       where id in (
         select id from ${sql(options.table)}
         where ${options.due}
-          and (lease_until is null or lease_until < ${DateTime.formatIso(lease.now)}::timestamptz)
+          and (lease_until is null or lease_until <= ${DateTime.formatIso(lease.now)}::timestamptz)
         order by ${options.order} limit ${lease.limit}
         for update skip locked)
       returning ${options.returning})
