@@ -4,7 +4,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { EventDispatch } from "@orchestrator/core/events/EventDispatch"
 import { Events } from "@orchestrator/core/events/Events"
 import { Payments } from "@orchestrator/core/payments/Payments"
-import { coolDownAfter, HEALTHY, nextHealth, WebhookDeliveryPolicy } from "@orchestrator/core/webhooks/EndpointHealth"
+import { coolDownAfter, endpointCap, HEALTHY, nextHealth, sameHealth, verdictOf, WebhookDeliveryPolicy } from "@orchestrator/core/webhooks/EndpointHealth"
 import { WebhookDeliveries } from "@orchestrator/core/webhooks/WebhookDeliveries"
 import type { CreateWebhookEndpoint } from "@orchestrator/core/webhooks/WebhookEndpoint"
 import { WebhookEndpoints } from "@orchestrator/core/webhooks/WebhookEndpoints"
@@ -52,7 +52,7 @@ describe("an endpoint's health, pure", () => {
     health = nextHealth(health, "strained", at, policy).health
     expect(health.circuitOpenUntil).toEqual(DateTime.add(at, { seconds: 30 }))
     expect([4, 5, 6, 20].map((failures) => Duration.toSeconds(coolDownAfter(failures, policy)))).toEqual([60, 120, 240, 1_800])
-    expect(nextHealth(health, "succeeded", at, policy).health).toEqual(HEALTHY)
+    expect(nextHealth(health, "slow", at, policy).health).toEqual(HEALTHY)
   })
 
   it("a 4xx counts toward disabling but never opens the circuit; a failed trial reopens it", () => {
@@ -63,8 +63,25 @@ describe("an endpoint's health, pure", () => {
     expect(nextHealth(open, "failed", at, policy).health.circuitOpenUntil).not.toBeNull()
   })
 
+  it("a 2xx within 1 s doubles what it may have in flight, from 2 up to 16; a slow 2xx or a failure takes it back to 2", () => {
+    const cap = (health: typeof HEALTHY) => endpointCap({ status: "active", health }, at, policy.perEndpoint)
+    let health = HEALTHY
+    const caps = [cap(health)]
+    for (let i = 0; i < 4; i++) {
+      health = nextHealth(health, verdictOf(answer(200), 30, policy), at, policy).health
+      caps.push(cap(health))
+    }
+    expect(caps).toEqual([2, 4, 8, 16, 16])
+    expect(verdictOf(answer(204), 1_000, policy)).toBe("slow")
+    expect(cap(nextHealth(health, "slow", at, policy).health)).toBe(2)
+    expect(cap(nextHealth(health, verdictOf(answer(500), 5, policy), at, policy).health)).toBe(2)
+    expect(cap(nextHealth(health, verdictOf(undefined, 10_000, policy), at, policy).health)).toBe(2)
+    // Once it has earned the most, a quick answer changes nothing: no write.
+    expect(sameHealth(nextHealth(health, "succeeded", at, policy).health, health)).toBe(true)
+  })
+
   it("disables once every attempt has failed for 72 hours, not a moment before", () => {
-    const failing = { failureCount: 40, failingSince: at, circuitOpenUntil: null }
+    const failing = { failureCount: 40, failingSince: at, circuitOpenUntil: null, concurrency: null }
     expect(nextHealth(failing, "failed", DateTime.add(at, { hours: 72, millis: -1 }), policy).disable).toBe(false)
     expect(nextHealth(failing, "failed", DateTime.add(at, { hours: 72 }), policy).disable).toBe(true)
   })

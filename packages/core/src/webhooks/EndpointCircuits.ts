@@ -3,7 +3,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { EventLog } from "../events/EventLog.js"
 import { Transactions } from "../ports/Transactions.js"
-import { type AttemptVerdict, type EndpointHealth, isHealthy, nextHealth, WebhookDeliveryPolicy } from "./EndpointHealth.js"
+import { type AttemptVerdict, type EndpointHealth, nextHealth, sameHealth, WebhookDeliveryPolicy } from "./EndpointHealth.js"
 import { WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
 
@@ -20,18 +20,19 @@ export const makeEndpointCircuits = Effect.gen(function*() {
   return {
     /**
      * Records how an attempt to an active endpoint went. `known` is its health as the attempt read
-     * it: a success on an endpoint known healthy writes nothing, so a healthy endpoint costs no write.
+     * it: an attempt that changes nothing of it (a quick success on an endpoint known healthy and
+     * at its most in flight) writes nothing, so a healthy endpoint costs no write.
      */
     observe: (tenant: Tenant, endpointId: string, verdict: AttemptVerdict, known: EndpointHealth) =>
       Effect.gen(function*() {
-        if (verdict === "succeeded" && isHealthy(known)) return
         const policy = yield* WebhookDeliveryPolicy
+        const at = yield* now
+        if (sameHealth(nextHealth(known, verdict, at, policy).health, known)) return
         yield* transactions.run(Effect.gen(function*() {
           const health = yield* repository.findHealth(endpointId, { forUpdate: true })
           if (Option.isNone(health)) return
-          if (verdict === "succeeded" && isHealthy(health.value)) return
-          const at = yield* now
           const next = nextHealth(health.value, verdict, at, policy)
+          if (sameHealth(next.health, health.value) && !next.disable) return
           yield* repository.saveHealth(endpointId, next.health)
           if (!next.disable) return
           const endpoint = yield* repository.find(tenant, endpointId)

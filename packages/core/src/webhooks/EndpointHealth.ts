@@ -10,8 +10,14 @@ export class WebhookDeliveryPolicy extends Context.Reference<WebhookDeliveryPoli
   defaultValue: () => ({
     /** Attempts in flight at once in one worker process. */
     workers: 32,
-    /** Attempts in flight at once to one endpoint, every process together. */
+    /**
+     * Attempts in flight at once to one endpoint, every process together: what a new endpoint, one
+     * that failed or one that answers slowly gets.
+     */
     perEndpoint: 2,
+    /** What an endpoint that answers 2xx within `quickAnswer` earns, doubling with each such answer. */
+    maxPerEndpoint: 16,
+    quickAnswer: Duration.seconds(1),
     /** Attempts in flight at once for one organization's mode, every endpoint and process together. */
     perTenant: 16,
     /** Failed attempts in a row, the last of them unanswered, refused or a 5xx/429, that open the endpoint's circuit. */
@@ -33,32 +39,39 @@ export type DeliveryPolicyValues = Context.Tag.Service<typeof WebhookDeliveryPol
 export const deliveryShare = (policy: DeliveryPolicyValues) => ({ perTenant: policy.perTenant, perLane: policy.perEndpoint })
 
 /**
- * What the service knows of an endpoint's receiver: failed attempts in a row and since when, and its
- * circuit. While the circuit is open (`circuitOpenUntil` ahead) nothing is claimed for it, so its
- * deliveries wait without holding a worker; once that time has passed one attempt at a time goes
- * out (a trial), and the first success closes it.
+ * What the service knows of an endpoint's receiver: failed attempts in a row and since when, its
+ * circuit, and the attempts it has earned in flight. While the circuit is open (`circuitOpenUntil`
+ * ahead) nothing is claimed for it, so its deliveries wait without holding a worker; once that time
+ * has passed one attempt at a time goes out (a trial), and the first success closes it.
  */
 export interface EndpointHealth {
   readonly failureCount: number
   readonly failingSince: DateTime.Utc | null
   readonly circuitOpenUntil: DateTime.Utc | null
+  /** Attempts in flight it has earned by answering quickly; `null`: `perEndpoint`. */
+  readonly concurrency: number | null
 }
 
-export const HEALTHY: EndpointHealth = { failureCount: 0, failingSince: null, circuitOpenUntil: null }
+export const HEALTHY: EndpointHealth = { failureCount: 0, failingSince: null, circuitOpenUntil: null, concurrency: null }
 
-export const isHealthy = (health: EndpointHealth) =>
-  health.failureCount === 0 && health.failingSince === null && health.circuitOpenUntil === null
+const sameTime = (a: DateTime.Utc | null, b: DateTime.Utc | null) => a === null || b === null ? a === b : a.epochMillis === b.epochMillis
+
+/** Whether `a` and `b` say the same: a health unchanged by an attempt needs no write. */
+export const sameHealth = (a: EndpointHealth, b: EndpointHealth) =>
+  a.failureCount === b.failureCount && a.concurrency === b.concurrency && sameTime(a.failingSince, b.failingSince) &&
+  sameTime(a.circuitOpenUntil, b.circuitOpenUntil)
 
 /**
- * How an attempt went, for the endpoint's health: `strained` is what holds a worker or says the
- * receiver is overwhelmed (no answer within the deadline, unreachable, a 5xx or a 429); another
- * failure (a redirect, a 4xx) is answered at once and counts only toward disabling.
+ * How an attempt went, for the endpoint's health: `succeeded` is a 2xx within `quickAnswer`, `slow`
+ * a later one; `strained` is what holds a worker or says the receiver is overwhelmed (no answer
+ * within the deadline, unreachable, a 5xx or a 429); another failure (a redirect, a 4xx) is
+ * answered at once and counts only toward disabling.
  */
-export type AttemptVerdict = "succeeded" | "strained" | "failed"
+export type AttemptVerdict = "succeeded" | "slow" | "strained" | "failed"
 
-export const verdictOf = (response: WebhookResponse | undefined): AttemptVerdict => {
+export const verdictOf = (response: WebhookResponse | undefined, durationMillis: number, policy: DeliveryPolicyValues): AttemptVerdict => {
   if (response === undefined || response._tag === "Unreachable") return "strained"
-  if (response.status >= 200 && response.status < 300) return "succeeded"
+  if (response.status >= 200 && response.status < 300) return durationMillis < Duration.toMillis(policy.quickAnswer) ? "succeeded" : "slow"
   return response.status >= 500 || response.status === 429 ? "strained" : "failed"
 }
 
@@ -71,9 +84,11 @@ export const coolDownAfter = (failures: number, policy: DeliveryPolicyValues): D
 
 /**
  * The endpoint's health after an attempt that went `verdict` at `now`, and whether it must now be
- * disabled: a success clears everything; a failure counts, opens the circuit when it is strained
- * and the threshold is reached (and reopens it, longer, when a trial fails), and disables the
- * endpoint once every attempt has failed for `disableAfter`.
+ * disabled: a success clears its failures and its circuit, and a quick one doubles what it may have
+ * in flight (up to `maxPerEndpoint`), a slow one takes it back to `perEndpoint`; a failure takes it
+ * back too, counts, opens the circuit when it is strained and the threshold is reached (and reopens
+ * it, longer, when a trial fails), and disables the endpoint once every attempt has failed for
+ * `disableAfter`.
  */
 export const nextHealth = (
   health: EndpointHealth,
@@ -81,13 +96,17 @@ export const nextHealth = (
   now: DateTime.Utc,
   policy: DeliveryPolicyValues
 ): { readonly health: EndpointHealth; readonly disable: boolean } => {
-  if (verdict === "succeeded") return { health: HEALTHY, disable: false }
+  if (verdict === "succeeded") {
+    const earned = Math.min((health.concurrency ?? policy.perEndpoint) * 2, policy.maxPerEndpoint)
+    return { health: { ...HEALTHY, concurrency: earned <= policy.perEndpoint ? null : earned }, disable: false }
+  }
+  if (verdict === "slow") return { health: HEALTHY, disable: false }
   const failureCount = health.failureCount + 1
   const failingSince = health.failingSince ?? now
   const opens = health.circuitOpenUntil !== null || (verdict === "strained" && failureCount >= policy.circuitThreshold)
   const circuitOpenUntil = opens ? DateTime.addDuration(now, coolDownAfter(failureCount, policy)) : null
   const disable = !DateTime.lessThan(now, DateTime.addDuration(failingSince, policy.disableAfter))
-  return { health: { failureCount, failingSince, circuitOpenUntil }, disable }
+  return { health: { failureCount, failingSince, circuitOpenUntil, concurrency: null }, disable }
 }
 
 /** How many attempts to an endpoint may be in flight at `now`: none while its circuit is open, one trial after. */
@@ -97,6 +116,7 @@ export const endpointCap = (
   perEndpoint: number
 ): number => {
   // A disabled endpoint's deliveries are attempted without sending anything (and exhausted).
-  if (endpoint.status !== "active" || endpoint.health.circuitOpenUntil === null) return perEndpoint
+  if (endpoint.status !== "active") return perEndpoint
+  if (endpoint.health.circuitOpenUntil === null) return endpoint.health.concurrency ?? perEndpoint
   return DateTime.lessThan(now, endpoint.health.circuitOpenUntil) ? 0 : 1
 }

@@ -5,6 +5,7 @@ import { storableText } from "../domain/Text.js"
 import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { EventLog } from "../events/EventLog.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
 import { causeAttributes, causeLinks, CurrentCausingRequest } from "../observability/CausingRequest.js"
 import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
@@ -12,7 +13,6 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased, type Leased, makeLeasedPool } from "../ports/LeasedWork.js"
 import { makeWriteBatches } from "../ports/WriteBatches.js"
-import { EventLog } from "../events/EventLog.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
 import { makeEndpointCircuits } from "./EndpointCircuits.js"
 import { deliveryShare, type EndpointHealth, HEALTHY, verdictOf, WebhookDeliveryPolicy } from "./EndpointHealth.js"
@@ -122,7 +122,8 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
           const { receiver, record, response } = yield* attempt(leased, receivers)
           yield* recordAttempt({ leased, record })
           if (Option.exists(receiver.endpoint, (endpoint) => endpoint.status === "active")) {
-            yield* circuits.observe(leased.item.tenant, leased.item.endpointId, verdictOf(response), receiver.health)
+            const verdict = verdictOf(response, record.attempt.duration_ms, yield* WebhookDeliveryPolicy)
+            yield* circuits.observe(leased.item.tenant, leased.item.endpointId, verdict, receiver.health)
           }
         })
 

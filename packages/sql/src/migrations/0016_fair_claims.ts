@@ -10,7 +10,8 @@ import { Effect } from "effect"
  *
  * A holder now clears `lease_token` when it has finished (the row may still wait out its lease):
  * tokens of leases that ran out before this version are cleared here so the in-flight indexes start
- * small. Webhook endpoints get their health: failures in a row, since when, and the circuit.
+ * small. Webhook endpoints get their health: failures in a row, since when, the circuit, and the
+ * attempts in flight they have earned by answering quickly.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -18,6 +19,7 @@ export default Effect.gen(function*() {
 alter table webhook_endpoints add column if not exists failure_count integer not null default 0;
 alter table webhook_endpoints add column if not exists failing_since timestamptz;
 alter table webhook_endpoints add column if not exists circuit_open_until timestamptz;
+alter table webhook_endpoints add column if not exists concurrency integer;
 
 update webhook_deliveries set lease_token = null where lease_token is not null and lease_until < now();
 update payments set lease_token = null where lease_token is not null and lease_until < now();

@@ -3,8 +3,8 @@ import { deliveryShare, WebhookDeliveryPolicy } from "@orchestrator/core/webhook
 import { type DueDelivery, WebhookDeliveriesRepository } from "@orchestrator/core/webhooks/WebhookDeliveriesRepository"
 import { WebhookDelivery } from "@orchestrator/core/webhooks/WebhookDelivery"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
-import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { laneCursor } from "../shared/FairClaims.js"
+import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { Column, fromRow } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
@@ -163,7 +163,8 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
               waiting: sql`status = 'pending'`,
               share,
               laneCap: sql`coalesce((select case
-                  when e.status <> 'active' or e.circuit_open_until is null then ${share.perLane}::int
+                  when e.status <> 'active' then ${share.perLane}::int
+                  when e.circuit_open_until is null then coalesce(e.concurrency, ${share.perLane}::int)
                   when e.circuit_open_until > ${at(lease.now)}::timestamptz then 0
                   else 1 end
                 from webhook_endpoints e where e.id = l.endpoint_id), 0)`,
