@@ -68,6 +68,30 @@ const endpointsSection = async (context: PageContext) => {
     return h("div", { class: "row-actions" }, toggle, rotate)
   }
 
+  /**
+   * What the service did or will do about an endpoint whose deliveries keep failing: disabled after
+   * 3 days of failures (its deliveries wait in the dead-letter set), or on its way there.
+   */
+  const healthNotices = (shown: ReadonlyArray<WebhookEndpoint>) =>
+    shown.filter((endpoint) => endpoint.failing_since !== null).map((endpoint) =>
+      endpoint.status === "disabled"
+        ? h(
+          "div",
+          { class: "failure", role: "alert", "data-endpoint-notice": endpoint.id },
+          h("strong", {}, `${endpoint.url} was disabled by the service. `),
+          `Every delivery to it failed since ${
+            when(endpoint.failing_since)
+          }, for 3 days: nothing is sent to it now, and its deliveries end in the dead-letter set. `,
+          "Fix the receiver, enable the endpoint, then resend its dead-letter deliveries."
+        )
+        : h(
+          "div",
+          { class: "secret", role: "status", "data-endpoint-notice": endpoint.id },
+          h("strong", {}, `${endpoint.url} is failing. `),
+          `Every delivery to it has failed since ${when(endpoint.failing_since)}; it is disabled once that has lasted 3 days.`
+        )
+    )
+
   const endpointsTable = (shown: ReadonlyArray<WebhookEndpoint>) =>
     table(
       "Webhook endpoints",
@@ -125,6 +149,7 @@ const endpointsSection = async (context: PageContext) => {
     h("h2", { id: "endpoints-title" }, "Endpoints"),
     form,
     outlet,
+    ...healthNotices(endpoints),
     endpointsTable(endpoints)
   )
 }
