@@ -3,6 +3,7 @@ import type { Tenant } from "@orchestrator/core/domain/Tenant"
 import { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { PaymentsRepository, type PaymentWork } from "@orchestrator/core/payments/PaymentsRepository"
+import type { LeaseRequest } from "@orchestrator/core/ports/LeasedWork"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
@@ -77,10 +78,13 @@ export const PaymentsRepositorySql = Layer.effect(
 
     const writes = paymentWrites(sql)
 
-    const due = (work: PaymentWork) =>
+    // Unanswered: the lease (the next look) as the lane index holds it, so payments waiting for a
+    // later look bound the walk instead of being read one by one.
+    const due = (work: PaymentWork, lease: LeaseRequest) =>
       work._tag === "Waiting"
         ? sql`updated_at < ${at(work.updatedBefore)}::timestamptz`
-        : sql`exists (select 1 from payment_attempts a where a.payment_id = payments.id
+        : sql`coalesce(lease_until, '-infinity'::timestamptz) <= ${at(lease.now)}::timestamptz
+          and exists (select 1 from payment_attempts a where a.payment_id = payments.id
             and a.position = (select max(last.position) from payment_attempts last where last.payment_id = payments.id)
             and a.status in ('pending', 'unknown')
             and a.created_at + case when a.status = 'unknown' then coalesce(a.latency_ms, 0) else 0 end * interval '1 millisecond'
@@ -150,7 +154,7 @@ export const PaymentsRepositorySql = Layer.effect(
       claimDue: (work, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, { tenant: Tenant; paymentId: string }>(sql, {
           table: "payments",
-          due: due(work),
+          due: due(work, lease),
           order: work._tag === "Unanswered" ? sql`coalesce(lease_until, '-infinity'::timestamptz), updated_at` : sql`updated_at`,
           returning: sql`id, organization_id, livemode, updated_at`,
           lease,

@@ -76,7 +76,8 @@ export const RefundsRepositorySql = Layer.effect(
       claimPending: (createdBefore, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, RefundRef>(sql, {
           table: "refunds",
-          due: sql`created_at < ${DateTime.formatIso(createdBefore)}::timestamptz`,
+          due: sql`coalesce(lease_until, '-infinity'::timestamptz) <= ${DateTime.formatIso(lease.now)}::timestamptz
+            and created_at < ${DateTime.formatIso(createdBefore)}::timestamptz`,
           order: sql`coalesce(lease_until, '-infinity'::timestamptz), created_at`,
           returning: sql`id, organization_id, livemode, created_at`,
           lease,
