@@ -5,7 +5,7 @@ import { PaymentRecovery } from "@orchestrator/core/payments/PaymentRecovery"
 import { Payments } from "@orchestrator/core/payments/Payments"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
 import { AuthorizationOutcome } from "@orchestrator/core/providers/PaymentConnector"
-import { DateTime, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { DateTime, Deferred, Duration, Effect, Fiber, Option, TestClock } from "effect"
 import { card, createUnanswered, request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 
@@ -24,7 +24,7 @@ describe("Payments", () => {
         const claim = (minutes: number) =>
           Effect.flatMap(DateTime.now, (now) =>
             repository.claimDue(
-              { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { minutes: 2 }) },
+              { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { minutes: 2 }), callTimeout: Duration.seconds(30) },
               { now, until: DateTime.add(now, { minutes }), limit: 10 }
             )).pipe(Effect.map((claimed) => claimed.map(({ item }) => item)))
         // Too recent to reconcile: the request may still be running.

@@ -32,9 +32,9 @@ describe("when an unanswered attempt is asked about next", () => {
 describe("where the schedule of an unanswered attempt counts from", () => {
   const attempt = (status: string, latency: number | null) => ({ status, created_at: sent, latency_ms: latency })
 
-  it("from when its call gave up once it is unknown; from when it was sent while it is still pending", () => {
-    expect(DateTime.formatIso(unansweredSince(attempt("unknown", 30_000)))).toBe(DateTime.formatIso(after(30)))
-    expect(DateTime.formatIso(unansweredSince(attempt("pending", null)))).toBe(DateTime.formatIso(sent))
+  it("from when its call gave up once it is unknown; while it is still pending, from when its call's deadline is over", () => {
+    expect(DateTime.formatIso(unansweredSince(attempt("unknown", 1_000), Duration.seconds(30)))).toBe(DateTime.formatIso(after(1)))
+    expect(DateTime.formatIso(unansweredSince(attempt("pending", null), Duration.seconds(30)))).toBe(DateTime.formatIso(after(30)))
   })
 })
 
@@ -48,7 +48,7 @@ describe("the worker's looks at an attempt whose PSP never answered (TestClock)"
         const payment = yield* createUnanswered(tenant, "tok_lostThenDown")
         const [unknown] = payment.attempts
         expect([payment.status, unknown!.status, unknown!.latency_ms]).toEqual(["processing", "unknown", 30_000])
-        const gaveUp = DateTime.toEpochMillis(unansweredSince(unknown!))
+        const gaveUp = DateTime.toEpochMillis(unansweredSince(unknown!, Duration.seconds(30)))
         const reference = unknown!.id
         const looks = () => psp.sends.filter((send) => send.reference === reference).slice(1).map((send) => (send.at - gaveUp) / 1000)
         const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) => recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)

@@ -6,7 +6,7 @@ import * as Database from "@orchestrator/sql/Database"
 import { PaymentsRepositorySql } from "@orchestrator/sql/payments/PaymentsRepositorySql"
 import { WebhookDeliveriesRepositorySql } from "@orchestrator/sql/webhooks/WebhookDeliveriesRepositorySql"
 import { durableTestDatabases } from "@orchestrator/testing/TestDatabases"
-import { DateTime, Effect, Layer } from "effect"
+import { DateTime, Duration, Effect, Layer } from "effect"
 
 /**
  * What a fair claim reads on a large, hostile backlog (PostgreSQL, with its planner and statistics):
@@ -150,7 +150,7 @@ describe.skipIf(postgres === undefined)("fair claims on a large hostile backlog,
           const repository = yield* PaymentsRepository
           const now = yield* DateTime.now
           const claim = repository.claimDue(
-            { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { seconds: 5 }) },
+            { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { seconds: 5 }), callTimeout: Duration.seconds(30) },
             { now, until: DateTime.add(now, { minutes: 2 }), limit: 8 }
           )
           return yield* sql.withTransaction(Effect.gen(function*() {
@@ -162,7 +162,7 @@ describe.skipIf(postgres === undefined)("fair claims on a large hostile backlog,
               PaymentsRepositorySql,
               Effect.flatMap(PaymentsRepository, (again) =>
                 again.claimDue(
-                  { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { seconds: 5 }) },
+                  { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { seconds: 5 }), callTimeout: Duration.seconds(30) },
                   { now, until: DateTime.add(now, { minutes: 2 }), limit: 8 }
                 ))
             )

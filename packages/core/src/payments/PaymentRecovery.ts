@@ -95,7 +95,7 @@ const make = Effect.gen(function*() {
       const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
       const last = payment.attempts.at(-1)
       if (payment.status !== "processing" || !awaitsOutcome(last)) return yield* repository.finishClaim(item.paymentId, token)
-      const at = nextReconcileAt(unansweredSince(last!), yield* now, policy.reconcileSchedule, policy.recoveryLease)
+      const at = nextReconcileAt(unansweredSince(last!, policy.callTimeout), yield* now, policy.reconcileSchedule, policy.recoveryLease)
       yield* repository.holdUntil(item.paymentId, token, at)
     }).pipe(Effect.onError(() => repository.finishClaim(item.paymentId, token)))
 
@@ -103,7 +103,7 @@ const make = Effect.gen(function*() {
     drainLeased({
       claim: (lease) =>
         repository.claimDue(
-          { _tag: "Unanswered", sentBefore: before(lease.now, firstReconcileAfter(policy.reconcileSchedule)) },
+          { _tag: "Unanswered", sentBefore: before(lease.now, firstReconcileAfter(policy.reconcileSchedule)), callTimeout: policy.callTimeout },
           lease
         ),
       handle: reconcileOnSchedule,

@@ -1,4 +1,4 @@
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, type Duration, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
@@ -20,10 +20,10 @@ export interface PaymentRef {
 /** The payments a worker looks after. */
 export type PaymentWork =
   /**
-   * `processing` with a last attempt never answered since `sentBefore` or earlier: sent then, or
-   * (its outcome `unknown`) given up on then (`unansweredSince`).
+   * `processing` with a last attempt never answered since `sentBefore` or earlier (`unansweredSince`:
+   * its call gave up then, or, still pending, its `callTimeout` was over then).
    */
-  | { readonly _tag: "Unanswered"; readonly sentBefore: DateTime.Utc }
+  | { readonly _tag: "Unanswered"; readonly sentBefore: DateTime.Utc; readonly callTimeout: Duration.Duration }
   /** Waiting on the customer (3DS) or on a capture since before `updatedBefore`. */
   | {
     readonly _tag: "Waiting"
@@ -36,7 +36,8 @@ const isDue = (payment: Payment, work: PaymentWork) => {
     return payment.status === work.status && DateTime.lessThan(payment.updated_at, work.updatedBefore)
   }
   const last = payment.attempts.at(-1)
-  return payment.status === "processing" && awaitsOutcome(last) && !DateTime.greaterThan(unansweredSince(last!), work.sentBefore)
+  return payment.status === "processing" && awaitsOutcome(last) &&
+    !DateTime.greaterThan(unansweredSince(last!, work.callTimeout), work.sentBefore)
 }
 
 /** Every write of a payment writes its attempts with it. */

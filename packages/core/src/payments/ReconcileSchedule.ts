@@ -2,15 +2,19 @@ import { DateTime, Duration } from "effect"
 
 /**
  * Where an unanswered attempt's reconciliation schedule counts from: when its call gave up on the
- * PSP (it is `unknown`: sent, plus the time it waited), or, still `pending` (a request still
- * waiting on the PSP, or one that died), when it was sent. An attempt whose answer was lost to a
- * 30 s deadline is first asked about 5 s after that, not 5 s after it was sent (while the call
- * that sent it was still waiting), which left the next look 2 minutes out.
+ * PSP (it is `unknown`: sent, plus the time it waited), or, still `pending`, when that call's
+ * deadline (`callTimeout` after it was sent) has passed: till then the request that sent it may
+ * still be waiting for the answer, and asking meanwhile only races it (and held the payment past its
+ * first look: the next one came 2 minutes after the attempt was sent). An attempt whose answer was
+ * lost to a 30 s deadline is first asked about 5 s after that.
  */
 export const unansweredSince = (
-  attempt: { readonly status: string; readonly created_at: DateTime.Utc; readonly latency_ms: number | null }
+  attempt: { readonly status: string; readonly created_at: DateTime.Utc; readonly latency_ms: number | null },
+  callTimeout: Duration.Duration
 ): DateTime.Utc =>
-  attempt.status === "unknown" && attempt.latency_ms !== null ? DateTime.add(attempt.created_at, { millis: attempt.latency_ms }) : attempt.created_at
+  DateTime.add(attempt.created_at, {
+    millis: attempt.status === "unknown" && attempt.latency_ms !== null ? attempt.latency_ms : Duration.toMillis(callTimeout)
+  })
 
 /**
  * When an attempt nobody heard back from is next asked about, after a try at `now` left it

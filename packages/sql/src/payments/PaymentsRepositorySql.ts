@@ -4,7 +4,7 @@ import { Payment } from "@orchestrator/core/payments/Payment"
 import { PaymentPolicy } from "@orchestrator/core/payments/PaymentPolicy"
 import { PaymentsRepository, type PaymentWork } from "@orchestrator/core/payments/PaymentsRepository"
 import type { LeaseRequest } from "@orchestrator/core/ports/LeasedWork"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
 import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, finishLeased } from "../shared/LeasedClaims.js"
@@ -87,7 +87,8 @@ export const PaymentsRepositorySql = Layer.effect(
           and exists (select 1 from payment_attempts a where a.payment_id = payments.id
             and a.position = (select max(last.position) from payment_attempts last where last.payment_id = payments.id)
             and a.status in ('pending', 'unknown')
-            and a.created_at + case when a.status = 'unknown' then coalesce(a.latency_ms, 0) else 0 end * interval '1 millisecond'
+            and a.created_at + case when a.status = 'unknown' and a.latency_ms is not null then a.latency_ms
+                else ${Duration.toMillis(work.callTimeout)}::int end * interval '1 millisecond'
               <= ${at(work.sentBefore)}::timestamptz)`
     /** One cursor per queue: unanswered payments, and each status waiting on someone. */
     const cursors = { unanswered: laneCursor(), requires_action: laneCursor(), requires_capture: laneCursor() }

@@ -3,7 +3,7 @@ import type { Currency } from "@orchestrator/core/domain/Currency"
 import { EventsRepository } from "@orchestrator/core/events/EventsRepository"
 import { Failure, NextAction, Payment, PaymentAttempt, PaymentMethod } from "@orchestrator/core/payments/Payment"
 import { PaymentsRepository } from "@orchestrator/core/payments/PaymentsRepository"
-import { Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { at, attempt, newTenant, page, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** Writing a payment: what is written reads back the same, and a change only while the payment is as last seen. */
@@ -152,7 +152,7 @@ const paymentLeases = (it: StorageContractTest) => {
       const claim = (nowMillis: number) =>
         Effect.map(
           repository.claimDue(
-            { _tag: "Unanswered", sentBefore: at(5 * 60_000) },
+            { _tag: "Unanswered", sentBefore: at(5 * 60_000), callTimeout: Duration.seconds(30) },
             { now: at(nowMillis), until: at(nowMillis + 60_000), limit: 100 }
           ),
           (claimed) => claimed.map(({ item }) => item).filter((ref) => ref.tenant.organizationId === tenant.organizationId)
