@@ -117,7 +117,9 @@ describe("the dashboard: webhooks", () => {
     await page.getByRole("link", { name: "Webhooks" }).click()
     const disabled = page.locator(`[data-endpoint-notice="${broken.id}"]`)
     await disabled.waitFor()
-    await expect.poll(() => disabled.textContent(), POLL).toMatch(/was disabled by the service.*failed since.*Fix the receiver, enable the endpoint/)
+    await expect.poll(() => disabled.textContent(), POLL).toMatch(
+      /is disabled\. Every delivery to it failed since .* disables an endpoint after 3 days.*Fix the receiver, enable the endpoint/
+    )
     await expect.poll(() => disabled.getAttribute("role"), POLL).toBe("alert")
     const warned = page.locator(`[data-endpoint-notice="${failing.id}"]`)
     await expect.poll(() => warned.textContent(), POLL).toMatch(/is failing.*disabled once that has lasted 3 days/)
