@@ -6,7 +6,7 @@ import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { CausingRequest } from "../observability/CausingRequest.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
-import { deliveryShare, type EndpointHealth, endpointCap, WebhookDeliveryPolicy } from "./EndpointHealth.js"
+import { deliveryShare, endpointCap, type EndpointHealth, WebhookDeliveryPolicy } from "./EndpointHealth.js"
 import { type DeliveryListFilter, type DeliveryStatus, type ResendDeliveries, type WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 
 /** A delivery a worker is about to attempt. `payload` is the exact JSON that is sent. */
