@@ -72,5 +72,7 @@ create index subscriptions_on_clock_by_lane on subscriptions (organization_id co
   where next_run_at is not null and test_clock is not null;
 create index subscriptions_in_flight on subscriptions (organization_id collate "C", livemode)
   where lease_token is not null;
+create index test_clocks_advancing_by_lane on test_clocks (organization_id collate "C", livemode, id)
+  where advance_to is not null;
 `).unprepared
 })
