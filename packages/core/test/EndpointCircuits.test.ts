@@ -63,15 +63,15 @@ describe("an endpoint's health, pure", () => {
     expect(nextHealth(open, "failed", at, policy).health.circuitOpenUntil).not.toBeNull()
   })
 
-  it("a 2xx within 1 s doubles what it may have in flight, from 2 up to 16; a slow 2xx or a failure takes it back to 2", () => {
+  it("a 2xx within 1 s doubles what it may have in flight, from 2 up to 32; a slow 2xx or a failure takes it back to 2", () => {
     const cap = (health: typeof HEALTHY) => endpointCap({ status: "active", health }, at, policy.perEndpoint)
     let health = HEALTHY
     const caps = [cap(health)]
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       health = nextHealth(health, verdictOf(answer(200), 30, policy), at, policy).health
       caps.push(cap(health))
     }
-    expect(caps).toEqual([2, 4, 8, 16, 16])
+    expect(caps).toEqual([2, 4, 8, 16, 32, 32])
     expect(verdictOf(answer(204), 1_000, policy)).toBe("slow")
     expect(cap(nextHealth(health, "slow", at, policy).health)).toBe(2)
     expect(cap(nextHealth(health, verdictOf(answer(500), 5, policy), at, policy).health)).toBe(2)

@@ -9,17 +9,17 @@ import type { WebhookResponse } from "./WebhookSender.js"
 export class WebhookDeliveryPolicy extends Context.Reference<WebhookDeliveryPolicy>()("core/WebhookDeliveryPolicy", {
   defaultValue: () => ({
     /** Attempts in flight at once in one worker process. */
-    workers: 32,
+    workers: 64,
     /**
      * Attempts in flight at once to one endpoint, every process together: what a new endpoint, one
      * that failed or one that answers slowly gets.
      */
     perEndpoint: 2,
     /** What an endpoint that answers 2xx within `quickAnswer` earns, doubling with each such answer. */
-    maxPerEndpoint: 16,
+    maxPerEndpoint: 32,
     quickAnswer: Duration.seconds(1),
     /** Attempts in flight at once for one organization's mode, every endpoint and process together. */
-    perTenant: 16,
+    perTenant: 32,
     /** Failed attempts in a row, the last of them unanswered, refused or a 5xx/429, that open the endpoint's circuit. */
     circuitThreshold: 3,
     /** How long the circuit first stays open; it doubles with each failure after, up to `maxCoolDown`. */
