@@ -92,7 +92,8 @@ const logged = <R>(effect: Effect.Effect<void, never, R>, what: string) =>
   effect.pipe(Effect.catchAllCause((cause) => Effect.logError(`A leased ${what} failed; it is retried after its lease`, cause)))
 
 /**
- * Works through due items with at most `concurrency` of them handled at once. Each item is claimed
+ * Works through due items with at most `concurrency` of them handled at once (the pool's size, when
+ * the job's pool is given: its passes together). Each item is claimed
  * when a worker is free for it, and handled and finished on its own: a worker freed by a quick item
  * takes the next due one at once, whatever the slow ones beside it do. A lease only has to outlast
  * one item, never a queue of them, so no second worker takes an item that is still being handled.
