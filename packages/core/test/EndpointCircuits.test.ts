@@ -155,6 +155,33 @@ describe("webhook endpoints isolated from each other (TestClock)", () => {
       yield* TestClock.adjust("10 seconds")
       yield* deliverDue
       expect((yield* deliveriesTo(tenant, flaky.id)).map((delivery) => delivery.status)).toEqual(Array(5).fill("succeeded"))
+    }).pipe(
+      // One attempt in flight to an endpoint, so that the attempts before the circuit opens are counted exactly.
+      Effect.provideService(WebhookDeliveryPolicy, { ...WebhookDeliveryPolicy.defaultValue(), perEndpoint: 1 }),
+      Effect.provide(services.layer)
+    )
+  })
+
+  it.effect("a resend asked for while the circuit is open goes out at once, as the circuit's trial", () => {
+    const services = makeTestServices()
+    let up = false
+    services.receiver.reactWith(() => up ? answer(200) : answer(503))
+    return Effect.gen(function*() {
+      const tenant = yield* createTenant
+      const flaky = yield* endpoint(tenant, "https://flaky.example/hooks")
+      for (let i = 0; i < 3; i++) yield* pay(tenant)
+      yield* dispatch
+      yield* deliverDue
+      const waiting = yield* deliveriesTo(tenant, flaky.id)
+      expect(waiting.map((delivery) => delivery.attempt_count)).toEqual([1, 1, 1])
+      // The receiver is fixed; its circuit would keep it waiting for its cool-down, and a retry for a minute.
+      up = true
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* deliverDue).toBe(0)
+      yield* Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.resend(tenant, waiting[0]!.id))
+      expect(yield* deliverDue).toBe(1)
+      const resent = yield* Effect.flatMap(WebhookDeliveries, (deliveries) => deliveries.retrieve(tenant, waiting[0]!.id))
+      expect([resent.status, resent.attempt_count]).toEqual(["succeeded", 2])
       const recovered = yield* Effect.flatMap(WebhookEndpoints, (endpoints) => endpoints.retrieve(tenant, flaky.id))
       expect(recovered.failing_since).toBeNull()
     }).pipe(

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { now } from "../domain/Timestamp.js"
 import { EventLog } from "../events/EventLog.js"
@@ -18,6 +18,17 @@ export const makeEndpointCircuits = Effect.gen(function*() {
   const transactions = yield* Transactions
   const events = yield* EventLog
   return {
+    /**
+     * A resend asked for now: an endpoint whose circuit is open gets its trial attempt now rather
+     * than at the end of its cool-down (up to 30 minutes), so a merchant who fixed the receiver sees
+     * the resend go out. Its failure reopens the circuit as any trial's would.
+     */
+    trialNow: (endpointId: string, at: DateTime.Utc) =>
+      transactions.run(Effect.gen(function*() {
+        const health = yield* repository.findHealth(endpointId, { forUpdate: true })
+        if (Option.isNone(health) || health.value.circuitOpenUntil === null || !DateTime.lessThan(at, health.value.circuitOpenUntil)) return
+        yield* repository.saveHealth(endpointId, { ...health.value, circuitOpenUntil: at })
+      })),
     /**
      * Records how an attempt to an active endpoint went. `known` is its health as the attempt read
      * it: an attempt that changes nothing of it (a quick success on an endpoint known healthy and

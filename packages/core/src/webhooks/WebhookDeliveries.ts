@@ -154,12 +154,23 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
         retrieve: load,
         resend: (tenant, id) =>
           Effect.gen(function*() {
-            const resent = yield* deliveries.resend(tenant, id, yield* now)
+            const at = yield* now
+            const resent = yield* deliveries.resend(tenant, id, at)
             if (Option.isNone(resent)) return yield* new WebhookDeliveryNotFound({ id })
+            yield* circuits.trialNow(resent.value.endpoint_id, at)
             return yield* load(tenant, id)
           }),
         resendMatching: (tenant, { created_after, ...filter }) =>
-          Effect.flatMap(now, (at) => deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)),
+          Effect.gen(function*() {
+            const at = yield* now
+            const queued = yield* deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)
+            if (queued === 0) return 0
+            const endpoints = yield* Effect.orDie(endpointsRepository.list(tenant, { limit: 100, startingAfter: undefined }))
+            for (const endpoint of endpoints.data) {
+              if (filter.endpoint_id === undefined || filter.endpoint_id === endpoint.id) yield* circuits.trialNow(endpoint.id, at)
+            }
+            return queued
+          }),
         jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
       }
     })
