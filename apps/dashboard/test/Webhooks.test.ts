@@ -1,4 +1,5 @@
-import { Effect, Exit, Scope } from "effect"
+import { WebhookDeliveryPolicy } from "@orchestrator/core"
+import { Duration, Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newKey, paymentWith } from "../../http/test/support/Fixtures.js"
 import { startReceiver } from "../../http/test/support/Receiver.js"
@@ -91,6 +92,39 @@ describe("the dashboard: webhooks", () => {
     // Nothing left to resend: the button says so instead of sending nothing.
     await page.locator("#bulk-resend").click()
     await page.locator("#bulk-result [role=alert] >> text=no exhausted delivery").waitFor()
+    expect(problemsOf(page)).toEqual([])
+    await page.context().close()
+  })
+
+  it("shows an endpoint the service disabled after its deliveries kept failing, and one failing now", async () => {
+    const shop = await harness.run(merchant())
+    const { broken, failing } = await harness.run(Effect.gen(function*() {
+      const down = yield* Scope.extend(startReceiver, scope)
+      down.answerWith(503)
+      const broken = yield* shop.client.webhooks.createEndpoint({ headers: {}, payload: { url: `${down.url}/a` } as never })
+      yield* shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa") })
+      // Every attempt fails: with a policy that gives up at the first failure, the service disables it.
+      yield* deliverWebhooks.pipe(
+        Effect.provideService(WebhookDeliveryPolicy, { ...WebhookDeliveryPolicy.defaultValue(), disableAfter: Duration.zero })
+      )
+      const failing = yield* shop.client.webhooks.createEndpoint({ headers: {}, payload: { url: `${down.url}/b` } as never })
+      yield* shop.client.payments.create({ headers: { "idempotency-key": newKey() }, payload: paymentWith("tok_visa") })
+      yield* deliverWebhooks
+      return { broken, failing }
+    }))
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.getByRole("link", { name: "Webhooks" }).click()
+    const disabled = page.locator(`[data-endpoint-notice="${broken.id}"]`)
+    await disabled.waitFor()
+    await expect.poll(() => disabled.textContent(), POLL).toMatch(
+      /is disabled\. Every delivery to it failed since .* disables an endpoint after 3 days.*Fix the receiver, enable the endpoint/
+    )
+    await expect.poll(() => disabled.getAttribute("role"), POLL).toBe("alert")
+    const warned = page.locator(`[data-endpoint-notice="${failing.id}"]`)
+    await expect.poll(() => warned.textContent(), POLL).toMatch(/is failing.*disabled once that has lasted 3 days/)
+    await expect.poll(() => column(page, "endpoints-table", "Status"), POLL).toEqual(["active", "disabled"])
+    await screenshot(page, "webhooks-endpoint-disabled-by-service")
     expect(problemsOf(page)).toEqual([])
     await page.context().close()
   })

@@ -153,7 +153,8 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           // The page is the merchant's: its name heads it and titles the tab (the organization's name,
           // its display name until one is set).
           expect(yield* textOf(page, ".orchestrator-title")).toBe(`Pay ${organization.name}`)
-          expect(yield* Effect.promise(() => page.title())).toBe(`Pay ${organization.name}`)
+          // The tab's title is set with the heading, in the same step: waited for, as a user would see it.
+          yield* Effect.promise(() => page.waitForFunction((title) => document.title === title, `Pay ${organization.name}`, { timeout: 10_000 }))
           yield* enterCard(yield* cardFrame(page), "4000 0000 0000 0002")
           yield* click(page, /Pay/)
           const message = page.locator(".orchestrator-message.orchestrator-warning")

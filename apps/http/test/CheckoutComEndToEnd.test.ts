@@ -55,7 +55,7 @@ for (const database of testDatabases()) {
           const connection = yield* call("/v1/provider-connections", { body: connectionBody("cko_eu", {}) })
           expect([connection.status, connection.json.type]).toEqual([201, "checkout_com"])
           const noChannel = yield* call("/v1/provider-connections", { body: { name: "cko_x", type: "checkout_com", credentials: { secret_key: SECRET_KEY } } })
-          expect([noChannel.status, noChannel.json.error.param]).toEqual([422, "settings"])
+          expect([noChannel.status, noChannel.json.error.param]).toEqual([422, "settings.processing_channel_id"])
           const noKey = yield* call("/v1/provider-connections", {
             body: { name: "cko_y", type: "checkout_com", settings: { processing_channel_id: fake.processingChannelId } }
           })

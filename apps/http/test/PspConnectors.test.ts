@@ -72,7 +72,7 @@ for (const database of testDatabases()) {
           const badSettings = yield* call("/v1/provider-connections", {
             body: { name: "stripe_y", type: "stripe", credentials: { secret_key: "sk_test_1" }, settings: { timeout_ms: 5 } }
           })
-          expect([badSettings.status, badSettings.json.error.param]).toEqual([422, "settings"])
+          expect([badSettings.status, badSettings.json.error.param]).toEqual([422, "settings.timeout_ms"])
 
           const paid = yield* call("/v1/payments", { body: card("pm_card_visa", { provider: "stripe_eu" }) })
           expect(paid.status).toBe(201)

@@ -54,8 +54,11 @@ for (const database of testDatabases()) {
           expect([taken.status, taken.json.error.code]).toEqual([409, "connection_name_taken"])
           const invalid = [
             [{ name: "x", type: "worldpay" }, "type"],
-            [{ name: "x", type: "sandbox", settings: { outage: "yes" } }, "settings"],
-            [{ name: "x", type: "sandbox", settings: { latency: 5 } }, "settings"],
+            [{ name: "x", type: "sandbox", settings: { outage: "yes" } }, "settings.outage"],
+            [{ name: "x", type: "sandbox", settings: { latency: 5 } }, "settings.latency"],
+            // An hour of latency held the worker's reconciliation for everyone (finding): a minute at most.
+            [{ name: "x", type: "sandbox", settings: { latency_ms: 3_600_000 } }, "settings.latency_ms"],
+            [{ name: "x", type: "sandbox", settings: { latency_ms: 60_001 } }, "settings.latency_ms"],
             [{ name: "x", type: "sandbox", credentials: { password: "p" } }, "credentials.password"]
           ] as const
           for (const [body, param] of invalid) {
@@ -66,6 +69,11 @@ for (const database of testDatabases()) {
 
           const listed = (yield* call("/v1/provider-connections")).json.data.map((each: { name: string }) => each.name)
           expect(listed).toEqual(["sandbox_eu", "sandbox_b", "sandbox_a"])
+          const slowest = yield* call(`/v1/provider-connections/${created.json.id}`, { method: "PATCH", body: { settings: { latency_ms: 60_000 } } })
+          expect([slowest.status, slowest.json.settings]).toEqual([200, { latency_ms: 60_000 }])
+          const tooSlow = yield* call(`/v1/provider-connections/${created.json.id}`, { method: "PATCH", body: { settings: { latency_ms: 3_600_000 } } })
+          expect([tooSlow.status, tooSlow.json.error.type, tooSlow.json.error.param]).toEqual([422, "invalid_request_error", "settings.latency_ms"])
+          expect(tooSlow.json.error.message).toBe("Invalid settings.latency_ms: at most 60000 (one minute).")
           const patched = yield* call(`/v1/provider-connections/${created.json.id}`, {
             method: "PATCH",
             body: { settings: { outage: true }, credentials: { api_key: "sk_sandbox_TOPSECRET_3" } }

@@ -113,7 +113,9 @@ describe("a PSP that does not answer in time (TestClock)", () => {
         expect([stuck.status, stuck.attempts.map((attempt) => [attempt.status, attempt.error_code])])
           .toEqual(["processing", [["unknown", "timeout"]]])
 
-        // Past the first point of the schedule (5 s after the attempt): the worker sends the same request again.
+        // The first point of the schedule, 5 s after the call gave up: the worker sends the same request again.
+        expect(yield* reconcilePayments).toBe(0)
+        yield* TestClock.adjust("5 seconds")
         expect(yield* reconcilePayments).toBe(1)
         const settled = yield* payments.retrieve(tenant, stuck.id)
         expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 2000])

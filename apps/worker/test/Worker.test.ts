@@ -73,8 +73,10 @@ describe("worker jobs", () => {
       const stuck = yield* createUnanswered(tenant, "tok_visa")
       expect([stuck.status, stuck.attempts[0]!.status]).toEqual(["processing", "unknown"])
 
-      // 30 s after the attempt, past the schedule's first point (5 s): the worker asks at once.
+      // The schedule's first point is 5 s after the call gave up on the PSP: not before.
       yield* setSandbox(tenant, {})
+      expect(yield* reconcilePayments).toBe(0)
+      yield* TestClock.adjust("5 seconds")
       expect(yield* reconcilePayments).toBe(1)
       const settled = yield* payments.retrieve(tenant, stuck.id)
       expect([settled.status, settled.amount_captured]).toEqual(["succeeded", 2000])

@@ -19,8 +19,9 @@ connectorContract({
     const ledger = yield* Effect.provide(SandboxLedger, SandboxLedger.layerMemory)
     const connection = makeConnection()
     const prompt = sandboxConnector(ledger, connection)
-    // The same books behind a connector whose answers come an hour late: the sandbox acts, then waits.
-    const late = sandboxConnector(ledger, makeConnection({ latency_ms: 3_600_000 }, connection.id))
+    // The same books behind a connector whose answers come a minute late (the most a connection may
+    // ask for, past every deadline): the sandbox acts, then waits.
+    const late = sandboxConnector(ledger, makeConnection({ latency_ms: 60_000 }, connection.id))
     let dropNext = false
     const authorize: PaymentConnector["authorize"] = (request) => {
       const used = dropNext ? late : prompt

@@ -146,9 +146,12 @@ describe("SandboxConnector", () => {
     it.effect("invalid or unknown settings are refused", () =>
       withLedger(Effect.gen(function*() {
         const definition = sandboxDefinition(yield* SandboxLedger)
-        for (const settings of [{ latency_ms: -1 }, { failure_rate: 1.5 }, { outage: "yes" }, { latency: 5 }]) {
+        for (
+          const settings of [{ latency_ms: -1 }, { latency_ms: 60_001 }, { latency_ms: 3_600_000 }, { failure_rate: 1.5 }, { outage: "yes" }, { latency: 5 }]
+        ) {
           expect(Either.isLeft(Schema.decodeUnknownEither(definition.settings)(settings))).toBe(true)
         }
+        expect(Either.isRight(Schema.decodeUnknownEither(definition.settings)({ latency_ms: 60_000 }))).toBe(true)
         expect(Schema.decodeUnknownSync(definition.settings)({ latency_ms: 5 })).toEqual({
           latency_ms: 5,
           outage: false,

@@ -289,6 +289,7 @@ export {
 } from "./observability/ServiceMetrics.js"
 
 // The egress policy every outbound call goes through
+export { EXPIRY_SHARE } from "./checkout/CheckoutSessionsRepository.js"
 export { timeOfId } from "./domain/Ids.js"
 export { type ListOrder } from "./domain/Pagination.js"
 export {
@@ -302,8 +303,13 @@ export {
   pspAccess,
   webhookAccess
 } from "./egress/EgressPolicy.js"
+export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
 export { providerWebhooksThrottledTotal } from "./observability/ServiceMetrics.js"
+export { type FairShare, type LaneKey, MAX_LANES_PER_CLAIM } from "./ports/LeasedWork.js"
 export { connectionTypesNamed } from "./providers/ConnectionTypes.js"
 export { type WebhookClaim } from "./providers/PaymentConnector.js"
+export { APPLY_SHARE } from "./providers/ProviderEventsRepository.js"
 export { isPspId } from "./providers/PspIds.js"
 export { WebhookIntakeLimit } from "./providers/WebhookIntake.js"
+export { BILLING_SHARE } from "./subscriptions/SubscriptionsRepository.js"
+export { deliveryShare, HEALTHY, WebhookDeliveryPolicy } from "./webhooks/EndpointHealth.js"

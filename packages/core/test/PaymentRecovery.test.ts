@@ -1,11 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Option, TestClock } from "effect"
+import { Context, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
+import { PaymentPolicy } from "../src/payments/PaymentPolicy.js"
 import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
 import { Payments } from "../src/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) => recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)
+
+/** Another worker process: its own reconciliation job (and workers) over the same storage. */
+const secondWorker = Effect.map(
+  Layer.build(Layer.fresh(PaymentRecovery.layer)),
+  (context) => Context.get(context, PaymentRecovery).jobs.find((job) => job.name === "reconcile-payments")!.run
+)
 
 /** Moves the test clock on in small steps until `fiber` is done. */
 const runToEnd = <A, E>(fiber: Fiber.RuntimeFiber<A, E>) =>
@@ -37,10 +44,11 @@ describe("PaymentRecovery", () => {
 
       // The first worker takes 4 at a time, 30 s a round: 20 payments would take 150 s, longer than
       // one lease (120 s). A second worker starts while it is still busy.
+      const other = yield* secondWorker
       const first = yield* Effect.fork(reconcilePass)
       for (let i = 0; i < 20; i++) yield* TestClock.adjust("5 seconds")
       expect(Option.isNone(yield* Fiber.poll(first))).toBe(true)
-      const second = yield* Effect.fork(reconcilePass)
+      const second = yield* Effect.fork(other)
       const [byFirst, bySecond] = [yield* runToEnd(first), yield* runToEnd(second)]
 
       expect(byFirst).toBeGreaterThan(0)
@@ -53,6 +61,11 @@ describe("PaymentRecovery", () => {
         // ...and never while another send of it was still waiting for the PSP (30 s each).
         for (let i = 1; i < sends.length; i++) expect(sends[i]! - sends[i - 1]!).toBeGreaterThanOrEqual(30_000)
       }
-    }).pipe(Effect.provide(services.layer))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(services.layer),
+      // Each worker 4 at a time, and room for both on the one connection: what is tested is the leases.
+      Effect.provideService(PaymentPolicy, { ...PaymentPolicy.defaultValue(), recoveryWorkers: 4, recoveryShare: { perTenant: 8, perLane: 8 } })
+    )
   })
 })

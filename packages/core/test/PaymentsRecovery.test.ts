@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DateTime, Effect, Fiber, Option, TestClock } from "effect"
+import { DateTime, Duration, Effect, Fiber, Option, TestClock } from "effect"
 import { IdempotencyKeysRepository } from "../src/idempotency/IdempotencyKeysRepository.js"
 import type { KeyedAnswer } from "../src/idempotency/KeyRun.js"
 import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
@@ -24,7 +24,7 @@ describe("Payments", () => {
         const claim = (minutes: number) =>
           Effect.flatMap(DateTime.now, (now) =>
             repository.claimDue(
-              { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { minutes: 2 }) },
+              { _tag: "Unanswered", sentBefore: DateTime.subtract(now, { minutes: 2 }), callTimeout: Duration.seconds(30) },
               { now, until: DateTime.add(now, { minutes }), limit: 10 }
             )).pipe(Effect.map((claimed) => claimed.map(({ item }) => item)))
         // Too recent to reconcile: the request may still be running.

@@ -6,6 +6,7 @@ import type { Tenant } from "../src/domain/Tenant.js"
 import { EventDispatch } from "../src/events/EventDispatch.js"
 import { Payments } from "../src/payments/Payments.js"
 import { RETRY_DELAYS } from "../src/webhooks/DeliverySchedule.js"
+import { WebhookDeliveryPolicy } from "../src/webhooks/EndpointHealth.js"
 import { WebhookDeliveries } from "../src/webhooks/WebhookDeliveries.js"
 import { WebhookDeliveriesRepository } from "../src/webhooks/WebhookDeliveriesRepository.js"
 import type { CreateWebhookEndpoint } from "../src/webhooks/WebhookEndpoint.js"
@@ -247,7 +248,11 @@ describe("webhook deliveries", () => {
       expect(yield* deliveries.resendMatching(tenant, {})).toBe(0)
       yield* tick
       expect((yield* deliveriesOf(tenant)).map((delivery) => delivery.status)).toEqual(["succeeded", "succeeded", "succeeded"])
-    }).pipe(Effect.provide(services.layer))
+    }).pipe(
+      // Each delivery's own retries, as if the endpoint never rested nor was disabled: EndpointCircuits.test.ts covers those.
+      Effect.provideService(WebhookDeliveryPolicy, { ...WebhookDeliveryPolicy.defaultValue(), circuitThreshold: 1_000, disableAfter: Duration.days(30) }),
+      Effect.provide(services.layer)
+    )
   })
 
   it.effect("a worker that dies holding a delivery loses it only for the length of its lease", () => {

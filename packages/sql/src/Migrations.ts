@@ -18,6 +18,7 @@ import causingRequests from "./migrations/0015_causing_requests.js"
 import organizationDisplayNames from "./migrations/0016_organization_display_names.js"
 import connectionErrorTimes from "./migrations/0017_connection_error_times.js"
 import keptAnswers from "./migrations/0018_kept_answers.js"
+import fairClaims from "./migrations/0019_fair_claims.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -37,11 +38,12 @@ const migrations = {
   "0015_causing_requests": causingRequests,
   "0016_organization_display_names": organizationDisplayNames,
   "0017_connection_error_times": connectionErrorTimes,
-  "0018_kept_answers": keptAnswers
+  "0018_kept_answers": keptAnswers,
+  "0019_fair_claims": fairClaims
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 18
+export const LATEST_MIGRATION = 19
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

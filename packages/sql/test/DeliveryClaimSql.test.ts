@@ -65,7 +65,13 @@ describe.skipIf(postgres === undefined)("the webhook deliveries' claim on Postgr
           return yield* client.withTransaction(Effect.gen(function*() {
             const before = yield* readSoFar
             const now = yield* DateTime.now
-            const claimed = yield* repository.claimDue({ now, until: DateTime.add(now, { seconds: 30 }), limit: 8 })
+            // A share that lets one endpoint take the whole batch: the endpoint's default (2) would hide the batch's cost.
+            const claimed = yield* repository.claimDue({
+              now,
+              until: DateTime.add(now, { seconds: 30 }),
+              limit: 8,
+              share: { perTenant: 16, perLane: 8 }
+            })
             const after = yield* readSoFar
             const oldest = yield* client<{ id: string }>`select id from webhook_deliveries order by next_attempt_at, id limit 8`
             return { before, claimed, after, oldest: oldest.map(({ id }) => id) }
@@ -79,7 +85,9 @@ describe.skipIf(postgres === undefined)("the webhook deliveries' claim on Postgr
         // one of the object's is still undispatched) reads thousands of rows: the bench's backlog then
         // drained at 8 a second.
         expect(after.rows - before.rows).toBeLessThan(100)
-        expect(after.blocks - before.blocks).toBeLessThan(300)
+        // Pages: the walk over lanes, the counts of what is in flight and the claim's writes to the
+        // lane and in-flight indexes come on top of the batch's own (about 320 in all, not thousands).
+        expect(after.blocks - before.blocks).toBeLessThan(400)
       }).pipe(Effect.scoped),
     120_000
   )

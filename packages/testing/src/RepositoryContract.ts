@@ -4,6 +4,7 @@ import type { Layer } from "effect"
 import { billingRepositoriesContract } from "./contracts/BillingRepositoriesContract.js"
 import { causingRequestContract } from "./contracts/CausingRequestContract.js"
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"
+import { fairClaimsContract } from "./contracts/FairClaimsContract.js"
 import { idempotencyKeysRepositoryContract } from "./contracts/IdempotencyKeysRepositoryContract.js"
 import { insightsRepositoryContract } from "./contracts/InsightsRepositoryContract.js"
 import { keyRidesContract } from "./contracts/KeyRidesContract.js"
@@ -30,4 +31,6 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
     providerConnectionsRepositoryContract(it)
     tenancyRepositoriesContract(it)
     insightsRepositoryContract(it)
+    // Last: its claims take up due rows the others left in the shared store.
+    fairClaimsContract(it)
   })

@@ -42,5 +42,9 @@ export const EVENT_TYPE_DESCRIPTIONS: { readonly [Type in EventType]: string } =
     "cancel, or let the session expire.",
   "checkout.session.rerouted": "After a decline, the session was reopened (`open`) on another provider, excluding the one that failed.",
   "checkout.session.cancelled": "The session was cancelled (by the merchant or the customer) before it was paid.",
-  "checkout.session.expired": "The session reached `expires_at` without being paid."
+  "checkout.session.expired": "The session reached `expires_at` without being paid.",
+  "webhook_endpoint.disabled": "Every delivery attempt to one of your webhook endpoints failed for 3 days (since " +
+    "`data.object.failing_since`): the service disabled it (`status: disabled`). Its deliveries are exhausted; fix the " +
+    "receiver, enable it again (`PATCH /v1/webhooks/endpoints/{id}` with `status: active`) and resend the dead-letter set. " +
+    "Sent to your other endpoints subscribed to it, never to the disabled one."
 }

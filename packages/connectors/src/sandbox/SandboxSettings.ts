@@ -1,9 +1,20 @@
 import { Schema } from "effect"
 
+/**
+ * The longest `latency_ms` a connection may have: a minute, well past every call's deadline, so a
+ * late answer can be tried; more only held the service's work for the one who asked for it.
+ */
+export const MAX_LATENCY_MS = 60_000
+
 /** Fault injection per sandbox connection (its `settings`). */
 export const SandboxSettings = Schema.Struct({
   /** Delay before every answer, after the sandbox has acted: a timeout then loses the answer, not the charge. */
-  latency_ms: Schema.optionalWith(Schema.NonNegativeInt, { default: () => 0 }),
+  latency_ms: Schema.optionalWith(
+    Schema.NonNegativeInt.pipe(
+      Schema.lessThanOrEqualTo(MAX_LATENCY_MS, { message: () => `at most ${MAX_LATENCY_MS} (one minute)` })
+    ),
+    { default: () => 0 }
+  ),
   /** Every call fails as if the PSP were unreachable; nothing is processed. */
   outage: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Share of new charges (0..1) that fail with a retryable `processing_error`. */

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { Job } from "../ports/Jobs.js"
 import { drainLeased } from "../ports/LeasedWork.js"
 import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
-import { type CheckoutSessionRef, CheckoutSessionsRepository } from "./CheckoutSessionsRepository.js"
+import { type CheckoutSessionRef, CheckoutSessionsRepository, EXPIRY_SHARE } from "./CheckoutSessionsRepository.js"
 
 /**
  * The `expire-checkout-sessions` job: sessions whose time is up are expired by catching them up, as
@@ -17,9 +17,10 @@ export const makeCheckoutSessionExpiry = (catchUp: CheckoutSessionCatchUp) =>
 
     const expireDue = drainLeased({
       claim: (lease) => repository.claimExpired(lease),
-      handle: ({ item }) => expire(item),
+      handle: ({ item, token }) => Effect.ensuring(expire(item), repository.finishClaim(item.sessionId, token)),
       leaseFor: "30 seconds",
       concurrency: 2,
+      share: EXPIRY_SHARE,
       maxPerPass: 500
     }).pipe(Effect.withSpan("CheckoutSessions.expireDue"))
 

@@ -6,8 +6,11 @@ import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { FairShare, Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { CheckoutSessionListFilter, CheckoutSessionRecord as CheckoutSession } from "./CheckoutSession.js"
+
+/** How expiry shares its workers (see `FairShare`): one session of an organization's mode at a time. */
+export const EXPIRY_SHARE: FairShare = { perTenant: 1, perLane: 1 }
 
 export interface CheckoutSessionRef {
   readonly tenant: Tenant
@@ -30,8 +33,13 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
       filter: CheckoutSessionListFilter,
       page: PageRequest
     ) => Effect.Effect<Page<CheckoutSession>, InvalidCursor>
-    /** Leases sessions still `open` or `payment_failed` whose `expires_at` has passed, oldest first. */
+    /**
+     * Leases sessions still `open` or `payment_failed` whose `expires_at` has passed, oldest first,
+     * fairly (see `FairShare`; each organization's mode is a lane).
+     */
     readonly claimExpired: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<CheckoutSessionRef>>>
+    /** The worker has finished with a claimed session. Only while `token` still holds it. */
+    readonly finishClaim: (sessionId: string, token: string) => Effect.Effect<void>
   }
 >() {
   static readonly layerMemory = Layer.effect(
@@ -64,23 +72,25 @@ export class CheckoutSessionsRepository extends Context.Tag("core/CheckoutSessio
             (session) => filter.status === undefined || session.status === filter.status,
             page
           ),
+        finishClaim: (sessionId, token) => Effect.sync(() => leases.finish(sessionId, token)),
         claimExpired: (lease) =>
           Effect.sync(() =>
-            leases.claim(
+            leases.claimFair(
+              "expired",
               [...rows().values()]
-                .filter((row) =>
-                  (row.session.status === "open" || row.session.status === "payment_failed") &&
-                  !DateTime.lessThan(lease.now, row.session.expires_at)
-                )
                 .sort((a, b) => a.session.expires_at.epochMillis - b.session.expires_at.epochMillis)
                 .map((row) => ({
                   id: row.session.id,
+                  lane: [row.organizationId, row.session.livemode] as const,
+                  waiting: row.session.status === "open" || row.session.status === "payment_failed",
+                  due: !DateTime.lessThan(lease.now, row.session.expires_at),
                   item: {
                     tenant: { organizationId: row.organizationId, livemode: row.session.livemode },
                     sessionId: row.session.id
                   }
                 })),
-              lease
+              lease,
+              EXPIRY_SHARE
             )
           )
       }

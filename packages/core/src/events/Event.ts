@@ -12,6 +12,7 @@ import { Invoice } from "../subscriptions/Invoice.js"
 import { InvoiceEventTypes } from "../subscriptions/InvoiceStateMachine.js"
 import { Subscription } from "../subscriptions/Subscription.js"
 import { SubscriptionEventTypes } from "../subscriptions/SubscriptionStateMachine.js"
+import { WebhookEndpoint } from "../webhooks/WebhookEndpointResource.js"
 
 /** `api_version` of every event and response; dates name versions. */
 export const API_VERSION = "2026-11-01"
@@ -47,6 +48,8 @@ export const InvoiceEvent = envelope(InvoiceEventTypes, Invoice)
 export const ProviderConnectionEventTypes = ["provider_connection.error"] as const
 export const ProviderConnectionEvent = envelope(ProviderConnectionEventTypes, ProviderConnectionView)
 export const CheckoutSessionEvent = envelope(CheckoutSessionEventTypes, CheckoutSessionEventObject)
+export const WebhookEndpointEventTypes = ["webhook_endpoint.disabled"] as const
+export const WebhookEndpointEvent = envelope(WebhookEndpointEventTypes, WebhookEndpoint)
 
 /**
  * The catalogue: every event the service emits, typed by what its `data.object` is. A capability
@@ -58,7 +61,8 @@ export const Event = Schema.Union(
   ProviderConnectionEvent,
   SubscriptionEvent,
   InvoiceEvent,
-  CheckoutSessionEvent
+  CheckoutSessionEvent,
+  WebhookEndpointEvent
 ).annotations({ identifier: "Event" })
 export type Event = typeof Event.Type
 
@@ -68,7 +72,8 @@ export const EVENT_TYPES = [
   ...ProviderConnectionEventTypes,
   ...SubscriptionEventTypes,
   ...InvoiceEventTypes,
-  ...CheckoutSessionEventTypes
+  ...CheckoutSessionEventTypes,
+  ...WebhookEndpointEventTypes
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
@@ -80,3 +85,4 @@ export type EventInput =
   | { readonly type: (typeof SubscriptionEventTypes)[number]; readonly object: Subscription }
   | { readonly type: (typeof InvoiceEventTypes)[number]; readonly object: Invoice }
   | { readonly type: (typeof CheckoutSessionEventTypes)[number]; readonly object: CheckoutSessionEventObject }
+  | { readonly type: (typeof WebhookEndpointEventTypes)[number]; readonly object: WebhookEndpoint }

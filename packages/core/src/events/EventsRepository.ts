@@ -23,6 +23,8 @@ export interface StoredEvent {
   readonly cause: CausingRequest | null
 }
 
+const UNCAPPED = { perTenant: Number.MAX_SAFE_INTEGER, perLane: Number.MAX_SAFE_INTEGER }
+
 const newestFirst = (a: Event, b: Event) => b.created_at.epochMillis - a.created_at.epochMillis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)
 
 /**
@@ -39,7 +41,11 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
   readonly list: (tenant: Tenant, filter: EventFilter, page: PageRequest) => Effect.Effect<Page<Event>, InvalidCursor>
   /** Deletes dispatched events created before `before`; how many. */
   readonly purge: (before: DateTime.Utc) => Effect.Effect<number>
-  /** Events not yet dispatched, oldest first, leased to one dispatcher. */
+  /**
+   * Events not yet dispatched, oldest first within each organization's mode, leased to one
+   * dispatcher; organizations take turns (see `FairShare`), with no cap: handing events over is
+   * quick work of the database's.
+   */
   readonly claimUndispatched: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<StoredEvent>>>
   /** Marks the event dispatched, if this lease still holds it; false when someone else took over. */
   readonly markDispatched: (leased: Leased<StoredEvent>) => Effect.Effect<boolean>
@@ -98,12 +104,20 @@ export class EventsRepository extends Context.Tag("core/EventsRepository")<Event
           }),
         claimUndispatched: (lease) =>
           Effect.sync(() =>
-            leases.claim(
+            leases.claimFair(
+              "undispatched",
               [...rows().values()]
-                .filter((row) => !row.dispatched)
                 .sort((a, b) => newestFirst(b.event, a.event))
-                .map((row) => ({ id: row.event.id, item: { organizationId: row.organizationId, event: row.event, cause: row.cause } })),
-              lease
+                .map((row) => ({
+                  id: row.event.id,
+                  lane: [row.organizationId, row.event.livemode] as const,
+                  waiting: !row.dispatched,
+                  due: true,
+                  item: { organizationId: row.organizationId, event: row.event, cause: row.cause }
+                })),
+              // Uncapped, as the SQL's (`capped: false`): a claim takes up to its limit of one organization.
+              { ...lease, share: UNCAPPED },
+              UNCAPPED
             )
           ),
         markDispatched,

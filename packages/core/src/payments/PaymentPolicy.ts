@@ -1,4 +1,5 @@
 import { Context, Duration } from "effect"
+import type { FairShare } from "../ports/LeasedWork.js"
 
 /**
  * What happens after a failed attempt, by failure code: how many more tries on the same connection,
@@ -32,12 +33,21 @@ export class PaymentPolicy extends Context.Reference<PaymentPolicy>()("core/Paym
     /** Unanswered refunds older than this are reconciled by the worker. */
     reconcileAfter: Duration.minutes(2),
     /**
-     * When the worker asks the PSP about a payment attempt nobody heard back from, counted from the
-     * attempt: early, as a late answer is usually a few seconds late, then every `recoveryLease`.
+     * When the worker asks the PSP about a payment attempt nobody heard back from, counted from when
+     * its call gave up (`unansweredSince`; from when it was sent while it is still pending): early,
+     * as a late answer is usually a few seconds late, then every `recoveryLease`.
      */
     reconcileSchedule: [Duration.seconds(5), Duration.seconds(30), Duration.minutes(2)] as ReadonlyArray<Duration.Duration>,
     /** How long a worker holds one payment or refund it recovers: above two PSP calls with their timeout. */
     recoveryLease: Duration.minutes(2),
+    /** Payments (or refunds) each recovery job works on at once in one worker process. */
+    recoveryWorkers: 8,
+    /**
+     * How recovery shares those workers (see `FairShare`): each provider connection of an
+     * organization's mode is a lane, so one slow connection holds 2 of them at most (every process
+     * together), one organization's mode 4, and another organization never waits behind them.
+     */
+    recoveryShare: { perTenant: 4, perLane: 2 } as FairShare,
     /** Manual-capture authorizations are released after 7 days, like Stripe's. */
     authorizationLifetime: Duration.days(7),
     /** A 3DS challenge nobody finished is canceled after a day. */

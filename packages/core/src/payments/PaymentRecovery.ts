@@ -3,7 +3,7 @@ import { now } from "../domain/Timestamp.js"
 import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
-import { drainLeased, type Leased, type LeaseRequest } from "../ports/LeasedWork.js"
+import { drainLeased, type Leased, type LeasedPool, type LeaseRequest, makeLeasedPool } from "../ports/LeasedWork.js"
 import { Connectors } from "../providers/Connectors.js"
 import { ProviderResolution } from "../providers/ProviderResolution.js"
 import { awaitsOutcome, Failure } from "./Payment.js"
@@ -15,7 +15,7 @@ import { sendAttempts } from "./PaymentSending.js"
 import { recordSent, refresh } from "./PaymentSettlement.js"
 import { type PaymentRef, PaymentsRepository, type PaymentWork } from "./PaymentsRepository.js"
 import { paymentSteps } from "./PaymentSteps.js"
-import { firstReconcileAfter, nextReconcileAt } from "./ReconcileSchedule.js"
+import { firstReconcileAfter, nextReconcileAt, unansweredSince } from "./ReconcileSchedule.js"
 
 const before = (time: DateTime.Utc, duration: Duration.Duration) => DateTime.subtract(time, { millis: Duration.toMillis(duration) })
 
@@ -38,7 +38,7 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
   readonly followUp: (ref: PaymentRef) => Effect.Effect<void>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(PaymentRecovery, Effect.suspend(() => make)).pipe(
+  static readonly layer = Layer.scoped(PaymentRecovery, Effect.suspend(() => make)).pipe(
     Layer.provide(
       Layer.mergeAll(IdGenerator.layer, Connectors.layer, ProviderResolution.layer, PaymentRecords.layer, PaymentCalls.layer, IdempotentRequests.layer)
     )
@@ -48,7 +48,6 @@ export class PaymentRecovery extends Context.Tag("core/PaymentRecovery")<Payment
 const make = Effect.gen(function*() {
   const steps = yield* paymentSteps
   const records = yield* PaymentRecords
-  const repository = yield* PaymentsRepository
 
   const reconcile = (ref: PaymentRef) =>
     Effect.gen(function*() {
@@ -75,90 +74,114 @@ const make = Effect.gen(function*() {
       ).pipe(Effect.ignore)
     }).pipe(Effect.provide(steps), Effect.withSpan("PaymentRecovery.followUp"))
 
-  /** One job pass over the payments that need `work`, each leased for as long as handling it can take. */
-  const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, handle: typeof reconcile) =>
-    drainLeased({
-      claim: (lease) => repository.claimDue(work(lease), lease),
-      handle: ({ item }) => handle(item),
-      leaseFor,
-      concurrency: 4,
-      maxPerPass: 200
-    })
+  return PaymentRecovery.of({ reconcile, followUp, jobs: yield* recoveryJobs(reconcile, followUp) })
+})
 
-  /**
-   * Reconciles a claimed payment, then, if its attempt is still unanswered, holds it until the next
-   * point of the schedule (the claim's lease only has to outlast the try itself).
-   */
-  const reconcileOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
-    Effect.gen(function*() {
-      yield* reconcile(item)
-      const policy = yield* PaymentPolicy
-      const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
-      const last = payment.attempts.at(-1)
-      if (payment.status !== "processing" || !awaitsOutcome(last)) return
-      const at = nextReconcileAt(last!.created_at, yield* now, policy.reconcileSchedule, policy.recoveryLease)
-      yield* repository.holdUntil(item.paymentId, token, at)
-    })
+/** The worker's passes over the payments that need `reconcile` or `followUp`, on their schedules. */
+const recoveryJobs = (reconcile: (ref: PaymentRef) => Effect.Effect<void>, followUp: (ref: PaymentRef) => Effect.Effect<void>) =>
+  Effect.gen(function*() {
+    const records = yield* PaymentRecords
+    const repository = yield* PaymentsRepository
+    // Each job's workers, shared by its passes: a pass that ran out of time leaves a call to a slow
+    // PSP to end on its own, and the next pass takes up what is due with the other workers.
+    const { recoveryWorkers } = yield* PaymentPolicy
+    const reconciling = yield* makeLeasedPool(recoveryWorkers)
+    const followingUp = yield* makeLeasedPool(recoveryWorkers)
 
-  const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
-    drainLeased({
-      claim: (lease) =>
-        repository.claimDue(
-          { _tag: "Unanswered", sentBefore: before(lease.now, firstReconcileAfter(policy.reconcileSchedule)) },
-          lease
-        ),
-      handle: reconcileOnSchedule,
-      leaseFor: policy.recoveryLease,
-      concurrency: 4,
-      maxPerPass: 200
-    })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
+    /**
+     * One job pass over the payments that need `work`, each leased for as long as handling it can
+     * take, and waiting that long (what spaces the questions out) once handled.
+     */
+    const pass = (work: (lease: LeaseRequest) => PaymentWork, leaseFor: Duration.Duration, pool: LeasedPool) =>
+      Effect.flatMap(PaymentPolicy, (policy) =>
+        drainLeased({
+          claim: (lease) => repository.claimDue(work(lease), lease),
+          handle: ({ item, token }) => Effect.ensuring(followUp(item), repository.finishClaim(item.paymentId, token)),
+          leaseFor,
+          concurrency: policy.recoveryWorkers,
+          pool,
+          share: policy.recoveryShare,
+          maxPerPass: 200
+        }))
 
-  /**
-   * Follows up a claimed challenge, then, if it still waits on its customer, holds it until the next
-   * point of the poll schedule (counted from when it began waiting), past it every poll interval; one
-   * that now waits on its PSP is released to reconciliation.
-   */
-  const followUpOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
-    Effect.gen(function*() {
-      yield* followUp(item)
-      const policy = yield* PaymentPolicy
-      const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
-      const at = yield* now
-      // Now waiting on its PSP instead (a capture PENDING after the approval): reconciliation's at once.
-      if (payment.status === "processing") return yield* repository.holdUntil(item.paymentId, token, at)
-      if (payment.status !== "requires_action") return
-      yield* repository.holdUntil(item.paymentId, token, nextReconcileAt(payment.updated_at, at, policy.actionPollSchedule, policy.actionPollInterval))
-    })
+    /**
+     * Reconciles a claimed payment, then, if its attempt is still unanswered, holds it until the next
+     * point of the schedule (the claim's lease only has to outlast the try itself).
+     */
+    const reconcileOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
+      Effect.gen(function*() {
+        yield* reconcile(item)
+        const policy = yield* PaymentPolicy
+        const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
+        const last = payment.attempts.at(-1)
+        if (payment.status !== "processing" || !awaitsOutcome(last)) return yield* repository.finishClaim(item.paymentId, token)
+        const at = nextReconcileAt(unansweredSince(last!, policy.callTimeout), yield* now, policy.reconcileSchedule, policy.recoveryLease)
+        yield* repository.holdUntil(item.paymentId, token, at)
+      }).pipe(Effect.onError(() => repository.finishClaim(item.paymentId, token)))
 
-  // A challenge is asked about on the poll schedule (its lease is what spaces the questions out); an
-  // authorization once its lifetime is over.
-  const followUpDue = Effect.flatMap(PaymentPolicy, (policy) =>
-    Effect.zipWith(
+    const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
       drainLeased({
         claim: (lease) =>
           repository.claimDue(
-            { _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, firstReconcileAfter(policy.actionPollSchedule)) },
+            { _tag: "Unanswered", sentBefore: before(lease.now, firstReconcileAfter(policy.reconcileSchedule)), callTimeout: policy.callTimeout },
             lease
           ),
-        handle: followUpOnSchedule,
+        handle: reconcileOnSchedule,
         leaseFor: policy.recoveryLease,
-        concurrency: 4,
+        concurrency: policy.recoveryWorkers,
+        pool: reconciling,
+        share: policy.recoveryShare,
+        // While a slow PSP holds some workers, what comes due meanwhile is looked at within this.
+        pollEvery: "1 second",
         maxPerPass: 200
-      }),
-      pass(
-        (lease) => ({ _tag: "Waiting", status: "requires_capture", updatedBefore: before(lease.now, policy.authorizationLifetime) }),
-        policy.actionPollInterval,
-        followUp
-      ),
-      (challenges, authorizations) => challenges + authorizations
-    )).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
+      })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
 
-  return PaymentRecovery.of({
-    reconcile,
-    followUp,
-    jobs: [
-      { name: "reconcile-payments", every: "5 seconds", run: reconcileDue },
+    /**
+     * Follows up a claimed challenge, then, if it still waits on its customer, holds it until the next
+     * point of the poll schedule (counted from when it began waiting), past it every poll interval; one
+     * that now waits on its PSP is released to reconciliation.
+     */
+    const followUpOnSchedule = ({ item, token }: Leased<PaymentRef>) =>
+      Effect.gen(function*() {
+        yield* followUp(item)
+        const policy = yield* PaymentPolicy
+        const payment = yield* Effect.orDie(records.load(item.tenant, item.paymentId))
+        const at = yield* now
+        // Now waiting on its PSP instead (a capture PENDING after the approval): reconciliation's at once.
+        if (payment.status === "processing") return yield* repository.holdUntil(item.paymentId, token, at)
+        if (payment.status !== "requires_action") return yield* repository.finishClaim(item.paymentId, token)
+        yield* repository.holdUntil(item.paymentId, token, nextReconcileAt(payment.updated_at, at, policy.actionPollSchedule, policy.actionPollInterval))
+      }).pipe(Effect.onError(() => repository.finishClaim(item.paymentId, token)))
+
+    // A challenge is asked about on the poll schedule (its lease is what spaces the questions out); an
+    // authorization once its lifetime is over.
+    const followUpDue = Effect.flatMap(PaymentPolicy, (policy) =>
+      Effect.zipWith(
+        drainLeased({
+          claim: (lease) =>
+            repository.claimDue(
+              { _tag: "Waiting", status: "requires_action", updatedBefore: before(lease.now, firstReconcileAfter(policy.actionPollSchedule)) },
+              lease
+            ),
+          handle: followUpOnSchedule,
+          leaseFor: policy.recoveryLease,
+          concurrency: policy.recoveryWorkers,
+          pool: followingUp,
+          share: policy.recoveryShare,
+          maxPerPass: 200
+        }),
+        pass(
+          (lease) => ({ _tag: "Waiting", status: "requires_capture", updatedBefore: before(lease.now, policy.authorizationLifetime) }),
+          policy.actionPollInterval,
+          followingUp
+        ),
+        (challenges, authorizations) => challenges + authorizations
+      )).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
+
+    const jobs: ReadonlyArray<Job> = [
+      // Every second: an unanswered attempt is looked at on its schedule's points, not up to a spacing later.
+      { name: "reconcile-payments", every: "1 second", run: reconcileDue },
       { name: "follow-up-payments", every: "30 seconds", run: followUpDue }
     ]
+    return jobs
   })
-})

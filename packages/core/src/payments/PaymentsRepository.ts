@@ -1,4 +1,4 @@
-import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { Context, DateTime, type Duration, Effect, Layer, Option } from "effect"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { RecordRepository } from "../lifecycle/Lifecycle.js"
@@ -8,6 +8,8 @@ import { memoryRecordWrites } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import { awaitsOutcome, type Payment, type PaymentListFilter } from "./Payment.js"
+import { PaymentPolicy } from "./PaymentPolicy.js"
+import { unansweredSince } from "./ReconcileSchedule.js"
 
 /** A payment found by a background job, with the tenant it belongs to. */
 export interface PaymentRef {
@@ -17,8 +19,11 @@ export interface PaymentRef {
 
 /** The payments a worker looks after. */
 export type PaymentWork =
-  /** `processing` with a last attempt sent before `sentBefore` and never answered. */
-  | { readonly _tag: "Unanswered"; readonly sentBefore: DateTime.Utc }
+  /**
+   * `processing` with a last attempt never answered since `sentBefore` or earlier (`unansweredSince`:
+   * its call gave up then, or, still pending, its `callTimeout` was over then).
+   */
+  | { readonly _tag: "Unanswered"; readonly sentBefore: DateTime.Utc; readonly callTimeout: Duration.Duration }
   /** Waiting on the customer (3DS) or on a capture since before `updatedBefore`. */
   | {
     readonly _tag: "Waiting"
@@ -31,7 +36,8 @@ const isDue = (payment: Payment, work: PaymentWork) => {
     return payment.status === work.status && DateTime.lessThan(payment.updated_at, work.updatedBefore)
   }
   const last = payment.attempts.at(-1)
-  return payment.status === "processing" && awaitsOutcome(last) && DateTime.lessThan(last!.created_at, work.sentBefore)
+  return payment.status === "processing" && awaitsOutcome(last) &&
+    !DateTime.greaterThan(unansweredSince(last!, work.callTimeout), work.sentBefore)
 }
 
 /** Every write of a payment writes its attempts with it. */
@@ -50,10 +56,19 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<
       filter: PaymentListFilter,
       page: PageRequest
     ) => Effect.Effect<Page<Payment>, InvalidCursor>
-    /** Leases payments that need `work`, least recently updated first, to one worker at a time. */
+    /**
+     * Leases payments that need `work`, to one worker at a time, fairly (see `FairShare`): each
+     * provider connection is a lane, taken in turn; unanswered ones never looked at first, then the
+     * longest overdue, and the others least recently updated first.
+     */
     readonly claimDue: (work: PaymentWork, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<PaymentRef>>>
-    /** Keeps a claimed payment leased until `until`, only while `token` still holds it: its next try. */
+    /**
+     * The worker has finished with a claimed payment, which waits until `until` (its next try) before
+     * it is due again. Only while `token` still holds it.
+     */
     readonly holdUntil: (paymentId: string, token: string, until: DateTime.Utc) => Effect.Effect<void>
+    /** The worker has finished with a claimed payment; it waits out its lease. Only while `token` still holds it. */
+    readonly finishClaim: (paymentId: string, token: string) => Effect.Effect<void>
     /**
      * Keeps what the PSP (or the transport) said about an attempt, its first KiB: for operators
      * diagnosing a failure, never part of the payment the API shows. The latest text wins.
@@ -118,16 +133,28 @@ export class PaymentsRepository extends Context.Tag("core/PaymentsRepository")<
               : Option.none()
           }),
         holdUntil: (paymentId, token, until) => Effect.sync(() => leases.holdUntil(paymentId, token, until)),
+        finishClaim: (paymentId, token) => Effect.sync(() => leases.finish(paymentId, token)),
         claimDue: (work, lease) =>
-          Effect.sync(() =>
-            leases.claim(
-              [...rows().values()]
-                .filter((row) => isDue(row.payment, work))
-                .sort((a, b) => a.payment.updated_at.epochMillis - b.payment.updated_at.epochMillis)
-                .map((row) => ({ id: row.payment.id, item: { tenant: tenantOfRow(row), paymentId: row.payment.id } })),
-              lease
+          Effect.sync(() => {
+            const leaseOf = (id: string) => leases.until(id)?.epochMillis ?? Number.NEGATIVE_INFINITY
+            const inOrder = [...rows().values()].sort((a, b) =>
+              work._tag === "Unanswered"
+                ? leaseOf(a.payment.id) - leaseOf(b.payment.id) || a.payment.updated_at.epochMillis - b.payment.updated_at.epochMillis
+                : a.payment.updated_at.epochMillis - b.payment.updated_at.epochMillis
             )
-          )
+            return leases.claimFair(
+              work._tag === "Unanswered" ? "unanswered" : work.status,
+              inOrder.map((row) => ({
+                id: row.payment.id,
+                lane: [row.organizationId, row.payment.livemode, row.payment.provider] as const,
+                waiting: row.payment.status === (work._tag === "Unanswered" ? "processing" : work.status),
+                due: isDue(row.payment, work),
+                item: { tenant: tenantOfRow(row), paymentId: row.payment.id }
+              })),
+              lease,
+              PaymentPolicy.defaultValue().recoveryShare
+            )
+          })
       }
     })
   )

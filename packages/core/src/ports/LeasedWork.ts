@@ -1,4 +1,4 @@
-import { DateTime, Duration, Effect } from "effect"
+import { DateTime, Duration, Effect, Queue, type Scope } from "effect"
 
 /** An item a worker holds until its lease ends; `token` proves it still holds it when it finishes. */
 export interface Leased<A> {
@@ -6,39 +6,166 @@ export interface Leased<A> {
   readonly token: string
 }
 
+/**
+ * How one queue shares its workers between organizations. Its work is split into lanes: an
+ * organization's mode, or finer (one of its provider connections, one of its webhook endpoints). A
+ * claim takes turns over the lanes with work waiting, starting after the lane the last claim served:
+ * the first due item of each lane before the second of any, live mode before test mode, and never
+ * more in flight (claimed and not yet finished) than `perLane` of a lane or `perTenant` of an
+ * organization's mode, however many items it has waiting.
+ */
+export interface FairShare {
+  readonly perTenant: number
+  readonly perLane: number
+}
+
+/**
+ * A lane of a queue, in the order claims take turns over lanes: the organization, the mode, then
+ * what the queue splits an organization's work by (a connection's name, an endpoint's id). Text
+ * compares by its code units, as the SQL compares it (`collate "C"`).
+ */
+export type LaneKey = readonly [organizationId: string, livemode: boolean, ...rest: Array<string>]
+
+/** How many lanes one claim visits at most; the next claim goes on from the last one visited. */
+export const MAX_LANES_PER_CLAIM = 256
+
 /** What a claim asks for: items due at `now`, leased until `until`, at most `limit`. */
 export interface LeaseRequest {
   readonly now: DateTime.Utc
   readonly until: DateTime.Utc
   readonly limit: number
+  /** How the queue shares its workers; without it, the store's default for that queue. */
+  readonly share?: FairShare
 }
 
 /**
- * Works through due items with `concurrency` workers, each claiming one item (or a `batch`, handled
- * side by side) right before handling it. A lease only has to outlast one item, never a queue of
- * them, so no second worker takes an item that is still being handled; and one slow item holds up
- * only its own worker. An item whose
- * handling leaves it due is retried once its lease runs out, by whichever worker claims it then; a
- * pass stops claiming once a lease's length has gone by, so it never takes up again an item it
- * handled itself. An item whose handling fails is logged and left to its lease, without ending the pass.
+ * The workers of one job in this process, shared by its passes: at most `size` items handled at
+ * once. A pass that runs out of time leaves what it started to finish here, holding its workers,
+ * instead of making every item due meanwhile wait for its slowest one.
  */
-export const drainLeased = <A, R>(options: {
+export interface LeasedPool {
+  readonly size: number
+  readonly scope: Scope.Scope
+  readonly finished: Queue.Queue<void>
+  /** Items being handled now, by this pass or the one before it. */
+  inFlight: number
+}
+
+/** A job's workers, for as long as the scope (the layer that declares the job) lives. */
+export const makeLeasedPool = (size: number): Effect.Effect<LeasedPool, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const finished = yield* Queue.unbounded<void>()
+    return { size, scope, finished, inFlight: 0 }
+  })
+
+interface DrainOptions<A, R> {
   readonly claim: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<A>>, never, R>
   readonly handle: (leased: Leased<A>) => Effect.Effect<void, never, R>
   readonly leaseFor: Duration.DurationInput
   readonly concurrency: number
   readonly maxPerPass: number
+  /** The queue's fair share, handed to every claim. */
+  readonly share?: FairShare
   /**
-   * How many items a worker claims at once, then handles side by side: fewer claims for short items
-   * (webhook attempts). The lease must outlast the slowest item, as every item of a batch runs at once.
+   * The job's workers (`makeLeasedPool`); without it, the pass has workers of its own and waits for
+   * everything it started.
    */
+  readonly pool?: LeasedPool
+  /**
+   * While items of the pass are still being handled and nothing was due at the last claim, how
+   * often to look again: new work is taken up meanwhile, not after the slowest item ends.
+   */
+  readonly pollEvery?: Duration.DurationInput
+  /** How many items one claim takes at most (default: as many as there are free workers). */
   readonly batch?: number
   /**
    * Handles a claimed batch as a whole (one transaction for all of it, say) instead of item by item
-   * with `handle`; a failure is logged and leaves the batch to its lease.
+   * with `handle`; a failure is logged and leaves the batch to its lease. `concurrency` workers each
+   * claim a batch and handle it before claiming the next.
    */
   readonly handleBatch?: (claimed: ReadonlyArray<Leased<A>>) => Effect.Effect<void, never, R>
-}): Effect.Effect<number, never, R> =>
+}
+
+/** One item that breaks (a bug, a row the database refuses) must not stop the others: it stays leased and is tried again once its lease runs out. */
+const logged = <R>(effect: Effect.Effect<void, never, R>, what: string) =>
+  effect.pipe(Effect.catchAllCause((cause) => Effect.logError(`A leased ${what} failed; it is retried after its lease`, cause)))
+
+/**
+ * Works through due items with at most `concurrency` of them handled at once (the pool's size, when
+ * the job's pool is given: its passes together). Each item is claimed
+ * when a worker is free for it, and handled and finished on its own: a worker freed by a quick item
+ * takes the next due one at once, whatever the slow ones beside it do. A lease only has to outlast
+ * one item, never a queue of them, so no second worker takes an item that is still being handled.
+ * An item whose handling leaves it due is retried once its lease runs out, by whichever worker
+ * claims it then; a pass stops claiming once a lease's length has gone by, so it never takes up
+ * again an item it handled itself. An item whose handling fails is logged and left to its lease,
+ * without ending the pass. The pass answers how many items it took.
+ */
+export const drainLeased = <A, R>(options: DrainOptions<A, R>): Effect.Effect<number, never, R> =>
+  options.handleBatch !== undefined ? drainInBatches(options, options.handleBatch) : drainItems(options)
+
+const drainItems = <A, R>(options: DrainOptions<A, R>): Effect.Effect<number, never, R> =>
+  Effect.gen(function*() {
+    const pool = options.pool ?? (yield* makeLeasedPool(options.concurrency))
+    const leaseMillis = Duration.toMillis(options.leaseFor)
+    const stopAt = DateTime.add(yield* DateTime.now, { millis: leaseMillis })
+    const pollEvery = options.pollEvery ?? "1 second"
+    let taken = 0
+    // Items of this pass still being handled. Fibers interleave only at effects: counting here is safe.
+    let mine = 0
+    const finishOne = Effect.suspend(() => {
+      pool.inFlight--
+      mine--
+      return Queue.offer(pool.finished, undefined)
+    })
+    let outOfTime = false
+    while (true) {
+      const now = yield* DateTime.now
+      if (!DateTime.lessThan(now, stopAt)) {
+        outOfTime = true
+        break
+      }
+      if (taken >= options.maxPerPass) break
+      const free = pool.size - pool.inFlight
+      if (free > 0) {
+        const limit = Math.min(free, options.batch ?? free, options.maxPerPass - taken)
+        const claimed = yield* options.claim({
+          now,
+          until: DateTime.add(now, { millis: leaseMillis }),
+          limit,
+          ...(options.share === undefined ? {} : { share: options.share })
+        })
+        if (claimed.length > 0) {
+          taken += claimed.length
+          for (const leased of claimed) {
+            pool.inFlight++
+            mine++
+            yield* Effect.forkIn(Effect.ensuring(logged(options.handle(leased), "item"), finishOne), pool.scope)
+          }
+          continue
+        }
+        if (mine === 0) break
+      } else if (mine === 0) {
+        // Every worker holds an item of an earlier pass: the next pass takes up what is due.
+        break
+      }
+      yield* Effect.timeoutOption(Queue.take(pool.finished), pollEvery)
+      yield* Queue.takeAll(pool.finished)
+    }
+    // A pass that ran out of time leaves its last items to finish on their own (the pool holds
+    // them); otherwise it ends with the last of them, so what it answers is done.
+    if (!outOfTime || options.pool === undefined) {
+      while (mine > 0) yield* Queue.take(pool.finished)
+    }
+    return taken
+  }).pipe(Effect.scoped)
+
+/** `concurrency` workers, each claiming a batch and handling it as a whole before the next. */
+const drainInBatches = <A, R>(
+  options: DrainOptions<A, R>,
+  handleBatch: (claimed: ReadonlyArray<Leased<A>>) => Effect.Effect<void, never, R>
+): Effect.Effect<number, never, R> =>
   Effect.gen(function*() {
     const leaseMillis = Duration.toMillis(options.leaseFor)
     const stopAt = DateTime.add(yield* DateTime.now, { millis: leaseMillis })
@@ -50,21 +177,15 @@ export const drainLeased = <A, R>(options: {
         if (!DateTime.lessThan(now, stopAt)) return
         const limit = Math.min(options.batch ?? 1, options.maxPerPass - handled)
         handled += limit
-        const claimed = yield* options.claim({ now, until: DateTime.add(now, { millis: leaseMillis }), limit })
+        const claimed = yield* options.claim({
+          now,
+          until: DateTime.add(now, { millis: leaseMillis }),
+          limit,
+          ...(options.share === undefined ? {} : { share: options.share })
+        })
         handled -= limit - claimed.length
         if (claimed.length === 0) return
-        // One item that breaks (a bug, a row the database refuses) must not stop the others: it is
-        // logged and stays leased, so it is tried again once its lease runs out.
-        if (options.handleBatch !== undefined) {
-          yield* options.handleBatch(claimed).pipe(
-            Effect.catchAllCause((cause) => Effect.logError("A leased batch failed; it is retried after its lease", cause))
-          )
-          continue
-        }
-        yield* Effect.forEach(claimed, (leased) =>
-          options.handle(leased).pipe(
-            Effect.catchAllCause((cause) => Effect.logError("A leased item failed; it is retried after its lease", cause))
-          ), { concurrency: "unbounded", discard: true })
+        yield* logged(handleBatch(claimed), "batch")
       }
     })
     yield* Effect.all(Array.from({ length: options.concurrency }, () => worker), {

@@ -27,9 +27,21 @@ import { ProviderConnectionViews } from "./ProviderConnectionViews.js"
 /** The two sandbox connections every new organization starts with in test mode. */
 export const STARTER_CONNECTIONS = ["sandbox_a", "sandbox_b"] as const
 
+/**
+ * What is wrong with `settings`, and where: `settings.latency_ms` when the problem is one setting
+ * (as `credentials.secret_key` names a credential), else `settings`.
+ */
 const settingsProblem = (definition: ConnectorDefinition, settings: unknown) =>
   Either.match(Schema.decodeUnknownEither(definition.settings, { onExcessProperty: "error" })(settings), {
-    onLeft: (error) => Option.some(ParseResult.TreeFormatter.formatErrorSync(error).split("\n").slice(-1)[0]!.trim()),
+    onLeft: (error) => {
+      const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+      const named = issue !== undefined && issue.path.length > 0 && issue.path.every((key) => typeof key === "string")
+      return Option.some(
+        named
+          ? { param: `settings.${issue.path.join(".")}`, reason: issue.message }
+          : { param: "settings", reason: ParseResult.TreeFormatter.formatErrorSync(error).split("\n").slice(-1)[0]!.trim() }
+      )
+    },
     onRight: () => Option.none()
   })
 
@@ -173,7 +185,7 @@ export class ProviderConnections extends Context.Tag("core/ProviderConnections")
 const checkSettings = (definition: ConnectorDefinition, settings: unknown) =>
   Option.match(settingsProblem(definition, settings), {
     onNone: () => Effect.void,
-    onSome: (reason) => Effect.fail(new ConnectionInvalid({ param: "settings", reason }))
+    onSome: ({ param, reason }) => Effect.fail(new ConnectionInvalid({ param, reason }))
   })
 
 const checkCredentials = (definition: ConnectorDefinition, credentials: Readonly<Record<string, string>>, livemode: boolean) => {

@@ -2,7 +2,7 @@ import { Context, DateTime, Effect, Layer } from "effect"
 import type { Tenant } from "../domain/Tenant.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { FairShare, Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { AppliedOutcome, StoredProviderEvent } from "./ProviderEvent.js"
 
 /** A PSP event as received, waiting to be applied. */
@@ -14,6 +14,9 @@ export interface ReceivedEvent {
   readonly receivedAt: DateTime.Utc
 }
 
+/** How applying PSP events shares its workers (see `FairShare`): two of an organization's mode at a time. */
+export const APPLY_SHARE: FairShare = { perTenant: 2, perLane: 2 }
+
 export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRepository")<ProviderEventsRepository, {
   /**
    * Stores the event unless this connection already sent one with its PSP id that was applied, set
@@ -22,8 +25,10 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
   readonly insert: (received: ReceivedEvent) => Effect.Effect<boolean>
   /** Whether `insert` would take an event of this connection with this PSP id as a repeat (one stored and not refused). */
   readonly has: (connectionId: string, eventId: string) => Effect.Effect<boolean>
-  /** Events not applied yet, oldest first, leased to one worker. */
+  /** Events not applied yet, oldest first, leased to one worker, fairly (see `FairShare`; each organization's mode is a lane). */
   readonly claimUnapplied: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<ReceivedEvent>>>
+  /** The worker has finished with an event it keeps for later; it waits out its lease. Only while `token` still holds it. */
+  readonly finishClaim: (id: string, token: string) => Effect.Effect<void>
   /** Marks the event done, if this lease still holds it. */
   readonly markApplied: (leased: Leased<ReceivedEvent>, outcome: AppliedOutcome, at: DateTime.Utc) => Effect.Effect<boolean>
 }>() {
@@ -48,14 +53,22 @@ export class ProviderEventsRepository extends Context.Tag("core/ProviderEventsRe
           ),
         claimUnapplied: (lease) =>
           Effect.sync(() =>
-            leases.claim(
+            leases.claimFair(
+              "unapplied",
               [...rows().values()]
-                .filter((row) => row.applied === null)
-                .sort((a, b) => a.receivedAt.epochMillis - b.receivedAt.epochMillis)
-                .map(({ applied: _, ...received }) => ({ id: received.id, item: received })),
-              lease
+                .sort((a, b) => a.receivedAt.epochMillis - b.receivedAt.epochMillis || (a.id < b.id ? -1 : 1))
+                .map(({ applied, ...received }) => ({
+                  id: received.id,
+                  lane: [received.tenant.organizationId, received.tenant.livemode] as const,
+                  waiting: applied === null,
+                  due: true,
+                  item: received
+                })),
+              lease,
+              APPLY_SHARE
             )
           ),
+        finishClaim: (id, token) => Effect.sync(() => leases.finish(id, token)),
         markApplied: ({ item, token }, outcome) =>
           Effect.sync(() => {
             const row = rows().get(item.id)

@@ -15,7 +15,7 @@ import { Connectors } from "./Connectors.js"
 import type { IncomingWebhook } from "./PaymentConnector.js"
 import { ProviderConnectionsRepository } from "./ProviderConnectionsRepository.js"
 import { StoredProviderEvent } from "./ProviderEvent.js"
-import { ProviderEventsRepository, type ReceivedEvent } from "./ProviderEventsRepository.js"
+import { APPLY_SHARE, ProviderEventsRepository, type ReceivedEvent } from "./ProviderEventsRepository.js"
 import { makeWebhookIntake, type ProviderWebhookThrottled } from "./WebhookIntake.js"
 
 /**
@@ -180,9 +180,10 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
             )
             return yield* events.markApplied(leased, "refused", at)
           }
-          // Its object may not be written yet: keep it, unless it has waited too long.
+          // Its object may not be written yet: keep it (its lease spaces the tries), unless it has waited too long.
           const expired = !DateTime.lessThan(at, DateTime.add(leased.item.receivedAt, { millis: Duration.toMillis(UNMATCHED_AFTER) }))
           if (expired) yield* events.markApplied(leased, "unmatched", at)
+          else yield* events.finishClaim(leased.item.id, leased.token)
         }).pipe(Effect.asVoid)
 
       const applyDue = drainLeased({
@@ -190,6 +191,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         handle,
         leaseFor: "1 minute",
         concurrency: 4,
+        share: APPLY_SHARE,
         maxPerPass: 1000
       }).pipe(Effect.withSpan("ProviderWebhooks.applyDue"))
 

@@ -3,7 +3,7 @@ import type { Tenant } from "../domain/Tenant.js"
 import { PaymentCalls } from "../payments/PaymentCalls.js"
 import { PaymentPolicy } from "../payments/PaymentPolicy.js"
 import type { Job } from "../ports/Jobs.js"
-import { drainLeased } from "../ports/LeasedWork.js"
+import { drainLeased, makeLeasedPool } from "../ports/LeasedWork.js"
 import type { RefundOutcome } from "../providers/PaymentConnector.js"
 import { RefundRecords } from "./RefundRecords.js"
 import { refundedPaymentOf, sendRefund, settleRefund } from "./RefundSending.js"
@@ -20,6 +20,8 @@ export const makeRefundReconciliation = Effect.gen(function*() {
   const records = yield* RefundRecords
   const repository = yield* RefundsRepository
   const calls = yield* PaymentCalls
+  // The job's workers, shared by its passes (see `PaymentRecovery`).
+  const pool = yield* makeLeasedPool((yield* PaymentPolicy).recoveryWorkers)
 
   const reconcile = Effect.fn("Refunds.reconcile")(function*(ref: RefundRef) {
     const refund = yield* Effect.orDie(records.load(ref.tenant, ref.refundId))
@@ -41,9 +43,13 @@ export const makeRefundReconciliation = Effect.gen(function*() {
   const reconcileDue = Effect.flatMap(PaymentPolicy, (policy) =>
     drainLeased({
       claim: (lease) => repository.claimPending(DateTime.subtract(lease.now, { millis: Duration.toMillis(policy.reconcileAfter) }), lease),
-      handle: ({ item }) => reconcile(item),
+      // Its lease, kept once it is handled, spaces the looks at a refund out.
+      handle: ({ item, token }) => Effect.ensuring(reconcile(item), repository.finishClaim(item.refundId, token)),
       leaseFor: policy.recoveryLease,
-      concurrency: 4,
+      concurrency: policy.recoveryWorkers,
+      pool,
+      share: policy.recoveryShare,
+      pollEvery: "1 second",
       maxPerPass: 200
     })).pipe(Effect.withSpan("Refunds.reconcileDue"))
 

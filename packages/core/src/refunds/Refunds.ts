@@ -52,7 +52,7 @@ export class Refunds extends Context.Tag("core/Refunds")<
     readonly jobs: ReadonlyArray<Job>
   }
 >() {
-  static readonly layer = Layer.effect(Refunds, Effect.suspend(() => make)).pipe(
+  static readonly layer = Layer.scoped(Refunds, Effect.suspend(() => make)).pipe(
     Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentCalls.layer, Payments.layer, RefundRecords.layer, IdempotentRequests.layer))
   )
 }

@@ -6,6 +6,7 @@ import { memoryLeases } from "../memory/MemoryLeases.js"
 import { pageOf } from "../memory/MemoryPaging.js"
 import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
+import { PaymentPolicy } from "../payments/PaymentPolicy.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { Refund } from "./Refund.js"
 
@@ -32,8 +33,14 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<
       filter: RefundListFilter,
       page: PageRequest
     ) => Effect.Effect<Page<Refund>, InvalidCursor>
-    /** Leases refunds still pending that were created before `createdBefore`, oldest first. */
+    /**
+     * Leases refunds still pending that were created before `createdBefore`, fairly (see
+     * `FairShare`; each organization's mode is a lane): those never looked at first, oldest first,
+     * then the longest overdue.
+     */
     readonly claimPending: (createdBefore: DateTime.Utc, lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<RefundRef>>>
+    /** The worker has finished with a claimed refund; it waits out its lease. Only while `token` still holds it. */
+    readonly finishClaim: (refundId: string, token: string) => Effect.Effect<void>
   }
 >() {
   static readonly layerMemory = Layer.effect(
@@ -66,19 +73,25 @@ export class RefundsRepository extends Context.Tag("core/RefundsRepository")<
             (refund) => filter.paymentId === undefined || refund.payment_id === filter.paymentId,
             page
           ),
+        finishClaim: (refundId, token) => Effect.sync(() => leases.finish(refundId, token)),
         claimPending: (createdBefore, lease) =>
-          Effect.sync(() =>
-            leases.claim(
+          Effect.sync(() => {
+            const leaseOf = (id: string) => leases.until(id)?.epochMillis ?? Number.NEGATIVE_INFINITY
+            return leases.claimFair(
+              "pending",
               [...rows().values()]
-                .filter((row) => row.refund.status === "pending" && DateTime.lessThan(row.refund.created_at, createdBefore))
-                .sort((a, b) => a.refund.created_at.epochMillis - b.refund.created_at.epochMillis)
+                .sort((a, b) => leaseOf(a.refund.id) - leaseOf(b.refund.id) || a.refund.created_at.epochMillis - b.refund.created_at.epochMillis)
                 .map((row) => ({
                   id: row.refund.id,
+                  lane: [row.organizationId, row.refund.livemode] as const,
+                  waiting: row.refund.status === "pending",
+                  due: DateTime.lessThan(row.refund.created_at, createdBefore),
                   item: { tenant: { organizationId: row.organizationId, livemode: row.refund.livemode }, refundId: row.refund.id }
                 })),
-              lease
+              lease,
+              PaymentPolicy.defaultValue().recoveryShare
             )
-          )
+          })
       }
     })
   )

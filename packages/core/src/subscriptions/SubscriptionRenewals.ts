@@ -14,7 +14,7 @@ import type { InvoiceCharges } from "./InvoiceCharges.js"
 import type { NativeSubscriptions } from "./NativeSubscriptions.js"
 import { PlansRepository } from "./PlansRepository.js"
 import type { SubscriptionRecord } from "./Subscription.js"
-import { type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
+import { BILLING_SHARE, type DueSubscription, SubscriptionsRepository } from "./SubscriptionsRepository.js"
 import { isFinal, transition } from "./SubscriptionTransitions.js"
 
 /** A subscription's next period (or the first paid one after a trial), when the billing run finds it due. */
@@ -153,6 +153,7 @@ export const makeSubscriptionRenewals = (charges: InvoiceCharges, native: Native
       handle: ({ item, token }) => Effect.ensuring(runClaimed(item), repository.release(item.subscriptionId, token)),
       leaseFor: Duration.minutes(2),
       concurrency: 4,
+      share: BILLING_SHARE,
       maxPerPass: 500
     }).pipe(Effect.withSpan("Subscriptions.billDue"))
 

@@ -6,11 +6,14 @@ import { memoryDocuments } from "../memory/MemoryDocuments.js"
 import { memoryLeases } from "../memory/MemoryLeases.js"
 import { memoryRecordRepository } from "../memory/MemoryRecordWrites.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { FairShare, Leased, LeaseRequest } from "../ports/LeasedWork.js"
 import type { SubscriptionListFilter, SubscriptionRecord } from "./Subscription.js"
 import type { TestClock } from "./TestClock.js"
 
 /** A subscription whose schedule has something due, and the time it is due. */
+/** How billing shares its workers (see `FairShare`): two subscriptions of an organization's mode at a time. */
+export const BILLING_SHARE: FairShare = { perTenant: 2, perLane: 2 }
+
 export interface DueSubscription {
   readonly tenant: Tenant
   readonly subscriptionId: string
@@ -26,8 +29,9 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
       page: PageRequest
     ) => Effect.Effect<Page<SubscriptionRecord>, InvalidCursor>
     /**
-     * Leases the subscription due first: on the real clock, due by `lease.now`; on a test clock, due
-     * by that clock's `frozen_time`.
+     * Leases the subscriptions due first, fairly (see `FairShare`; each organization's mode is a
+     * lane): on the real clock, due by `lease.now`; then, with what is left of the limit, those on a
+     * test clock, due by that clock's `frozen_time`.
      */
     readonly claimDue: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<Leased<DueSubscription>>>
     /** Leases the subscription of test clock `clockId` due first, by `until`. */
@@ -73,6 +77,19 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
             lease
           )
         )
+      const rowsOf = (onClock: boolean, dueBy: (row: { readonly tenant: Tenant; readonly value: SubscriptionRecord }) => DateTime.Utc | undefined) =>
+        documents.everyone()
+          .sort((a, b) => (a.value.next_run_at?.epochMillis ?? 0) - (b.value.next_run_at?.epochMillis ?? 0) || (a.value.id < b.value.id ? -1 : 1))
+          .map((row) => {
+            const by = dueBy(row)
+            return {
+              id: row.value.id,
+              lane: [row.tenant.organizationId, row.tenant.livemode] as const,
+              waiting: row.value.next_run_at !== null && (row.value.test_clock !== null) === onClock,
+              due: by !== undefined && row.value.next_run_at !== null && !DateTime.greaterThan(row.value.next_run_at, by),
+              item: { tenant: row.tenant, subscriptionId: row.value.id, dueAt: row.value.next_run_at! }
+            }
+          })
       return {
         ...memoryRecordRepository(store, documents),
         list: (tenant, filter, page) =>
@@ -86,12 +103,18 @@ export class SubscriptionsRepository extends Context.Tag("core/SubscriptionsRepo
             page
           ),
         claimDue: (lease) =>
-          claim(lease, ({ tenant, value }) =>
-            value.test_clock === null
-              ? lease.now
-              : advancing(value.test_clock, lease.now)
-              ? undefined
-              : clockOf(tenant, value.test_clock)?.frozen_time),
+          Effect.sync(() => {
+            const onTime = leases.claimFair("due", rowsOf(false, () => lease.now), lease, BILLING_SHARE)
+            if (onTime.length >= lease.limit) return onTime
+            const onClocks = leases.claimFair(
+              "on-clock",
+              rowsOf(true, ({ tenant, value }) =>
+                value.test_clock === null || advancing(value.test_clock, lease.now) ? undefined : clockOf(tenant, value.test_clock)?.frozen_time),
+              { ...lease, limit: lease.limit - onTime.length },
+              BILLING_SHARE
+            )
+            return [...onTime, ...onClocks]
+          }),
         claimDueOnClock: (tenant, clockId, until, lease) =>
           claim(lease, (row) => row.tenant.organizationId === tenant.organizationId && row.value.test_clock === clockId ? until : undefined),
         dueOnClock: (tenant, clockId, until) =>

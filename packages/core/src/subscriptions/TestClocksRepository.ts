@@ -3,8 +3,9 @@ import { randomBase32 } from "../domain/Ids.js"
 import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { Tenant } from "../domain/Tenant.js"
 import { memoryDocuments } from "../memory/MemoryDocuments.js"
+import { fairPick } from "../memory/MemoryFairClaims.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
-import type { LeaseRequest } from "../ports/LeasedWork.js"
+import type { LaneKey, LeaseRequest } from "../ports/LeasedWork.js"
 import { TestClock } from "./TestClock.js"
 
 /** What asking to start an advance found: the clock is now held (`token`), or why not. */
@@ -43,13 +44,14 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
   readonly holdAdvance: (tenant: Tenant, id: string, token: string, until: DateTime.Utc) => Effect.Effect<boolean>
   /** Writes `clock` (its time and status) and lets the clock go; false, and nothing written, if `token` no longer holds it. */
   readonly finishAdvance: (tenant: Tenant, clock: TestClock, token: string) => Effect.Effect<boolean>
-  /** Takes over up to `lease.limit` advances whose lease ran out, to finish them. */
+  /** Takes over up to `lease.limit` advances whose lease ran out, to finish them; organizations take turns (see `FairShare`). */
   readonly claimAbandoned: (lease: LeaseRequest) => Effect.Effect<ReadonlyArray<AbandonedAdvance>>
 }>() {
   static readonly layerMemory = Layer.effect(
     TestClocksRepository,
     Effect.map(MemoryStore, (store) => {
       const documents = memoryDocuments<TestClock>(store, "test_clocks")
+      let abandonedCursor: LaneKey | null = null
       const leases = store.table<{ readonly token: string; readonly until: DateTime.Utc; readonly target: DateTime.Utc }>(
         "test_clock_advances"
       )
@@ -88,17 +90,32 @@ export class TestClocksRepository extends Context.Tag("core/TestClocksRepository
             return Effect.as(documents.save(tenant, clock), true)
           }),
         claimAbandoned: (lease) =>
-          Effect.sync(() =>
-            documents.everyone()
-              .flatMap(({ tenant, value }) => {
-                const held = leases.get(value.id)
-                if (held === undefined || !DateTime.lessThan(held.until, lease.now)) return []
-                const token = randomBase32(20)
-                leases.set(value.id, { token, until: lease.until, target: held.target })
-                return [{ tenant, clock: value, target: held.target, token }]
-              })
-              .slice(0, lease.limit)
-          )
+          Effect.sync(() => {
+            const rows = documents.everyone()
+              .sort((a, b) => a.value.id < b.value.id ? -1 : 1)
+              .map(({ tenant, value }) => ({
+                id: value.id,
+                lane: [tenant.organizationId, tenant.livemode] as const,
+                waiting: leases.has(value.id),
+                due: true,
+                item: { tenant, clock: value }
+              }))
+            const uncapped = { perTenant: Number.MAX_SAFE_INTEGER, perLane: Number.MAX_SAFE_INTEGER }
+            const picked = fairPick(rows, {
+              limit: lease.limit,
+              cursor: abandonedCursor,
+              share: uncapped,
+              free: (id) => !DateTime.greaterThan(leases.get(id)!.until, lease.now),
+              inFlight: () => false
+            })
+            abandonedCursor = picked.cursor
+            const token = randomBase32(20)
+            return picked.picked.map(({ id, item }) => {
+              const target = leases.get(id)!.target
+              leases.set(id, { token, until: lease.until, target })
+              return { ...item, target, token }
+            })
+          })
       }
     })
   )

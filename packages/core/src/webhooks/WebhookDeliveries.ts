@@ -5,13 +5,17 @@ import { storableText } from "../domain/Text.js"
 import { now } from "../domain/Timestamp.js"
 import { API_VERSION, Event } from "../events/Event.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
+import { EventLog } from "../events/EventLog.js"
 import type { StoredEvent } from "../events/EventsRepository.js"
 import { causeAttributes, causeLinks, CurrentCausingRequest } from "../observability/CausingRequest.js"
 import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import type { Job } from "../ports/Jobs.js"
-import { drainLeased, type Leased } from "../ports/LeasedWork.js"
+import { drainLeased, type Leased, makeLeasedPool } from "../ports/LeasedWork.js"
+import { makeWriteBatches } from "../ports/WriteBatches.js"
 import { ATTEMPT_TIMEOUT, nextDelayMillis } from "./DeliverySchedule.js"
+import { makeEndpointCircuits } from "./EndpointCircuits.js"
+import { deliveryShare, type EndpointHealth, HEALTHY, verdictOf, WebhookDeliveryPolicy } from "./EndpointHealth.js"
 import { type AttemptRecord, type DueDelivery, type NewDelivery, WebhookDeliveriesRepository } from "./WebhookDeliveriesRepository.js"
 import { type DeliveryListFilter, type ResendDeliveries, WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 import { subscribesTo, type WebhookEndpoint } from "./WebhookEndpoint.js"
@@ -43,6 +47,7 @@ class ReceiverKey extends Data.Class<{ readonly tenant: Tenant; readonly endpoin
 interface Receiver {
   readonly endpoint: Option.Option<WebhookEndpoint>
   readonly secrets: ReadonlyArray<string>
+  readonly health: EndpointHealth
 }
 
 /**
@@ -67,7 +72,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
   readonly resendMatching: (tenant: Tenant, filter: ResendDeliveries) => Effect.Effect<number>
   readonly jobs: ReadonlyArray<Job>
 }>() {
-  static readonly layer = Layer.effect(
+  static readonly layer = Layer.scoped(
     WebhookDeliveries,
     Effect.gen(function*() {
       const deliveries = yield* WebhookDeliveriesRepository
@@ -84,12 +89,16 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
         consumeAll: fanOutAll
       }
 
-      /** An endpoint as an attempt needs it: where it is, whether it is active, what signs for it. */
+      /** An endpoint as an attempt needs it: where it is, whether it is active, what signs for it, how it fares. */
       const receiverOf = (key: ReceiverKey) =>
         Effect.gen(function*() {
           const endpoint = yield* endpointsRepository.find(key.tenant, key.endpointId)
           const active = Option.isSome(endpoint) && endpoint.value.status === "active"
-          return { endpoint, secrets: active ? yield* endpoints.signingSecrets(key.endpointId) : [] }
+          return {
+            endpoint,
+            secrets: active ? yield* endpoints.signingSecrets(key.endpointId) : [],
+            health: Option.getOrElse(yield* endpointsRepository.findHealth(key.endpointId), () => HEALTHY)
+          }
         })
 
       /**
@@ -100,27 +109,37 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
       const receiversOfPass = Cache.make({ capacity: 10_000, timeToLive: Duration.seconds(1), lookup: receiverOf })
 
       const attempt = attemptDelivery({ sender, ids })
+      const policy = yield* WebhookDeliveryPolicy
+      // The workers of the job, shared by its passes: a pass never waits for a receiver that hangs
+      // before taking up what is due meanwhile.
+      const pool = yield* makeLeasedPool(policy.workers)
+      // Attempts that end together are recorded together, in one write; none waits for another.
+      const recordAttempt = yield* makeWriteBatches(deliveries.recordAttempts, { max: 64, span: "WebhookDeliveries.recordAttempts" })
+      const circuits = yield* makeEndpointCircuits
+
+      const deliverOne = (receivers: Cache.Cache<ReceiverKey, Receiver>) => (leased: Leased<DueDelivery>) =>
+        Effect.gen(function*() {
+          const { receiver, record, response } = yield* attempt(leased, receivers)
+          yield* recordAttempt({ leased, record })
+          if (Option.exists(receiver.endpoint, (endpoint) => endpoint.status === "active")) {
+            const verdict = verdictOf(response, record.attempt.duration_ms, yield* WebhookDeliveryPolicy)
+            yield* circuits.observe(leased.item.tenant, leased.item.endpointId, verdict, receiver.health)
+          }
+        })
 
       const deliverDue = Effect.flatMap(receiversOfPass, (receivers) =>
-        drainLeased({
-          claim: deliveries.claimDue,
-          handle: (leased) => Effect.flatMap(attempt(leased, receivers), ({ record }) => deliveries.recordAttempt(leased, record)),
-          // A batch's attempts go out side by side and are recorded together, in one write; one that
-          // breaks is left to its lease and tried again.
-          handleBatch: (claimed) =>
-            Effect.forEach(claimed, (leased) =>
-              attempt(leased, receivers).pipe(
-                Effect.map(Option.some),
-                Effect.catchAllCause((cause) => Effect.as(Effect.logError("A webhook attempt failed; it is retried after its lease", cause), Option.none()))
-              ), { concurrency: "unbounded" }).pipe(
-                Effect.flatMap((made) => deliveries.recordAttempts(made.flatMap(Option.toArray)))
-              ),
-          leaseFor: DELIVERY_LEASE,
-          // 32 attempts in flight, claimed eight at a time: each attempt ends within its 10 s timeout.
-          concurrency: 4,
-          batch: 8,
-          maxPerPass: 10_000
-        })).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
+        Effect.flatMap(WebhookDeliveryPolicy, (current) =>
+          drainLeased({
+            claim: deliveries.claimDue,
+            handle: deliverOne(receivers),
+            leaseFor: DELIVERY_LEASE,
+            // Each attempt ends within its 10 s timeout, on its own; a free worker is used at once.
+            concurrency: current.workers,
+            pool,
+            share: deliveryShare(current),
+            pollEvery: "1 second",
+            maxPerPass: 10_000
+          }))).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
@@ -135,16 +154,27 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
         retrieve: load,
         resend: (tenant, id) =>
           Effect.gen(function*() {
-            const resent = yield* deliveries.resend(tenant, id, yield* now)
+            const at = yield* now
+            const resent = yield* deliveries.resend(tenant, id, at)
             if (Option.isNone(resent)) return yield* new WebhookDeliveryNotFound({ id })
+            yield* circuits.trialNow(resent.value.endpoint_id, at)
             return yield* load(tenant, id)
           }),
         resendMatching: (tenant, { created_after, ...filter }) =>
-          Effect.flatMap(now, (at) => deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)),
+          Effect.gen(function*() {
+            const at = yield* now
+            const queued = yield* deliveries.resendMatching(tenant, { ...filter, "created[gte]": created_after ?? filter["created[gte]"] }, at)
+            if (queued === 0) return 0
+            const endpoints = yield* Effect.orDie(endpointsRepository.list(tenant, { limit: 100, startingAfter: undefined }))
+            for (const endpoint of endpoints.data) {
+              if (filter.endpoint_id === undefined || filter.endpoint_id === endpoint.id) yield* circuits.trialNow(endpoint.id, at)
+            }
+            return queued
+          }),
         jobs: [{ name: "deliver-webhooks", every: "1 second", run: deliverDue }]
       }
     })
-  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, WebhookEndpoints.layer)))
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, WebhookEndpoints.layer, EventLog.layer)))
 }
 
 /** What fanning events out to endpoints reads and writes. */
@@ -209,13 +239,15 @@ interface AttemptPorts {
   readonly ids: Context.Tag.Service<typeof IdGenerator>
 }
 
-/** One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the caller). */
+/**
+ * One signed attempt of a leased delivery, and what it makes of the delivery (recorded by the
+ * caller), with the receiver as it was read and its answer (`undefined`: none in time).
+ */
 const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDelivery>, receivers: Cache.Cache<ReceiverKey, Receiver>) =>
   Effect.gen(function*() {
     const due = leased.item
-    const { endpoint, secrets } = yield* receivers.get(
-      new ReceiverKey({ tenant: Data.struct({ ...due.tenant }), endpointId: due.endpointId })
-    )
+    const receiver = yield* receivers.get(new ReceiverKey({ tenant: Data.struct({ ...due.tenant }), endpointId: due.endpointId }))
+    const { endpoint, secrets } = receiver
     const attemptedAt = yield* now
     const started = yield* Clock.currentTimeMillis
     let response: WebhookResponse | undefined
@@ -264,7 +296,7 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
       "webhook.outcome": record.status,
       ...(response?._tag === "Answered" ? { "http.response.status_code": response.status } : {})
     })
-    return { leased, record }
+    return { leased, record, receiver, response }
   }).pipe(
     // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
     Effect.withSpan("webhook delivery_attempt", {

@@ -6,6 +6,7 @@ import { pageOf } from "../memory/MemoryPaging.js"
 import { MemoryStore } from "../memory/MemoryStore.js"
 import type { CausingRequest } from "../observability/CausingRequest.js"
 import type { Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import { deliveryShare, endpointCap, type EndpointHealth, WebhookDeliveryPolicy } from "./EndpointHealth.js"
 import { type DeliveryListFilter, type DeliveryStatus, type ResendDeliveries, type WebhookAttempt, WebhookDelivery } from "./WebhookDelivery.js"
 
 /** A delivery a worker is about to attempt. `payload` is the exact JSON that is sent. */
@@ -65,8 +66,10 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
       InvalidCursor
     >
     /**
-     * Leases pending deliveries whose next attempt is due, the longest waiting first. One whose
-     * object has an earlier event not handed to the webhooks yet, or an earlier delivery to the same
+     * Leases pending deliveries whose next attempt is due, fairly (see `FairShare`): each endpoint
+     * is a lane, the longest waiting of its deliveries first, with `perLane` of them in flight at
+     * most (none while its circuit is open, one trial once its cool-down is over). One whose object
+     * has an earlier event not handed to the webhooks yet, or an earlier delivery to the same
      * endpoint never attempted yet, waits for it: first attempts go out in the object's event order.
      * Retries hold nothing back.
      */
@@ -149,30 +152,41 @@ export class WebhookDeliveriesRepository extends Context.Tag("core/WebhookDelive
             page
           ),
         claimDue: (lease) =>
-          Effect.sync(() =>
-            leases.claim(
-              [...rows().values()]
-                .filter((row) =>
-                  row.delivery.status === "pending" && row.delivery.next_attempt_at !== null &&
-                  !DateTime.lessThan(lease.now, row.delivery.next_attempt_at) && !heldBack(row)
-                )
-                .sort((a, b) => a.delivery.next_attempt_at!.epochMillis - b.delivery.next_attempt_at!.epochMillis)
-                .map((row) => ({
-                  id: row.delivery.id,
-                  item: {
-                    tenant: { organizationId: row.organizationId, livemode: row.delivery.livemode },
-                    deliveryId: row.delivery.id,
-                    endpointId: row.delivery.endpoint_id,
-                    eventId: row.delivery.event_id,
-                    objectId: row.objectId,
-                    payload: row.payload,
-                    attemptCount: row.delivery.attempt_count,
-                    cause: row.cause
-                  }
-                })),
-              lease
+          Effect.sync(() => {
+            const share = lease.share ?? deliveryShare(WebhookDeliveryPolicy.defaultValue())
+            const endpoints = store.table<{ readonly endpoint: { readonly status: string }; readonly health: EndpointHealth }>("webhook_endpoints")
+            const waiting = [...rows().values()]
+              .filter((row) => row.delivery.status === "pending" && row.delivery.next_attempt_at !== null)
+              .sort((a, b) =>
+                a.delivery.next_attempt_at!.epochMillis - b.delivery.next_attempt_at!.epochMillis ||
+                (a.delivery.id < b.delivery.id ? -1 : 1)
+              )
+            return leases.claimFair(
+              "due",
+              waiting.map((row) => ({
+                id: row.delivery.id,
+                lane: [row.organizationId, row.delivery.livemode, row.delivery.endpoint_id] as const,
+                waiting: true,
+                due: !DateTime.lessThan(lease.now, row.delivery.next_attempt_at!) && !heldBack(row),
+                item: {
+                  tenant: { organizationId: row.organizationId, livemode: row.delivery.livemode },
+                  deliveryId: row.delivery.id,
+                  endpointId: row.delivery.endpoint_id,
+                  eventId: row.delivery.event_id,
+                  objectId: row.objectId,
+                  payload: row.payload,
+                  attemptCount: row.delivery.attempt_count,
+                  cause: row.cause
+                }
+              })),
+              lease,
+              share,
+              (lane) => {
+                const found = endpoints.get(lane[2]!)
+                return found === undefined ? 0 : endpointCap({ status: found.endpoint.status, health: found.health }, lease.now, share.perLane)
+              }
             )
-          ),
+          }),
         recordAttempt,
         recordAttempts: (attempts) => Effect.forEach(attempts, ({ leased, record }) => recordAttempt(leased, record), { discard: true }),
         resend: (tenant, id, at) =>

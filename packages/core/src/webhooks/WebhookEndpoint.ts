@@ -2,29 +2,10 @@ import { Schema } from "effect"
 import { field, optionalField } from "../domain/Field.js"
 import { RequestBody } from "../domain/RequestBody.js"
 import { BoundedString, Text, Url } from "../domain/Text.js"
-import { Timestamp } from "../domain/Timestamp.js"
 import { EVENT_TYPES } from "../events/Event.js"
+import { EndpointStatus } from "./WebhookEndpointResource.js"
 
-export const EndpointStatus = Schema.Literal("active", "disabled")
-export type EndpointStatus = typeof EndpointStatus.Type
-
-/**
- * Where a merchant receives events. `secret` signs every delivery; it is part of the response that
- * creates the endpoint or rotates its secret, and of no other.
- */
-export class WebhookEndpoint extends Schema.Class<WebhookEndpoint>("WebhookEndpoint")({
-  object: field(Schema.Literal("webhook_endpoint"), "Always `webhook_endpoint`."),
-  id: field(Schema.String, "The endpoint's id (`whe_…`)."),
-  url: field(Schema.String, "Where events are POSTed."),
-  description: field(Schema.NullOr(Schema.String), "Your description of it, or `null`."),
-  /** Event types received; `[]` or `["*"]` means every type. */
-  enabled_events: field(Schema.Array(Schema.String), "The event types it receives; `[]` or `[\"*\"]` means every type."),
-  status: field(EndpointStatus, "`active`, or `disabled` (nothing is sent; deliveries wait)."),
-  secret: optionalField(Schema.String, "The signing secret (`whsec_…`): only in the answer that creates the endpoint or rotates its secret. Keep it."),
-  livemode: field(Schema.Boolean, "`true` for live mode, `false` for test mode."),
-  created_at: field(Timestamp, "When it was created (ISO 8601 UTC)."),
-  updated_at: field(Timestamp, "When it last changed (ISO 8601 UTC).")
-}) {}
+export { EndpointStatus, WebhookEndpoint } from "./WebhookEndpointResource.js"
 
 /** An event type the service emits, or `*` for all of them. */
 export const EnabledEvent = Text.pipe(

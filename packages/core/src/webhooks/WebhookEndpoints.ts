@@ -11,6 +11,7 @@ import { KeyMaterial } from "../tenancy/KeyMaterial.js"
 import { OrganizationsRepository } from "../tenancy/OrganizationsRepository.js"
 import { openSecret, sealSecret } from "../tenancy/SealedSecrets.js"
 import { endpointUrlProblem } from "./EndpointAddresses.js"
+import { HEALTHY } from "./EndpointHealth.js"
 import { type CreateWebhookEndpoint, type UpdateWebhookEndpoint, WebhookEndpoint } from "./WebhookEndpoint.js"
 import { WebhookEndpointsRepository } from "./WebhookEndpointsRepository.js"
 import { WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./WebhookErrors.js"
@@ -79,6 +80,7 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<
             description: input.description ?? null,
             enabled_events: input.enabled_events ?? [],
             status: "active",
+            failing_since: null,
             livemode: tenant.livemode,
             created_at: createdAt,
             updated_at: createdAt
@@ -101,15 +103,19 @@ export class WebhookEndpoints extends Context.Tag("core/WebhookEndpoints")<
           if (input.url !== undefined) yield* allowed(tenant, input.url)
           return yield* transactions.run(Effect.gen(function*() {
             const endpoint = yield* load(tenant, id)
+            // Enabled again (after the service disabled it, say): a fresh start, its failures forgotten.
+            const enabled = endpoint.status === "disabled" && input.status === "active"
             const updated = new WebhookEndpoint({
               ...endpoint,
               url: input.url ?? endpoint.url,
               enabled_events: input.enabled_events ?? endpoint.enabled_events,
               description: input.description === undefined ? endpoint.description : input.description,
               status: input.status ?? endpoint.status,
+              failing_since: enabled ? null : endpoint.failing_since,
               updated_at: yield* now
             })
             yield* repository.update(tenant, updated)
+            if (enabled) yield* repository.saveHealth(id, HEALTHY)
             return updated
           }))
         }),

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { CheckoutSessionRecord, type CheckoutSessionRef, CheckoutSessionsRepository, type Tenant } from "@orchestrator/core"
+import { CheckoutSessionRecord, type CheckoutSessionRef, CheckoutSessionsRepository, EXPIRY_SHARE, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
-import { claimLeased } from "../shared/LeasedClaims.js"
+import { claimLeased, finishLeased } from "../shared/LeasedClaims.js"
 import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { Column, firstRow, json, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
@@ -41,6 +42,7 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
   CheckoutSessionsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cursor = laneCursor()
     const ofTenant = tenantScope(sql, "s")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select s.* from checkout_sessions s where s.id = ${id} and ${ofTenant(tenant)}
@@ -92,15 +94,16 @@ export const CheckoutSessionsRepositorySql = Layer.effect(
           page,
           decode: toSession
         }),
+      finishClaim: (sessionId, token) => finishLeased(sql, { table: "checkout_sessions", id: sessionId, token }),
       claimExpired: (lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, CheckoutSessionRef>(sql, {
           table: "checkout_sessions",
-          due: sql`status in ('open', 'payment_failed')
-            and expires_at <= ${DateTime.formatIso(lease.now)}::timestamptz`,
+          due: sql`expires_at <= ${DateTime.formatIso(lease.now)}::timestamptz`,
           order: sql`expires_at`,
           returning: sql`id, organization_id, livemode, expires_at`,
           lease,
-          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, sessionId: row.id })
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, sessionId: row.id }),
+          fair: { waiting: sql`status in ('open', 'payment_failed')`, share: EXPIRY_SHARE, cursor }
         })
     })
   })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { type CausingRequest, CurrentCausingRequest, encodedOnceOfValue, Event, EventsRepository, type StoredEvent } from "@orchestrator/core"
 import { DateTime, Effect, FiberRef, Layer, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
 import { Column, firstRow, objectFromRow } from "../shared/Rows.js"
@@ -74,6 +75,7 @@ export const EventsRepositorySql = Layer.effect(
   EventsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cursor = laneCursor()
     const ofTenant = tenantScope(sql, "e")
     const at = (time: DateTime.Utc) => DateTime.formatIso(time)
     const insertAll = (organizationId: string, events: ReadonlyArray<Event>) =>
@@ -107,11 +109,13 @@ export const EventsRepositorySql = Layer.effect(
       claimUndispatched: (lease) =>
         claimLeased<{ readonly id: string; readonly organization_id: string; readonly request_id?: unknown }, StoredEvent>(sql, {
           table: "events",
-          due: sql`dispatched_at is null`,
+          due: sql`true`,
           order: sql`created_at, id`,
-          returning: sql`*`,
+          returning: sql`events.*`,
           lease,
-          item: (row) => ({ organizationId: row.organization_id, event: toEvent(row), cause: causeOf(row) })
+          item: (row) => ({ organizationId: row.organization_id, event: toEvent(row), cause: causeOf(row) }),
+          // Organizations take turns in each batch; no cap, the outbox's work is the database's own.
+          fair: { waiting: sql`dispatched_at is null`, share: { perTenant: lease.limit, perLane: lease.limit }, capped: false, cursor }
         }),
       markDispatched: ({ item, token }) => completeLeased(sql, { table: "events", id: item.event.id, token, set: sql`dispatched_at = now()` }),
       markDispatchedAll: (claimed) =>

@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Payment, PaymentsRepository, type PaymentWork, type Tenant } from "@orchestrator/core"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { type LeaseRequest, Payment, PaymentPolicy, PaymentsRepository, type PaymentWork, type Tenant } from "@orchestrator/core"
+import { DateTime, Duration, Effect, Layer, Option, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
-import { claimLeased } from "../shared/LeasedClaims.js"
+import { claimLeased, finishLeased } from "../shared/LeasedClaims.js"
 import { Column, firstRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
 import { paymentWrites } from "./PaymentWritesSql.js"
@@ -73,11 +74,20 @@ export const PaymentsRepositorySql = Layer.effect(
 
     const writes = paymentWrites(sql)
 
-    const due = (work: PaymentWork) =>
+    // Unanswered: the lease (the next look) as the lane index holds it, so payments waiting for a
+    // later look bound the walk instead of being read one by one.
+    const due = (work: PaymentWork, lease: LeaseRequest) =>
       work._tag === "Waiting"
-        ? sql`status = ${work.status} and updated_at < ${at(work.updatedBefore)}::timestamptz`
-        : sql`status = 'processing' and exists (select 1 from payment_attempts a where a.payment_id = payments.id
-            and a.status in ('pending', 'unknown') and a.created_at < ${at(work.sentBefore)}::timestamptz)`
+        ? sql`updated_at < ${at(work.updatedBefore)}::timestamptz`
+        : sql`coalesce(lease_until, '-infinity'::timestamptz) <= ${at(lease.now)}::timestamptz
+          and exists (select 1 from payment_attempts a where a.payment_id = payments.id
+            and a.position = (select max(last.position) from payment_attempts last where last.payment_id = payments.id)
+            and a.status in ('pending', 'unknown')
+            and a.created_at + case when a.latency_ms is not null then a.latency_ms
+                else ${Duration.toMillis(work.callTimeout)}::int end * interval '1 millisecond'
+              <= ${at(work.sentBefore)}::timestamptz)`
+    /** One cursor per queue: unanswered payments, and each status waiting on someone. */
+    const cursors = { unanswered: laneCursor(), requires_action: laneCursor(), requires_capture: laneCursor() }
 
     return PaymentsRepository.of({
       ...writes,
@@ -134,17 +144,25 @@ export const PaymentsRepositorySql = Layer.effect(
           Effect.map((rows) => Option.fromNullable(rows[0]?.provider_message)),
           Effect.orDie
         ),
-      holdUntil: (paymentId, token, until) =>
-        sql`update payments set lease_until = ${at(until)}::timestamptz
-          where id = ${paymentId} and lease_token = ${token}`.pipe(Effect.asVoid, Effect.orDie),
+      holdUntil: (paymentId, token, until) => finishLeased(sql, { table: "payments", id: paymentId, token, until }),
+      finishClaim: (paymentId, token) => finishLeased(sql, { table: "payments", id: paymentId, token }),
+      // Each provider connection of a tenant is a lane. Unanswered payments never looked at come
+      // first, then the longest overdue (their lease is their next try): the lane index's order, so
+      // payments held until a later try are never read.
       claimDue: (work, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, { tenant: Tenant; paymentId: string }>(sql, {
           table: "payments",
-          due: due(work),
-          order: sql`updated_at`,
+          due: due(work, lease),
+          order: work._tag === "Unanswered" ? sql`coalesce(lease_until, '-infinity'::timestamptz), updated_at` : sql`updated_at`,
           returning: sql`id, organization_id, livemode, updated_at`,
           lease,
-          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, paymentId: row.id })
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, paymentId: row.id }),
+          fair: {
+            lanes: ["provider"],
+            waiting: work._tag === "Unanswered" ? sql`status = 'processing'` : sql`status = ${work.status}`,
+            share: PaymentPolicy.defaultValue().recoveryShare,
+            cursor: cursors[work._tag === "Unanswered" ? "unanswered" : work.status]
+          }
         })
     })
   })

@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { ProviderEventsRepository, type ReceivedEvent, StoredProviderEvent } from "@orchestrator/core"
+import { APPLY_SHARE, ProviderEventsRepository, type ReceivedEvent, StoredProviderEvent } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
-import { claimLeased, completeLeased } from "../shared/LeasedClaims.js"
+import { laneCursor } from "../shared/FairClaims.js"
+import { claimLeased, completeLeased, finishLeased } from "../shared/LeasedClaims.js"
 import { Column, fromRow, json } from "../shared/Rows.js"
 
 const decode = Schema.decodeUnknownSync(StoredProviderEvent)
@@ -28,6 +29,7 @@ export const ProviderEventsRepositorySql = Layer.effect(
   ProviderEventsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cursor = laneCursor()
     return ProviderEventsRepository.of({
       // A refused event with the same PSP id is no duplicate: the new one takes its row, to be applied.
       insert: (received) =>
@@ -50,12 +52,14 @@ export const ProviderEventsRepositorySql = Layer.effect(
       claimUnapplied: (lease) =>
         claimLeased<{ readonly id: string }, ReceivedEvent>(sql, {
           table: "provider_events",
-          due: sql`applied_at is null`,
+          due: sql`true`,
           order: sql`received_at, id`,
-          returning: sql`*`,
+          returning: sql`provider_events.*`,
           lease,
-          item: toReceived
+          item: toReceived,
+          fair: { waiting: sql`applied_at is null`, share: APPLY_SHARE, cursor }
         }),
+      finishClaim: (id, token) => finishLeased(sql, { table: "provider_events", id, token }),
       markApplied: ({ item, token }, outcome, at) =>
         completeLeased(sql, {
           table: "provider_events",

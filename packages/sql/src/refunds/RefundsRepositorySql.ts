@@ -1,8 +1,9 @@
 import { SqlClient } from "@effect/sql"
-import { Refund, type RefundRef, RefundsRepository, type Tenant } from "@orchestrator/core"
+import { PaymentPolicy, Refund, type RefundRef, RefundsRepository, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
-import { claimLeased } from "../shared/LeasedClaims.js"
+import { claimLeased, finishLeased } from "../shared/LeasedClaims.js"
 import { statusRecordWrites } from "../shared/RecordWrites.js"
 import { Column, firstRow, json, objectFromRow, stampColumns } from "../shared/Rows.js"
 import { tenantScope } from "../shared/TenantScope.js"
@@ -29,6 +30,7 @@ export const RefundsRepositorySql = Layer.effect(
   RefundsRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const cursor = laneCursor()
     const ofTenant = tenantScope(sql, "r")
     const findOne = (tenant: Tenant, id: string, forUpdate: boolean) =>
       sql`select r.* from refunds r where r.id = ${id} and ${ofTenant(tenant)} ${forUpdate ? sql`for update` : sql``}`.pipe(firstRow(toRefund))
@@ -65,14 +67,19 @@ export const RefundsRepositorySql = Layer.effect(
           page,
           decode: toRefund
         }),
+      finishClaim: (refundId, token) => finishLeased(sql, { table: "refunds", id: refundId, token }),
+      // Refunds never looked at first, then the longest overdue (their lease is their next look):
+      // the lane index's order, so refunds waiting for a later look are never read.
       claimPending: (createdBefore, lease) =>
         claimLeased<{ id: string; organization_id: string; livemode: boolean }, RefundRef>(sql, {
           table: "refunds",
-          due: sql`status = 'pending' and created_at < ${DateTime.formatIso(createdBefore)}::timestamptz`,
-          order: sql`created_at`,
+          due: sql`coalesce(lease_until, '-infinity'::timestamptz) <= ${DateTime.formatIso(lease.now)}::timestamptz
+            and created_at < ${DateTime.formatIso(createdBefore)}::timestamptz`,
+          order: sql`coalesce(lease_until, '-infinity'::timestamptz), created_at`,
           returning: sql`id, organization_id, livemode, created_at`,
           lease,
-          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, refundId: row.id })
+          item: (row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, refundId: row.id }),
+          fair: { waiting: sql`status = 'pending'`, share: PaymentPolicy.defaultValue().recoveryShare, cursor }
         })
     })
   })

@@ -12,6 +12,7 @@ import {
   TestClocksRepository
 } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso, json } from "../shared/Rows.js"
@@ -50,6 +51,7 @@ export const TestClocksRepositorySql = Layer.effect(
   TestClocksRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const abandoned = laneCursor()
     const rows = recordRows(sql, "test_clocks", TestClock, (clock) => [
       ["frozen_time", sql`${DateTime.formatIso(clock.frozen_time)}::timestamptz`]
     ])
@@ -99,10 +101,12 @@ export const TestClocksRepositorySql = Layer.effect(
           Omit<AbandonedAdvance, "token">
         >(sql, {
           table: "test_clocks",
-          due: sql`advance_to is not null`,
+          due: sql`true`,
           order: sql`id`,
           returning: sql`id, organization_id, livemode, advance_to, record`,
           lease,
+          // Organizations take turns; no cap (an abandoned advance is rare, and finished one at a time).
+          fair: { waiting: sql`advance_to is not null`, share: { perTenant: lease.limit, perLane: lease.limit }, capped: false, cursor: abandoned },
           item: (row) => ({
             tenant: { organizationId: row.organization_id, livemode: row.livemode },
             clock: rows.decodeRow(row),

@@ -1,6 +1,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
-import { type DueSubscription, type LeaseRequest, SubscriptionRecord, SubscriptionsRepository, type Tenant } from "@orchestrator/core"
+import { BILLING_SHARE, type DueSubscription, type LeaseRequest, SubscriptionRecord, SubscriptionsRepository, type Tenant } from "@orchestrator/core"
 import { DateTime, Effect, Layer } from "effect"
+import { type FairQueue, laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { iso } from "../shared/Rows.js"
@@ -24,13 +25,16 @@ export const SubscriptionsRepositorySql = Layer.effect(
       ["test_clock", sql`${subscription.test_clock}`],
       ["next_run_at", timeOrNull(sql, subscription.next_run_at)]
     ])
-    const claim = (due: Statement.Fragment, lease: LeaseRequest) =>
+    const onTime = laneCursor()
+    const onClocks = laneCursor()
+    const claim = (due: Statement.Fragment, lease: LeaseRequest, fair?: FairQueue) =>
       claimLeased<DueRow, DueSubscription>(sql, {
         table: "subscriptions",
         due,
         order: sql`next_run_at, id`,
         returning: sql`id, organization_id, livemode, next_run_at`,
         lease,
+        ...(fair === undefined ? {} : { fair }),
         item: (row) => ({
           tenant: { organizationId: row.organization_id, livemode: row.livemode },
           subscriptionId: row.id,
@@ -54,14 +58,24 @@ export const SubscriptionsRepositorySql = Layer.effect(
         ),
       // On a test clock, "now" is the clock's frozen time; a deleted clock's subscriptions are never
       // due, nor those of a clock an advance holds: that advance runs them, in time order.
+      // Subscriptions on the real clock, then (with what is left of the limit) those on test clocks:
+      // two queues, each by its own lane index, so the real clock's due ones are one range per lane.
       claimDue: (lease) =>
-        claim(
-          sql`next_run_at is not null and (
-            (test_clock is null and next_run_at <= ${at(lease.now)})
-            or next_run_at <= (select k.frozen_time from test_clocks k where k.id = subscriptions.test_clock
-              and (k.lease_until is null or k.lease_until < ${at(lease.now)})))`,
-          lease
-        ),
+        Effect.gen(function*() {
+          const due = yield* claim(sql`next_run_at <= ${at(lease.now)}`, lease, {
+            waiting: sql`next_run_at is not null and test_clock is null`,
+            share: BILLING_SHARE,
+            cursor: onTime
+          })
+          if (due.length >= lease.limit) return due
+          const dueOnClocks = yield* claim(
+            sql`next_run_at <= (select k.frozen_time from test_clocks k where k.id = subscriptions.test_clock
+              and (k.lease_until is null or k.lease_until < ${at(lease.now)}))`,
+            { ...lease, limit: lease.limit - due.length },
+            { waiting: sql`next_run_at is not null and test_clock is not null`, share: BILLING_SHARE, cursor: onClocks }
+          )
+          return [...due, ...dueOnClocks]
+        }),
       dueOnClock: (tenant, clockId, until) =>
         sql`select exists (select 1 from subscriptions where test_clock = ${clockId}
             and organization_id = ${tenant.organizationId} and next_run_at is not null

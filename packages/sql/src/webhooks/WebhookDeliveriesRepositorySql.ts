@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { type DueDelivery, WebhookDeliveriesRepository, WebhookDelivery } from "@orchestrator/core"
+import { deliveryShare, type DueDelivery, WebhookDeliveriesRepository, WebhookDelivery, WebhookDeliveryPolicy } from "@orchestrator/core"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { laneCursor } from "../shared/FairClaims.js"
 import { equalsWhereGiven, keysetPage } from "../shared/KeysetPage.js"
 import { claimLeased } from "../shared/LeasedClaims.js"
 import { Column, fromRow } from "../shared/Rows.js"
@@ -77,6 +78,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const ofTenant = tenantScope(sql, "d")
+    const cursor = laneCursor()
     const requeue = (time: DateTime.Utc) =>
       sql`status = 'pending', next_attempt_at = ${at(time)}::timestamptz, updated_at = ${at(time)}::timestamptz,
         lease_until = null, lease_token = null`
@@ -119,11 +121,14 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
           page,
           decode: (row) => toDelivery(row, null)
         }),
-      // The due deliveries walked by their index in the claim's order, whatever the statistics say: a
-      // fan-out of thousands goes unseen by them until autovacuum's next analyze (up to a minute), and
-      // meanwhile the planner read and sorted every due delivery (a bitmap scan) for each batch of 8.
-      claimDue: (lease) =>
-        sql.withTransaction(Effect.zipRight(
+      // Each endpoint is a lane: its due deliveries walked by their index in the claim's order,
+      // whatever the statistics say (a fan-out of thousands goes unseen by them until autovacuum's
+      // next analyze, up to a minute, and meanwhile the planner read and sorted every due delivery).
+      // An endpoint takes its share while its circuit is closed, none while it is open, and one
+      // trial attempt once its cool-down is over.
+      claimDue: (lease) => {
+        const share = lease.share ?? deliveryShare(WebhookDeliveryPolicy.defaultValue())
+        return sql.withTransaction(Effect.zipRight(
           sql`set local enable_bitmapscan = off`.pipe(Effect.zipRight(sql`set local enable_seqscan = off`)),
           claimLeased<{ readonly id: string }, DueDelivery>(sql, {
             table: "webhook_deliveries",
@@ -132,7 +137,7 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
             // order), nor before an earlier delivery of it to this endpoint has had its first attempt.
             // The state read here changes only when that attempt is recorded, so concurrent claims
             // agree, whoever holds the earlier delivery's lease.
-            due: sql`status = 'pending' and next_attempt_at <= ${at(lease.now)}::timestamptz
+            due: sql`next_attempt_at <= ${at(lease.now)}::timestamptz
             and (object_id is null or (
               not exists (select 1 from webhook_deliveries earlier
                 where earlier.endpoint_id = webhook_deliveries.endpoint_id
@@ -150,9 +155,22 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
             returning: sql`id, organization_id, livemode, endpoint_id, event_id, object_id, payload, attempt_count, next_attempt_at,
               request_id, trace_parent`,
             lease,
-            item: toDue
+            item: toDue,
+            fair: {
+              lanes: ["endpoint_id"],
+              waiting: sql`status = 'pending'`,
+              share,
+              laneCap: sql`coalesce((select case
+                  when e.status <> 'active' then ${share.perLane}::int
+                  when e.circuit_open_until is null then coalesce(e.concurrency, ${share.perLane}::int)
+                  when e.circuit_open_until > ${at(lease.now)}::timestamptz then 0
+                  else 1 end
+                from webhook_endpoints e where e.id = l.endpoint_id), 0)`,
+              cursor
+            }
           })
-        )).pipe(Effect.orDie),
+        )).pipe(Effect.orDie)
+      },
       recordAttempt: recordAttempt(sql),
       recordAttempts: recordAttempts(sql),
       resend: (tenant, id, time) =>

@@ -14,6 +14,7 @@ const EndpointRow = Schema.Struct({
   description: Column.nullableText,
   enabled_events: Column.json,
   status: Column.text,
+  failing_since: Schema.NullOr(Column.timestamp),
   ...stampColumns
 })
 
@@ -74,6 +75,25 @@ export const WebhookEndpointsRepositorySql = Layer.effect(
           ),
           Effect.orDie
         ),
+      findHealth: (endpointId, options) =>
+        sql<{ failure_count: unknown; failing_since: unknown; circuit_open_until: unknown; concurrency: unknown }>`
+          select failure_count, failing_since, circuit_open_until, concurrency from webhook_endpoints where id = ${endpointId}
+          ${options?.forUpdate === true ? sql`for update` : sql``}`.pipe(
+          Effect.map((rows) =>
+            Option.map(Option.fromNullable(rows[0]), (row) => ({
+              failureCount: Number(row.failure_count),
+              failingSince: row.failing_since === null ? null : DateTime.unsafeMake(iso(row.failing_since)),
+              circuitOpenUntil: row.circuit_open_until === null ? null : DateTime.unsafeMake(iso(row.circuit_open_until)),
+              concurrency: row.concurrency === null ? null : Number(row.concurrency)
+            }))
+          ),
+          Effect.orDie
+        ),
+      saveHealth: (endpointId, health) =>
+        sql`update webhook_endpoints set failure_count = ${health.failureCount},
+            failing_since = ${at(health.failingSince)}::timestamptz,
+            circuit_open_until = ${at(health.circuitOpenUntil)}::timestamptz, concurrency = ${health.concurrency}
+          where id = ${endpointId}`.pipe(Effect.asVoid, Effect.orDie),
       saveSecrets: (endpointId, secrets) =>
         sql`update webhook_endpoints set secret_sealed = ${secrets.current},
             previous_secret_sealed = ${secrets.previous},

@@ -1,6 +1,6 @@
 import { expect } from "@effect/vitest"
 import { type Currency, EventsRepository, Failure, NextAction, Payment, PaymentAttempt, PaymentMethod, PaymentsRepository } from "@orchestrator/core"
-import { Effect, Either, Option } from "effect"
+import { Duration, Effect, Either, Option } from "effect"
 import { at, attempt, newTenant, page, payment, paymentEvent, same, type StorageContractTest } from "./StorageContractFixtures.js"
 
 /** Writing a payment: what is written reads back the same, and a change only while the payment is as last seen. */
@@ -168,7 +168,7 @@ const paymentLeases = (it: StorageContractTest) => {
       const claim = (nowMillis: number) =>
         Effect.map(
           repository.claimDue(
-            { _tag: "Unanswered", sentBefore: at(5 * 60_000) },
+            { _tag: "Unanswered", sentBefore: at(5 * 60_000), callTimeout: Duration.seconds(30) },
             { now: at(nowMillis), until: at(nowMillis + 60_000), limit: 100 }
           ),
           (claimed) => claimed.map(({ item }) => item).filter((ref) => ref.tenant.organizationId === tenant.organizationId)

@@ -27,6 +27,29 @@ const secretOnce = (outlet: Element, endpoint: WebhookEndpoint) =>
     )
   )
 
+/**
+ * What the service did or will do about an endpoint whose deliveries keep failing: disabled after
+ * 3 days of failures (its deliveries wait in the dead-letter set), or on its way there.
+ */
+const healthNotices = (shown: ReadonlyArray<WebhookEndpoint>) =>
+  shown.filter((endpoint) => endpoint.failing_since !== null).map((endpoint) =>
+    endpoint.status === "disabled"
+      ? h(
+        "div",
+        { class: "failure", role: "alert", "data-endpoint-notice": endpoint.id },
+        h("strong", {}, `${endpoint.url} is disabled. `),
+        `Every delivery to it failed since ${when(endpoint.failing_since)} (the service disables an endpoint after 3 days of that): `,
+        "nothing is sent to it now, and its deliveries end in the dead-letter set. ",
+        "Fix the receiver, enable the endpoint, then resend its dead-letter deliveries."
+      )
+      : h(
+        "div",
+        { class: "secret", role: "status", "data-endpoint-notice": endpoint.id },
+        h("strong", {}, `${endpoint.url} is failing. `),
+        `Every delivery to it has failed since ${when(endpoint.failing_since)}; it is disabled once that has lasted 3 days.`
+      )
+  )
+
 const endpointsSection = async (context: PageContext) => {
   const list = await context.api((client) => client.webhooks.listEndpoints({ urlParams: { limit: 100 } }))
   const endpoints = sameMode(context.mode, list.data)
@@ -124,6 +147,7 @@ const endpointsSection = async (context: PageContext) => {
     h("h2", { id: "endpoints-title" }, "Endpoints"),
     form,
     outlet,
+    ...healthNotices(endpoints),
     endpointsTable(endpoints)
   )
 }
