@@ -61,7 +61,7 @@ const nextSteps = (name: string, title: string) =>
        import { ${name}Definition } from "./${name}/Connector.js"
      and, among the connection types,
        ${name}: ${name}Definition(http),
-     then add "${name}" to CONNECTION_TYPES in packages/core/src/providers/ConnectionTypes.ts (the API reference's list)`
+     then add "${name}" to CONNECTION_TYPES in packages/core/src/domain/providers/ConnectionTypes.ts (the API reference's list)`
 
 /** Writes the new connector's files under `targetRoot`, reading the template under `sourceRoot`. */
 export const newConnector = (options: { readonly name: string; readonly sourceRoot: string; readonly targetRoot: string }) =>

@@ -4,7 +4,7 @@ import { dashboardQueries, repositoryFile } from "./support/GrafanaDashboard.js"
 /** The names the service defines (the core's metrics, and the pool's use read from PostgreSQL). */
 const definedNames = () =>
   new Set(
-    ["packages/core/src/observability/ServiceMetrics.ts", "packages/sql/src/observability/PoolUse.ts"]
+    ["packages/core/src/features/observability/ServiceMetrics.ts", "packages/sql/src/observability/PoolUse.ts"]
       .flatMap((file) => [...repositoryFile(file).matchAll(/"(orchestrator_[a-z_]+)"/g)].map((match) => match[1]!))
   )
 

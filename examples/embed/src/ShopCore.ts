@@ -1,6 +1,6 @@
 import { SandboxLedgerSql } from "@orchestrator/connectors"
 import { ConnectorsNode } from "@orchestrator/connectors/node"
-import { BackgroundJobs, CoreLive, EgressSettings, KeyMaterial, PublicUrls, RateLimiter } from "@orchestrator/core"
+import { BackgroundJobs, CoreLive, EgressSettings, KeyMaterial, MemoryRateLimiter, PublicUrls } from "@orchestrator/core"
 import { Database, StorageSql } from "@orchestrator/sql"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Layer } from "effect"
@@ -41,7 +41,7 @@ export const shopCore = (options: ShopCoreOptions) => {
       Layer.succeed(PublicUrls, urls),
       KeyMaterial.fromMasterSecret(options.masterSecret),
       NodeWebhookSenderLive(privateAddresses),
-      RateLimiter.layerLocal,
+      MemoryRateLimiter,
       Layer.succeed(EgressSettings, { privateAddresses })
     ))
   )

@@ -3,19 +3,18 @@ import { publicRoutesAt } from "@orchestrator/api"
 import { SandboxLedger, SandboxLedgerSql } from "@orchestrator/connectors"
 import { ConnectorsNode } from "@orchestrator/connectors/node"
 import {
-  ApiKeysRepository,
   CoreLive,
   EgressSettings,
   FailedAuthenticationLimit,
   type KeyMaterial,
-  OrganizationsRepository,
+  MemoryRateLimiter,
   type PrivateAddresses,
-  ProviderConnectionsRepository,
   PublicUrls,
   type Rate,
   RateLimitDefaults,
   RateLimiter,
   Readiness,
+  RepositoriesWithRecentReads,
   StorageMemory,
   type StoragePorts,
   type WebhookSender
@@ -24,16 +23,9 @@ import { StorageSql } from "@orchestrator/sql"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
 
-/** What every request reads first (its key, organization and connections), kept a moment in memory. */
-const RecentReads = Layer.mergeAll(
-  ApiKeysRepository.withRecentReads,
-  OrganizationsRepository.withRecentReads,
-  ProviderConnectionsRepository.withRecentReads
-)
-
 /** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
 export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  RecentReads.pipe(Layer.provideMerge(Layer.mergeAll(StorageSql, SandboxLedgerSql)), Layer.provideMerge(database))
+  RepositoriesWithRecentReads.pipe(Layer.provideMerge(Layer.mergeAll(StorageSql, SandboxLedgerSql)), Layer.provideMerge(database))
 
 /** The same ports in memory, for tests that need no database. */
 export const memoryStorage = Layer.mergeAll(
@@ -78,7 +70,7 @@ export const applicationLayer = <E1, E2>(options: {
       Layer.succeed(PublicUrls, publicRoutesAt(options.publicUrl)),
       Layer.succeed(EgressSettings, { privateAddresses }),
       options.webhookSender ?? NodeWebhookSenderLive(privateAddresses),
-      options.rateLimiter ?? RateLimiter.layerLocal,
+      options.rateLimiter ?? MemoryRateLimiter,
       options.rateLimits === undefined ? Layer.empty : Layer.succeed(RateLimitDefaults, options.rateLimits),
       options.failedAuthentications === undefined
         ? Layer.empty

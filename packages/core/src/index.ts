@@ -6,96 +6,102 @@
  */
 
 // Composition: what a host puts together
-export { BackgroundJobs, tracedPass } from "./BackgroundJobs.js"
-export { CoreLive, CoreMemory, type CoreServices } from "./CoreLive.js"
-export { type CorePorts, type StoragePorts } from "./CorePorts.js"
-export { StorageMemory } from "./memory/StorageMemory.js"
+export { CoreLive, CoreMemory, type CoreServices } from "./composition/CoreLive.js"
+export { type CorePorts, type StoragePorts } from "./composition/CorePorts.js"
+export { RepositoriesWithRecentReads } from "./composition/RecentReads.js"
+export { StorageMemory } from "./composition/StorageMemory.js"
+export { BackgroundJobs, tracedPass } from "./features/jobs/BackgroundJobs.js"
+export { makeMemoryRateLimiter, MemoryRateLimiter } from "./memory/MemoryRateLimiter.js"
 
 // Ports: what a host (or an adapter package) provides
-export { type CheckoutSessionRef, CheckoutSessionsRepository } from "./checkout/CheckoutSessionsRepository.js"
-export { EventsRepository, type StoredEvent } from "./events/EventsRepository.js"
-export { IdempotencyKeysRepository, type KeyCompletion } from "./idempotency/IdempotencyKeysRepository.js"
-export { InsightsRepository, TIMELINE_LIMIT } from "./insights/InsightsRepository.js"
-export { type RecordRepository, type RecordStore } from "./lifecycle/Lifecycle.js"
-export { type Rate, type RateDecision, RateLimiter } from "./limits/RateLimiter.js"
-export { PaymentsRepository, type PaymentWork } from "./payments/PaymentsRepository.js"
-export { ExtraJobs, type Job, Jobs } from "./ports/Jobs.js"
-export { type Leased, type LeaseRequest } from "./ports/LeasedWork.js"
-export { PublicUrls } from "./ports/PublicUrls.js"
-export { Readiness } from "./ports/Readiness.js"
-export { Transactions } from "./ports/Transactions.js"
-export { ConnectorCatalog, Connectors, UnknownConnectorType } from "./providers/Connectors.js"
+export { type Leased, type LeaseRequest } from "./domain/LeasedWork.js"
 export {
-  type ActionCompletion,
   AuthorizationOutcome,
-  type AuthorizeRequest,
-  type BrowserDetails,
   CaptureOutcome,
   type CardDetails,
-  type ConnectorContext,
-  type ConnectorDefinition,
   type ConnectorError,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
-  type CustomerDetails,
-  type IncomingWebhook,
-  MissingSecret,
   ModificationOutcome,
   type NativeInvoice,
   type NativeSubscriptionReport,
-  type NativeSubscriptionRequest,
-  type NativeSubscriptions,
   type NativeSubscriptionStatus,
-  type PaymentConnector,
   ProviderEvent,
   RefundOutcome,
-  type StoredCredential,
   WebhookRejected
-} from "./providers/PaymentConnector.js"
-export { ProviderConnectionsRepository } from "./providers/ProviderConnectionsRepository.js"
-export { StoredProviderEvent } from "./providers/ProviderEvent.js"
-export { ProviderEventsRepository, type ReceivedEvent } from "./providers/ProviderEventsRepository.js"
-export { type RefundRef, RefundsRepository } from "./refunds/RefundsRepository.js"
-export { RoutingRulesRepository } from "./routing/RoutingRulesRepository.js"
-export { CustomersRepository } from "./subscriptions/CustomersRepository.js"
-export { InvoicesRepository } from "./subscriptions/InvoicesRepository.js"
-export { PlansRepository } from "./subscriptions/PlansRepository.js"
-export { type DueSubscription, SubscriptionsRepository } from "./subscriptions/SubscriptionsRepository.js"
-export { type AbandonedAdvance, TestClocksRepository } from "./subscriptions/TestClocksRepository.js"
-export { ApiKeysRepository } from "./tenancy/ApiKeysRepository.js"
-export { constantTimeEqual, hashApiKey, KeyMaterial } from "./tenancy/KeyMaterial.js"
-export { OrganizationsRepository } from "./tenancy/OrganizationsRepository.js"
-export { type DueDelivery, WebhookDeliveriesRepository } from "./webhooks/WebhookDeliveriesRepository.js"
-export { WebhookEndpointsRepository } from "./webhooks/WebhookEndpointsRepository.js"
-export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./webhooks/WebhookSender.js"
+} from "./domain/providers/ConnectorOutcomes.js"
+export { StoredProviderEvent } from "./domain/providers/ProviderEvent.js"
+export { ConnectorCatalog, Connectors, UnknownConnectorType } from "./features/connections/Connectors.js"
+export { ApiKeysRepository } from "./ports/ApiKeysRepository.js"
+export { type CheckoutSessionRef, CheckoutSessionsRepository } from "./ports/CheckoutSessionsRepository.js"
+export { CustomersRepository } from "./ports/CustomersRepository.js"
+export { EventsRepository, type StoredEvent } from "./ports/EventsRepository.js"
+export { IdempotencyKeysRepository, type KeyCompletion } from "./ports/IdempotencyKeysRepository.js"
+export { InsightsRepository, TIMELINE_LIMIT } from "./ports/InsightsRepository.js"
+export { InvoicesRepository } from "./ports/InvoicesRepository.js"
+export { ExtraJobs, type Job, Jobs } from "./ports/Jobs.js"
+export { KeyMaterial } from "./ports/KeyMaterial.js"
+export { OrganizationsRepository } from "./ports/OrganizationsRepository.js"
+export {
+  type ActionCompletion,
+  type AuthorizeRequest,
+  type BrowserDetails,
+  type ConnectorContext,
+  type ConnectorDefinition,
+  type CustomerDetails,
+  type IncomingWebhook,
+  MissingSecret,
+  type NativeSubscriptionRequest,
+  type NativeSubscriptions,
+  type PaymentConnector,
+  type StoredCredential
+} from "./ports/PaymentConnector.js"
+export { PaymentsRepository, type PaymentWork } from "./ports/PaymentsRepository.js"
+export { PlansRepository } from "./ports/PlansRepository.js"
+export { ProviderConnectionsRepository } from "./ports/ProviderConnectionsRepository.js"
+export { ProviderEventsRepository, type ReceivedEvent } from "./ports/ProviderEventsRepository.js"
+export { PublicUrls } from "./ports/PublicUrls.js"
+export { type Rate, type RateDecision, RateLimiter } from "./ports/RateLimiter.js"
+export { Readiness } from "./ports/Readiness.js"
+export { type RecordRepository, type RecordStore } from "./ports/RecordStore.js"
+export { type RefundRef, RefundsRepository } from "./ports/RefundsRepository.js"
+export { RoutingRulesRepository } from "./ports/RoutingRulesRepository.js"
+export { type DueSubscription, SubscriptionsRepository } from "./ports/SubscriptionsRepository.js"
+export { type AbandonedAdvance, TestClocksRepository } from "./ports/TestClocksRepository.js"
+export { Transactions } from "./ports/Transactions.js"
+export { type DueDelivery, WebhookDeliveriesRepository } from "./ports/WebhookDeliveriesRepository.js"
+export { WebhookEndpointsRepository } from "./ports/WebhookEndpointsRepository.js"
+export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./ports/WebhookSender.js"
 
 // Services: what a host calls
-export { CheckoutSessions } from "./checkout/CheckoutSessions.js"
-export { IdempotentRequests, keptAnswerOf, KEY_LOCK, KEY_RETENTION, succeededAnswer } from "./idempotency/IdempotentRequests.js"
-export { InsightsReader } from "./insights/InsightsReader.js"
-export { FailedAuthentications } from "./limits/FailedAuthentications.js"
-export { RateLimits } from "./limits/RateLimits.js"
-export { PaymentPolicy } from "./payments/PaymentPolicy.js"
-export { Payments } from "./payments/Payments.js"
-export { ConnectionSecrets } from "./providers/ConnectionSecrets.js"
-export { ProviderConnections } from "./providers/ProviderConnections.js"
-export { ProviderWebhooks } from "./providers/ProviderWebhooks.js"
-export { Refunds } from "./refunds/Refunds.js"
-export { RoutingRules } from "./routing/RoutingRules.js"
-export { Customers } from "./subscriptions/Customers.js"
-export { Invoices } from "./subscriptions/Invoices.js"
-export { Plans } from "./subscriptions/Plans.js"
-export { Subscriptions } from "./subscriptions/Subscriptions.js"
-export { TestClocks } from "./subscriptions/TestClocks.js"
-export { Authentication } from "./tenancy/Authentication.js"
-export { Organizations } from "./tenancy/Organizations.js"
-export { WebhookDeliveries } from "./webhooks/WebhookDeliveries.js"
-export { WebhookEndpoints } from "./webhooks/WebhookEndpoints.js"
+export { PaymentPolicy } from "./domain/payments/PaymentPolicy.js"
+export { CheckoutSessions } from "./features/checkout/CheckoutSessions.js"
+export { ConnectionSecrets } from "./features/connections/ConnectionSecrets.js"
+export { ProviderConnections } from "./features/connections/ProviderConnections.js"
+export { IdempotentRequests, keptAnswerOf, KEY_LOCK, KEY_RETENTION, succeededAnswer } from "./features/idempotency/IdempotentRequests.js"
+export { InsightsReader } from "./features/insights/InsightsReader.js"
+export { FailedAuthentications } from "./features/limits/FailedAuthentications.js"
+export { RateLimits } from "./features/limits/RateLimits.js"
+export { Payments } from "./features/payments/Payments.js"
+export { ProviderWebhooks } from "./features/provider-webhooks/ProviderWebhooks.js"
+export { Refunds } from "./features/refunds/Refunds.js"
+export { RoutingRules } from "./features/routing/RoutingRules.js"
+export { Customers } from "./features/subscriptions/Customers.js"
+export { Invoices } from "./features/subscriptions/Invoices.js"
+export { Plans } from "./features/subscriptions/Plans.js"
+export { Subscriptions } from "./features/subscriptions/Subscriptions.js"
+export { TestClocks } from "./features/subscriptions/TestClocks.js"
+export { Authentication } from "./features/tenancy/Authentication.js"
+export { Organizations } from "./features/tenancy/Organizations.js"
+export { WebhookDeliveries } from "./features/webhooks/WebhookDeliveries.js"
+export { WebhookEndpoints } from "./features/webhooks/WebhookEndpoints.js"
 
 // Errors: every failure the services answer with. Each class declares its kind (what it means to any
 // caller), its codes and description once, and says its own message (`answer`); the HTTP API derives
 // its error classes from these, the command-line tool its messages.
-export { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./checkout/CheckoutErrors.js"
+export { CheckoutMethodNotAllowed, CheckoutSessionNotFound, CheckoutSessionStateConflict, ClientSecretRejected } from "./domain/checkout/CheckoutErrors.js"
+export { EgressFailure } from "./domain/egress/EgressFailure.js"
+export { EventNotFound } from "./domain/events/EventErrors.js"
 export {
   type Failing,
   type FailureAnswer,
@@ -110,13 +116,11 @@ export {
   type TagOf,
   transientKinds
 } from "./domain/Failure.js"
+export { IdempotencyKeyInUse, IdempotencyKeyReused } from "./domain/idempotency/IdempotencyKey.js"
+export { TooManyFailedAuthentications } from "./domain/limits/LimitErrors.js"
+export { RateLimited } from "./domain/limits/LimitErrors.js"
+export { ResourceLimitExceeded } from "./domain/limits/ResourceLimits.js"
 export { InvalidCursor } from "./domain/Pagination.js"
-export { EgressFailure } from "./egress/EgressFailure.js"
-export { EventNotFound } from "./events/Events.js"
-export { IdempotencyKeyInUse, IdempotencyKeyReused } from "./idempotency/IdempotencyKey.js"
-export { TooManyFailedAuthentications } from "./limits/FailedAuthentications.js"
-export { RateLimited } from "./limits/RateLimits.js"
-export { ResourceLimitExceeded } from "./limits/ResourceLimits.js"
 export {
   AmountTooLarge,
   PaymentCustomerNotFound,
@@ -127,13 +131,13 @@ export {
   ProviderTimeout,
   ProviderUnavailable,
   ReturnUrlRequired
-} from "./payments/PaymentErrors.js"
-export { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound } from "./providers/ProviderConnectionErrors.js"
-export { NoProviderAvailable, ProviderNotUsable } from "./providers/ProviderResolution.js"
-export { ProviderWebhookRejected } from "./providers/ProviderWebhooks.js"
-export { ProviderWebhookThrottled } from "./providers/WebhookIntake.js"
-export { RefundNotFound, RefundRefused } from "./refunds/RefundErrors.js"
-export { RoutingRuleInvalid, RoutingRuleNotFound } from "./routing/RoutingErrors.js"
+} from "./domain/payments/PaymentErrors.js"
+export { ConnectionInvalid, ConnectionNameTaken, DefaultProviderInUse, ProviderConnectionNotFound } from "./domain/providers/ProviderConnectionErrors.js"
+export { ProviderWebhookRejected } from "./domain/providers/ProviderWebhookErrors.js"
+export { ProviderWebhookThrottled } from "./domain/providers/ProviderWebhookErrors.js"
+export { RefundNotFound, RefundRefused } from "./domain/refunds/RefundErrors.js"
+export { NoProviderAvailable, ProviderNotUsable } from "./domain/routing/RoutingErrors.js"
+export { RoutingRuleInvalid, RoutingRuleNotFound } from "./domain/routing/RoutingErrors.js"
 export {
   BillingRequestInvalid,
   CustomerNotFound,
@@ -145,13 +149,14 @@ export {
   SubscriptionNotFound,
   TestClockBusy,
   TestClockNotFound
-} from "./subscriptions/SubscriptionErrors.js"
-export { AuthenticationFailed } from "./tenancy/Authentication.js"
-export { OrganizationNameInvalid, OrganizationNameTaken } from "./tenancy/OrganizationName.js"
-export { ApiKeyNotFound, DefaultProviderInvalid, InvalidApiKey, OrganizationNotFound } from "./tenancy/Organizations.js"
-export { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./webhooks/WebhookErrors.js"
+} from "./domain/subscriptions/SubscriptionErrors.js"
+export { OrganizationNameInvalid, OrganizationNameTaken } from "./domain/tenancy/OrganizationName.js"
+export { AuthenticationFailed } from "./domain/tenancy/TenancyErrors.js"
+export { ApiKeyNotFound, DefaultProviderInvalid, InvalidApiKey, OrganizationNotFound } from "./domain/tenancy/TenancyErrors.js"
+export { WebhookDeliveryNotFound, WebhookEndpointNotFound, WebhookUrlNotAllowed } from "./domain/webhooks/WebhookErrors.js"
 
 // Events: what happened, as merchants receive it
+export { type CausingRequest, causingRequestHere, CurrentCausingRequest } from "./domain/events/CausingRequest.js"
 export {
   API_VERSION,
   CheckoutSessionEvent,
@@ -165,10 +170,9 @@ export {
   ProviderConnectionEventTypes,
   RefundEvent,
   SubscriptionEvent
-} from "./events/Event.js"
-export { EventLog } from "./events/EventLog.js"
-export { EVENT_RETENTION, Events } from "./events/Events.js"
-export { type CausingRequest, causingRequestHere, CurrentCausingRequest } from "./observability/CausingRequest.js"
+} from "./domain/events/Event.js"
+export { EventLog } from "./features/events/EventLog.js"
+export { EVENT_RETENTION, Events } from "./features/events/Events.js"
 
 // Records and values: the resources, requests and domain values the services speak in
 export {
@@ -179,21 +183,15 @@ export {
   ConfirmCheckout,
   CreateCheckoutSession,
   RerouteCheckout
-} from "./checkout/CheckoutSession.js"
-export { type ClientSecretHolder } from "./checkout/CheckoutSessions.js"
+} from "./domain/checkout/CheckoutSession.js"
 export { Currency, CurrencyCode, exponentOf, isCurrency } from "./domain/Currency.js"
 export { DecimalInteger } from "./domain/DecimalInteger.js"
 export { ECHO_LIMIT, echoed } from "./domain/EchoedText.js"
 export { type EncodedOnce, encodedOnceOf, encodedOnceOfValue } from "./domain/EncodedOnce.js"
+export { CreateWebhookEndpoint, UpdateWebhookEndpoint } from "./domain/events/WebhookEndpointRequests.js"
 export { field, optionalField } from "./domain/Field.js"
-export { type IdPrefix, makeId, randomBase32 } from "./domain/Ids.js"
-export { fromDecimalString, toDecimalString } from "./domain/Money.js"
-export { ListOf, type Page, PageQuery, type PageRequest, pageRequestOf, toList } from "./domain/Pagination.js"
-export { CurrentTenant, type Tenant } from "./domain/Tenant.js"
-export { Identifier, isHttpUrl, PathId, Text } from "./domain/Text.js"
-export { TimeFilter } from "./domain/Timestamp.js"
-export { decodeUrlPart, findUnstorable, isStorable, placeName } from "./domain/UnstorableText.js"
-export { canonicalJson, fingerprint, IdempotencyKey, type IdempotencyRecord, type KeptAnswer, type StoredAnswer } from "./idempotency/IdempotencyKey.js"
+export { constantTimeEqual } from "./domain/HmacSha256.js"
+export { canonicalJson, fingerprint, IdempotencyKey, type IdempotencyRecord, type KeptAnswer, type StoredAnswer } from "./domain/idempotency/IdempotencyKey.js"
 export {
   type AnswerSpec,
   type Completed,
@@ -206,13 +204,13 @@ export {
   type RidingCompletion,
   type Running,
   type RunOptions
-} from "./idempotency/KeyRun.js"
-export { FAILED_ATTEMPT_STATUSES, SUCCEEDED_ATTEMPT_STATUSES } from "./insights/AttemptTallies.js"
-export { Insights, PaymentTimeline, ProviderStats } from "./insights/Insights.js"
-export { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "./insights/InsightsReader.js"
-export { FailedAuthenticationLimit } from "./limits/FailedAuthentications.js"
-export { RateLimitDefaults } from "./limits/RateLimits.js"
-export { RESOURCE_LIMITS } from "./limits/ResourceLimits.js"
+} from "./domain/idempotency/KeyRun.js"
+export { type IdPrefix, makeId, randomBase32 } from "./domain/Ids.js"
+export { FAILED_ATTEMPT_STATUSES, SUCCEEDED_ATTEMPT_STATUSES } from "./domain/insights/AttemptTallies.js"
+export { Insights, PaymentTimeline, ProviderStats } from "./domain/insights/Insights.js"
+export { RESOURCE_LIMITS } from "./domain/limits/ResourceLimits.js"
+export { fromDecimalString, toDecimalString } from "./domain/Money.js"
+export { ListOf, type Page, PageQuery, type PageRequest, pageRequestOf, toList } from "./domain/Pagination.js"
 export {
   AttemptStatus,
   awaitsOutcome,
@@ -233,30 +231,24 @@ export {
   PaymentRouting,
   PaymentStatus,
   RedirectMethodInput
-} from "./payments/Payment.js"
-export { type PaymentContext } from "./payments/Payments.js"
-export { PaymentEventTypes } from "./payments/PaymentStateMachine.js"
-export { RETURN_SYNC_INTERVAL } from "./payments/ReturnSyncThrottle.js"
-export { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM, signReturnToken } from "./payments/ReturnToken.js"
-export { failureMessage } from "./providers/FailureMessages.js"
+} from "./domain/payments/Payment.js"
+export { PaymentEventTypes } from "./domain/payments/PaymentStateMachine.js"
+export { RETURN_TOKEN_LIFETIME_SECONDS, RETURN_TOKEN_PARAM, signReturnToken } from "./domain/payments/ReturnToken.js"
+export { failureMessage } from "./domain/providers/FailureMessages.js"
 export {
   CreateProviderConnection,
   freshConnection,
   ProviderConnection,
   ProviderConnectionView,
   UpdateProviderConnection
-} from "./providers/ProviderConnection.js"
-export { STARTER_CONNECTIONS } from "./providers/ProviderConnections.js"
-export { UNMATCHED_AFTER } from "./providers/ProviderWebhooks.js"
-export { CreateRefund, Refund, RefundStatus } from "./refunds/Refund.js"
-export { RoutingDecision } from "./routing/RoutingEvaluation.js"
-export { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "./routing/RoutingRule.js"
-export { EvaluateRouting, type KnownState } from "./routing/RoutingRules.js"
-export { addIntervals, periodBoundary } from "./subscriptions/BillingPeriod.js"
-export { atTime } from "./subscriptions/BillingTime.js"
-export { CreateCustomer, Customer } from "./subscriptions/Customer.js"
-export { Invoice, InvoiceRecord } from "./subscriptions/Invoice.js"
-export { CreatePlan, Plan } from "./subscriptions/Plan.js"
+} from "./domain/providers/ProviderConnection.js"
+export { CreateRefund, Refund, RefundStatus } from "./domain/refunds/Refund.js"
+export { RoutingDecision } from "./domain/routing/RoutingEvaluation.js"
+export { CreateRoutingRule, RoutingRule, UpdateRoutingRule } from "./domain/routing/RoutingRule.js"
+export { addIntervals, periodBoundary } from "./domain/subscriptions/BillingPeriod.js"
+export { CreateCustomer, Customer } from "./domain/subscriptions/Customer.js"
+export { Invoice, InvoiceRecord } from "./domain/subscriptions/Invoice.js"
+export { CreatePlan, Plan } from "./domain/subscriptions/Plan.js"
 export {
   CancelSubscription,
   CreateSubscription,
@@ -265,15 +257,29 @@ export {
   SubscriptionStatus,
   subscriptionView,
   UpdateSubscription
-} from "./subscriptions/Subscription.js"
-export { AdvanceTestClock, CreateTestClock, TestClock } from "./subscriptions/TestClock.js"
-export { ApiKey, parseSecretKey } from "./tenancy/ApiKey.js"
-export { type AuthenticatedKey } from "./tenancy/Authentication.js"
-export { Organization, OrganizationView, PaymentsRouting, UpdateOrganization } from "./tenancy/Organization.js"
-export { DeliveryStatus, ResendDeliveries, ResendResult, WebhookAttempt, WebhookDelivery } from "./webhooks/WebhookDelivery.js"
-export { CreateWebhookEndpoint, UpdateWebhookEndpoint, WebhookEndpoint } from "./webhooks/WebhookEndpoint.js"
-export { ROTATION_OVERLAP } from "./webhooks/WebhookEndpoints.js"
-export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signatureHeader, verifySignature } from "./webhooks/WebhookSignature.js"
+} from "./domain/subscriptions/Subscription.js"
+export { AdvanceTestClock, CreateTestClock, TestClock } from "./domain/subscriptions/TestClock.js"
+export { ApiKey, hashApiKey, parseSecretKey } from "./domain/tenancy/ApiKey.js"
+export { Organization, OrganizationView, PaymentsRouting, UpdateOrganization } from "./domain/tenancy/Organization.js"
+export { CurrentTenant, type Tenant } from "./domain/Tenant.js"
+export { Identifier, isHttpUrl, PathId, Text } from "./domain/Text.js"
+export { TimeFilter } from "./domain/Timestamp.js"
+export { decodeUrlPart, findUnstorable, isStorable, placeName } from "./domain/UnstorableText.js"
+export { DeliveryStatus, ResendDeliveries, ResendResult, WebhookAttempt, WebhookDelivery } from "./domain/webhooks/WebhookDelivery.js"
+export { WebhookEndpoint } from "./domain/webhooks/WebhookEndpointResource.js"
+export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, signatureHeader, verifySignature } from "./domain/webhooks/WebhookSignature.js"
+export { type ClientSecretHolder } from "./features/checkout/CheckoutSessions.js"
+export { STARTER_CONNECTIONS } from "./features/connections/ProviderConnections.js"
+export { DEFAULT_INSIGHT_HOURS, MAX_INSIGHT_HOURS } from "./features/insights/InsightsReader.js"
+export { FailedAuthenticationLimit } from "./features/limits/FailedAuthentications.js"
+export { RateLimitDefaults } from "./features/limits/RateLimits.js"
+export { type PaymentContext } from "./features/payments/Payments.js"
+export { RETURN_SYNC_INTERVAL } from "./features/payments/ReturnSyncThrottle.js"
+export { UNMATCHED_AFTER } from "./features/provider-webhooks/ProviderWebhooks.js"
+export { EvaluateRouting, type KnownState } from "./features/routing/RoutingRules.js"
+export { atTime } from "./features/subscriptions/BillingTime.js"
+export { type AuthenticatedKey } from "./features/tenancy/Authentication.js"
+export { ROTATION_OVERLAP } from "./features/webhooks/WebhookEndpoints.js"
 
 // Observability
 export {
@@ -286,12 +292,9 @@ export {
   providerConnections,
   webhookOldestPendingAge,
   webhookPendingDeliveries
-} from "./observability/ServiceMetrics.js"
+} from "./features/observability/ServiceMetrics.js"
 
 // The egress policy every outbound call goes through
-export { EXPIRY_SHARE } from "./checkout/CheckoutSessionsRepository.js"
-export { timeOfId } from "./domain/Ids.js"
-export { type ListOrder } from "./domain/Pagination.js"
 export {
   addressAllowed,
   type EgressAccess,
@@ -302,14 +305,17 @@ export {
   type PrivateAddresses,
   pspAccess,
   webhookAccess
-} from "./egress/EgressPolicy.js"
+} from "./domain/egress/EgressPolicy.js"
+export { timeOfId } from "./domain/Ids.js"
+export { type FairShare, type LaneKey, MAX_LANES_PER_CLAIM } from "./domain/LeasedWork.js"
+export { type ListOrder } from "./domain/Pagination.js"
+export { connectionTypesNamed } from "./domain/providers/ConnectionTypes.js"
+export { deliveryShare, HEALTHY, WebhookDeliveryPolicy } from "./domain/webhooks/EndpointHealth.js"
+export { isPspId } from "./features/connections/PspIds.js"
+export { providerWebhooksThrottledTotal } from "./features/observability/ServiceMetrics.js"
+export { WebhookIntakeLimit } from "./features/provider-webhooks/WebhookIntake.js"
 export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
-export { providerWebhooksThrottledTotal } from "./observability/ServiceMetrics.js"
-export { type FairShare, type LaneKey, MAX_LANES_PER_CLAIM } from "./ports/LeasedWork.js"
-export { connectionTypesNamed } from "./providers/ConnectionTypes.js"
-export { type WebhookClaim } from "./providers/PaymentConnector.js"
-export { APPLY_SHARE } from "./providers/ProviderEventsRepository.js"
-export { isPspId } from "./providers/PspIds.js"
-export { WebhookIntakeLimit } from "./providers/WebhookIntake.js"
-export { BILLING_SHARE } from "./subscriptions/SubscriptionsRepository.js"
-export { deliveryShare, HEALTHY, WebhookDeliveryPolicy } from "./webhooks/EndpointHealth.js"
+export { EXPIRY_SHARE } from "./ports/CheckoutSessionsRepository.js"
+export { type WebhookClaim } from "./ports/PaymentConnector.js"
+export { APPLY_SHARE } from "./ports/ProviderEventsRepository.js"
+export { BILLING_SHARE } from "./ports/SubscriptionsRepository.js"

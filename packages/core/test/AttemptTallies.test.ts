@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { type AttemptTally, summarizeTallies, tallyAttempt } from "../src/insights/AttemptTallies.js"
+import { type AttemptTally, summarizeTallies, tallyAttempt } from "../src/domain/insights/AttemptTallies.js"
 
 const HOUR = 3_600_000
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { ApiKeysRepository } from "../src/tenancy/ApiKeysRepository.js"
-import { Authentication } from "../src/tenancy/Authentication.js"
-import { Organizations } from "../src/tenancy/Organizations.js"
+import { Authentication } from "../src/features/tenancy/Authentication.js"
+import { Organizations } from "../src/features/tenancy/Organizations.js"
+import { ApiKeysRepository } from "../src/ports/ApiKeysRepository.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 describe("Authentication", () => {

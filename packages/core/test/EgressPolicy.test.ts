@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { addressAllowed, egressUrlProblem, hostMatches, ownOriginAccess, pspAccess, webhookAccess } from "../src/egress/EgressPolicy.js"
-import { isPublicAddress } from "../src/egress/IpAddresses.js"
-import { endpointUrlProblem } from "../src/webhooks/EndpointAddresses.js"
+import { addressAllowed, egressUrlProblem, hostMatches, ownOriginAccess, pspAccess, webhookAccess } from "../src/domain/egress/EgressPolicy.js"
+import { isPublicAddress } from "../src/domain/egress/IpAddresses.js"
+import { endpointUrlProblem } from "../src/domain/webhooks/EndpointAddresses.js"
 
 const STRIPE = ["api.stripe.com"]
 const ADYEN = ["*.adyen.com", "*-checkout-live.adyenpayments.com"]

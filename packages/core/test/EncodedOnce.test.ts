@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, FastCheck, Schema } from "effect"
-import { Payment, PaymentEncoding } from "../src/payments/Payment.js"
+import { Payment, PaymentEncoding } from "../src/domain/payments/Payment.js"
 
 const payments = Arbitrary.make(Payment)
 const encode = Schema.encodeSync(Payment)

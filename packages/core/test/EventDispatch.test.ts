@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, TestClock } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
-import { type EventConsumer, EventConsumers, EventDispatch } from "../src/events/EventDispatch.js"
-import { Payments } from "../src/payments/Payments.js"
+import { type EventConsumer, EventConsumers, EventDispatch } from "../src/features/events/EventDispatch.js"
+import { Payments } from "../src/features/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 /** A dispatcher of its own over the test services' outbox, handing events to `consumers`. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Effect, TestClock } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
-import { EventDispatch } from "../src/events/EventDispatch.js"
-import { Events } from "../src/events/Events.js"
-import { Payments } from "../src/payments/Payments.js"
+import { EventDispatch } from "../src/features/events/EventDispatch.js"
+import { Events } from "../src/features/events/Events.js"
+import { Payments } from "../src/features/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const page = { limit: 100, startingAfter: undefined }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer, TestClock } from "effect"
-import { FailedAuthenticationLimit, FailedAuthentications } from "../src/limits/FailedAuthentications.js"
-import { RateLimiter } from "../src/limits/RateLimiter.js"
+import { FailedAuthenticationLimit, FailedAuthentications } from "../src/features/limits/FailedAuthentications.js"
+import { MemoryRateLimiter } from "../src/memory/MemoryRateLimiter.js"
 
-const layer = FailedAuthentications.layer.pipe(Layer.provide(RateLimiter.layerLocal))
+const layer = FailedAuthentications.layer.pipe(Layer.provide(MemoryRateLimiter))
 
 const failTimes = (failures: FailedAuthentications["Type"], address: string, times: number) =>
   Effect.forEach(Array.from({ length: times }), () => Effect.either(failures.record(address)))

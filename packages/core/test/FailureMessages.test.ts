@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { failureMessage, PROVIDER_TEXT_LIMIT, providerText } from "../src/providers/FailureMessages.js"
+import { failureMessage, PROVIDER_TEXT_LIMIT, providerText } from "../src/domain/providers/FailureMessages.js"
 
 describe("failure messages", () => {
   it("gives each normalized code our own sentence, and a code we do not describe a generic one", () => {

@@ -3,7 +3,7 @@ import * as fc from "fast-check"
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { hmacSha256 } from "../src/domain/HmacSha256.js"
-import { KeyMaterial } from "../src/tenancy/KeyMaterial.js"
+import { KeyMaterial } from "../src/ports/KeyMaterial.js"
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
 const bytesOf = (text: string) => new TextEncoder().encode(text)

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Deferred, Effect, Exit, Fiber, Option, Schema, TestClock } from "effect"
-import { canonicalJson, fingerprint, type KeptAnswer } from "../src/idempotency/IdempotencyKey.js"
-import { IdempotencyKeysRepository } from "../src/idempotency/IdempotencyKeysRepository.js"
-import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
-import { heldBy, type KeyedRequest, noKey, type Running } from "../src/idempotency/KeyRun.js"
-import { RateLimited } from "../src/limits/RateLimits.js"
-import { PaymentNotFound } from "../src/payments/PaymentErrors.js"
+import { canonicalJson, fingerprint, type KeptAnswer } from "../src/domain/idempotency/IdempotencyKey.js"
+import { heldBy, type KeyedRequest, noKey, type Running } from "../src/domain/idempotency/KeyRun.js"
+import { RateLimited } from "../src/domain/limits/LimitErrors.js"
+import { PaymentNotFound } from "../src/domain/payments/PaymentErrors.js"
+import { IdempotentRequests } from "../src/features/idempotency/IdempotentRequests.js"
+import { IdempotencyKeysRepository } from "../src/ports/IdempotencyKeysRepository.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const tenant = { organizationId: "org_1", livemode: false }

@@ -1,4 +1,4 @@
 import { lifecycleContract } from "@orchestrator/testing"
-import { StorageMemory } from "../src/memory/StorageMemory.js"
+import { StorageMemory } from "../src/composition/StorageMemory.js"
 
 lifecycleContract("memory", StorageMemory)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { organizationName } from "../src/tenancy/OrganizationName.js"
-import { Organizations } from "../src/tenancy/Organizations.js"
+import { organizationName } from "../src/domain/tenancy/OrganizationName.js"
+import { Organizations } from "../src/features/tenancy/Organizations.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const reasonOf = (name: string) => Either.match(organizationName(name), { onLeft: (error) => error.reason, onRight: () => null })

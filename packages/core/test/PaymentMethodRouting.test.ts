@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either } from "effect"
-import { connectorTakes } from "../src/payments/PaymentMethodTypes.js"
-import { ProviderConnection } from "../src/providers/ProviderConnection.js"
-import { evaluateRouting } from "../src/routing/RoutingEvaluation.js"
-import { type RoutingFacts, RoutingRule, type RuleConditions, validateConditions } from "../src/routing/RoutingRule.js"
+import { connectorTakes } from "../src/domain/payments/PaymentMethodTypes.js"
+import { ProviderConnection } from "../src/domain/providers/ProviderConnection.js"
+import { evaluateRouting } from "../src/domain/routing/RoutingEvaluation.js"
+import { type RoutingFacts, RoutingRule, type RuleConditions, validateConditions } from "../src/domain/routing/RoutingRule.js"
 
 const NOW = DateTime.unsafeMake(0)
 

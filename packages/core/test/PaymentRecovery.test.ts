@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Fiber, Layer, Option, TestClock } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
-import { PaymentPolicy } from "../src/payments/PaymentPolicy.js"
-import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
-import { Payments } from "../src/payments/Payments.js"
+import { PaymentPolicy } from "../src/domain/payments/PaymentPolicy.js"
+import { PaymentRecovery } from "../src/features/payments/PaymentRecovery.js"
+import { Payments } from "../src/features/payments/Payments.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const reconcilePass = Effect.flatMap(PaymentRecovery, (recovery) => recovery.jobs.find((job) => job.name === "reconcile-payments")!.run)

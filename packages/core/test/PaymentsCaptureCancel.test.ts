@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, TestClock } from "effect"
-import { IdempotentRequests } from "../src/idempotency/IdempotentRequests.js"
-import type { Running } from "../src/idempotency/KeyRun.js"
-import { Payment } from "../src/payments/Payment.js"
-import { Payments } from "../src/payments/Payments.js"
+import type { Running } from "../src/domain/idempotency/KeyRun.js"
+import { Payment } from "../src/domain/payments/Payment.js"
+import { IdempotentRequests } from "../src/features/idempotency/IdempotentRequests.js"
+import { Payments } from "../src/features/payments/Payments.js"
 import { request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import type { CreatePayment } from "../src/payments/Payment.js"
-import { Payments } from "../src/payments/Payments.js"
-import { RETURN_SYNC_INTERVAL } from "../src/payments/ReturnSyncThrottle.js"
-import { AuthorizationOutcome } from "../src/providers/PaymentConnector.js"
+import type { CreatePayment } from "../src/domain/payments/Payment.js"
+import { AuthorizationOutcome } from "../src/domain/providers/ConnectorOutcomes.js"
+import { Payments } from "../src/features/payments/Payments.js"
+import { RETURN_SYNC_INTERVAL } from "../src/features/payments/ReturnSyncThrottle.js"
 import { card, eventTypes, request, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { RateLimiter } from "../src/limits/RateLimiter.js"
-import { RateLimits } from "../src/limits/RateLimits.js"
-import { Organizations } from "../src/tenancy/Organizations.js"
+import { RateLimits } from "../src/features/limits/RateLimits.js"
+import { Organizations } from "../src/features/tenancy/Organizations.js"
+import { makeMemoryRateLimiter } from "../src/memory/MemoryRateLimiter.js"
+import type { RateLimiter } from "../src/ports/RateLimiter.js"
 import { makeTestServices } from "./support/TestServices.js"
 
 const takeMany = (limiter: RateLimiter["Type"], bucket: string, perSecond: number, count: number) =>
@@ -11,7 +12,7 @@ const takeMany = (limiter: RateLimiter["Type"], bucket: string, perSecond: numbe
 describe("rate limits", () => {
   it.effect("a key may send its rate in a burst, then one more per interval, told how long to wait", () =>
     Effect.gen(function*() {
-      const limiter = RateLimiter.local()
+      const limiter = makeMemoryRateLimiter()
       const burst = yield* takeMany(limiter, "key_a", 10, 10)
       expect(burst.every((decision) => decision.allowed)).toBe(true)
       const refused = yield* limiter.take("key_a", 10)

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Duration, Effect, TestClock } from "effect"
-import { PaymentRecovery } from "../src/payments/PaymentRecovery.js"
-import { Payments } from "../src/payments/Payments.js"
-import { firstReconcileAfter, nextReconcileAt, unansweredSince } from "../src/payments/ReconcileSchedule.js"
+import { firstReconcileAfter, nextReconcileAt, unansweredSince } from "../src/domain/payments/ReconcileSchedule.js"
+import { PaymentRecovery } from "../src/features/payments/PaymentRecovery.js"
+import { Payments } from "../src/features/payments/Payments.js"
 import { createUnanswered, run } from "./support/PaymentsFixture.js"
 import { createTenant } from "./support/TestServices.js"
 

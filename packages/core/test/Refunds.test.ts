@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
-import { Payments } from "../src/payments/Payments.js"
-import { RefundOutcome } from "../src/providers/PaymentConnector.js"
-import { Refunds } from "../src/refunds/Refunds.js"
+import { RefundOutcome } from "../src/domain/providers/ConnectorOutcomes.js"
+import { Payments } from "../src/features/payments/Payments.js"
+import { Refunds } from "../src/features/refunds/Refunds.js"
 import { createTenant, makeTestServices } from "./support/TestServices.js"
 
 const setup = Effect.gen(function*() {

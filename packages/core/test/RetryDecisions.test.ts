@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
-import type { Payment } from "../src/payments/Payment.js"
-import { nextProvider } from "../src/payments/PaymentOutcomes.js"
-import { DEFAULT_RETRY_DECISIONS } from "../src/payments/PaymentPolicy.js"
-import { AuthorizationOutcome } from "../src/providers/PaymentConnector.js"
+import type { Payment } from "../src/domain/payments/Payment.js"
+import { nextProvider } from "../src/domain/payments/PaymentOutcomes.js"
+import { DEFAULT_RETRY_DECISIONS } from "../src/domain/payments/PaymentPolicy.js"
+import { AuthorizationOutcome } from "../src/domain/providers/ConnectorOutcomes.js"
 
 /** Only what the decision reads: the current provider and who was tried. */
 const paymentAfter = (tried: ReadonlyArray<string>) => ({ provider: tried.at(-1)!, attempts: tried.map((provider) => ({ provider })) }) as unknown as Payment

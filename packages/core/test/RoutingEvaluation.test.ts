@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime } from "effect"
 import * as fc from "fast-check"
-import { ProviderConnection } from "../src/providers/ProviderConnection.js"
-import { evaluateRouting } from "../src/routing/RoutingEvaluation.js"
-import { RoutingRule, type RuleConditions } from "../src/routing/RoutingRule.js"
+import { ProviderConnection } from "../src/domain/providers/ProviderConnection.js"
+import { evaluateRouting } from "../src/domain/routing/RoutingEvaluation.js"
+import { RoutingRule, type RuleConditions } from "../src/domain/routing/RoutingRule.js"
 
 const NOW = DateTime.unsafeMake(Date.UTC(2026, 10, 22, 12))
 const names = ["a", "b", "c", "d"] as const

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import * as fc from "fast-check"
+import { PaymentStateMachine } from "../src/domain/payments/PaymentStateMachine.js"
+import { RefundStateMachine } from "../src/domain/refunds/RefundStateMachine.js"
 import type { StateMachine } from "../src/domain/StateMachine.js"
-import { PaymentStateMachine } from "../src/payments/PaymentStateMachine.js"
-import { RefundStateMachine } from "../src/refunds/RefundStateMachine.js"
 
 const allowed = <S extends string>(machine: StateMachine<S, string>, from: S | null, to: S) =>
   machine.moves.some((move) => move.from === from && move.to === to)

@@ -1,4 +1,4 @@
 import { repositoryContract } from "@orchestrator/testing"
-import { StorageMemory } from "../src/memory/StorageMemory.js"
+import { StorageMemory } from "../src/composition/StorageMemory.js"
 
 repositoryContract("memory", StorageMemory)

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Either } from "effect"
 import * as fc from "fast-check"
-import { addIntervals, type BillingInterval, nextBoundary, periodBoundary } from "../src/subscriptions/BillingPeriod.js"
-import { nextRetryAt } from "../src/subscriptions/DunningSchedule.js"
-import { InvoiceStateMachine } from "../src/subscriptions/InvoiceStateMachine.js"
-import type { SubscriptionStatus } from "../src/subscriptions/Subscription.js"
-import { SubscriptionStateMachine } from "../src/subscriptions/SubscriptionStateMachine.js"
-import { type BillingInput, transition } from "../src/subscriptions/SubscriptionTransitions.js"
+import { addIntervals, type BillingInterval, nextBoundary, periodBoundary } from "../src/domain/subscriptions/BillingPeriod.js"
+import { nextRetryAt } from "../src/domain/subscriptions/DunningSchedule.js"
+import { InvoiceStateMachine } from "../src/domain/subscriptions/InvoiceStateMachine.js"
+import type { SubscriptionStatus } from "../src/domain/subscriptions/Subscription.js"
+import { SubscriptionStateMachine } from "../src/domain/subscriptions/SubscriptionStateMachine.js"
+import { type BillingInput, transition } from "../src/domain/subscriptions/SubscriptionTransitions.js"
 
 const INPUTS: ReadonlyArray<BillingInput> = [
   "first_charge_paid",

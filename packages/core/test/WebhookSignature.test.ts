@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import * as fc from "fast-check"
 import { createHmac } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { signatureHeader, verifySignature } from "../src/webhooks/WebhookSignature.js"
+import { signatureHeader, verifySignature } from "../src/domain/webhooks/WebhookSignature.js"
 
 const bytesOf = (text: string) => new TextEncoder().encode(text)
 const nodeSignature = (secret: string, t: number, body: string) => createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")

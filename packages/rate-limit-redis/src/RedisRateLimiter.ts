@@ -1,4 +1,4 @@
-import { type Rate, type RateDecision, RateLimiter } from "@orchestrator/core"
+import { makeMemoryRateLimiter, type Rate, type RateDecision, RateLimiter } from "@orchestrator/core"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 
@@ -74,7 +74,7 @@ export const RedisRateLimiterLive = (
         (redis as unknown as {
           admitRateWithin: (key: string, count: number, periodMicros: number, peek: string) => Promise<[number, number]>
         }).admitRateWithin(key, rate.count, rate.periodMs * 1000, peek ? "1" : "0")
-      const local = RateLimiter.local()
+      const local = makeMemoryRateLimiter()
       let lastOutageLog = 0
 
       const fallBack = (bucket: string, rate: Rate, peek: boolean, reason: string) =>

@@ -20,3 +20,11 @@ export const hmacSha256 = (key: Uint8Array, message: Uint8Array): Uint8Array => 
   outer.set(sha256(inner), BLOCK)
   return sha256(outer)
 }
+
+/** Equal-length strings compared without an early exit, so timing says nothing about the content. */
+export const constantTimeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}

@@ -1,6 +1,6 @@
 import { Effect, FiberRef } from "effect"
-import type { Event } from "../events/Event.js"
-import { type CausingRequest, CurrentCausingRequest } from "../observability/CausingRequest.js"
+import { type CausingRequest, CurrentCausingRequest } from "../domain/events/CausingRequest.js"
+import type { Event } from "../domain/events/Event.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
 /** A row of the in-memory outbox: the event, whose it is, the request that caused it, and whether it has been handed on. */

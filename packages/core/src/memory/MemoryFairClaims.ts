@@ -1,4 +1,4 @@
-import { type FairShare, type LaneKey, MAX_LANES_PER_CLAIM } from "../ports/LeasedWork.js"
+import { type FairShare, type LaneKey, MAX_LANES_PER_CLAIM } from "../domain/LeasedWork.js"
 
 const compareParts = (a: string | boolean, b: string | boolean) => a === b ? 0 : a < b ? -1 : 1
 

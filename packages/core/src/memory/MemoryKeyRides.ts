@@ -1,6 +1,5 @@
+import type { IdempotencyRecord, KeyCompletion } from "../domain/idempotency/IdempotencyKey.js"
 import type { Tenant } from "../domain/Tenant.js"
-import type { IdempotencyRecord } from "../idempotency/IdempotencyKey.js"
-import type { KeyCompletion } from "../idempotency/IdempotencyKey.js"
 import type { MemoryStore } from "./MemoryStore.js"
 
 /** The memory table of Idempotency-Keys, shared by their repository and the writes they ride along with. */

@@ -1,6 +1,6 @@
 import { DateTime, Option } from "effect"
 import { randomBase32 } from "../domain/Ids.js"
-import type { FairShare, LaneKey, Leased, LeaseRequest } from "../ports/LeasedWork.js"
+import type { FairShare, LaneKey, Leased, LeaseRequest } from "../domain/LeasedWork.js"
 import { fairPick, type FairRow } from "./MemoryFairClaims.js"
 import type { MemoryStore } from "./MemoryStore.js"
 

@@ -1,5 +1,4 @@
-import { Context, Effect, Layer } from "effect"
-import { MemoryStore } from "../memory/MemoryStore.js"
+import { Context, Effect } from "effect"
 
 /**
  * The unit of work: every repository call made inside `run` commits or rolls back together.
@@ -7,7 +6,4 @@ import { MemoryStore } from "../memory/MemoryStore.js"
  */
 export class Transactions extends Context.Tag("core/Transactions")<Transactions, {
   readonly run: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-}>() {
-  /** The shared `MemoryStore`'s transaction: one writer at a time; a failure restores the snapshot. */
-  static readonly layerMemory = Layer.effect(Transactions, Effect.map(MemoryStore, (store) => ({ run: store.transaction })))
-}
+}>() {}

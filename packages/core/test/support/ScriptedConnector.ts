@@ -1,16 +1,15 @@
 import { Clock, Effect, Layer, Schema } from "effect"
-import { ConnectorCatalog } from "../../src/providers/Connectors.js"
 import {
   AuthorizationOutcome,
-  type AuthorizeRequest,
   CaptureOutcome,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
   ModificationOutcome,
-  type PaymentConnector,
   RefundOutcome,
   WebhookRejected
-} from "../../src/providers/PaymentConnector.js"
+} from "../../src/domain/providers/ConnectorOutcomes.js"
+import { ConnectorCatalog } from "../../src/features/connections/Connectors.js"
+import type { AuthorizeRequest, PaymentConnector } from "../../src/ports/PaymentConnector.js"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
 

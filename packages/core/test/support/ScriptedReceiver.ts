@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer } from "effect"
-import { type WebhookRequest, type WebhookResponse, WebhookSender } from "../../src/webhooks/WebhookSender.js"
+import { type WebhookRequest, type WebhookResponse, WebhookSender } from "../../src/ports/WebhookSender.js"
 
 /** What the scripted receiver does with a request: answer, refuse the connection, or never answer. */
 export type Reaction = WebhookResponse | "hang"

@@ -1,9 +1,9 @@
 import { Effect, Layer } from "effect"
-import { CoreMemory } from "../../src/CoreLive.js"
+import { CoreMemory } from "../../src/composition/CoreLive.js"
 import type { Tenant } from "../../src/domain/Tenant.js"
+import { Organizations } from "../../src/features/tenancy/Organizations.js"
+import { KeyMaterial } from "../../src/ports/KeyMaterial.js"
 import { PublicUrls } from "../../src/ports/PublicUrls.js"
-import { KeyMaterial } from "../../src/tenancy/KeyMaterial.js"
-import { Organizations } from "../../src/tenancy/Organizations.js"
 import { makeScriptedConnector, type Script } from "./ScriptedConnector.js"
 import { makeScriptedReceiver } from "./ScriptedReceiver.js"
 

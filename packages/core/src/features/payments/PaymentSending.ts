@@ -1,0 +1,170 @@
+import { Effect, Option } from "effect"
+import { awaitsOutcome, type Payment, PaymentAttempt } from "../../domain/payments/Payment.js"
+import { nextProvider, replaceAttempt, type Settlement, settlementOf, unansweredOf, unavailable } from "../../domain/payments/PaymentOutcomes.js"
+import { PaymentPolicy } from "../../domain/payments/PaymentPolicy.js"
+import { returnTokenFor } from "../../domain/payments/ReturnToken.js"
+import type { AuthorizationOutcome } from "../../domain/providers/ConnectorOutcomes.js"
+import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
+import type { Tenant } from "../../domain/Tenant.js"
+import { now } from "../../domain/Timestamp.js"
+import { IdGenerator } from "../../ports/IdGenerator.js"
+import { KeyMaterial } from "../../ports/KeyMaterial.js"
+import type { AuthorizeRequest, BrowserDetails, StoredCredential } from "../../ports/PaymentConnector.js"
+import { PublicUrls } from "../../ports/PublicUrls.js"
+import { Transactions } from "../../ports/Transactions.js"
+import type { CallResult } from "../connections/ProviderCall.js"
+import { PaymentCalls } from "./PaymentCalls.js"
+import { PaymentRecords } from "./PaymentRecords.js"
+
+/** What only the request that creates a payment knows, for the first send. */
+export interface SendContext {
+  readonly browser: BrowserDetails | null
+  readonly storedCredential: StoredCredential
+}
+
+export interface SendOptions {
+  /**
+   * The attempt may already have reached the PSP (a resume, reconciliation): then "unreachable"
+   * proves nothing about the first send, so the payment stays `processing`, and an attempt the PSP
+   * acknowledged is asked about instead of sent again.
+   */
+  readonly resend: boolean
+  /** The connection of the open attempt, when the caller just resolved it. */
+  readonly connection?: ProviderConnection | undefined
+  readonly context?: SendContext | undefined
+  /** Connections to fail over to, in order, once the current one has had its tries. */
+  readonly fallbacks?: ReadonlyArray<string>
+}
+
+/**
+ * What a send came to: the PSP's answer to record on the payment as last seen (`settlement` says
+ * what it makes of the payment, judged again if someone moved it since), or nothing to record.
+ */
+export type Sent =
+  | { readonly _tag: "Answer"; readonly seen: Payment; readonly settlement: (payment: Payment) => Settlement }
+  | { readonly _tag: "Nothing"; readonly payment: Payment }
+
+const answer = (seen: Payment, settlement: (payment: Payment) => Settlement): Sent => ({ _tag: "Answer", seen, settlement })
+const nothing = (payment: Payment): Sent => ({ _tag: "Nothing", payment })
+
+/** A fresh attempt on `provider`; its id is the PSP idempotency reference of that attempt. */
+export const newAttempt = (provider: string) =>
+  Effect.gen(function*() {
+    const ids = yield* IdGenerator
+    return new PaymentAttempt({
+      object: "payment_attempt",
+      id: yield* ids.make("att"),
+      provider,
+      status: "pending",
+      provider_payment_id: null,
+      error_code: null,
+      latency_ms: null,
+      created_at: yield* now
+      // Made of values chosen here: a constructor that validates them again costs about 50 µs.
+    }, true)
+  })
+
+/** What the PSP (or the transport, in our words) said about a send, for the attempt record only. */
+const providerTextOf = (result: CallResult<AuthorizationOutcome>): string | undefined => {
+  switch (result._tag) {
+    case "Unavailable":
+      return result.providerMessage === undefined ? result.reason : `${result.reason}\n${result.providerMessage}`
+    case "NoAnswer":
+      return result.reason
+    case "Answered":
+      return result.value._tag === "Refused" ? result.value.providerMessage : undefined
+  }
+}
+
+const authorizeRequest = (payment: Payment, attempt: PaymentAttempt, context: SendContext | undefined, returnUrl: string): AuthorizeRequest => ({
+  reference: attempt.id,
+  paymentId: payment.id,
+  amount: payment.amount,
+  currency: payment.currency,
+  paymentMethod: { type: payment.payment_method.type, token: payment.payment_method.token },
+  capture: payment.capture,
+  returnUrl,
+  description: payment.description,
+  customer: payment.customer_id === null ? null : { id: payment.customer_id, email: null, name: null },
+  browser: context?.browser ?? null,
+  offSession: payment.off_session,
+  storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
+})
+
+/** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
+const returnUrlOf = (tenant: Tenant, payment: Payment) =>
+  Effect.gen(function*() {
+    const { returnSigning } = yield* KeyMaterial
+    const token = yield* returnTokenFor(returnSigning, payment.id, tenant, payment.created_at.epochMillis)
+    return (yield* PublicUrls).paymentReturn(payment.id, token)
+  })
+
+/** Closes a failed attempt and opens the next, on `provider`, in one transaction; `None` when the payment moved on meanwhile. */
+const retryWith = (tenant: Tenant, paymentId: string, attemptId: string, code: string, latencyMs: number, provider: string) =>
+  Effect.gen(function*() {
+    const records = yield* PaymentRecords
+    const next = yield* newAttempt(provider)
+    return yield* (yield* Transactions).run(Effect.gen(function*() {
+      const payment = yield* records.lock(tenant, paymentId)
+      const current = payment.attempts.at(-1)
+      if (payment.status !== "processing" || current?.id !== attemptId || !awaitsOutcome(current)) return Option.none<Payment>()
+      return Option.some(
+        yield* records.save(tenant, payment, {
+          provider,
+          attempts: [...replaceAttempt(payment, attemptId, { status: "failed", error_code: code, latency_ms: latencyMs }), next]
+        })
+      )
+    }))
+  })
+
+/**
+ * Sends the payment's open attempt: authorize (or, for an attempt the PSP acknowledged, ask about
+ * it), with the retries the policy allows on the same connection or the next fallback, each retry a
+ * new attempt under its own PSP reference. Returns what to record; the caller writes it.
+ */
+export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOptions) =>
+  Effect.gen(function*() {
+    const policy = yield* PaymentPolicy
+    const calls = yield* PaymentCalls
+    let payment = start
+    let resend = options.resend
+    let connection = options.connection
+    // The same for every send of the payment (a function of the payment alone), and signed before
+    // the call's deadline starts, so the deadline measures the PSP and nothing else.
+    let returnUrl: string | undefined
+    while (true) {
+      const attempt = payment.attempts.at(-1)!
+      const acknowledged = resend && attempt.provider_payment_id !== null
+      if (!acknowledged && returnUrl === undefined) returnUrl = yield* returnUrlOf(tenant, payment)
+      const signedUrl = returnUrl
+      const { latencyMs, result } = yield* calls.call(
+        tenant,
+        connection?.name === attempt.provider ? connection : attempt.provider,
+        (connector) =>
+          acknowledged || signedUrl === undefined
+            ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
+            : connector.authorize({ ...authorizeRequest(payment, attempt, options.context, signedUrl), resend })
+      )
+      connection = undefined
+      yield* calls.keepProviderMessage(tenant, attempt.id, providerTextOf(result))
+      // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
+      // `processing`, and reconciliation asks the PSP under the same reference. Whatever the PSP
+      // answers to this call later is never applied: the call was abandoned at the deadline.
+      if (result._tag === "NoAnswer") {
+        if (acknowledged) return nothing(payment)
+        const code = result.timedOut ? "timeout" : "outcome_unknown"
+        return answer(payment, (current) => unansweredOf(current, attempt.id, code, latencyMs))
+      }
+      if (resend && result._tag === "Unavailable") return nothing(payment)
+      resend = false
+      const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
+      const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])
+      if (Option.isSome(next) && outcome._tag === "Refused") {
+        const retried = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs, next.value)
+        if (Option.isNone(retried)) return nothing(yield* Effect.orDie((yield* PaymentRecords).load(tenant, payment.id)))
+        payment = retried.value
+        continue
+      }
+      return answer(payment, (current) => settlementOf(current, attempt.id, outcome, latencyMs))
+    }
+  })

@@ -1,0 +1,35 @@
+import type { Effect, Option } from "effect"
+import type { Event } from "../domain/events/Event.js"
+import type { IdempotencyRecord, KeyCompletion } from "../domain/idempotency/IdempotencyKey.js"
+import type { Tenant } from "../domain/Tenant.js"
+
+/** What a repository of records with a status must offer the lifecycle. */
+export interface RecordStore<A> {
+  readonly update: (tenant: Tenant, record: A) => Effect.Effect<void>
+  readonly find: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+  /** Like `find`, and holds the record against concurrent writers until the transaction ends. */
+  readonly findForUpdate: (tenant: Tenant, id: string) => Effect.Effect<Option.Option<A>>
+  /**
+   * The record inserted with its events in one write (one statement in SQL), atomic on its own:
+   * both or neither. With a `key`, the request's Idempotency-Key is inserted by the same write, and
+   * nothing at all is written when the key exists already: false then, true otherwise.
+   */
+  readonly insertWithEvents: (tenant: Tenant, record: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord) => Effect.Effect<boolean>
+  /**
+   * `record` and its events written in one write if the stored record is still as `seen` (same
+   * status, same `updated_at`); false, and nothing written, otherwise. Atomic on its own. With a
+   * `completion`, the request's Idempotency-Key is completed by the same write, when it is made.
+   */
+  readonly updateIfUnchanged: (
+    tenant: Tenant,
+    seen: A,
+    record: A,
+    events: ReadonlyArray<Event>,
+    completion?: KeyCompletion
+  ) => Effect.Effect<boolean>
+}
+
+/** A repository of records with a status: the lifecycle's store, and an insert without events. */
+export interface RecordRepository<A> extends RecordStore<A> {
+  readonly insert: (tenant: Tenant, record: A) => Effect.Effect<void>
+}
