@@ -21,7 +21,7 @@ export const buildService = () => execFileSync("pnpm", ["-s", "build"], { cwd: R
 const run = (args: ReadonlyArray<string>, nodeArgs: ReadonlyArray<string> = []) =>
   [process.execPath, [...nodeArgs, process.env.BENCH_BUNDLE || BUILT, ...args]] as const
 
-export { freePort } from "../support/FreePort.js"
+export { freePort } from "@orchestrator/testing"
 
 export type Env = Readonly<Record<string, string>>
 

@@ -5,7 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
 
-export { freePort } from "../support/FreePort.js"
+export { freePort } from "@orchestrator/testing"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 const BIN = path.join(ROOT, "bin/orchestrator")

@@ -1,6 +1,6 @@
+import { freePort } from "@orchestrator/testing"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -40,14 +40,6 @@ const collect = (child: ChildProcess) =>
   })
 
 const run = (args: ReadonlyArray<string>, env: Record<string, string>) => collect(launch(args, env))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 /** Starts `start`, resolves once the API line is printed, with the process and what it printed so far. */
 const startService = async (env: Record<string, string>) => {

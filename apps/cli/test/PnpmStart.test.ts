@@ -1,6 +1,6 @@
+import { alive, descendants, freePort } from "@orchestrator/testing"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -19,35 +19,6 @@ const cleanEnv = (env: Record<string, string>) => {
     if (value !== undefined && !/^(PORT|DATABASE_URL|ORCHESTRATOR_.*|LOG_LEVEL|npm_.*)$/.test(name)) clean[name] = value
   }
   return { ...clean, ...env }
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-/** The processes `pid` started, and theirs. */
-const descendants = (pid: number): Array<number> => {
-  let children: Array<number> = []
-  try {
-    children = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n").map((line) => Number(line.trim())).filter((child) => child > 0)
-  } catch {
-    // ps exits 1 when there are none.
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 const gone = async (pids: ReadonlyArray<number>) => {

@@ -1,20 +1,12 @@
+import { freePort } from "@orchestrator/testing"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 
 const root = fileURLToPath(new URL("../../..", import.meta.url))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 /** A shell's entry run as a deployment runs it: node, the environment, no command-line tool. */
 const startShell = (entry: string, env: Record<string, string>) => {

@@ -1,19 +1,11 @@
 import { SettingsConfig } from "@orchestrator/application"
+import { freePort } from "@orchestrator/testing"
 import { ConfigProvider, Effect, Fiber, Logger } from "effect"
 import * as fs from "node:fs/promises"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { serve } from "../src/Commands.js"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
 
 /** How long the sandbox takes to answer: the payment is still running when the service is told to stop. */
 const PSP_LATENCY_MS = 1500

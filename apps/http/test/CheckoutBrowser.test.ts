@@ -1,9 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { type Frame, launchBrowser, newPage, type Page, screenshot, testDatabases } from "@orchestrator/testing"
+import { type Frame, freePort as freePortNumber, launchBrowser, newPage, type Page, screenshot, testDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
-import * as net from "node:net"
 import { sessionBody } from "./support/CheckoutFixtures.js"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
@@ -49,14 +48,7 @@ const click = (page: Page, name: RegExp) => Effect.promise(() => page.getByRole(
 const waitForUrl = (page: Page, prefix: string) => Effect.promise(() => page.waitForURL((url) => url.toString().startsWith(prefix)))
 const textOf = (page: Page, selector: string) => Effect.promise(() => page.locator(selector).innerText())
 
-const freePort = Effect.promise(() =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-)
+const freePort = Effect.promise(freePortNumber)
 
 /** The README's example shop (`examples/checkout-shop.mjs`) as its own process, on another origin than the service. */
 const startShop = (apiUrl: string, apiKey: string) =>

@@ -1,7 +1,7 @@
+import { freePort } from "@orchestrator/testing"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
-import * as net from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,14 +11,6 @@ import { type BlockOutput, type ShownOutput, unshown } from "./support/GuideOutp
 
 const ROOT = new URL("../../../", import.meta.url)
 const GUIDES = new URL("docs/guides/", ROOT)
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 /**
  * The service as a reader starts it (`bin/orchestrator start`: API, worker and the sandbox on an

@@ -1,11 +1,10 @@
 import { expect, layer } from "@effect/vitest"
 import { MetricsServer, MetricsServerLive } from "@orchestrator/application"
 import { refreshScrapeGauges } from "@orchestrator/sql"
-import { testDatabases } from "@orchestrator/testing"
+import { freePort, testDatabases } from "@orchestrator/testing"
 import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
@@ -15,14 +14,6 @@ import { deliverWebhooks, merchant, raw, serverLayer } from "./support/TestServe
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it when missing). */
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? "/usr/bin/prometheus"
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** Asks `check` again every 200 ms until it answers, or fails with what it last saw once `seconds` have passed. */
 const poll = <A>(what: string, seconds: number, check: () => Promise<A | undefined>) =>

@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from "node:child_process"
-import * as net from "node:net"
+import { alive, descendants, freePort } from "@orchestrator/testing"
+import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 
@@ -8,35 +8,6 @@ const root = fileURLToPath(new URL("../../..", import.meta.url))
 const pnpm = process.env.npm_execpath !== undefined && /pnpm/.test(process.env.npm_execpath)
   ? [process.execPath, process.env.npm_execpath]
   : ["pnpm"]
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-/** The processes `pid` started, and theirs. */
-const descendants = (pid: number): Array<number> => {
-  let children: Array<number> = []
-  try {
-    children = execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n").map((line) => Number(line.trim())).filter((child) => child > 0)
-  } catch {
-    // ps exits 1 when there are none.
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("pnpm --filter @orchestrator/example-embed start", () => {
   it("answers a clear 503 with Retry-After until the core is ready, listens on 127.0.0.1 only, and stops with pnpm", async () => {

@@ -3,6 +3,7 @@ export { type Frame, launchBrowser, newPage, type Page, screenshot } from "./Bro
 export { forkAndAdvance } from "./ClockSteps.js"
 export { testConnection } from "./Connections.js"
 export { lifecycleContract } from "./LifecycleContract.js"
+export { alive, descendants, freePort } from "./Processes.js"
 export { checkoutComSignature, checkoutComToken, type FakeCheckoutCom, fakeCheckoutCom } from "./psp/checkoutcom/Fake.js"
 export { connectorContract, type ContractRig } from "./psp/ConnectorContract.js"
 export { type FakeAdyen, fakeAdyen } from "./psp/FakeAdyen.js"

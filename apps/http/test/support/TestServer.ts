@@ -14,19 +14,12 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { DashboardPagesLive } from "@orchestrator/dashboard"
+import { freePort as freePortNumber } from "@orchestrator/testing"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import * as net from "node:net"
 import { HttpRoutesLive } from "../../src/HttpRoutes.js"
 import { HttpServerNodeLive, type HttpServerOptions } from "../../src/HttpServerNode.js"
 
-const freePort = Effect.promise(() =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
-)
+const freePort = Effect.promise(freePortNumber)
 
 /**
  * The real server on a free port, over a test database, composed like `orchestrator start`: the
