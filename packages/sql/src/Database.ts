@@ -11,7 +11,7 @@ import { PreparingClient } from "./PreparedStatements.js"
 /** Where the data lives: a PostgreSQL server, or the embedded PGlite in a directory (or in memory). */
 export type DatabaseConfig =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted }
-  | { readonly _tag: "Embedded"; readonly dataDir: string | undefined }
+  | { readonly _tag: "Embedded"; readonly dataDir?: string | undefined }
 
 export const describe = (config: DatabaseConfig): string =>
   config._tag === "Postgres"

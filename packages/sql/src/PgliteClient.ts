@@ -61,7 +61,7 @@ export const make = (database: PGlite) =>
   })
 
 /** PGlite in `dataDir`, or in memory when it is undefined; closed when the layer is released. */
-export const layer = (options: { readonly dataDir: string | undefined }) =>
+export const layer = (options: { readonly dataDir?: string | undefined }) =>
   Layer.scopedContext(
     Effect.gen(function*() {
       const database = yield* Effect.acquireRelease(
