@@ -20,13 +20,12 @@ createServer((request, response) => {
     try {
       const event = verifyWebhook(Buffer.concat(chunks), request.headers[SIGNATURE_HEADER], secret)
       const id = request.headers[EVENT_ID_HEADER]
-      if (seen.has(id)) {
-        console.log(`${id} again: already handled, skipped`)
-      } else {
-        seen.add(id)
-        console.log(`${event.type} ${event.data.object.id} (${event.data.object.status ?? ""}) ${id}`)
-      }
-      response.writeHead(200).end()
+      const again = seen.has(id)
+      seen.add(id)
+      // Printed once the answer has left: what this prints, the service has been told.
+      response.writeHead(200).end(() =>
+        console.log(again ? `${id} again: already handled, skipped` : `${event.type} ${event.data.object.id} (${event.data.object.status ?? ""}) ${id}`)
+      )
     } catch (error) {
       if (!(error instanceof WebhookVerificationError)) throw error
       console.log(`refused: ${error.reason}`)

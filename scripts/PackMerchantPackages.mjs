@@ -49,7 +49,8 @@ try {
     copyDist(dir, target)
     // What the build reads beside dist (the API's recorded examples, imported as JSON).
     for (const entry of manifest.files ?? []) {
-      if (entry !== "dist") cpSync(join(root, dir, entry), join(target, entry), { recursive: true })
+      // A "!" entry leaves something out; dist is copied above without its build info.
+      if (entry !== "dist" && !entry.startsWith("!")) cpSync(join(root, dir, entry), join(target, entry), { recursive: true })
     }
     writeFileSync(join(target, "package.json"), JSON.stringify(published(manifest), null, 2))
   }
