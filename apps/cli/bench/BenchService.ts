@@ -21,7 +21,8 @@ export const buildService = () => execFileSync("pnpm", ["-s", "build"], { cwd: R
 const run = (args: ReadonlyArray<string>, nodeArgs: ReadonlyArray<string> = []) =>
   [process.execPath, [...nodeArgs, process.env.BENCH_BUNDLE || BUILT, ...args]] as const
 
-export { freePort } from "@orchestrator/testing"
+// The subpath: the package's front door imports vitest, which only runs inside a test.
+export { freePort } from "@orchestrator/testing/processes"
 
 export type Env = Readonly<Record<string, string>>
 

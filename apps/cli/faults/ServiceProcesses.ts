@@ -5,7 +5,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
 
-export { freePort } from "@orchestrator/testing"
+// The subpath: the package's front door imports vitest, which only runs inside a test.
+export { freePort } from "@orchestrator/testing/processes"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 const BIN = path.join(ROOT, "bin/orchestrator")
