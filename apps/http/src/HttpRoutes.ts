@@ -1,6 +1,6 @@
 import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
@@ -56,9 +56,13 @@ const DocsLive = HttpApiBuilder.Router.use((router) => Effect.flatMap(Effect.syn
  * edge middleware.
  */
 export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>, options: { readonly traceProbes?: boolean } = {}) =>
+  Layer.unwrapEffect(Effect.map(FiberRef.get(FiberRef.currentTracerEnabled), (tracing) => routes(pages, tracing, options)))
+
+const routes = <E, R>(pages: Layer.Layer<never, E, R>, tracing: boolean, options: { readonly traceProbes?: boolean }) =>
   HttpApiBuilder.serve().pipe(
-    // Probes come every few seconds and say nothing: no trace of theirs unless asked.
-    HttpMiddleware.withTracerDisabledWhen((request) => options.traceProbes !== true && isProbe(request.url)),
+    // Untraced, no server span at all: even a no-op one parses the URL and redacts the headers for
+    // it on every request. Probes come every few seconds and say nothing: no trace of theirs unless asked.
+    HttpMiddleware.withTracerDisabledWhen((request) => !tracing || (options.traceProbes !== true && isProbe(request.url))),
     Layer.provide(DocsLive),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
     Layer.provide(pages),

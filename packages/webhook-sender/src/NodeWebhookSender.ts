@@ -1,4 +1,4 @@
-import { type PrivateAddresses, webhookAccess, type WebhookResponse, WebhookSender } from "@orchestrator/core"
+import { type PrivateAddresses, traced, webhookAccess, type WebhookResponse, WebhookSender } from "@orchestrator/core"
 import { makeEgressClient, type Resolve } from "@orchestrator/egress"
 import { Effect, Layer } from "effect"
 
@@ -50,7 +50,7 @@ export const makeNodeWebhookSender = (options: NodeWebhookSenderOptions = {}) =>
           )
         ),
         // The receiver's host only: its path and query are the merchant's and may hold a token.
-        Effect.withSpan("webhook send", { kind: "client", attributes: { "http.request.method": "POST", "server.address": hostOf(request.url) } })
+        traced("webhook send", () => ({ kind: "client", attributes: { "http.request.method": "POST", "server.address": hostOf(request.url) } }))
       )
   })
 }

@@ -1,5 +1,5 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { ConnectorOutcomeUnknown, ConnectorUnavailable, EgressFailure } from "@orchestrator/core"
+import { ConnectorOutcomeUnknown, ConnectorUnavailable, EgressFailure, traced } from "@orchestrator/core"
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** Where and under which bounds one connection's calls go. */
@@ -236,7 +236,7 @@ export const exchange = (
     }),
     Effect.tap((response) => Effect.annotateCurrentSpan("http.response.status_code", response.status)),
     // The call's name, method and path: the query, the headers (credentials) and the body stay out.
-    Effect.withSpan("psp http", { kind: "client", attributes: { "psp.call": what, "http.request.method": request.method, "url.path": pathOf(request.url) } })
+    traced("psp http", () => ({ kind: "client", attributes: { "psp.call": what, "http.request.method": request.method, "url.path": pathOf(request.url) } }))
   )
 }
 

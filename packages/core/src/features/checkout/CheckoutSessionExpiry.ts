@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type CheckoutSessionRef, CheckoutSessionsRepository, EXPIRY_SHARE } from "../../ports/CheckoutSessionsRepository.js"
 import type { Job } from "../../ports/Jobs.js"
 import { drainLeased } from "../jobs/LeasedDrain.js"
+import { traced } from "../observability/Traced.js"
 import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
 
 /**
@@ -22,7 +23,7 @@ export const makeCheckoutSessionExpiry = (catchUp: CheckoutSessionCatchUp) =>
       concurrency: 2,
       share: EXPIRY_SHARE,
       maxPerPass: 500
-    }).pipe(Effect.withSpan("CheckoutSessions.expireDue"))
+    }).pipe(traced("CheckoutSessions.expireDue"))
 
     const job: Job = { name: "expire-checkout-sessions", every: "30 seconds", run: expireDue }
     return { expire, job }

@@ -2,6 +2,7 @@ import { Cause, Clock, Effect, Exit } from "effect"
 import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
 import type { PaymentConnector } from "../../ports/PaymentConnector.js"
 import { observeWith, pspCallDuration } from "../observability/ServiceMetrics.js"
+import { traced } from "../observability/Traced.js"
 
 /** How a call ended, for its span: the answer's kind (`Authorized`, `Refused`, …) or the failure's. */
 const outcomeOf = (exit: Exit.Exit<unknown, unknown>): { readonly outcome: string; readonly code?: string } => {
@@ -32,7 +33,7 @@ const metricOutcomeOf = (exit: Exit.Exit<unknown, unknown>) =>
  * operation, how it ended (`psp.outcome`, and `psp.outcome_code` for a refusal) and how long it took.
  * Only ids and codes: never the request (card token, customer), never the connection's credentials.
  */
-const traced = <A, E>(
+const observed = <A, E>(
   connection: ProviderConnection,
   operation: string,
   call: Effect.Effect<A, E>,
@@ -54,10 +55,8 @@ const traced = <A, E>(
         })
       )
     )).pipe(
-      Effect.withSpan(`psp ${operation}`, {
+      traced(`psp ${operation}`, () => ({
         kind: "client",
-        // A stack trace per call costs a few microseconds even untraced, and says nothing the name does not.
-        captureStackTrace: false,
         attributes: {
           "psp.connection_id": connection.id,
           "psp.connection_name": connection.name,
@@ -66,7 +65,7 @@ const traced = <A, E>(
           "psp.livemode": connection.livemode,
           ...Object.fromEntries(Object.entries(ids).filter(([, value]) => value !== undefined))
         }
-      })
+      }))
     )
 
 /** The connector with every call it makes to its PSP timed and traced (webhook verification is local: none). */
@@ -76,21 +75,21 @@ export const observedConnector = (connection: ProviderConnection, connector: Pay
   return {
     ...connector,
     authorize: (request) =>
-      traced(connection, "authorize", connector.authorize(request), { "payment.id": request.paymentId, "psp.reference": request.reference }),
-    syncPayment: (request) => traced(connection, "sync_payment", connector.syncPayment(request), { "psp.reference": request.reference }),
-    capture: (request) => traced(connection, "capture", connector.capture(request), { "psp.reference": request.reference }),
-    cancel: (request) => traced(connection, "cancel", connector.cancel(request), { "psp.reference": request.reference }),
-    refund: (request) => traced(connection, "refund", connector.refund(request), { "psp.reference": request.reference }),
-    syncRefund: (request) => traced(connection, "sync_refund", connector.syncRefund(request), { "psp.reference": request.reference }),
+      observed(connection, "authorize", connector.authorize(request), { "payment.id": request.paymentId, "psp.reference": request.reference }),
+    syncPayment: (request) => observed(connection, "sync_payment", connector.syncPayment(request), { "psp.reference": request.reference }),
+    capture: (request) => observed(connection, "capture", connector.capture(request), { "psp.reference": request.reference }),
+    cancel: (request) => observed(connection, "cancel", connector.cancel(request), { "psp.reference": request.reference }),
+    refund: (request) => observed(connection, "refund", connector.refund(request), { "psp.reference": request.reference }),
+    syncRefund: (request) => observed(connection, "sync_refund", connector.syncRefund(request), { "psp.reference": request.reference }),
     ...(completeAction === undefined ? {} : {
-      completeAction: (request) => traced(connection, "complete_action", completeAction(request), { "psp.reference": request.reference })
+      completeAction: (request) => observed(connection, "complete_action", completeAction(request), { "psp.reference": request.reference })
     }),
     ...(subscriptions === undefined ? {} : {
       subscriptions: {
-        create: (request) => traced(connection, "subscription_create", subscriptions.create(request), { "psp.reference": request.reference }),
-        cancel: (request) => traced(connection, "subscription_cancel", subscriptions.cancel(request)),
-        advance: (request) => traced(connection, "subscription_advance", subscriptions.advance(request)),
-        updatePaymentMethod: (request) => traced(connection, "subscription_update_payment_method", subscriptions.updatePaymentMethod(request))
+        create: (request) => observed(connection, "subscription_create", subscriptions.create(request), { "psp.reference": request.reference }),
+        cancel: (request) => observed(connection, "subscription_cancel", subscriptions.cancel(request)),
+        advance: (request) => observed(connection, "subscription_advance", subscriptions.advance(request)),
+        updatePaymentMethod: (request) => observed(connection, "subscription_update_payment_method", subscriptions.updatePaymentMethod(request))
       }
     })
   }

@@ -6,6 +6,7 @@ import { EventsRepository, type StoredEvent } from "../../ports/EventsRepository
 import type { Job } from "../../ports/Jobs.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { drainLeased } from "../jobs/LeasedDrain.js"
+import { traced } from "../observability/Traced.js"
 
 /**
  * Something that reacts to every event (webhook fan-out, billing). `consume` runs in the transaction
@@ -84,7 +85,7 @@ export class EventDispatch extends Context.Tag("core/EventDispatch")<EventDispat
         // A pass is bounded by its lease anyway; stopping at 1000 paused a backlog for the job's spacing
         // (one second) every 1000 events, seen by `pnpm bench` draining 10 000 to a local receiver.
         maxPerPass: 10_000
-      }).pipe(Effect.withSpan("EventDispatch.dispatchDue"))
+      }).pipe(traced("EventDispatch.dispatchDue"))
       return { dispatchDue, jobs: [{ name: "dispatch-events", every: "1 second", run: dispatchDue }] }
     })
   )

@@ -4,6 +4,7 @@ import { EventNotFound } from "../../domain/events/EventErrors.js"
 import type { ResourceReads } from "../../domain/ResourceReads.js"
 import { type EventFilter, EventsRepository } from "../../ports/EventsRepository.js"
 import type { Job } from "../../ports/Jobs.js"
+import { traced } from "../observability/Traced.js"
 
 /** Events are kept this long, then purged. */
 export const EVENT_RETENTION = Duration.days(30)
@@ -19,7 +20,7 @@ export class Events extends Context.Tag("core/Events")<
     Events,
     Effect.map(EventsRepository, (events) => {
       const purge = Effect.flatMap(DateTime.now, (now) => events.purge(DateTime.subtract(now, { millis: Duration.toMillis(EVENT_RETENTION) }))).pipe(
-        Effect.withSpan("Events.purge")
+        traced("Events.purge")
       )
       return {
         retrieve: (tenant, id) =>

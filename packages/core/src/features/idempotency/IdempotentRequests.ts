@@ -27,6 +27,7 @@ import { IdGenerator } from "../../ports/IdGenerator.js"
 import type { Job } from "../../ports/Jobs.js"
 import { KeyMaterial } from "../../ports/KeyMaterial.js"
 import { countWith, idempotencyTotal } from "../observability/ServiceMetrics.js"
+import { traced } from "../observability/Traced.js"
 
 /** Keys are kept this long at least, then purged. */
 export const KEY_RETENTION = Duration.hours(24)
@@ -269,7 +270,7 @@ const make = Effect.gen(function*() {
   const purge = Effect.gen(function*() {
     const at = yield* now
     return yield* keys.purge({ createdBefore: plusMillis(at, -Duration.toMillis(KEY_RETENTION)), now: at })
-  }).pipe(Effect.withSpan("IdempotentRequests.purge"))
+  }).pipe(traced("IdempotentRequests.purge"))
 
   return IdempotentRequests.of({
     begin,

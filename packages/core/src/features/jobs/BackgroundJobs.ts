@@ -1,6 +1,7 @@
 import { Cause, Effect, Layer, Schedule } from "effect"
 import { type Job, Jobs } from "../../ports/Jobs.js"
 import { markJobPass } from "../observability/ServiceMetrics.js"
+import { traced } from "../observability/Traced.js"
 
 /**
  * One pass as the root of a trace of its own, `job <name>`, saying how many items it handled
@@ -9,7 +10,7 @@ import { markJobPass } from "../observability/ServiceMetrics.js"
 export const tracedPass = (job: Job) =>
   job.run.pipe(
     Effect.tap((count) => Effect.annotateCurrentSpan("job.items", count)),
-    Effect.withSpan(`job ${job.name}`, { root: true, attributes: { "job.name": job.name } })
+    traced(`job ${job.name}`, { root: true, attributes: { "job.name": job.name } })
   )
 
 /**

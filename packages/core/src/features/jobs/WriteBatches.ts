@@ -1,4 +1,5 @@
 import { Chunk, Deferred, Effect, Option, Queue, type Scope, type Tracer } from "effect"
+import { traced } from "../observability/Traced.js"
 
 /**
  * Writes items as they finish, those that finish together in one write: the first waits for
@@ -21,7 +22,7 @@ export const makeWriteBatches = <A>(
       const batch = Chunk.toReadonlyArray(yield* Queue.takeBetween(queue, 1, options.max))
       const links = batch.flatMap(({ caller }) => Option.isSome(caller) ? [{ _tag: "SpanLink" as const, span: caller.value, attributes: {} }] : [])
       const exit = yield* Effect.exit(
-        write(batch.map(({ item }) => item)).pipe(Effect.withSpan(options.span, { links, attributes: { "batch.size": batch.length } }))
+        write(batch.map(({ item }) => item)).pipe(traced(options.span, { links, attributes: { "batch.size": batch.length } }))
       )
       yield* Effect.forEach(batch, ({ written }) => Deferred.done(written, exit), { discard: true })
     })))

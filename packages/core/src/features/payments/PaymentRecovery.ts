@@ -10,6 +10,7 @@ import { type PaymentRef, PaymentsRepository, type PaymentWork } from "../../por
 import { Connectors } from "../connections/Connectors.js"
 import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
 import { drainLeased, type LeasedPool, makeLeasedPool } from "../jobs/LeasedDrain.js"
+import { traced } from "../observability/Traced.js"
 import { ProviderResolution } from "../routing/ProviderResolution.js"
 import { PaymentCalls } from "./PaymentCalls.js"
 import { cancelNow, conclude } from "./PaymentConclusion.js"
@@ -56,7 +57,7 @@ const make = Effect.gen(function*() {
       if (payment.status !== "processing" || !awaitsOutcome(payment.attempts.at(-1))) return
       const { payment: sent } = yield* recordSent(ref.tenant, yield* sendAttempts(ref.tenant, payment, { resend: true }))
       yield* Effect.ignore(conclude(ref.tenant, sent))
-    }).pipe(Effect.provide(steps), Effect.withSpan("PaymentRecovery.reconcile"))
+    }).pipe(Effect.provide(steps), traced("PaymentRecovery.reconcile"))
 
   const followUp = (ref: PaymentRef) =>
     Effect.gen(function*() {
@@ -73,7 +74,7 @@ const make = Effect.gen(function*() {
           ? new Failure({ code: "authorization_expired", message: "The authorization was not captured in time and was released." })
           : new Failure({ code: "action_expired", message: "The customer did not complete the required action in time." })
       ).pipe(Effect.ignore)
-    }).pipe(Effect.provide(steps), Effect.withSpan("PaymentRecovery.followUp"))
+    }).pipe(Effect.provide(steps), traced("PaymentRecovery.followUp"))
 
   return PaymentRecovery.of({ reconcile, followUp, jobs: yield* recoveryJobs(reconcile, followUp) })
 })
@@ -135,7 +136,7 @@ const recoveryJobs = (reconcile: (ref: PaymentRef) => Effect.Effect<void>, follo
         // While a slow PSP holds some workers, what comes due meanwhile is looked at within this.
         pollEvery: "1 second",
         maxPerPass: 200
-      })).pipe(Effect.withSpan("PaymentRecovery.reconcileDue"))
+      })).pipe(traced("PaymentRecovery.reconcileDue"))
 
     /**
      * Follows up a claimed challenge, then, if it still waits on its customer, holds it until the next
@@ -177,7 +178,7 @@ const recoveryJobs = (reconcile: (ref: PaymentRef) => Effect.Effect<void>, follo
           followingUp
         ),
         (challenges, authorizations) => challenges + authorizations
-      )).pipe(Effect.withSpan("PaymentRecovery.followUpDue"))
+      )).pipe(traced("PaymentRecovery.followUpDue"))
 
     const jobs: ReadonlyArray<Job> = [
       // Every second: an unanswered attempt is looked at on its schedule's points, not up to a spacing later.

@@ -14,6 +14,7 @@ import { APPLY_SHARE, ProviderEventsRepository, type ReceivedEvent } from "../..
 import { Connectors } from "../connections/Connectors.js"
 import { drainLeased } from "../jobs/LeasedDrain.js"
 import { rememberConnectionType } from "../observability/ProviderMetrics.js"
+import { traced } from "../observability/Traced.js"
 import { Payments } from "../payments/Payments.js"
 import { Refunds } from "../refunds/Refunds.js"
 import { NativeBilling } from "../subscriptions/NativeBilling.js"
@@ -177,7 +178,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
         concurrency: 4,
         share: APPLY_SHARE,
         maxPerPass: 1000
-      }).pipe(Effect.withSpan("ProviderWebhooks.applyDue"))
+      }).pipe(traced("ProviderWebhooks.applyDue"))
 
       return { receive, applyDue, jobs: [{ name: "apply-provider-events", every: "1 second", run: applyDue }] }
     })

@@ -7,6 +7,7 @@ import { now } from "../../domain/Timestamp.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
+import { traced } from "../observability/Traced.js"
 import { Payments } from "../payments/Payments.js"
 import { RefundRecords } from "./RefundRecords.js"
 import { sendRefund } from "./RefundSending.js"
@@ -20,7 +21,7 @@ export const resumeRefund = (tenant: Tenant, id: string) =>
     const refund = yield* (yield* RefundRecords).load(tenant, id)
     const unsent = refund.status === "pending" && refund.provider_refund_id === null
     return yield* conclude(unsent ? yield* sendRefund(tenant, refund, { resend: true }) : refund)
-  }).pipe(Effect.withSpan("Refunds.resume"))
+  }).pipe(traced("Refunds.resume"))
 
 /**
  * POST /v1/payments/{id}/refund: load (or the refund this key's earlier run created, finished) →
@@ -60,4 +61,4 @@ export const createRefund = (tenant: Tenant, paymentId: string, input: CreateRef
       return refund
     }))
     return yield* conclude(yield* sendRefund(tenant, pending, { resend: false }))
-  }).pipe(Effect.withSpan("Refunds.create"))
+  }).pipe(traced("Refunds.create"))

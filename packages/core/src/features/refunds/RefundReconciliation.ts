@@ -5,6 +5,7 @@ import type { Tenant } from "../../domain/Tenant.js"
 import type { Job } from "../../ports/Jobs.js"
 import { type RefundRef, RefundsRepository } from "../../ports/RefundsRepository.js"
 import { drainLeased, makeLeasedPool } from "../jobs/LeasedDrain.js"
+import { traced } from "../observability/Traced.js"
 import { PaymentCalls } from "../payments/PaymentCalls.js"
 import { RefundRecords } from "./RefundRecords.js"
 import { refundedPaymentOf, sendRefund, settleRefund } from "./RefundSending.js"
@@ -51,7 +52,7 @@ export const makeRefundReconciliation = Effect.gen(function*() {
       share: policy.recoveryShare,
       pollEvery: "1 second",
       maxPerPass: 200
-    })).pipe(Effect.withSpan("Refunds.reconcileDue"))
+    })).pipe(traced("Refunds.reconcileDue"))
 
   const applyReport = (
     tenant: Tenant,

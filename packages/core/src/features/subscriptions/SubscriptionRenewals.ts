@@ -12,6 +12,7 @@ import { PlansRepository } from "../../ports/PlansRepository.js"
 import { BILLING_SHARE, type DueSubscription, SubscriptionsRepository } from "../../ports/SubscriptionsRepository.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { drainLeased } from "../jobs/LeasedDrain.js"
+import { traced } from "../observability/Traced.js"
 import { BillingRecords } from "./BillingRecords.js"
 import { atTime } from "./BillingTime.js"
 import type { InvoiceCharges } from "./InvoiceCharges.js"
@@ -155,7 +156,7 @@ export const makeSubscriptionRenewals = (charges: InvoiceCharges, native: Native
       concurrency: 4,
       share: BILLING_SHARE,
       maxPerPass: 500
-    }).pipe(Effect.withSpan("Subscriptions.billDue"))
+    }).pipe(traced("Subscriptions.billDue"))
 
     const job: Job = { name: "bill-subscriptions", every: "5 seconds", run: billDue }
     return { runDue, runClaimed, job }

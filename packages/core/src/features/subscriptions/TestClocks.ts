@@ -8,6 +8,7 @@ import { IdGenerator } from "../../ports/IdGenerator.js"
 import type { Job } from "../../ports/Jobs.js"
 import { SubscriptionsRepository } from "../../ports/SubscriptionsRepository.js"
 import { TestClocksRepository } from "../../ports/TestClocksRepository.js"
+import { traced } from "../observability/Traced.js"
 import { atTime } from "./BillingTime.js"
 import { Subscriptions } from "./Subscriptions.js"
 
@@ -185,7 +186,7 @@ export class TestClocks extends Context.Tag("core/TestClocks")<
             Effect.catchAllCause((cause) => Effect.logError(`the advance of test clock ${advance.clock.id} failed`, cause))
           ), { discard: true })
         return claimed.length
-      }).pipe(Effect.withSpan("TestClocks.finishAbandoned"))
+      }).pipe(traced("TestClocks.finishAbandoned"))
 
       return {
         create: (tenant, input) =>

@@ -24,6 +24,7 @@ import { EventLog } from "../events/EventLog.js"
 import { drainLeased, makeLeasedPool } from "../jobs/LeasedDrain.js"
 import { makeWriteBatches } from "../jobs/WriteBatches.js"
 import { countWith, webhookDeliveriesTotal } from "../observability/ServiceMetrics.js"
+import { traced } from "../observability/Traced.js"
 import { makeEndpointCircuits } from "./EndpointCircuits.js"
 import { WebhookEndpoints } from "./WebhookEndpoints.js"
 
@@ -141,7 +142,7 @@ export class WebhookDeliveries extends Context.Tag("core/WebhookDeliveries")<Web
             share: deliveryShare(current),
             pollEvery: "1 second",
             maxPerPass: 10_000
-          }))).pipe(Effect.withSpan("WebhookDeliveries.deliverDue"))
+          }))).pipe(traced("WebhookDeliveries.deliverDue"))
 
       const load = (tenant: Tenant, id: string) =>
         Effect.flatMap(
@@ -301,9 +302,7 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
     return { leased, record, receiver, response }
   }).pipe(
     // Ids only: never the endpoint's URL (a merchant may put a token in it), the payload or the signature.
-    Effect.withSpan("webhook delivery_attempt", {
-      // As for PSP calls: no stack trace per attempt.
-      captureStackTrace: false,
+    traced("webhook delivery_attempt", () => ({
       // `request.id` and a link to the request whose event this is, when it was served traced.
       links: causeLinks(leased.item.cause),
       attributes: {
@@ -317,5 +316,5 @@ const attemptDelivery = ({ ids, sender }: AttemptPorts) => (leased: Leased<DueDe
         "organization.id": leased.item.tenant.organizationId,
         "organization.livemode": leased.item.tenant.livemode
       }
-    })
+    }))
   )
