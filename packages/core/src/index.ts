@@ -76,7 +76,7 @@ export { WebhookEndpointsRepository } from "./ports/WebhookEndpointsRepository.j
 export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./ports/WebhookSender.js"
 
 // Services: what a host calls
-export { Dispute, DisputeEvidence, DisputeReason, DisputeStage, DisputeStatus, UpdateDisputeEvidence } from "./domain/disputes/Dispute.js"
+export { AnswerDispute, Dispute, DisputeEvidence, DisputeReason, DisputeStage, DisputeStatus, UpdateDisputeEvidence } from "./domain/disputes/Dispute.js"
 export {
   DisputeActionNotSupported,
   DisputeActionRefused,

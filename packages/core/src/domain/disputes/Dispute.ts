@@ -60,7 +60,10 @@ export const EvidenceSubmission = Schema.Struct({
   ),
   submitted_at: field(Schema.NullOr(Timestamp), "When the evidence was sent to the PSP."),
   failure: field(
-    Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+    Schema.NullOr(Schema.Struct({
+      code: field(Schema.String, "Why, as a code (e.g. `dispute_not_found`, `evidence_deadline_passed`)."),
+      message: field(Schema.String, "Why, in our words (never the provider's own text).")
+    })),
     "Why the PSP refused the evidence (`refused` only); else `null`."
   )
 })
@@ -104,3 +107,9 @@ export class Dispute extends Schema.Class<Dispute>("Dispute")({
 /** Body of `POST /v1/disputes/{id}/evidence`: the fields given replace those saved; the others stay. */
 export const UpdateDisputeEvidence = RequestBody("UpdateDisputeEvidence", DisputeEvidence.fields)
 export type UpdateDisputeEvidence = typeof UpdateDisputeEvidence.Type
+
+/** Body of `POST /v1/disputes/{id}/submit` and `/accept`: nothing but a note for your records. */
+export const AnswerDispute = RequestBody("AnswerDispute", {
+  note: optionalField(BoundedString, "For your records; not sent to the provider.")
+})
+export type AnswerDispute = typeof AnswerDispute.Type
