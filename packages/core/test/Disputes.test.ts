@@ -77,6 +77,18 @@ describe("Disputes", () => {
       expect(yield* Effect.flip(disputes.retrieve(yield* createTenant, dispute.id))).toMatchObject({ _tag: "DisputeNotFound" })
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("takes news dated the same second only when it takes the dispute further", () =>
+    Effect.gen(function*() {
+      const { dispute, disputes, fact, payment, tenant } = yield* setup
+      const same = dispute.provider_reported_at.epochMillis
+      yield* disputes.applyFact(tenant, payment.provider, fact({ status: "under_review", occurredAtMillis: same }))
+      yield* disputes.applyFact(tenant, payment.provider, fact({ status: "needs_response", occurredAtMillis: same }))
+      expect((yield* disputes.retrieve(tenant, dispute.id)).status).toBe("under_review")
+      yield* disputes.applyFact(tenant, payment.provider, fact({ status: "lost", occurredAtMillis: same }))
+      yield* disputes.applyFact(tenant, payment.provider, fact({ status: "won", occurredAtMillis: same }))
+      expect((yield* disputes.retrieve(tenant, dispute.id)).status).toBe("lost")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("warns at 72 h and at 24 h before the deadline, once each", () =>
     Effect.gen(function*() {
       const { dispute, disputes, tenant } = yield* setup

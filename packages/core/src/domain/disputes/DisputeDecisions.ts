@@ -54,6 +54,17 @@ export type FactDecision =
   /** Newer news that moves no status (or may not: a final `accepted`); `updated` when a merchant would see a change. */
   | { readonly _tag: "Save"; readonly fields: FactFields; readonly updated: boolean }
 
+/** How far along a status is: open, answered, closed. */
+const RANK: Readonly<Record<DisputeStatus, number>> = {
+  needs_response: 0,
+  under_review: 1,
+  won: 2,
+  lost: 2,
+  accepted: 2,
+  expired: 2,
+  warning_closed: 2
+}
+
 /** The one rule of out-of-order news: the fact the PSP dated latest says the status. */
 export const decideFact = (current: Dispute | null, fact: DisputeFact): FactDecision => {
   const fields = factFields(fact)
@@ -62,7 +73,9 @@ export const decideFact = (current: Dispute | null, fact: DisputeFact): FactDeci
       ? { _tag: "Create", statuses: [fact.status], fields }
       : { _tag: "Create", statuses: ["needs_response", fact.status], fields }
   }
-  if (fact.occurredAtMillis <= current.provider_reported_at.epochMillis) return { _tag: "Ignore" }
+  const known = current.provider_reported_at.epochMillis
+  // News dated the same moment (PSPs date to the second) counts only when it takes the dispute further.
+  if (fact.occurredAtMillis < known || (fact.occurredAtMillis === known && RANK[fact.status] <= RANK[current.status])) return { _tag: "Ignore" }
   if (fact.status !== current.status && Either.isRight(DisputeStateMachine.move(current.status, fact.status))) {
     return { _tag: "Move", to: fact.status, fields }
   }
