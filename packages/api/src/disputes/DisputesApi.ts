@@ -73,10 +73,11 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
       .annotate(OpenApi.Summary, "Submit a dispute's evidence to the provider")
       .annotate(
         OpenApi.Description,
-        "Sends the saved evidence to the provider and submits it (Stripe: `evidence[...]` with `submit`; Adyen: " +
-          "`supplyDefenseDocument` then `defendDispute`; Checkout.com: evidence then submit). The dispute moves to " +
-          "`under_review` (`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence " +
-          "editable, `evidence_submission.failure` saying why; a provider that takes no answer by API (Mollie) answers 422 `not_supported`."
+        "Sends the saved evidence to the provider and submits it, in the provider's own terms (Stripe: `evidence[...]` " +
+          "with `submit`; the sandbox decides it by its text). The dispute moves to `under_review` " +
+          "(`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence editable, " +
+          "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie; " +
+          "for now also Adyen, Checkout.com and PayPal) answers 422 `not_supported`: answer in its dashboard."
       )
   )
   .add(
@@ -87,8 +88,8 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
       .annotate(OpenApi.Summary, "Accept a dispute")
       .annotate(
         OpenApi.Description,
-        "Tells the provider you do not contest the dispute: it becomes `accepted` (`dispute.closed`), final, and the " +
-          "disputed amount stays with the customer."
+        "Tells the provider you do not contest the dispute (Stripe: `close`): it becomes `accepted` (`dispute.closed`), " +
+          "final, and the disputed amount stays with the customer."
       )
   )
   .middleware(Authorization)
