@@ -14,6 +14,67 @@ const DISPUTE = (OpenApiContract.checkoutCom().schemaAt("components/schemas/Disp
 const undocumented = (dispute: Record<string, unknown>) =>
   Object.entries(dispute).filter(([key, value]) => DISPUTE[key] === undefined || (DISPUTE[key].enum !== undefined && !DISPUTE[key].enum.includes(value)))
 
+const contract = OpenApiContract.checkoutCom()
+
+/** The connector and a paid payment on a fresh fake. */
+const paidOnFake = Effect.gen(function*() {
+  const fake = yield* fakeCheckoutCom
+  const connector = yield* Effect.map(fetchHttp, (http) =>
+    makeCheckoutComConnector(
+      http,
+      pspContext({ type: "checkout_com", baseUrl: fake.url, credentials: { secret_key: "sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e" }, webhookSecret: SIGNATURE_KEY }),
+      Schema.decodeUnknownSync(CheckoutComSettings)({ processing_channel_id: fake.processingChannelId })
+    ))
+  const paid = yield* connector.authorize(authorizeWith(checkoutComToken("approved")))
+  if (paid._tag !== "Authorized") return yield* Effect.dieMessage(paid._tag)
+  return { fake, connector, paid }
+})
+
+describe("Checkout.com's dispute answers on the wire", () => {
+  it.scoped("evidence PUT then submitted by POST, acceptance by POST, checked against the NAS document; a refusal in our words", () =>
+    Effect.gen(function*() {
+      const { connector, fake, paid } = yield* paidOnFake
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_evidence000000000000000000", "2026-11-22T08:00:00Z")
+      const disputes = connector.disputes!
+      const evidence = { product_description: "Wool socks", shipping_carrier: "DHL", shipping_tracking_number: "JD0146", customer_email: "jane@example.com" }
+      const submitted = yield* disputes.submitEvidence({
+        pspDisputeId: "dsp_evidence000000000000000000",
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence
+      })
+      expect(submitted._tag).toBe("Done")
+      const [put, post] = fake.exchanges.slice(-2)
+      expect([put!.method, put!.url, post!.method, post!.url]).toEqual([
+        "PUT",
+        "/disputes/dsp_evidence000000000000000000/evidence",
+        "POST",
+        "/disputes/dsp_evidence000000000000000000/evidence"
+      ])
+      expect(JSON.parse(put!.body)).toEqual({
+        proof_of_delivery_or_service_text: "Wool socks\nCarrier: DHL\nTracking: JD0146",
+        additional_evidence_text: "Email: jane@example.com"
+      })
+      expect(fake.disputes.get("dsp_evidence000000000000000000")!.status).toBe("evidence_under_review")
+      // Under review already: Checkout.com refuses; the answer is ours, its words kept apart.
+      const again = yield* disputes.submitEvidence({
+        pspDisputeId: "dsp_evidence000000000000000000",
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence
+      })
+      expect(again).toMatchObject({ _tag: "Refused", code: "invalid_request" })
+
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_accepted000000000000000000", "2026-11-22T08:00:00Z")
+      expect((yield* disputes.accept({ pspDisputeId: "dsp_accepted000000000000000000", pspPaymentId: paid.pspPaymentId }))._tag).toBe("Done")
+      expect(fake.disputes.get("dsp_accepted000000000000000000")!.status).toBe("accepted")
+      for (const exchange of fake.exchanges.filter((each) => each.url.startsWith("/disputes/"))) {
+        expect([exchange.method, exchange.url, contract.checkRequest(exchange)]).toEqual([exchange.method, exchange.url, []])
+        expect([exchange.url, exchange.status, contract.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
+      }
+    }))
+})
+
 describe("Checkout.com's dispute webhooks", () => {
   it.scoped("read as dispute facts, dated by created_on, each type's status", () =>
     Effect.gen(function*() {
@@ -32,7 +93,7 @@ describe("Checkout.com's dispute webhooks", () => {
       const paid = yield* connector.authorize(authorizeWith(checkoutComToken("approved")))
       if (paid._tag !== "Authorized") return expect.fail(paid._tag)
       const read = (type: string, createdOn: string) => {
-        const body = fake.disputeEvent(type, paid.pspPaymentId, "dsp_rbhwd2qrg13uhrp2newf", createdOn)
+        const body = fake.disputeEvent(type, paid.pspPaymentId, "dsp_rbhwd2qrg13uhrp2newf000000", createdOn)
         const { payment_id: _, payment_reference: __, ...dispute } = JSON.parse(body).data
         // The dispute's own fields are those of Checkout.com's `Dispute`.
         expect(undocumented(dispute)).toEqual([])
@@ -43,7 +104,7 @@ describe("Checkout.com's dispute webhooks", () => {
       }
       const [received] = yield* read("dispute_evidence_required", "2026-11-22T08:00:00Z")
       expect(received).toMatchObject({
-        pspDisputeId: "dsp_rbhwd2qrg13uhrp2newf",
+        pspDisputeId: "dsp_rbhwd2qrg13uhrp2newf000000",
         pspPaymentId: paid.pspPaymentId,
         status: "needs_response",
         stage: "chargeback",

@@ -47,6 +47,8 @@ export interface FakeCheckoutCom {
    * its `Dispute` object, with the payment's id and reference), created at `createdOn`.
    */
   readonly disputeEvent: (type: string, paymentId: string, disputeId: string, createdOn: string) => string
+  /** Disputes by id, as the dispute webhooks opened them and the evidence and acceptance calls moved them. */
+  readonly disputes: CheckoutComState["disputes"]
   readonly close: () => Promise<void>
 }
 
@@ -81,7 +83,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     counts: new Map(),
     holdActions: false,
     held: [],
-    baseUrl: () => baseUrl
+    baseUrl: () => baseUrl,
+    disputes: new Map()
   }
   const server = await startFakePspServer<CheckoutComFault>({
     origin: "http://fake.checkout.com",
@@ -102,6 +105,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
   const disputeEvent = (type: string, paymentId: string, disputeId: string, createdOn: string) => {
     const payment = state.payments.get(paymentId)
     if (payment === undefined) throw new Error(`no payment ${paymentId}`)
+    const status = DISPUTE_STATUSES[type] ?? "evidence_required"
+    state.disputes.set(disputeId, { evidence: state.disputes.get(disputeId)?.evidence ?? {}, status })
     return JSON.stringify({
       id: newId("evt"),
       type,
@@ -110,7 +115,7 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
       data: {
         id: disputeId,
         category: "product_service_not_received",
-        status: DISPUTE_STATUSES[type] ?? "evidence_required",
+        status,
         amount: payment.amount,
         currency: payment.currency,
         reason_code: "13.1",
@@ -179,6 +184,7 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     },
     event,
     disputeEvent,
+    disputes: state.disputes,
     close: server.close
   }
 }
