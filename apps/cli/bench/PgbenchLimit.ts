@@ -27,6 +27,8 @@ const shown = (status: string) =>
     amount: 1234,
     amount_captured: status === "succeeded" ? 1234 : 0,
     amount_refunded: 0,
+    amount_disputed: 0,
+    disputed: false,
     currency: "EUR",
     provider: "sandbox_a",
     provider_payment_id: status === "succeeded" ? "ch_01M8D6D3CN9KC5YYHBDTQCP3X5J2F7" : null,

@@ -5,6 +5,7 @@ import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
 import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
+import { DisputesHttpLive } from "./disputes/DisputesHttp.js"
 import { makeDocsRoutes } from "./docs/DocsRoutes.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
@@ -24,6 +25,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     PaymentsHttpLive,
     PaymentReturnHttpLive,
     RefundsHttpLive,
+    DisputesHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
     ProvidersHttpLive,

@@ -3,6 +3,7 @@ import { API_VERSION } from "@orchestrator/core"
 import { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 import { withCheckoutSecuritySchemes } from "./checkout/CheckoutAuthorization.js"
 import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteNotFound } from "./CommonErrors.js"
+import { DisputesApi } from "./disputes/DisputesApi.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { withStoredExamples } from "./examples/ExampleTransform.js"
 import { HealthApi } from "./health/HealthApi.js"
@@ -54,6 +55,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentsApi)
   .add(PaymentReturnApi)
   .add(RefundsApi)
+  .add(DisputesApi)
   .add(EventsApi)
   .add(WebhooksApi)
   .add(ProvidersApi)

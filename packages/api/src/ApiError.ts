@@ -1,5 +1,6 @@
 import { HttpApiSchema } from "@effect/platform"
 import {
+  Dispute,
   type Failing,
   type FailureAnswer,
   failureBodyOf,
@@ -31,9 +32,10 @@ export interface FailureDetails {
   readonly payment?: Payment
   readonly refund?: Refund
   readonly subscription?: Subscription
+  readonly dispute?: Dispute
 }
 
-/** The body of every failure: `{"error": {type, code, message, param, request_id, payment?, refund?}}`. */
+/** The body of every failure: `{"error": {type, code, message, param, request_id, payment?, refund?, …}}`. */
 const detailsOf = (type: ErrorType, codes: ReadonlyArray<string> | undefined) =>
   Schema.Struct({
     type: field(Schema.Literal(type), "The family of the error; each status has one."),
@@ -47,7 +49,8 @@ const detailsOf = (type: ErrorType, codes: ReadonlyArray<string> | undefined) =>
     request_id: field(Schema.String, "The request's id (`req_…`), also in the `Request-Id` header: quote it when asking for help."),
     payment: optionalField(Payment, "The payment concerned, as it now is (a decline's failed payment, for example)."),
     refund: optionalField(Refund, "The refund concerned, as it now is (a refused refund, for example)."),
-    subscription: optionalField(Subscription, "The subscription concerned (a first charge that was declined, for example).")
+    subscription: optionalField(Subscription, "The subscription concerned (a first charge that was declined, for example)."),
+    dispute: optionalField(Dispute, "The dispute concerned, as it now is (a closed one, or one whose evidence the provider refused).")
   })
 
 export interface ApiErrorShape {
@@ -61,6 +64,7 @@ export interface ApiErrorShape {
     readonly payment?: Payment | undefined
     readonly refund?: Refund | undefined
     readonly subscription?: Subscription | undefined
+    readonly dispute?: Dispute | undefined
   }
 }
 
@@ -152,7 +156,8 @@ export const failWith = <E>(
           request_id: requestId,
           ...(details.payment === undefined ? {} : { payment: details.payment }),
           ...(details.refund === undefined ? {} : { refund: details.refund }),
-          ...(details.subscription === undefined ? {} : { subscription: details.subscription })
+          ...(details.subscription === undefined ? {} : { subscription: details.subscription }),
+          ...(details.dispute === undefined ? {} : { dispute: details.dispute })
         }
       })
     )
@@ -180,7 +185,7 @@ export const apiErrorOf = <C extends FailureClass>(failureClass: C): ApiErrorCla
 }
 
 /** The objects a failure may show inside its error body, by their `object`. */
-const concernsOf = (concerns: FailureAnswer["concerns"]): Partial<Pick<FailureDetails, "payment" | "refund" | "subscription">> => {
+const concernsOf = (concerns: FailureAnswer["concerns"]): Partial<Pick<FailureDetails, "payment" | "refund" | "subscription" | "dispute">> => {
   switch (concerns?.object) {
     case "payment":
       return { payment: concerns as Payment }
@@ -188,6 +193,8 @@ const concernsOf = (concerns: FailureAnswer["concerns"]): Partial<Pick<FailureDe
       return { refund: concerns as Refund }
     case "subscription":
       return { subscription: concerns as Subscription }
+    case "dispute":
+      return { dispute: concerns as Dispute }
     default:
       return {}
   }

@@ -6,6 +6,7 @@
 // The contract
 export { Api } from "./Api.js"
 export { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
+export { DisputesApi } from "./disputes/DisputesApi.js"
 export { NotReady } from "./health/HealthApi.js"
 export { OrganizationApi } from "./organization/OrganizationApi.js"
 export { PaymentsApi } from "./payments/PaymentsApi.js"

@@ -22,6 +22,7 @@ export {
   type ConnectorError,
   ConnectorOutcomeUnknown,
   ConnectorUnavailable,
+  DisputeActionOutcome,
   ModificationOutcome,
   type NativeInvoice,
   type NativeSubscriptionReport,
@@ -49,6 +50,7 @@ export {
   type ConnectorContext,
   type ConnectorDefinition,
   type CustomerDetails,
+  type DisputeOperations,
   type IncomingWebhook,
   MissingSecret,
   type NativeSubscriptionRequest,
@@ -74,10 +76,21 @@ export { WebhookEndpointsRepository } from "./ports/WebhookEndpointsRepository.j
 export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./ports/WebhookSender.js"
 
 // Services: what a host calls
+export { AnswerDispute, Dispute, DisputeEvidence, DisputeReason, DisputeStage, DisputeStatus, UpdateDisputeEvidence } from "./domain/disputes/Dispute.js"
+export {
+  DisputeActionNotSupported,
+  DisputeActionRefused,
+  DisputeNotEditable,
+  DisputeNotFound,
+  DisputeProviderUnavailable
+} from "./domain/disputes/DisputeErrors.js"
+export { DisputeFact } from "./domain/disputes/DisputeFact.js"
+export { DisputeEventTypes, DisputeStateMachine } from "./domain/disputes/DisputeStateMachine.js"
 export { PaymentPolicy } from "./domain/payments/PaymentPolicy.js"
 export { CheckoutSessions } from "./features/checkout/CheckoutSessions.js"
 export { ConnectionSecrets } from "./features/connections/ConnectionSecrets.js"
 export { ProviderConnections } from "./features/connections/ProviderConnections.js"
+export { Disputes } from "./features/disputes/Disputes.js"
 export { IdempotentRequests, keptAnswerOf, KEY_LOCK, KEY_RETENTION, succeededAnswer } from "./features/idempotency/IdempotentRequests.js"
 export { InsightsReader } from "./features/insights/InsightsReader.js"
 export { FailedAuthentications } from "./features/limits/FailedAuthentications.js"
@@ -95,6 +108,7 @@ export { Authentication } from "./features/tenancy/Authentication.js"
 export { Organizations } from "./features/tenancy/Organizations.js"
 export { WebhookDeliveries } from "./features/webhooks/WebhookDeliveries.js"
 export { WebhookEndpoints } from "./features/webhooks/WebhookEndpoints.js"
+export { type DisputeListFilter, type DisputeRef, DisputesRepository } from "./ports/DisputesRepository.js"
 
 // Errors: every failure the services answer with. Each class declares its kind (what it means to any
 // caller), its codes and description once, and says its own message (`answer`); the HTTP API derives
@@ -160,6 +174,7 @@ export { type CausingRequest, causingRequestHere, CurrentCausingRequest } from "
 export {
   API_VERSION,
   CheckoutSessionEvent,
+  DisputeEvent,
   Event,
   EVENT_TYPES,
   type EventInput,

@@ -19,6 +19,7 @@ import organizationDisplayNames from "./migrations/0016_organization_display_nam
 import connectionErrorTimes from "./migrations/0017_connection_error_times.js"
 import keptAnswers from "./migrations/0018_kept_answers.js"
 import fairClaims from "./migrations/0019_fair_claims.js"
+import disputes from "./migrations/0022_disputes.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -39,11 +40,12 @@ const migrations = {
   "0016_organization_display_names": organizationDisplayNames,
   "0017_connection_error_times": connectionErrorTimes,
   "0018_kept_answers": keptAnswers,
-  "0019_fair_claims": fairClaims
+  "0019_fair_claims": fairClaims,
+  "0022_disputes": disputes
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 19
+export const LATEST_MIGRATION = 22
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { CheckoutSessionsRepositorySql } from "./checkout/CheckoutSessionsRepositorySql.js"
+import { DisputesRepositorySql } from "./disputes/DisputesRepositorySql.js"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
@@ -25,6 +26,7 @@ export const StorageSql = Layer.mergeAll(
   ProviderConnectionsRepositorySql,
   PaymentsRepositorySql,
   RefundsRepositorySql,
+  DisputesRepositorySql,
   EventsRepositorySql,
   IdempotencyKeysRepositorySql,
   WebhookEndpointsRepositorySql,

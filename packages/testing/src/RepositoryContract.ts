@@ -3,6 +3,7 @@ import type { StoragePorts } from "@orchestrator/core"
 import type { Layer } from "effect"
 import { billingRepositoriesContract } from "./contracts/BillingRepositoriesContract.js"
 import { causingRequestContract } from "./contracts/CausingRequestContract.js"
+import { disputesRepositoryContract } from "./contracts/DisputesRepositoryContract.js"
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"
 import { fairClaimsContract } from "./contracts/FairClaimsContract.js"
 import { idempotencyKeysRepositoryContract } from "./contracts/IdempotencyKeysRepositoryContract.js"
@@ -23,6 +24,7 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
     paymentsRepositoryContract(it)
     transactionsContract(it)
     refundsRepositoryContract(it)
+    disputesRepositoryContract(it)
     billingRepositoriesContract(it)
     idempotencyKeysRepositoryContract(it)
     keyRidesContract(it)

@@ -10,6 +10,7 @@ export const GUIDE_NAMES = [
   "routing",
   "subscriptions",
   "checkout",
+  "disputes",
   "going-live",
   "errors"
 ] as const

@@ -26,8 +26,13 @@ export const exampleMerchant = Effect.gen(function*() {
 })
 
 /**
- * What the worker would have done by the time a merchant asks about deliveries: events fanned out to
- * endpoints. Only then, so a replay stays quick (the same operations in the recording and the replay).
+ * What the worker would have done by the time a merchant asks about deliveries (events fanned out to
+ * endpoints) or disputes (the sandbox's webhooks applied). Only then, so a replay stays quick (the same operations in the recording and the replay).
  */
 export const workerCatchesUp = (operationId: string) =>
-  operationId.startsWith("webhooks.") && operationId.includes("Deliver") ? runJobs("dispatch-events") : Effect.void
+  operationId.startsWith("webhooks.") && operationId.includes("Deliver")
+    ? runJobs("dispatch-events")
+    // A dispute is the PSP's news: the sandbox's webhooks sent and applied.
+    : operationId.startsWith("disputes.")
+    ? runJobs("sandbox-notifications", "apply-provider-events")
+    : Effect.void

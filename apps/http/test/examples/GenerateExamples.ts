@@ -12,6 +12,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { billingSteps, checkoutSteps, webhookSteps } from "./AccountScenario.js"
 import { closingSteps } from "./ClosingScenario.js"
+import { disputeSteps } from "./DisputeScenario.js"
 import { COMMON, EVENTS_DIR, EXAMPLES_DIR, INDEX_MODULE, indexModule } from "./ExampleFiles.js"
 import { type Recorded, recordMore, recordScenario } from "./ExampleRecording.js"
 import { DOCUMENTED_BASE_URL, type Keys, replaceInStrings, send } from "./ExampleRequests.js"
@@ -19,7 +20,7 @@ import { exampleMerchant, exampleServer } from "./ExampleServer.js"
 import { commonCases, genericCases, operationsOf } from "./GenericCases.js"
 import { paymentSteps, refundSteps, setupSteps } from "./PaymentScenario.js"
 
-export const scenario = [...setupSteps, ...paymentSteps, ...refundSteps, ...webhookSteps, ...billingSteps, ...checkoutSteps, ...closingSteps]
+export const scenario = [...setupSteps, ...paymentSteps, ...refundSteps, ...disputeSteps, ...webhookSteps, ...billingSteps, ...checkoutSteps, ...closingSteps]
 
 /** Every event the merchant's requests made, newest first, page by page. */
 const allEvents = (baseUrl: string, keys: Keys) =>

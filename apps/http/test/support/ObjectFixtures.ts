@@ -8,6 +8,7 @@ import { raw, type RawResponse, runJobs } from "./TestServer.js"
 export type ObjectKind =
   | "payment"
   | "refund"
+  | "dispute"
   | "event"
   | "webhook_endpoint"
   | "webhook_delivery"
@@ -33,6 +34,8 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "payment"
     case "refunds":
       return "refund"
+    case "disputes":
+      return "dispute"
     case "events":
       return "event"
     case "endpoints":
@@ -105,7 +108,7 @@ const expectStatus = (response: RawResponse, status: number, what: string) =>
 /**
  * One of every kind of object for the merchant behind `call`: a provider connection (with
  * recognisable credentials), a routing rule, a webhook endpoint, payments that succeeded, wait for
- * capture, wait for 3D Secure and failed, a refund, and the events and deliveries they made.
+ * capture, wait for 3D Secure and failed, a refund, a dispute, and the events and deliveries they made.
  * Every secret set or received is registered with `scan`.
  */
 export const createObjects = (call: Caller, scan: SecretScan) =>
@@ -154,6 +157,11 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       201,
       "a refund"
     )
+    // A payment its customer disputes: the sandbox's dispute webhook, received and applied as the worker does.
+    const disputedPayment = yield* expectStatus(yield* pay("tok_createDispute"), 201, "a disputed payment")
+    yield* runJobs("sandbox-notifications", "apply-provider-events")
+    const disputes = yield* expectStatus(yield* call(`/v1/disputes?payment_id=${disputedPayment.id}`), 200, "the disputes")
+    if (disputes.data.length === 0) return yield* Effect.dieMessage("no dispute was opened")
     const clock = yield* expectStatus(
       yield* call("/v1/test_helpers/test_clocks", { body: { frozen_time: "2030-01-31T12:00:00.000Z" } }),
       201,
@@ -197,6 +205,7 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
     const ids: MerchantObjects["ids"] = {
       payment: [succeeded.id, authorized.id, threeDs.id, declined.json.error.payment.id, refunded.id],
       refund: [refund.id],
+      dispute: [disputes.data[0].id],
       event: events.data.map((event: { id: string }) => event.id),
       webhook_endpoint: [endpoint.id],
       webhook_delivery: deliveries.data.map((delivery: { id: string }) => delivery.id),

@@ -20,6 +20,14 @@ export const EVENT_TYPE_DESCRIPTIONS: { readonly [Type in EventType]: string } =
   "refund.pending": "A refund was recorded and sent to the provider; it counts in the payment's `amount_refunded` already.",
   "refund.succeeded": "The provider confirmed the refund: the money is on its way back to the customer.",
   "refund.failed": "The provider refused the refund; its amount is refundable again. `data.object.failure` says why.",
+  "dispute.created": "A customer disputes a payment (an inquiry or a chargeback), as its provider told. " +
+    "`data.object.evidence_due_by` is the deadline to answer (`POST /v1/disputes/{id}/evidence`, then `/submit`).",
+  "dispute.updated": "A dispute changed without closing: a later stage, a new deadline or amount, a reopened outcome, " +
+    "or a deadline warning (`evidence_due_soon` is `72h`, then `24h`, before `evidence_due_by`).",
+  "dispute.evidence_submitted": "The evidence reached the provider (from the API or the provider's dashboard); the dispute is `under_review`.",
+  "dispute.closed": "The dispute ended: `data.object.status` is the outcome (`won`, `lost`, `accepted`, `expired`, `warning_closed`).",
+  "dispute.funds_withdrawn": "The provider took the disputed amount from you; it counts in the payment's `amount_disputed` and cannot be refunded.",
+  "dispute.funds_reinstated": "The provider gave the disputed amount back (the dispute was won).",
   "provider_connection.error": "Calls to a provider connection keep failing (connection errors, 5xx, refused " +
     "credentials): its circuit opened and routing skips it until a trial call succeeds. `data.object.last_error` says why.",
   "subscription.created": "A subscription was created, `incomplete` until its first charge succeeds, or `trialing`.",

@@ -9,6 +9,11 @@ import operationCommon from "../../examples/common.json" with { type: "json" }
 import operationCustomersCreate from "../../examples/customers.create.json" with { type: "json" }
 import operationCustomersList from "../../examples/customers.list.json" with { type: "json" }
 import operationCustomersRetrieve from "../../examples/customers.retrieve.json" with { type: "json" }
+import operationDisputesAccept from "../../examples/disputes.accept.json" with { type: "json" }
+import operationDisputesEvidence from "../../examples/disputes.evidence.json" with { type: "json" }
+import operationDisputesList from "../../examples/disputes.list.json" with { type: "json" }
+import operationDisputesRetrieve from "../../examples/disputes.retrieve.json" with { type: "json" }
+import operationDisputesSubmit from "../../examples/disputes.submit.json" with { type: "json" }
 import operationEventsList from "../../examples/events.list.json" with { type: "json" }
 import operationEventsRetrieve from "../../examples/events.retrieve.json" with { type: "json" }
 import eventCheckoutSessionCancelled from "../../examples/events/checkout.session.cancelled.json" with { type: "json" }
@@ -17,6 +22,11 @@ import eventCheckoutSessionCreated from "../../examples/events/checkout.session.
 import eventCheckoutSessionPaymentFailed from "../../examples/events/checkout.session.payment_failed.json" with { type: "json" }
 import eventCheckoutSessionProcessing from "../../examples/events/checkout.session.processing.json" with { type: "json" }
 import eventCheckoutSessionRerouted from "../../examples/events/checkout.session.rerouted.json" with { type: "json" }
+import eventDisputeClosed from "../../examples/events/dispute.closed.json" with { type: "json" }
+import eventDisputeCreated from "../../examples/events/dispute.created.json" with { type: "json" }
+import eventDisputeEvidenceSubmitted from "../../examples/events/dispute.evidence_submitted.json" with { type: "json" }
+import eventDisputeFundsReinstated from "../../examples/events/dispute.funds_reinstated.json" with { type: "json" }
+import eventDisputeFundsWithdrawn from "../../examples/events/dispute.funds_withdrawn.json" with { type: "json" }
 import eventInvoiceCreated from "../../examples/events/invoice.created.json" with { type: "json" }
 import eventInvoiceMarkedUncollectible from "../../examples/events/invoice.marked_uncollectible.json" with { type: "json" }
 import eventInvoicePaid from "../../examples/events/invoice.paid.json" with { type: "json" }
@@ -105,6 +115,11 @@ export const storedOperations = [
   operationCustomersCreate,
   operationCustomersList,
   operationCustomersRetrieve,
+  operationDisputesAccept,
+  operationDisputesEvidence,
+  operationDisputesList,
+  operationDisputesRetrieve,
+  operationDisputesSubmit,
   operationEventsList,
   operationEventsRetrieve,
   operationHealthHealthz,
@@ -169,6 +184,11 @@ export const storedEvents = [
   eventCheckoutSessionPaymentFailed,
   eventCheckoutSessionProcessing,
   eventCheckoutSessionRerouted,
+  eventDisputeClosed,
+  eventDisputeCreated,
+  eventDisputeEvidenceSubmitted,
+  eventDisputeFundsReinstated,
+  eventDisputeFundsWithdrawn,
   eventInvoiceCreated,
   eventInvoiceMarkedUncollectible,
   eventInvoicePaid,

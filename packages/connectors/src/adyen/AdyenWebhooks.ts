@@ -8,8 +8,9 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core"
-import { Effect, Redacted, Schema } from "effect"
+import { Clock, Effect, Redacted, Schema } from "effect"
 import { fromAdyenValue } from "./AdyenAmounts.js"
+import { disputeEventsOf } from "./AdyenDisputes.js"
 import { cardOfAdditionalData, failureOfRefusal } from "./AdyenResults.js"
 
 /** The answer Adyen's standard notifications expect from us. */
@@ -28,6 +29,7 @@ export const NotificationItem = Schema.Struct({
   success: Schema.String,
   reason: Schema.optional(Schema.String),
   paymentMethod: Schema.optional(Schema.String),
+  eventDate: Schema.optional(Schema.String),
   additionalData: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
 })
 export type NotificationItem = typeof NotificationItem.Type
@@ -74,7 +76,7 @@ export const signatureOf = (key: Uint8Array<ArrayBuffer>, item: NotificationItem
   })
 
 /** One notification item in the port's terms; items that move nothing here give no event. */
-const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
+const eventOf = (item: NotificationItem, receivedAtMillis: number): ReadonlyArray<ProviderEvent> => {
   const success = item.success === "true"
   // Adyen's advice: the same pspReference and eventCode is the same news (retries resend it).
   const eventId = `${item.eventCode}:${item.pspReference}:${item.success}`
@@ -157,7 +159,7 @@ const eventOf = (item: NotificationItem): ReadonlyArray<ProviderEvent> => {
       return [ProviderEvent.RefundUpdated({ eventId, reference: item.merchantReference, pspRefundId: item.pspReference, outcome })]
     }
     default:
-      return []
+      return disputeEventsOf(item, eventId, receivedAtMillis)
   }
 }
 
@@ -193,5 +195,6 @@ export const readAdyenWebhook = (
     }
     if (notification.live !== String(livemode)) return []
     const ours = yield* merchantAccount
-    return items.filter((item) => ours === undefined || item.merchantAccountCode === ours).flatMap(eventOf)
+    const receivedAt = yield* Clock.currentTimeMillis
+    return items.filter((item) => ours === undefined || item.merchantAccountCode === ours).flatMap((item) => eventOf(item, receivedAt))
   })

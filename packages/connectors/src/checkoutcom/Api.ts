@@ -41,7 +41,7 @@ export const makeCheckoutComCall = (
       const key = yield* secretKey
       const response = yield* sendCall(destination, `Checkout.com ${what}`, request, {
         authorization: `Bearer ${key}`,
-        ...(request.method === "POST" ? { "content-type": "application/json" } : {}),
+        ...(request.method === "POST" || request.method === "PUT" ? { "content-type": "application/json" } : {}),
         ...keyedBy("cko-idempotency-key", request.idempotencyKey)
       })
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const

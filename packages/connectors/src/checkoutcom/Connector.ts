@@ -2,6 +2,7 @@ import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@o
 import type { PspHttp } from "../transport/PspHttp.js"
 import { checkoutComCapture, checkoutComRefund, checkoutComSyncRefund, checkoutComVoid } from "./Actions.js"
 import { makeCheckoutComCall } from "./Api.js"
+import { checkoutComDisputes } from "./DisputeAnswers.js"
 import { checkoutComAuthorize, checkoutComSyncPayment } from "./Payments.js"
 import { CHECKOUT_COM_LIVE_HOSTS, CheckoutComSettings } from "./Settings.js"
 import { readCheckoutComWebhook } from "./Webhooks.js"
@@ -29,7 +30,8 @@ export const makeCheckoutComConnector = (
     cancel: checkoutComVoid(call),
     refund: checkoutComRefund(call),
     syncRefund: checkoutComSyncRefund(call),
-    verifyWebhook: (webhook) => readCheckoutComWebhook(webhook, context.webhookSecret)
+    verifyWebhook: (webhook) => readCheckoutComWebhook(webhook, context.webhookSecret),
+    disputes: checkoutComDisputes(call)
   }
 }
 

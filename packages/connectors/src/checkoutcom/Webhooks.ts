@@ -8,8 +8,9 @@ import {
   RefundOutcome,
   WebhookRejected
 } from "@orchestrator/core"
-import { Effect, Redacted, Schema } from "effect"
+import { Clock, Effect, Redacted, Schema } from "effect"
 import { fromCheckoutComAmount } from "./Amounts.js"
+import { disputeEventsOf, isDisputeWebhook } from "./Disputes.js"
 import { canceled, capturesAutomatically, cardOf, declined } from "./Outcomes.js"
 import { WebhookEvent } from "./Wire.js"
 
@@ -97,7 +98,9 @@ export const readCheckoutComWebhook = (
     if (!constantTimeEqual(given, yield* signatureOf(Redacted.value(secret), webhook.body))) {
       return yield* new WebhookRejected({ reason: "signature mismatch" })
     }
-    const event = decodeEvent(new TextDecoder().decode(webhook.body))
+    const text = new TextDecoder().decode(webhook.body)
+    const event = decodeEvent(text)
     if (event._tag === "Left") return yield* new WebhookRejected({ reason: "the body is not a Checkout.com event" })
+    if (isDisputeWebhook(event.right.type)) return disputeEventsOf(text, yield* Clock.currentTimeMillis)
     return eventsOf(event.right)
   })

@@ -10,6 +10,7 @@ import {
   RefundOutcome
 } from "@orchestrator/core"
 import { Clock, Duration, Effect, Option } from "effect"
+import { disputeIfAsked, sandboxDisputes } from "./SandboxDisputes.js"
 import { type SandboxCharge, SandboxLedger } from "./SandboxLedger.js"
 import { newSandboxCharge } from "./SandboxNewCharge.js"
 import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"
@@ -34,7 +35,10 @@ const captureCharge = (ledger: SandboxLedger["Type"], charge: SandboxCharge, amo
       amountCaptured: amount,
       captureReference: reference
     })
-    if (Option.isSome(moved)) return CaptureOutcome.Captured({ amount })
+    if (Option.isSome(moved)) {
+      yield* disputeIfAsked(ledger, moved.value)
+      return CaptureOutcome.Captured({ amount })
+    }
     const current = Option.getOrThrow(yield* ledger.findCharge(charge.id))
     if (current.status === "succeeded" && current.captureReference === reference) {
       return CaptureOutcome.Captured({ amount: current.amountCaptured })
@@ -108,7 +112,8 @@ export const makeSandboxConnector = (
   return {
     authorize: (request) =>
       respond(Effect.gen(function*() {
-        const { charge } = yield* ledger.recordCharge(yield* newSandboxCharge(connection.id, settings, request))
+        const { charge, created } = yield* ledger.recordCharge(yield* newSandboxCharge(connection.id, settings, request))
+        if (created) yield* disputeIfAsked(ledger, charge)
         return outcomeOfCharge(charge, baseUrl)
       })),
 
@@ -161,7 +166,9 @@ export const makeSandboxConnector = (
 
     verifyWebhook: (webhook) => readSandboxWebhook(webhook, context.webhookSecret, baseUrl),
 
-    subscriptions: sandboxNativeSubscriptions(ledger, connection.id, respond)
+    subscriptions: sandboxNativeSubscriptions(ledger, connection.id, respond),
+
+    disputes: sandboxDisputes(ledger, connection.id, respond)
   }
 }
 

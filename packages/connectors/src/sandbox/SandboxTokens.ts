@@ -7,6 +7,8 @@ export type Behaviour =
   | { readonly _tag: "ChallengeThenApprove" }
   /** Charges fine, but every refund of it is refused (like Stripe's `pm_card_refundFail`). */
   | { readonly _tag: "ApproveRefusingRefunds" }
+  /** Charges fine, then the customer disputes it at once (like Stripe's `pm_card_createDispute`). */
+  | { readonly _tag: "ApproveThenDispute" }
 
 export interface TestCard {
   readonly token: string
@@ -71,6 +73,12 @@ export const TEST_CARDS: ReadonlyArray<TestCard> = [
     number: "4000000000005126",
     card: visa("5126"),
     behaviour: { _tag: "ApproveRefusingRefunds" }
+  },
+  {
+    token: "tok_createDispute",
+    number: "4000000000000259",
+    card: visa("0259"),
+    behaviour: { _tag: "ApproveThenDispute" }
   }
 ]
 

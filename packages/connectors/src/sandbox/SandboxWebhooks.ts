@@ -8,6 +8,7 @@ import {
   WebhookRejected
 } from "@orchestrator/core"
 import { Clock, Effect, Redacted, Schema } from "effect"
+import { disputeEventOf } from "./SandboxDisputeFacts.js"
 import type { SandboxCharge, SandboxRefund } from "./SandboxLedger.js"
 import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"
 
@@ -57,7 +58,21 @@ const SubscriptionInvoiceObject = Schema.Struct({
   next_attempt: Schema.NullOr(Schema.Int)
 })
 
-/** The body of a sandbox webhook: one event about one charge, refund or subscription. */
+/** A dispute of a charge as the sandbox's webhooks show it (times in epoch milliseconds). */
+export const DisputeObject = Schema.Struct({
+  id: Schema.String,
+  charge: Schema.String,
+  charge_reference: Schema.String,
+  amount: Schema.Int,
+  currency: Schema.String,
+  status: Schema.Literal("needs_response", "under_review", "won", "lost"),
+  reason: Schema.Literal("fraudulent", "product_not_received"),
+  evidence_due_by: Schema.Int,
+  fee: Schema.Int,
+  occurred: Schema.Int
+})
+
+/** The body of a sandbox webhook: one event about one charge, refund, subscription or dispute. */
 export const SandboxWebhook = Schema.Union(
   Schema.Struct({
     id: Schema.String,
@@ -76,6 +91,12 @@ export const SandboxWebhook = Schema.Union(
     type: Schema.Literal("subscription.updated"),
     created: Schema.Int,
     data: Schema.Struct({ subscription: SubscriptionObject, invoice: Schema.NullOr(SubscriptionInvoiceObject) })
+  }),
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("dispute.updated"),
+    created: Schema.Int,
+    data: Schema.Struct({ dispute: DisputeObject })
   })
 )
 export type SandboxWebhook = typeof SandboxWebhook.Type
@@ -176,6 +197,7 @@ export const readSandboxWebhook = (
       ]
     }
     if (event.type === "subscription.updated") return [subscriptionEventOf(event)]
+    if (event.type === "dispute.updated") return [disputeEventOf(event.id, event.data.dispute)]
     const refund = event.data.refund
     return [
       ProviderEvent.RefundUpdated({

@@ -2,6 +2,7 @@ import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@o
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeStripeCall } from "./StripeApi.js"
 import { makeStripeBilling } from "./StripeBilling.js"
+import { stripeDisputes } from "./StripeDisputes.js"
 import { stripeAuthorize, stripeCancel, stripeCapture, stripeSyncPayment } from "./StripePayments.js"
 import { stripeRefund, stripeSyncRefund } from "./StripeRefunds.js"
 import { STRIPE_LIVE_HOSTS, StripeSettings } from "./StripeSettings.js"
@@ -29,7 +30,8 @@ export const makeStripeConnector = (
     refund: stripeRefund(call),
     syncRefund: stripeSyncRefund(call),
     verifyWebhook: (webhook) => readStripeWebhook(webhook, context.webhookSecret),
-    subscriptions: makeStripeBilling(call)
+    subscriptions: makeStripeBilling(call),
+    disputes: stripeDisputes(call)
   }
 }
 

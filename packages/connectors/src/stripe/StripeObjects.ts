@@ -56,6 +56,8 @@ export const RefundList = Schema.Struct({ data: Schema.Array(Refund) })
 export const StripeEvent = Schema.Struct({
   id: Schema.String,
   type: Schema.String,
+  /** When it happened, in seconds: what orders a dispute's news. */
+  created: Schema.optional(Schema.Int),
   data: Schema.Struct({ object: Schema.Unknown })
 })
 

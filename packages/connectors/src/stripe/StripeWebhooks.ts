@@ -1,6 +1,7 @@
 import { type IncomingWebhook, type MissingSecret, ProviderEvent, verifySignature, WebhookRejected } from "@orchestrator/core"
 import { Clock, Effect, Redacted, Schema } from "effect"
 import { reportOfInvoice, reportOfSubscription, StripeInvoice, StripeSubscription } from "./StripeBillingObjects.js"
+import { disputeEventOf, StripeDispute } from "./StripeDisputes.js"
 import { outcomeOfIntent, outcomeOfRefund, PaymentIntent, REFERENCE_KEY, Refund, StripeEvent } from "./StripeObjects.js"
 
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature"
@@ -27,6 +28,16 @@ const decodeInvoice = Schema.decodeUnknown(StripeInvoice)
 const decodeSubscription = Schema.decodeUnknown(StripeSubscription)
 const decodeIntent = Schema.decodeUnknown(PaymentIntent)
 const decodeRefund = Schema.decodeUnknown(Refund)
+const decodeDispute = Schema.decodeUnknown(StripeDispute)
+
+/** Stripe's news of a dispute: each carries the Dispute as it is now. */
+const DISPUTE_EVENTS = new Set([
+  "charge.dispute.created",
+  "charge.dispute.updated",
+  "charge.dispute.closed",
+  "charge.dispute.funds_withdrawn",
+  "charge.dispute.funds_reinstated"
+])
 
 /**
  * Verifies a Stripe webhook as Stripe documents it — `Stripe-Signature: t=…,v1=…` (several `v1`
@@ -67,6 +78,10 @@ export const readStripeWebhook = (
         pspRefundId: refund.id,
         outcome: outcomeOfRefund(refund)
       })]
+    }
+    if (DISPUTE_EVENTS.has(event.type)) {
+      const dispute = yield* Effect.mapError(decodeDispute(event.data.object), unreadable)
+      return disputeEventOf(event.id, dispute, event.created === undefined ? yield* Clock.currentTimeMillis : event.created * 1000)
     }
     const paid = INVOICE_EVENTS.get(event.type)
     if (paid !== undefined) {

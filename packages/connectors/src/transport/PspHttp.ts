@@ -32,7 +32,7 @@ export class PspHttp extends Context.Tag("connectors/PspHttp")<PspHttp, {
 export const PSP_ANSWER_LIMIT = 1024 * 1024
 
 export interface PspRequest {
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
   /** Already encoded (form or JSON), with its content type among `headers`. */
@@ -70,7 +70,7 @@ export const callUrl = (baseUrl: string, request: PspCallRequest) =>
 
 /** What every call to a PSP's API says: its method and path, a query, and the idempotency key of a call that moves money. */
 export interface PspCallRequest {
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly path: string
   readonly query?: Readonly<Record<string, string>>
   readonly idempotencyKey?: string

@@ -6,6 +6,8 @@ import { ConnectionSecrets } from "../features/connections/ConnectionSecrets.js"
 import { Connectors } from "../features/connections/Connectors.js"
 import { ProviderConnections } from "../features/connections/ProviderConnections.js"
 import { ProviderConnectionViews } from "../features/connections/ProviderConnectionViews.js"
+import { DisputeRecords } from "../features/disputes/DisputeRecords.js"
+import { Disputes } from "../features/disputes/Disputes.js"
 import { EventConsumers, EventDispatch } from "../features/events/EventDispatch.js"
 import { EventLog } from "../features/events/EventLog.js"
 import { Events } from "../features/events/Events.js"
@@ -59,6 +61,7 @@ const JobsLayer = Layer.effect(
     const services = yield* Effect.all([
       PaymentRecovery,
       Refunds,
+      Disputes,
       EventDispatch,
       Events,
       WebhookDeliveries,
@@ -73,6 +76,7 @@ const JobsLayer = Layer.effect(
 ).pipe(Layer.provide(Layer.mergeAll(
   PaymentRecovery.layer,
   Refunds.layer,
+  Disputes.layer,
   DispatchLayer,
   Events.layer,
   WebhookDeliveries.layer,
@@ -111,6 +115,8 @@ const Services = Layer.mergeAll(
   BillingRecords.layer,
   Refunds.layer,
   RefundRecords.layer,
+  Disputes.layer,
+  DisputeRecords.layer,
   Payments.layer,
   PaymentRecovery.layer,
   PaymentCalls.layer,

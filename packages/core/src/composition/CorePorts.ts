@@ -2,6 +2,7 @@ import type { ConnectorCatalog } from "../features/connections/Connectors.js"
 import type { ApiKeysRepository } from "../ports/ApiKeysRepository.js"
 import type { CheckoutSessionsRepository } from "../ports/CheckoutSessionsRepository.js"
 import type { CustomersRepository } from "../ports/CustomersRepository.js"
+import type { DisputesRepository } from "../ports/DisputesRepository.js"
 import type { EventsRepository } from "../ports/EventsRepository.js"
 import type { IdempotencyKeysRepository } from "../ports/IdempotencyKeysRepository.js"
 import type { InsightsRepository } from "../ports/InsightsRepository.js"
@@ -34,6 +35,7 @@ export type StoragePorts =
   | ProviderConnectionsRepository
   | PaymentsRepository
   | RefundsRepository
+  | DisputesRepository
   | EventsRepository
   | IdempotencyKeysRepository
   | WebhookEndpointsRepository

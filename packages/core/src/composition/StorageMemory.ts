@@ -5,6 +5,7 @@ export type { StoragePorts }
 import { MemoryApiKeysRepository } from "../memory/MemoryApiKeysRepository.js"
 import { MemoryCheckoutSessionsRepository } from "../memory/MemoryCheckoutSessionsRepository.js"
 import { MemoryCustomersRepository } from "../memory/MemoryCustomersRepository.js"
+import { MemoryDisputesRepository } from "../memory/MemoryDisputesRepository.js"
 import { MemoryEventsRepository } from "../memory/MemoryEventsRepository.js"
 import { MemoryIdempotencyKeysRepository } from "../memory/MemoryIdempotencyKeysRepository.js"
 import { MemoryInsightsRepository } from "../memory/MemoryInsightsRepository.js"
@@ -31,6 +32,7 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryProviderConnectionsRepository,
   MemoryPaymentsRepository,
   MemoryRefundsRepository,
+  MemoryDisputesRepository,
   MemoryEventsRepository,
   MemoryIdempotencyKeysRepository,
   MemoryWebhookEndpointsRepository,

@@ -1,10 +1,12 @@
 import { Data, type Effect, type Redacted, type Schema } from "effect"
 import type { Currency } from "../domain/Currency.js"
+import type { DisputeEvidence, DisputeReason } from "../domain/disputes/Dispute.js"
 import type {
   AuthorizationOutcome,
   CaptureOutcome,
   CardDetails,
   ConnectorError,
+  DisputeActionOutcome,
   ModificationOutcome,
   NativeSubscriptionReport,
   ProviderEvent,
@@ -120,6 +122,20 @@ export interface NativeSubscriptions {
 }
 
 /**
+ * Present when the PSP takes answers to disputes by API. Evidence goes in one call with its
+ * submission (the service keeps drafts itself), so the PSP sees evidence only when it is final.
+ */
+export interface DisputeOperations {
+  readonly submitEvidence: (request: {
+    readonly pspDisputeId: string
+    readonly pspPaymentId: string | null
+    readonly reason: DisputeReason
+    readonly evidence: DisputeEvidence
+  }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
+  readonly accept: (request: { readonly pspDisputeId: string; readonly pspPaymentId: string | null }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
+}
+
+/**
  * What a webhook says it is about, read from its bytes alone and believed for nothing else than
  * sparing a call to the PSP: the PSP's id of the event it carries (a repeat of one already stored is
  * answered as a repeat), or the object it names (one the PSP already said is not this connection's is
@@ -190,6 +206,8 @@ export interface PaymentConnector {
   readonly completeAction?: (request: ActionCompletion) => Effect.Effect<AuthorizationOutcome, ConnectorError>
   /** Present when the PSP can run subscriptions itself (`engine: native`). */
   readonly subscriptions?: NativeSubscriptions
+  /** Present when the PSP takes evidence and acceptance of disputes by API. */
+  readonly disputes?: DisputeOperations
   /** The body a PSP expects in answer to a webhook it sent (Adyen: `[accepted]`); a JSON receipt otherwise. */
   readonly webhookAcknowledgement?: string
 }

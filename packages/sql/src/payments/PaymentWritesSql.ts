@@ -33,10 +33,10 @@ export const paymentWrites = (sql: SqlClient.SqlClient) => {
     encode,
     insert: (tenant, row, only) =>
       sql`insert into payments (id, organization_id, livemode, status, amount, amount_captured, amount_refunded,
-        currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
+        amount_disputed, disputed, currency, provider, provider_payment_id, routing, payment_method, customer_id, description, metadata,
         capture, off_session, return_url, next_action, failure, created_at, updated_at)
       select ${row.id}, ${tenant.organizationId}, ${row.livemode}, ${row.status}, ${row.amount},
-        ${row.amount_captured}, ${row.amount_refunded}, ${row.currency}, ${row.provider},
+        ${row.amount_captured}, ${row.amount_refunded}, ${row.amount_disputed}, ${row.disputed}, ${row.currency}, ${row.provider},
         ${row.provider_payment_id}, ${json(row.routing)}::jsonb, ${json(row.payment_method)}::jsonb,
         ${row.customer_id}, ${row.description},
         ${json(row.metadata)}::jsonb, ${row.capture}, ${row.off_session}, ${row.return_url},
@@ -44,7 +44,8 @@ export const paymentWrites = (sql: SqlClient.SqlClient) => {
         ${row.updated_at}::timestamptz ${only}`,
     changed: (row) =>
       sql`status = ${row.status}, amount_captured = ${row.amount_captured},
-          amount_refunded = ${row.amount_refunded}, provider = ${row.provider},
+          amount_refunded = ${row.amount_refunded}, amount_disputed = ${row.amount_disputed},
+          disputed = ${row.disputed}, provider = ${row.provider},
           provider_payment_id = ${row.provider_payment_id}, payment_method = ${json(row.payment_method)}::jsonb,
           metadata = ${json(row.metadata)}::jsonb, next_action = ${json(row.next_action)}::jsonb,
           failure = ${json(row.failure)}::jsonb, updated_at = ${row.updated_at}::timestamptz`,

@@ -23,6 +23,8 @@ const PaymentRow = Schema.Struct({
   amount: Column.integer,
   amount_captured: Column.integer,
   amount_refunded: Column.integer,
+  amount_disputed: Column.integer,
+  disputed: Column.boolean,
   currency: Column.text,
   provider: Column.text,
   provider_payment_id: Column.nullableText,

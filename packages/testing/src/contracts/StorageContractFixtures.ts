@@ -22,7 +22,7 @@ export type StorageContractTest = Vitest.MethodsNonLive<StoragePorts, true>
 
 export const at = (millis: number) => DateTime.unsafeMake(Date.UTC(2026, 10, 22, 9, 0, 0) + millis)
 let sequence = 0
-export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock") =>
+export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock" | "dp") =>
   makeId(prefix, Date.now() + sequence++)
 
 export const newTenant = Effect.gen(function*() {
@@ -60,6 +60,8 @@ export const payment = (tenant: Tenant, overrides: Partial<Payment> = {}) =>
     amount: 1050,
     amount_captured: 0,
     amount_refunded: 0,
+    amount_disputed: 0,
+    disputed: false,
     currency: "EUR" as Currency,
     provider: "sandbox_a",
     provider_payment_id: null,

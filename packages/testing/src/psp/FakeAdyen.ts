@@ -28,6 +28,8 @@ export interface NotificationFields {
   readonly eventCode: string
   readonly success: boolean
   readonly reason?: string
+  /** When Adyen generated it (ISO 8601); a fixed time by default. */
+  readonly eventDate?: string
   readonly additionalData?: Record<string, unknown>
 }
 
@@ -118,7 +120,7 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
             NotificationRequestItem: {
               ...full,
               success: item.success ? "true" : "false",
-              eventDate: "2026-11-22T08:54:45+01:00",
+              eventDate: item.eventDate ?? "2026-11-22T08:54:45+01:00",
               additionalData: { ...item.additionalData, hmacSignature: adyenSignature(hexKey, full) }
             }
           }

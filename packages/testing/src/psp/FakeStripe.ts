@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto"
 import qs from "qs"
 import { fakeControls, type PspAnswer, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import { type FakeStripeBilling, makeFakeStripeBilling } from "./FakeStripeBilling.js"
+import { disputeObject, type DisputeRecord, handleDispute, openDispute } from "./FakeStripeDisputes.js"
 import {
   actOnIntent,
   APPROVED,
@@ -55,6 +56,10 @@ export interface FakeStripe {
   /** The objects as Stripe shows them, e.g. inside a webhook event. */
   readonly intentObject: (id: string) => unknown
   readonly refundObject: (id: string) => unknown
+  /** Disputes, by id: `openDispute` opens one on a succeeded PaymentIntent, as the cardholder's bank would. */
+  readonly disputes: Map<string, DisputeRecord>
+  readonly openDispute: (paymentIntentId: string, options?: { readonly reason?: string; readonly inquiry?: boolean }) => DisputeRecord
+  readonly disputeObject: (id: string) => unknown
   /** Stripe Billing: test clocks, customers, prices, subscriptions and their invoices, and the events they made. */
   readonly billing: FakeStripeBilling
   /**
@@ -83,6 +88,7 @@ export const fakeStripe = Effect.acquireRelease(
 export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Promise<void> }> => {
   const state: PaymentIntentsState = { intents: new Map(), charges: new Map() }
   const refunds = new Map<string, RefundRecord>()
+  const disputes = new Map<string, DisputeRecord>()
   let baseUrl = ""
   const fake = {
     pendingRefunds: false
@@ -117,6 +123,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     }
     if (method === "GET" && url.pathname === "/v1/refunds") return readRefunds(refunds, url, undefined)
     if (method === "GET" && parts[1] === "refunds" && parts[2] !== undefined) return readRefunds(refunds, url, parts[2])
+    const disputed = handleDispute(context, disputes, method, parts, form)
+    if (disputed !== undefined) return disputed
     const billed = billing.handle(method, parts, form, url.searchParams.getAll("expand[]"))
     if (billed !== undefined) return billed
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${method}: ${url.pathname}).`)]
@@ -153,6 +161,10 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     },
     intentObject: (id: string) => intentObject(state.intents.get(id)!, baseUrl),
     refundObject: (id: string) => refundObject(refunds.get(id)!),
+    disputes,
+    openDispute: (paymentIntentId: string, options?: { readonly reason?: string; readonly inquiry?: boolean }) =>
+      openDispute(context, disputes, state.intents.get(paymentIntentId)!, options),
+    disputeObject: (id: string) => disputeObject(disputes.get(id)!),
     billing,
     sendBillingEvents: async (target: string, secret: string, max = Infinity) => {
       const statuses: Array<number> = []

@@ -1,6 +1,8 @@
 import { Schema } from "effect"
 import { CheckoutSessionEventObject } from "../checkout/CheckoutSession.js"
 import { CheckoutSessionEventTypes } from "../checkout/CheckoutSessionStateMachine.js"
+import { Dispute } from "../disputes/Dispute.js"
+import { DisputeEventTypes } from "../disputes/DisputeStateMachine.js"
 import { field } from "../Field.js"
 import { Payment } from "../payments/Payment.js"
 import { PaymentEventTypes } from "../payments/PaymentStateMachine.js"
@@ -41,6 +43,7 @@ const envelope = <const Types extends readonly [string, ...Array<string>], A, I>
 
 export const PaymentEvent = envelope(PaymentEventTypes, Payment)
 export const RefundEvent = envelope(RefundEventTypes, Refund)
+export const DisputeEvent = envelope(DisputeEventTypes, Dispute)
 
 export const SubscriptionEvent = envelope(SubscriptionEventTypes, Subscription)
 export const InvoiceEvent = envelope(InvoiceEventTypes, Invoice)
@@ -58,6 +61,7 @@ export const WebhookEndpointEvent = envelope(WebhookEndpointEventTypes, WebhookE
 export const Event = Schema.Union(
   PaymentEvent,
   RefundEvent,
+  DisputeEvent,
   ProviderConnectionEvent,
   SubscriptionEvent,
   InvoiceEvent,
@@ -69,6 +73,7 @@ export type Event = typeof Event.Type
 export const EVENT_TYPES = [
   ...PaymentEventTypes,
   ...RefundEventTypes,
+  ...DisputeEventTypes,
   ...ProviderConnectionEventTypes,
   ...SubscriptionEventTypes,
   ...InvoiceEventTypes,
@@ -81,6 +86,7 @@ export type EventType = (typeof EVENT_TYPES)[number]
 export type EventInput =
   | { readonly type: (typeof PaymentEventTypes)[number]; readonly object: Payment }
   | { readonly type: (typeof RefundEventTypes)[number]; readonly object: Refund }
+  | { readonly type: (typeof DisputeEventTypes)[number]; readonly object: Dispute }
   | { readonly type: (typeof ProviderConnectionEventTypes)[number]; readonly object: ProviderConnectionView }
   | { readonly type: (typeof SubscriptionEventTypes)[number]; readonly object: Subscription }
   | { readonly type: (typeof InvoiceEventTypes)[number]; readonly object: Invoice }

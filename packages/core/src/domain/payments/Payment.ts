@@ -94,6 +94,11 @@ export class Payment extends Schema.Class<Payment>("Payment")({
   amount_captured: field(MinorUnits, "What was captured, in minor units: `amount` unless a manual capture took less; refunds draw on it."),
   /** Pending and succeeded refunds; a failed refund gives its amount back. */
   amount_refunded: field(MinorUnits, "What pending and succeeded refunds took back, in minor units; a failed refund gives its amount back."),
+  amount_disputed: field(
+    MinorUnits,
+    "What disputes hold back, in minor units: their amount while the provider has withdrawn it (given back when a dispute is won); it cannot be refunded."
+  ),
+  disputed: field(Schema.Boolean, "`true` once a customer disputed the payment (`GET /v1/disputes?payment_id=…`); the payment's `status` does not change."),
   currency: field(Currency, "ISO 4217 code in upper case, e.g. `EUR`."),
   provider: field(Schema.String, "The provider connection that processes the payment (its `name`, e.g. `sandbox_a`)."),
   provider_payment_id: field(Schema.NullOr(Schema.String), "The PSP's own id for the payment, once it gave one; look it up in the PSP's dashboard."),

@@ -109,22 +109,31 @@ export class AmountTooLarge extends ServiceFailure("AmountTooLarge", {
   }
 }
 
-/** Only a `succeeded` payment with something left to refund can be refunded. */
+/** Only a `succeeded` payment with something left to refund (not held back by a dispute) can be refunded. */
 export class PaymentNotRefundable extends ServiceFailure("PaymentNotRefundable", {
   kind: "conflict",
-  codes: ["charge_already_refunded", "payment_unexpected_state"],
-  description: "Only a succeeded payment with something left to refund can be refunded"
+  codes: ["charge_already_refunded", "payment_unexpected_state", "charge_disputed"],
+  description: "Only a succeeded payment with something left to refund, not held back by a dispute, can be refunded"
 })<{
   readonly payment: Payment
-  readonly reason: "not_succeeded" | "fully_refunded"
+  readonly reason: "not_succeeded" | "fully_refunded" | "disputed"
 }> {
   get answer(): FailureAnswer {
-    return this.reason === "fully_refunded"
-      ? { code: "charge_already_refunded", message: "This payment has been refunded in full.", concerns: this.payment }
-      : {
-        code: "payment_unexpected_state",
-        message: `This payment is ${this.payment.status}; only a succeeded payment can be refunded.`,
-        concerns: this.payment
-      }
+    switch (this.reason) {
+      case "fully_refunded":
+        return { code: "charge_already_refunded", message: "This payment has been refunded in full.", concerns: this.payment }
+      case "disputed":
+        return {
+          code: "charge_disputed",
+          message: "What is left of this payment is held back by a dispute (`amount_disputed`); answer the dispute instead.",
+          concerns: this.payment
+        }
+      case "not_succeeded":
+        return {
+          code: "payment_unexpected_state",
+          message: `This payment is ${this.payment.status}; only a succeeded payment can be refunded.`,
+          concerns: this.payment
+        }
+    }
   }
 }

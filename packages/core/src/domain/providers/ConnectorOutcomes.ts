@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import type { DisputeFact } from "../disputes/DisputeFact.js"
 
 // What a PSP answers, in the core's terms: every connector translates its wire protocol into these,
 // and the payment, refund and subscription decisions read them (the port itself is ports/PaymentConnector).
@@ -99,8 +100,20 @@ export type ProviderEvent = Data.TaggedEnum<{
     readonly status: NativeSubscriptionStatus
     readonly invoice: NativeInvoice | null
   }
+  /** A dispute (inquiry, chargeback, …) opened or moved, as the PSP dated it. */
+  DisputeUpdated: {
+    readonly eventId: string
+    readonly fact: DisputeFact
+  }
 }>
 export const ProviderEvent = Data.taggedEnum<ProviderEvent>()
+
+/** The PSP's answer to evidence sent, or to a dispute accepted: `Refused` says why, in our words. */
+export type DisputeActionOutcome = Data.TaggedEnum<{
+  Done: {}
+  Refused: { readonly code: string; readonly message: string; readonly providerMessage?: string | undefined }
+}>
+export const DisputeActionOutcome = Data.taggedEnum<DisputeActionOutcome>()
 
 /** A subscription's status as the PSP running it reports it. */
 export type NativeSubscriptionStatus = "trialing" | "active" | "past_due" | "unpaid" | "canceled" | "incomplete_expired"

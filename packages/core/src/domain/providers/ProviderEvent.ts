@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DisputeFact } from "../disputes/DisputeFact.js"
 
 /**
  * A PSP's webhook notification as stored on arrival (`psev_`): what the connector read from it, to
@@ -57,7 +58,8 @@ export const StoredProviderEvent = Schema.Union(
       nextAttemptMillis: Schema.NullOr(Schema.Number),
       firstCharge: Schema.optionalWith(Schema.Boolean, { exact: true })
     }))
-  })
+  }),
+  Schema.TaggedStruct("DisputeUpdated", { eventId: Schema.String, fact: DisputeFact })
 )
 export type StoredProviderEvent = typeof StoredProviderEvent.Type
 

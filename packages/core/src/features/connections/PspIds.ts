@@ -44,6 +44,8 @@ const eventIdsValid = (event: ProviderEvent) => {
       return isPspId(event.eventId) && validOrNull(event.pspRefundId) && refundIdsValid(event.outcome)
     case "SubscriptionUpdated":
       return reportIdsValid(event)
+    case "DisputeUpdated":
+      return isPspId(event.eventId) && isPspId(event.fact.pspDisputeId) && validOrNull(event.fact.pspPaymentId)
   }
 }
 
@@ -53,7 +55,13 @@ const eventIdsValid = (event: ProviderEvent) => {
  * nothing of ours, and is not kept; the event still counts for the PSP's ids it carries.
  */
 const withReadableReference = (event: ProviderEvent): ProviderEvent =>
-  event._tag === "SubscriptionUpdated" || validOrNull(event.reference) ? event : { ...event, reference: null }
+  event._tag === "SubscriptionUpdated"
+    ? event
+    : event._tag === "DisputeUpdated"
+    ? (validOrNull(event.fact.reference) ? event : { ...event, fact: { ...event.fact, reference: null } })
+    : validOrNull(event.reference)
+    ? event
+    : { ...event, reference: null }
 
 const checked = <A>(valid: (answer: A) => boolean, what: string) => <B extends A, E, R>(call: Effect.Effect<B, E, R>) =>
   Effect.flatMap(call, (answer) => valid(answer) ? Effect.succeed(answer) : Effect.fail(unreadable(what)))

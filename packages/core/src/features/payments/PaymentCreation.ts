@@ -143,6 +143,8 @@ const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | 
       amount: input.amount,
       amount_captured: 0,
       amount_refunded: 0,
+      amount_disputed: 0,
+      disputed: false,
       currency: input.currency,
       provider: resolved.connection.name,
       provider_payment_id: null,

@@ -14,8 +14,12 @@ export const reserveRefund = (tenant: Tenant, paymentId: string, requested: numb
     const records = yield* PaymentRecords
     const payment = yield* records.lock(tenant, paymentId)
     if (payment.status !== "succeeded") return yield* new PaymentNotRefundable({ payment, reason: "not_succeeded" })
-    const refundable = payment.amount_captured - payment.amount_refunded
-    if (refundable <= 0) return yield* new PaymentNotRefundable({ payment, reason: "fully_refunded" })
+    // What disputes hold back is the customer's bank's to give back, not the merchant's.
+    const refundable = payment.amount_captured - payment.amount_refunded - payment.amount_disputed
+    if (refundable <= 0) {
+      const reason = payment.amount_captured - payment.amount_refunded > 0 ? "disputed" : "fully_refunded"
+      return yield* new PaymentNotRefundable({ payment, reason })
+    }
     const amount = requested ?? refundable
     if (amount > refundable) return yield* new AmountTooLarge({ param: "amount", maximum: refundable })
     const reserved = yield* records.save(tenant, payment, { amount_refunded: payment.amount_refunded + amount })

@@ -12,6 +12,7 @@ import { PaymentsRepository } from "../../ports/PaymentsRepository.js"
 import { ProviderConnectionsRepository } from "../../ports/ProviderConnectionsRepository.js"
 import { APPLY_SHARE, ProviderEventsRepository, type ReceivedEvent } from "../../ports/ProviderEventsRepository.js"
 import { Connectors } from "../connections/Connectors.js"
+import { Disputes } from "../disputes/Disputes.js"
 import { drainLeased } from "../jobs/LeasedDrain.js"
 import { rememberConnectionType } from "../observability/ProviderMetrics.js"
 import { traced } from "../observability/Traced.js"
@@ -73,6 +74,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
       const paymentOperations = yield* Payments
       const refunds = yield* Refunds
       const nativeBilling = yield* NativeBilling
+      const disputes = yield* Disputes
       const ids = yield* IdGenerator
       const intake = yield* makeWebhookIntake
 
@@ -125,6 +127,7 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
           rememberConnectionType(owned.value.tenant, owned.value.connection)
           const provider = owned.value.connection.name
           if (event._tag === "SubscriptionUpdated") return yield* nativeBilling.apply(tenant, provider, event)
+          if (event._tag === "DisputeUpdated") return yield* disputes.applyFact(tenant, provider, event.fact)
           if (event._tag === "PaymentUpdated") {
             const payment = yield* payments.findByReference(tenant, { attemptId: event.reference, pspPaymentId: event.pspPaymentId })
             if (Option.isNone(payment)) return "unknown" as const
@@ -182,5 +185,5 @@ export class ProviderWebhooks extends Context.Tag("core/ProviderWebhooks")<Provi
 
       return { receive, applyDue, jobs: [{ name: "apply-provider-events", every: "1 second", run: applyDue }] }
     })
-  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, Payments.layer, Refunds.layer, NativeBilling.layer)))
+  ).pipe(Layer.provide(Layer.mergeAll(IdGenerator.layer, Connectors.layer, Payments.layer, Refunds.layer, NativeBilling.layer, Disputes.layer)))
 }

@@ -41,7 +41,30 @@ export interface FakeCheckoutCom {
   readonly settle: (paymentId: string, approved: boolean) => void
   /** A webhook body for `type` about the payment (and one of its actions), as a workflow's webhook action sends it. */
   readonly event: (type: string, paymentId: string, actionId?: string) => string
+  /**
+   * A dispute webhook body (`dispute_received`, `dispute_evidence_required`, `dispute_won`, …) about a
+   * dispute `disputeId` of the payment, as Checkout.com's dispute notifications carry it (the fields of
+   * its `Dispute` object, with the payment's id and reference), created at `createdOn`.
+   */
+  readonly disputeEvent: (type: string, paymentId: string, disputeId: string, createdOn: string) => string
+  /** Disputes by id, as the dispute webhooks opened them and the evidence and acceptance calls moved them. */
+  readonly disputes: CheckoutComState["disputes"]
   readonly close: () => Promise<void>
+}
+
+/** The `status` of Checkout.com's `Dispute` each dispute webhook type comes with. */
+const DISPUTE_STATUSES: Readonly<Record<string, string>> = {
+  dispute_evidence_submitted: "evidence_under_review",
+  dispute_evidence_acknowledged_by_scheme: "evidence_under_review",
+  dispute_won: "won",
+  dispute_lost: "lost",
+  dispute_expired: "expired",
+  dispute_accepted: "accepted",
+  dispute_canceled: "canceled",
+  dispute_resolved: "resolved",
+  dispute_arbitration_sent_to_scheme: "arbitration_under_review",
+  dispute_arbitration_won: "arbitration_won",
+  dispute_arbitration_lost: "arbitration_lost"
 }
 
 /** `Cko-Signature` for a body: computed here from Checkout.com's documentation, not by the connector. */
@@ -60,7 +83,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     counts: new Map(),
     holdActions: false,
     held: [],
-    baseUrl: () => baseUrl
+    baseUrl: () => baseUrl,
+    disputes: new Map()
   }
   const server = await startFakePspServer<CheckoutComFault>({
     origin: "http://fake.checkout.com",
@@ -77,6 +101,30 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     handle: (method, url, body, key) => handleCheckoutCom(state, method, url.pathname, body === "" ? undefined : JSON.parse(body), key)
   })
   baseUrl = server.url
+
+  const disputeEvent = (type: string, paymentId: string, disputeId: string, createdOn: string) => {
+    const payment = state.payments.get(paymentId)
+    if (payment === undefined) throw new Error(`no payment ${paymentId}`)
+    const status = DISPUTE_STATUSES[type] ?? "evidence_required"
+    state.disputes.set(disputeId, { evidence: state.disputes.get(disputeId)?.evidence ?? {}, status })
+    return JSON.stringify({
+      id: newId("evt"),
+      type,
+      version: "1.0.0",
+      created_on: createdOn,
+      data: {
+        id: disputeId,
+        category: "product_service_not_received",
+        status,
+        amount: payment.amount,
+        currency: payment.currency,
+        reason_code: "13.1",
+        payment_id: payment.id,
+        payment_reference: payment.reference,
+        evidence_required_by: "2026-12-20T00:00:00Z"
+      }
+    })
+  }
 
   const event = (type: string, paymentId: string, actionId?: string) => {
     const payment = state.payments.get(paymentId)
@@ -135,6 +183,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
       })
     },
     event,
+    disputeEvent,
+    disputes: state.disputes,
     close: server.close
   }
 }

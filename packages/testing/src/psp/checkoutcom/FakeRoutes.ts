@@ -142,9 +142,29 @@ const paymentAction = (state: CheckoutComState, payment: CheckoutComPayment, kin
   return accepted(actionId)
 }
 
+/**
+ * A dispute's evidence (`PUT /disputes/{id}/evidence`), its submission (`POST` there) and its
+ * acceptance (`POST /disputes/{id}/accept`): each 204, and only while evidence is required.
+ */
+const disputeAction = (state: CheckoutComState, method: string, path: string, body: any): PspAnswer | undefined => {
+  const match = /^\/disputes\/([^/]+)\/(evidence|accept)$/.exec(path)
+  if (match === null) return undefined
+  const dispute = state.disputes.get(match[1]!)
+  if (dispute === undefined) return [404, undefined]
+  // The NAS document declares this 422 without a body.
+  if (dispute.status !== "evidence_required") return [422, undefined]
+  if (match[2] === "accept" && method === "POST") dispute.status = "accepted"
+  else if (method === "PUT") dispute.evidence = { ...dispute.evidence, ...body }
+  else if (method === "POST") dispute.status = "evidence_under_review"
+  else return [404, undefined]
+  return [204, undefined]
+}
+
 /** One call to the fake's API. */
 export const handleCheckoutCom = (state: CheckoutComState, method: string, path: string, body: any, key: string | undefined): PspAnswer => {
   if (method === "POST" && path === "/payments") return createPayment(state, body, key)
+  const disputed = disputeAction(state, method, path, body)
+  if (disputed !== undefined) return disputed
   const match = /^\/payments\/([^/]+)(?:\/(actions|captures|voids|refunds))?$/.exec(path)
   const payment = match === null ? undefined : state.payments.get(match[1]!)
   if (match === null || payment === undefined) return [404, undefined]

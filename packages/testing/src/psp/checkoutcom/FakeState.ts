@@ -42,6 +42,8 @@ export interface CheckoutComState {
   holdActions: boolean
   readonly held: Array<() => void>
   readonly baseUrl: () => string
+  /** Disputes by id: their `status` (of Checkout.com's `Dispute`) and the evidence provided. */
+  readonly disputes: Map<string, { status: string; evidence: Record<string, unknown> }>
 }
 
 let sequence = 0

@@ -1,0 +1,105 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  AnswerDispute,
+  Dispute,
+  DisputeActionNotSupported,
+  DisputeActionRefused,
+  DisputeNotEditable,
+  DisputeNotFound,
+  DisputeProviderUnavailable,
+  DisputeStatus,
+  IdempotencyKeyInUse,
+  IdempotencyKeyReused,
+  Identifier,
+  ListOf,
+  optionalField,
+  TimeFilter,
+  UpdateDisputeEvidence
+} from "@orchestrator/core"
+import { Schema } from "effect"
+import { apiErrorOf } from "../ApiError.js"
+import { Authorization } from "../Authorization.js"
+import { ById, listPage, ListQuery, retrieveById } from "../Endpoints.js"
+import { OptionalIdempotencyKey } from "../Headers.js"
+
+export const DisputeList = ListOf(Dispute).annotations({ identifier: "DisputeList" })
+
+export const DisputeListQuery = ListQuery({
+  status: optionalField(DisputeStatus, "Only disputes in this status (`needs_response` for those waiting for you)."),
+  payment_id: optionalField(Identifier, "Only the disputes of this payment (`pay_…`)."),
+  provider: optionalField(Identifier, "Only the disputes of this provider connection (its `name`)."),
+  due_before: optionalField(TimeFilter, "Only disputes whose evidence is due before this time (ISO 8601).")
+})
+
+/** An answer to one dispute: idempotent under an optional key; the dispute, or why not. */
+const disputeCommand = <Name extends string, Body extends Schema.Schema.Any>(name: Name, path: HttpApiEndpoint.PathSegment, body: Body) =>
+  HttpApiEndpoint.post(name, path)
+    .setPath(ById)
+    .setHeaders(OptionalIdempotencyKey)
+    .setPayload(Schema.NullOr(body))
+    .addSuccess(Dispute)
+    .addError(apiErrorOf(DisputeNotFound))
+    .addError(apiErrorOf(DisputeNotEditable))
+    .addError(apiErrorOf(IdempotencyKeyInUse))
+    .addError(apiErrorOf(IdempotencyKeyReused))
+
+export class DisputesApi extends HttpApiGroup.make("disputes")
+  .add(
+    listPage("/disputes", DisputeListQuery, DisputeList, "List disputes, newest first")
+      .annotate(
+        OpenApi.Description,
+        "The disputes of this key's mode from every provider, newest first; narrow them by `status`, `payment_id`, " +
+          "`provider` or `due_before` (those whose deadline is near: `status=needs_response&due_before=…`)."
+      )
+  )
+  .add(
+    retrieveById("/disputes/:id", Dispute, DisputeNotFound, "Retrieve a dispute")
+      .annotate(OpenApi.Description, "The dispute as the provider last told it, with the evidence saved so far.")
+  )
+  .add(
+    disputeCommand("evidence", "/disputes/:id/evidence", UpdateDisputeEvidence)
+      .annotate(OpenApi.Summary, "Save evidence for a dispute")
+      .annotate(
+        OpenApi.Description,
+        "Saves the evidence fields given over those saved (a draft: the provider sees nothing until `submit`). " +
+          "Only while the dispute is `needs_response`; a closed dispute, or one whose evidence was submitted, answers 409."
+      )
+  )
+  .add(
+    disputeCommand("submit", "/disputes/:id/submit", AnswerDispute)
+      .addError(apiErrorOf(DisputeActionRefused))
+      .addError(apiErrorOf(DisputeActionNotSupported))
+      .addError(apiErrorOf(DisputeProviderUnavailable))
+      .annotate(OpenApi.Summary, "Submit a dispute's evidence to the provider")
+      .annotate(
+        OpenApi.Description,
+        "Sends the saved evidence to the provider and submits it, in the provider's own terms (Stripe: `evidence[...]` " +
+          "with `submit`; Checkout.com: the evidence `PUT`, then submitted; the sandbox decides it by its text). The dispute moves to `under_review` " +
+          "(`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence editable, " +
+          "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie; " +
+          "for now also Adyen and PayPal) answers 422 `not_supported`: answer in its dashboard."
+      )
+  )
+  .add(
+    disputeCommand("accept", "/disputes/:id/accept", AnswerDispute)
+      .addError(apiErrorOf(DisputeActionRefused))
+      .addError(apiErrorOf(DisputeActionNotSupported))
+      .addError(apiErrorOf(DisputeProviderUnavailable))
+      .annotate(OpenApi.Summary, "Accept a dispute")
+      .annotate(
+        OpenApi.Description,
+        "Tells the provider you do not contest the dispute (Stripe: `close`; Checkout.com: `accept`): it becomes `accepted` (`dispute.closed`), " +
+          "final, and the disputed amount stays with the customer."
+      )
+  )
+  .middleware(Authorization)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Disputes")
+  .annotate(
+    OpenApi.Description,
+    "A dispute is a customer contesting a payment with their bank (an inquiry, a chargeback, pre-arbitration), as its " +
+      "provider reports it, normalized: one list for every provider, each with its deadline (`evidence_due_by`). " +
+      "Answer with evidence (`evidence`, then `submit`) or `accept` it. While the provider holds the money back, the " +
+      "payment's `amount_disputed` counts it and it cannot be refunded. See the guide at /docs/guides/disputes."
+  )
+{}

@@ -1,0 +1,125 @@
+import {
+  type Currency,
+  DisputeActionOutcome,
+  type DisputeEvidence,
+  type DisputeFact,
+  type DisputeOperations,
+  type DisputeReason,
+  type DisputeStatus,
+  ProviderEvent
+} from "@orchestrator/core"
+import { Effect, Schema } from "effect"
+import { fromStripeAmount } from "./StripeAmounts.js"
+import { path, read, type StripeCall } from "./StripeApi.js"
+import { failureOf } from "./StripeErrors.js"
+
+/** A Stripe Dispute, as far as we read it (`charge.dispute.*` events and `/v1/disputes/{id}`). */
+export const StripeDispute = Schema.Struct({
+  id: Schema.String,
+  amount: Schema.Int,
+  currency: Schema.String,
+  charge: Schema.String,
+  payment_intent: Schema.optional(Schema.NullOr(Schema.String)),
+  reason: Schema.String,
+  status: Schema.String,
+  evidence_details: Schema.optional(Schema.NullOr(Schema.Struct({ due_by: Schema.optional(Schema.NullOr(Schema.Int)) }))),
+  balance_transactions: Schema.optional(Schema.Array(Schema.Struct({ fee: Schema.Int, currency: Schema.String })))
+})
+export type StripeDispute = typeof StripeDispute.Type
+
+/** Stripe's statuses: `warning_*` are inquiries; `charge_refunded` closed the dispute with the money given back. */
+const STATUSES: Readonly<Record<string, { readonly status: DisputeStatus; readonly inquiry: boolean }>> = {
+  warning_needs_response: { status: "needs_response", inquiry: true },
+  warning_under_review: { status: "under_review", inquiry: true },
+  warning_closed: { status: "warning_closed", inquiry: true },
+  needs_response: { status: "needs_response", inquiry: false },
+  under_review: { status: "under_review", inquiry: false },
+  won: { status: "won", inquiry: false },
+  lost: { status: "lost", inquiry: false },
+  charge_refunded: { status: "accepted", inquiry: false }
+}
+
+/** Stripe's reasons, in ours (its own is kept as `reason_code`). */
+const REASONS: Readonly<Record<string, DisputeReason>> = {
+  fraudulent: "fraudulent",
+  unrecognized: "unrecognized",
+  duplicate: "duplicate",
+  product_not_received: "product_not_received",
+  product_unacceptable: "product_unacceptable",
+  subscription_canceled: "subscription_canceled",
+  credit_not_processed: "credit_not_processed"
+}
+
+/** What a Stripe dispute says, as of `occurredAtMillis` (its event's `created`); `undefined` for a status Stripe does not document. */
+export const factOfStripeDispute = (dispute: StripeDispute, occurredAtMillis: number): DisputeFact | undefined => {
+  const status = STATUSES[dispute.status]
+  const currency = dispute.currency.toUpperCase() as Currency
+  if (status === undefined) return undefined
+  const fee = dispute.balance_transactions?.find((transaction) => transaction.fee > 0)
+  const dueBy = dispute.evidence_details?.due_by
+  return {
+    pspDisputeId: dispute.id,
+    reference: null,
+    pspPaymentId: dispute.payment_intent ?? dispute.charge,
+    status: status.status,
+    stage: status.inquiry ? "inquiry" : "chargeback",
+    amount: fromStripeAmount(dispute.amount, currency),
+    currency,
+    reason: REASONS[dispute.reason] ?? "general",
+    reasonCode: dispute.reason,
+    evidenceDueByMillis: dueBy === undefined || dueBy === null ? null : dueBy * 1000,
+    fee: fee === undefined
+      ? null
+      : { amount: fromStripeAmount(fee.fee, fee.currency.toUpperCase() as Currency), currency: fee.currency.toUpperCase() as Currency },
+    occurredAtMillis
+  }
+}
+
+/** A `charge.dispute.*` event in the port's terms. */
+export const disputeEventOf = (eventId: string, dispute: StripeDispute, occurredAtMillis: number) => {
+  const fact = factOfStripeDispute(dispute, occurredAtMillis)
+  return fact === undefined ? [] : [ProviderEvent.DisputeUpdated({ eventId, fact })]
+}
+
+/** Our evidence in Stripe's fields: texts it has no text field for (communication, receipt) go into `uncategorized_text`. */
+export const stripeEvidenceOf = (evidence: DisputeEvidence) => {
+  const extra = [
+    evidence.customer_communication === undefined ? undefined : `Customer communication:\n${evidence.customer_communication}`,
+    evidence.receipt === undefined ? undefined : `Receipt:\n${evidence.receipt}`,
+    evidence.uncategorized_text
+  ].filter((text) => text !== undefined)
+  return {
+    product_description: evidence.product_description,
+    customer_name: evidence.customer_name,
+    customer_email_address: evidence.customer_email,
+    shipping_carrier: evidence.shipping_carrier,
+    shipping_tracking_number: evidence.shipping_tracking_number,
+    shipping_date: evidence.shipping_date,
+    refund_policy_disclosure: evidence.refund_policy,
+    cancellation_policy_disclosure: evidence.cancellation_policy,
+    uncategorized_text: extra.length === 0 ? undefined : extra.join("\n\n")
+  }
+}
+
+/** Stripe's answer to a dispute call: done, or refused with our code and message (Stripe's own text kept apart). */
+const answered = (call: StripeCall, what: string, request: Parameters<StripeCall>[1]) =>
+  Effect.gen(function*() {
+    const answer = yield* call(what, request)
+    if (answer._tag === "Ok") {
+      yield* read(StripeDispute, what)(answer.json)
+      return DisputeActionOutcome.Done()
+    }
+    const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+    return DisputeActionOutcome.Refused({ code, message, providerMessage })
+  })
+
+/** Evidence and its submission in one update (`submit=true`); accepting is Stripe's `close`. */
+export const stripeDisputes = (call: StripeCall): DisputeOperations => ({
+  submitEvidence: ({ evidence, pspDisputeId }) =>
+    answered(call, "submit dispute evidence", {
+      method: "POST",
+      path: `/v1/disputes/${path(pspDisputeId)}`,
+      form: { evidence: stripeEvidenceOf(evidence), submit: true }
+    }),
+  accept: ({ pspDisputeId }) => answered(call, "close dispute", { method: "POST", path: `/v1/disputes/${path(pspDisputeId)}/close` })
+})

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "@effect/vitest"
+import { checkoutComSignature, checkoutComToken, fakeCheckoutCom, OpenApiContract } from "@orchestrator/testing"
+import { Effect, Schema } from "effect"
+import { makeCheckoutComConnector } from "../src/checkoutcom/Connector.js"
+import { CheckoutComSettings } from "../src/checkoutcom/Settings.js"
+import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
+
+const SIGNATURE_KEY = "whsk_checkout_signature_key_for_tests"
+/**
+ * Checkout.com's `Dispute` as its NAS document declares it. The document's schema does not compile as a
+ * whole (a property typed `strings`), so the fake's fields are held against its properties and enums.
+ */
+const DISPUTE = (OpenApiContract.checkoutCom().schemaAt("components/schemas/Dispute") as { properties: Record<string, any> }).properties
+const undocumented = (dispute: Record<string, unknown>) =>
+  Object.entries(dispute).filter(([key, value]) => DISPUTE[key] === undefined || (DISPUTE[key].enum !== undefined && !DISPUTE[key].enum.includes(value)))
+
+const contract = OpenApiContract.checkoutCom()
+
+/** The connector and a paid payment on a fresh fake. */
+const paidOnFake = Effect.gen(function*() {
+  const fake = yield* fakeCheckoutCom
+  const connector = yield* Effect.map(fetchHttp, (http) =>
+    makeCheckoutComConnector(
+      http,
+      pspContext({ type: "checkout_com", baseUrl: fake.url, credentials: { secret_key: "sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e" }, webhookSecret: SIGNATURE_KEY }),
+      Schema.decodeUnknownSync(CheckoutComSettings)({ processing_channel_id: fake.processingChannelId })
+    ))
+  const paid = yield* connector.authorize(authorizeWith(checkoutComToken("approved")))
+  if (paid._tag !== "Authorized") return yield* Effect.dieMessage(paid._tag)
+  return { fake, connector, paid }
+})
+
+describe("Checkout.com's dispute answers on the wire", () => {
+  it.scoped("evidence PUT then submitted by POST, acceptance by POST, checked against the NAS document; a refusal in our words", () =>
+    Effect.gen(function*() {
+      const { connector, fake, paid } = yield* paidOnFake
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_evidence000000000000000000", "2026-11-22T08:00:00Z")
+      const disputes = connector.disputes!
+      const evidence = { product_description: "Wool socks", shipping_carrier: "DHL", shipping_tracking_number: "JD0146", customer_email: "jane@example.com" }
+      const submitted = yield* disputes.submitEvidence({
+        pspDisputeId: "dsp_evidence000000000000000000",
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence
+      })
+      expect(submitted._tag).toBe("Done")
+      const [put, post] = fake.exchanges.slice(-2)
+      expect([put!.method, put!.url, post!.method, post!.url]).toEqual([
+        "PUT",
+        "/disputes/dsp_evidence000000000000000000/evidence",
+        "POST",
+        "/disputes/dsp_evidence000000000000000000/evidence"
+      ])
+      expect(JSON.parse(put!.body)).toEqual({
+        proof_of_delivery_or_service_text: "Wool socks\nCarrier: DHL\nTracking: JD0146",
+        additional_evidence_text: "Email: jane@example.com"
+      })
+      expect(fake.disputes.get("dsp_evidence000000000000000000")!.status).toBe("evidence_under_review")
+      // Under review already: Checkout.com refuses; the answer is ours, its words kept apart.
+      const again = yield* disputes.submitEvidence({
+        pspDisputeId: "dsp_evidence000000000000000000",
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence
+      })
+      expect(again).toMatchObject({ _tag: "Refused", code: "invalid_request" })
+
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_accepted000000000000000000", "2026-11-22T08:00:00Z")
+      expect((yield* disputes.accept({ pspDisputeId: "dsp_accepted000000000000000000", pspPaymentId: paid.pspPaymentId }))._tag).toBe("Done")
+      expect(fake.disputes.get("dsp_accepted000000000000000000")!.status).toBe("accepted")
+      for (const exchange of fake.exchanges.filter((each) => each.url.startsWith("/disputes/"))) {
+        expect([exchange.method, exchange.url, contract.checkRequest(exchange)]).toEqual([exchange.method, exchange.url, []])
+        expect([exchange.url, exchange.status, contract.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
+      }
+    }))
+})
+
+describe("Checkout.com's dispute webhooks", () => {
+  it.scoped("read as dispute facts, dated by created_on, each type's status", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeCheckoutCom
+      const connector = yield* Effect.map(fetchHttp, (http) =>
+        makeCheckoutComConnector(
+          http,
+          pspContext({
+            type: "checkout_com",
+            baseUrl: fake.url,
+            credentials: { secret_key: "sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e" },
+            webhookSecret: SIGNATURE_KEY
+          }),
+          Schema.decodeUnknownSync(CheckoutComSettings)({ processing_channel_id: fake.processingChannelId })
+        ))
+      const paid = yield* connector.authorize(authorizeWith(checkoutComToken("approved")))
+      if (paid._tag !== "Authorized") return expect.fail(paid._tag)
+      const read = (type: string, createdOn: string) => {
+        const body = fake.disputeEvent(type, paid.pspPaymentId, "dsp_rbhwd2qrg13uhrp2newf000000", createdOn)
+        const { payment_id: _, payment_reference: __, ...dispute } = JSON.parse(body).data
+        // The dispute's own fields are those of Checkout.com's `Dispute`.
+        expect(undocumented(dispute)).toEqual([])
+        return Effect.map(
+          connector.verifyWebhook({ body: new TextEncoder().encode(body), headers: { "cko-signature": checkoutComSignature(SIGNATURE_KEY, body) } }),
+          (events) => events.map((event) => event._tag === "DisputeUpdated" ? event.fact : event)
+        )
+      }
+      const [received] = yield* read("dispute_evidence_required", "2026-11-22T08:00:00Z")
+      expect(received).toMatchObject({
+        pspDisputeId: "dsp_rbhwd2qrg13uhrp2newf000000",
+        pspPaymentId: paid.pspPaymentId,
+        status: "needs_response",
+        stage: "chargeback",
+        amount: 1050,
+        currency: "EUR",
+        reason: "product_not_received",
+        reasonCode: "13.1",
+        evidenceDueByMillis: Date.parse("2026-12-20T00:00:00Z"),
+        occurredAtMillis: Date.parse("2026-11-22T08:00:00Z")
+      })
+      const cases = [
+        ["dispute_received", "needs_response", "chargeback"],
+        ["dispute_evidence_submitted", "under_review", "chargeback"],
+        ["dispute_won", "won", "chargeback"],
+        ["dispute_lost", "lost", "chargeback"],
+        ["dispute_expired", "expired", "chargeback"],
+        ["dispute_canceled", "won", "chargeback"],
+        ["dispute_resolved", "accepted", "chargeback"],
+        ["dispute_arbitration_won", "won", "arbitration"]
+      ] as const
+      for (const [type, status, stage] of cases) {
+        const [fact] = yield* read(type, "2026-11-23T08:00:00Z")
+        expect([type, fact]).toMatchObject([type, { status, stage }])
+      }
+      expect(yield* read("dispute_unknown_news", "2026-11-23T08:00:00Z")).toEqual([])
+    }))
+})
