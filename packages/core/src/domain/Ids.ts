@@ -23,6 +23,7 @@ export type IdPrefix =
   | "sbev"
   | "clock"
   | "sbsub"
+  | "pm"
 
 // Crockford base32 keeps ids URL-safe and, because it is ordered like the alphabet, sortable.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
