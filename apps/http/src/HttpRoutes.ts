@@ -17,6 +17,7 @@ import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/Provide
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
 import { CustomersHttpLive, InvoicesHttpLive, PlansHttpLive, SubscriptionsHttpLive, TestClocksHttpLive } from "./subscriptions/BillingHttp.js"
+import { PaymentMethodsHttpLive } from "./vault/PaymentMethodsHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -24,6 +25,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     PaymentsHttpLive,
     PaymentReturnHttpLive,
     RefundsHttpLive,
+    PaymentMethodsHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
     ProvidersHttpLive,

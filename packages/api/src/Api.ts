@@ -19,6 +19,7 @@ import { InvoicesApi } from "./subscriptions/InvoicesApi.js"
 import { PlansApi } from "./subscriptions/PlansApi.js"
 import { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 import { TestClocksApi } from "./subscriptions/TestClocksApi.js"
+import { PaymentMethodsApi } from "./vault/PaymentMethodsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /**
@@ -54,6 +55,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentsApi)
   .add(PaymentReturnApi)
   .add(RefundsApi)
+  .add(PaymentMethodsApi)
   .add(EventsApi)
   .add(WebhooksApi)
   .add(ProvidersApi)

@@ -23,9 +23,9 @@ import { type CardRow, VaultStore } from "./storage/VaultStore.js"
 
 export interface VaultOptions {
   /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (off for every other). */
-  readonly rawCardOrganizations: ReadonlySet<string>
+  readonly rawCardData: (organizationId: string) => boolean
   /** How long a security code waits for its card's first authorization (10 minutes unless said). */
-  readonly cvcTtlMillis?: number
+  readonly cvcTtlMillis?: number | undefined
 }
 
 const encoder = new TextEncoder()
@@ -80,7 +80,7 @@ export const CardVaultLive = (options: VaultOptions) =>
       return {
         tokenize: (tenant, input) =>
           Effect.gen(function*() {
-            if (!options.rawCardOrganizations.has(tenant.organizationId)) {
+            if (!options.rawCardData(tenant.organizationId)) {
               return yield* new RawCardDataDisabled()
             }
             const today = DateTime.toPartsUtc(DateTime.unsafeMake(yield* Clock.currentTimeMillis))

@@ -7,7 +7,7 @@ import { CardVaultLive, KeyProvider, localKeyProvider, parseKeyring, splitKey, V
 
 const keys = Layer.succeed(KeyProvider, localKeyProvider(new Map([[1, new Uint8Array(32).fill(7)]]), "test"))
 const vaultOn = (store: Layer.Layer<VaultStore, unknown>) =>
-  CardVaultLive({ rawCardOrganizations: new Set(["org_raw"]), cvcTtlMillis: 5 * 60_000 }).pipe(
+  CardVaultLive({ rawCardData: (organization) => organization === "org_raw", cvcTtlMillis: 5 * 60_000 }).pipe(
     Layer.provideMerge(Layer.mergeAll(keys, store, IdGenerator.layer))
   )
 
