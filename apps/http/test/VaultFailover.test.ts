@@ -167,6 +167,29 @@ for (const database of testDatabases()) {
           expect(adyen.exchanges.filter((exchange) => exchange.url === "/v71/payments")).toHaveLength(0)
         }))
 
+      it.scoped("Mollie, which takes only its own card tokens, is skipped for a vaulted card (method_unsupported), in payments and the dry run", () =>
+        Effect.gen(function*() {
+          const adyen = yield* fakeAdyen
+          const { call, connect, pay, route, vault } = yield* setup
+          yield* connect({ name: "mollie_eu", type: "mollie", credentials: { api_key: "test_vaultMollieKey0000000000000000" }, base_url: "http://127.0.0.1:9" })
+          yield* connect({
+            name: "adyen_eu",
+            type: "adyen",
+            credentials: { api_key: "AQE_vault", merchant_account: adyen.merchantAccount },
+            base_url: adyen.url
+          })
+          yield* route("mollie_eu", "adyen_eu")
+          const token = yield* vault(VISA)
+          const explained = yield* call("/v1/routing-rules/evaluate", {
+            body: { amount: 2500, currency: "EUR", payment_method: { type: "card", token } }
+          })
+          expect(explained.json.provider).toBe("adyen_eu")
+          expect(explained.json.payment_method).toMatchObject({ brand: "visa", country: "US" })
+          expect(explained.json.candidates.find((candidate: { provider: string }) => candidate.provider === "mollie_eu").reason).toBe("method_unsupported")
+          const paid = yield* pay(token)
+          expect([paid.status, paid.json.provider, paid.json.attempts.length]).toEqual([201, "adyen_eu", 1])
+        }))
+
       it.scoped("a test-mode card never pays live, and a deleted card pays nowhere", () =>
         Effect.gen(function*() {
           const { call, organization, pay, vault } = yield* setup
