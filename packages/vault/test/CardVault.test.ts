@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { it } from "@effect/vitest"
 import { CardVault, IdGenerator, type Tenant } from "@orchestrator/core"
 import { testDatabases } from "@orchestrator/testing"
@@ -93,3 +94,26 @@ describe("the card vault's rules", () => {
     expect(() => parseKeyring("")).toThrow(/no vault key/)
   })
 })
+
+for (const database of testDatabases()) {
+  describe(`the access log on ${database.name}`, () => {
+    it.scoped("is append-only: an update or a delete is refused by the database", () =>
+      Effect.gen(function*() {
+        const store = yield* VaultStore
+        const record = {
+          cardId: "pm_X",
+          organizationId: "org_log",
+          livemode: false,
+          purpose: "authorization",
+          paymentId: "pay_1",
+          connection: "c",
+          atMillis: 0
+        }
+        yield* store.appendAccess(record)
+        const sql = yield* SqlClient.SqlClient
+        expect((yield* Effect.either(sql`delete from vault.card_accesses where organization_id = 'org_log'`))._tag).toBe("Left")
+        expect((yield* Effect.either(sql`update vault.card_accesses set purpose = 'x' where organization_id = 'org_log'`))._tag).toBe("Left")
+        expect(yield* store.accesses("org_log", "pm_X")).toEqual([record])
+      }).pipe(Effect.provide(VaultStoreSql.pipe(Layer.provideMerge(database.layer)))))
+  })
+}
