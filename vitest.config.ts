@@ -19,6 +19,7 @@ export default defineConfig({
       project("core", "packages/core"),
       project("connectors", "packages/connectors"),
       project("egress", "packages/egress"),
+      project("vault", "packages/vault"),
       project("webhook-sender", "packages/webhook-sender"),
       project("rate-limit-redis", "packages/rate-limit-redis"),
       project("webhook-verify", "packages/webhook-verify"),

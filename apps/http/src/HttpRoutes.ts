@@ -18,6 +18,7 @@ import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/Provide
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
 import { CustomersHttpLive, InvoicesHttpLive, PlansHttpLive, SubscriptionsHttpLive, TestClocksHttpLive } from "./subscriptions/BillingHttp.js"
+import { PaymentMethodsHttpLive } from "./vault/PaymentMethodsHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
 const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -26,6 +27,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     PaymentReturnHttpLive,
     RefundsHttpLive,
     DisputesHttpLive,
+    PaymentMethodsHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
     ProvidersHttpLive,

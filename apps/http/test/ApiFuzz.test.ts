@@ -57,7 +57,7 @@ const preview = (body: FuzzRequest["body"]) =>
   body === undefined ? "(none)" : typeof body === "string" ? JSON.stringify(body.slice(0, 300)) : `${body.length} bytes`
 
 for (const database of testDatabases()) {
-  layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "600 seconds" })(
+  layer(serverLayer(database.layer, { logs, rawCardData: () => true }), { excludeTestServices: true, timeout: "600 seconds" })(
     `fuzzing every operation of the OpenAPI document on ${database.name}`,
     (it) => {
       const scan = new SecretScan()

@@ -44,7 +44,7 @@ const sign = (secret: string, body: string) => {
 }
 
 for (const database of testDatabases()) {
-  layer(serverLayer(database.layer, { logs }), { excludeTestServices: true, timeout: "300 seconds" })(
+  layer(serverLayer(database.layer, { logs, rawCardData: () => true }), { excludeTestServices: true, timeout: "300 seconds" })(
     `isolation between organizations and modes, and secrets, on ${database.name}`,
     (it) => {
       const scan = new SecretScan()

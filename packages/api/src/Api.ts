@@ -20,6 +20,7 @@ import { InvoicesApi } from "./subscriptions/InvoicesApi.js"
 import { PlansApi } from "./subscriptions/PlansApi.js"
 import { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 import { TestClocksApi } from "./subscriptions/TestClocksApi.js"
+import { PaymentMethodsApi } from "./vault/PaymentMethodsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /**
@@ -56,6 +57,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentReturnApi)
   .add(RefundsApi)
   .add(DisputesApi)
+  .add(PaymentMethodsApi)
   .add(EventsApi)
   .add(WebhooksApi)
   .add(ProvidersApi)

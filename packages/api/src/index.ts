@@ -18,6 +18,7 @@ export { CustomersApi } from "./subscriptions/CustomersApi.js"
 export { PlansApi } from "./subscriptions/PlansApi.js"
 export { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 export { TestClocksApi } from "./subscriptions/TestClocksApi.js"
+export { PaymentMethodsApi } from "./vault/PaymentMethodsApi.js"
 export { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 // Middlewares: who is calling

@@ -6,6 +6,7 @@ import {
   CoreLive,
   EgressSettings,
   FailedAuthenticationLimit,
+  IdGenerator,
   type KeyMaterial,
   MemoryRateLimiter,
   type PrivateAddresses,
@@ -20,22 +21,42 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { StorageSql } from "@orchestrator/sql"
+import { CardVaultLive, KeyProvider, localKeyProvider, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
+import { randomBytes } from "node:crypto"
 
-/** Where the data lives: the core's storage ports and the sandbox PSP's books, over one database. */
+/** Where the data lives: the core's storage ports, the sandbox PSP's books and the card vault's tables, over one database. */
 export const sqlStorage = <E>(database: Layer.Layer<SqlClient.SqlClient, E>) =>
-  RepositoriesWithRecentReads.pipe(Layer.provideMerge(Layer.mergeAll(StorageSql, SandboxLedgerSql)), Layer.provideMerge(database))
+  RepositoriesWithRecentReads.pipe(Layer.provideMerge(Layer.mergeAll(StorageSql, SandboxLedgerSql, VaultStoreSql)), Layer.provideMerge(database))
 
 /** The same ports in memory, for tests that need no database. */
 export const memoryStorage = Layer.mergeAll(
   StorageMemory,
   SandboxLedger.layerMemory,
+  VaultStoreMemory,
   Layer.succeed(Readiness, { problem: Effect.succeed(Option.none()), isUnavailable: () => false })
 )
 
-/** What a storage provides: the core's ports, the sandbox's books, and whether it is ready. */
-export type Storage = StoragePorts | SandboxLedger | Readiness
+/** What a storage provides: the core's ports, the sandbox's books, the vault's tables, and whether it is ready. */
+export type Storage = StoragePorts | SandboxLedger | VaultStore | Readiness
+
+/** The card vault's settings: its keys, and who may send raw card numbers. */
+export interface VaultSettings {
+  /** Where the KEKs are; without it, one key made for this process only (its cards unreadable after a restart). */
+  readonly keys?: Layer.Layer<KeyProvider>
+  /** Whether an organization may send raw card numbers to `POST /v1/payment_methods`; none may unless said. */
+  readonly rawCardData?: (organizationId: string) => boolean
+  readonly cvcTtlMillis?: number
+}
+
+const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([[1, new Uint8Array(randomBytes(32))]]), "a key made for this process only"))
+
+/** The vault over the storage's tables and its keys. */
+const vaultLayer = (settings: VaultSettings = {}) =>
+  CardVaultLive({ rawCardData: settings.rawCardData ?? (() => false), cvcTtlMillis: settings.cvcTtlMillis }).pipe(
+    Layer.provide(Layer.merge(settings.keys ?? processOnlyKeys, IdGenerator.layer))
+  )
 
 /**
  * The composition root below the shells: the core over a storage, the connectors, the key material
@@ -60,10 +81,12 @@ export const applicationLayer = <E1, E2>(options: {
   readonly rateLimits?: { readonly live: number; readonly test: number }
   /** Failed authentications a client address may make (20 a minute in a burst of 20 unless set). */
   readonly failedAuthentications?: Rate
+  readonly vault?: VaultSettings
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
   return CoreLive.pipe(
     Layer.provideMerge(ConnectorsNode({ privateAddresses })),
+    Layer.provideMerge(vaultLayer(options.vault)),
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(
       options.keys,

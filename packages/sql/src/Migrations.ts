@@ -19,6 +19,8 @@ import organizationDisplayNames from "./migrations/0016_organization_display_nam
 import connectionErrorTimes from "./migrations/0017_connection_error_times.js"
 import keptAnswers from "./migrations/0018_kept_answers.js"
 import fairClaims from "./migrations/0019_fair_claims.js"
+import vaultCards from "./migrations/0020_vault_cards.js"
+import vaultCardAccesses from "./migrations/0021_vault_card_accesses.js"
 import disputes from "./migrations/0022_disputes.js"
 
 const migrations = {
@@ -41,6 +43,8 @@ const migrations = {
   "0017_connection_error_times": connectionErrorTimes,
   "0018_kept_answers": keptAnswers,
   "0019_fair_claims": fairClaims,
+  "0020_vault_cards": vaultCards,
+  "0021_vault_card_accesses": vaultCardAccesses,
   "0022_disputes": disputes
 }
 

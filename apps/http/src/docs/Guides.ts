@@ -8,6 +8,7 @@ export const GUIDE_NAMES = [
   "3d-secure",
   "webhooks",
   "routing",
+  "vault",
   "subscriptions",
   "checkout",
   "disputes",

@@ -20,6 +20,7 @@ export type ObjectKind =
   | "invoice"
   | "test_clock"
   | "checkout_session"
+  | "payment_method"
 
 /**
  * The kind of object the path parameter `name` of `path` names, from the collection before it:
@@ -59,6 +60,8 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "test_clock"
     case "sessions":
       return "checkout_session"
+    case "payment_methods":
+      return "payment_method"
     default:
       return undefined
   }
@@ -197,6 +200,12 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
         }
         return session.id as string
       })
+    // The suites' servers let every organization send raw card numbers (`rawCardData`).
+    const card = yield* expectStatus(
+      yield* call("/v1/payment_methods", { body: { type: "card", card: { number: "4242424242424242", exp_month: 12, exp_year: 2040 } } }),
+      201,
+      "a vaulted card"
+    )
     const sessions = [yield* checkout(null), yield* checkout("tok_chargeDeclined"), yield* checkout("tok_visa")]
     yield* runJobs("dispatch-events")
     const events = yield* expectStatus(yield* call("/v1/events?limit=100"), 200, "the events")
@@ -216,7 +225,8 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       subscription: [subscription.id],
       invoice: [subscription.latest_invoice.id],
       test_clock: [clock.id],
-      checkout_session: sessions
+      checkout_session: sessions,
+      payment_method: [card.id]
     }
     return { ids, connectionName, pspWebhookSecret } satisfies MerchantObjects
   })

@@ -50,6 +50,8 @@ export const serverLayer = <E>(
     readonly failedAuthentications?: { readonly count: number; readonly periodMs: number }
     /** Where request rates are counted: in this process unless a suite shares them (Redis). */
     readonly rateLimiter?: Layer.Layer<RateLimiter>
+    /** Which organizations may send raw card numbers (none unless a suite says). */
+    readonly rawCardData?: (organizationId: string) => boolean
   } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
@@ -63,6 +65,7 @@ export const serverLayer = <E>(
       privateAddresses: options.privateAddresses ?? "allow",
       failedAuthentications: options.failedAuthentications ?? { count: 1_000_000, periodMs: 1000 },
       ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
+      ...(options.rawCardData === undefined ? {} : { vault: { rawCardData: options.rawCardData } }),
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const pages = Layer.merge(SandboxPagesLive, DashboardPagesLive)

@@ -13,6 +13,8 @@ import {
   optionalField,
   Payment,
   PaymentCustomerNotFound,
+  PaymentMethodModeMismatch,
+  PaymentMethodNotFound,
   PaymentNotFound,
   PaymentRefused,
   PaymentStateConflict,
@@ -76,6 +78,8 @@ export class PaymentsApi extends HttpApiGroup.make("payments")
       .addError(apiErrorOf(ProviderNotUsable))
       .addError(apiErrorOf(NoProviderAvailable))
       .addError(apiErrorOf(PaymentCustomerNotFound))
+      .addError(apiErrorOf(PaymentMethodNotFound))
+      .addError(apiErrorOf(PaymentMethodModeMismatch))
       .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Create and process a payment")
       .annotate(

@@ -2,8 +2,10 @@ import { NodeRuntime } from "@effect/platform-node"
 import { isFailing, KeyMaterial } from "@orchestrator/core"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis"
 import { Database } from "@orchestrator/sql"
+import { KeyProvider, loadKeyring, localKeyProvider } from "@orchestrator/vault"
 import { ConfigError, Console, Effect, Exit, Layer, Logger, Option, Redacted, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import * as fs from "node:fs/promises"
+import * as path from "node:path"
 import { applicationLayer, sqlStorage } from "../Application.js"
 import { announce, ServiceLoggerLive } from "../logging/ServiceLogger.js"
 import { processMetrics } from "../metrics/ProcessMetrics.js"
@@ -28,7 +30,21 @@ export const applicationFor = (settings: Settings) =>
         yield* announce(`Creating the embedded database in ${embedded} (first start, about 15 s)…`)
       }
       const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
+      const vaultKeys = yield* Effect.try({
+        try: () =>
+          loadKeyring({
+            keys: Option.getOrUndefined(Option.map(settings.vaultKeys, Redacted.value)),
+            file: Option.getOrUndefined(settings.vaultKeysFile),
+            generatedFile: path.join(settings.dataDir, "vault.keys")
+          }),
+        catch: (error) => new Error(`card vault: ${error instanceof Error ? error.message : String(error)}`)
+      })
+      yield* announce(`Card vault: keys from ${vaultKeys.origin}`)
       return applicationLayer({
+        vault: {
+          keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
+          rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId)
+        },
         storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),
         publicUrl: settings.baseUrl,

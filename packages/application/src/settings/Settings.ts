@@ -18,6 +18,11 @@ export interface Settings {
   readonly encryptionKey: Option.Option<Redacted.Redacted>
   readonly baseUrl: string
   readonly logLevel: LogLevel.LogLevel
+  /** The card vault's keys (`ORCHESTRATOR_VAULT_KEYS`, or the file `ORCHESTRATOR_VAULT_KEYS_FILE`); else generated in `dataDir`. */
+  readonly vaultKeys: Option.Option<Redacted.Redacted>
+  readonly vaultKeysFile: Option.Option<string>
+  /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (`ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS`). */
+  readonly rawCardOrganizations: ReadonlySet<string>
   /** Where every process counts request rates; without it, each counts its own. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
   /** Requests per second per API key where an organization sets none. */
@@ -92,6 +97,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     (url) => Option.isSome(url) && !isHttpUrl(url.value) ? "ORCHESTRATOR_BASE_URL must be an http:// or https:// URL" : undefined
   ),
   logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+  vaultKeys: nonEmpty("ORCHESTRATOR_VAULT_KEYS"),
+  vaultKeysFile: Config.option(Config.string("ORCHESTRATOR_VAULT_KEYS_FILE")),
+  rawCardOrganizations: Config.string("ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS").pipe(Config.withDefault("")),
   redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
     Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
       ? "REDIS_URL must be a redis:// or rediss:// URL"
@@ -128,6 +136,9 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     baseUrl: Option.getOrElse(raw.baseUrl, () => `http://localhost:${raw.port}`).replace(/\/+$/, ""),
     logLevel: raw.logLevel,
     redisUrl: raw.redisUrl,
+    vaultKeys: raw.vaultKeys,
+    vaultKeysFile: raw.vaultKeysFile,
+    rawCardOrganizations: new Set(raw.rawCardOrganizations.split(",").map((id) => id.trim()).filter((id) => id !== "")),
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,
     // Closed by default on PostgreSQL (a deployment others may hold test keys of), open for the

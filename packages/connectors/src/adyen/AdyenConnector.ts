@@ -58,6 +58,8 @@ export const makeAdyenConnector = (
 export const adyenDefinition = (http: PspHttp["Type"]): ConnectorDefinition<AdyenSettings> => ({
   settings: AdyenSettings,
   liveHosts: ADYEN_LIVE_HOSTS,
+  // Takes raw card numbers from a PCI-compliant sender: cards from the service\'s vault pay here.
+  rawCards: true,
   credentialKeys: [{ key: "api_key", required: true }, { key: "merchant_account", required: true }],
   make: (context, settings) => makeAdyenConnector(http, context, settings)
 })

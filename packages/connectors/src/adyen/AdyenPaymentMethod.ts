@@ -1,4 +1,5 @@
-import { Either } from "effect"
+import type { RawCard } from "@orchestrator/core"
+import { Either, Redacted } from "effect"
 
 /**
  * What the merchant's token stands for, as Adyen's `paymentMethod`:
@@ -23,3 +24,16 @@ export const paymentMethodOf = (token: string): Either.Either<Record<string, unk
 
 /** Whether the token is a card Adyen stored, which needs the card-on-file fields. */
 export const isStoredPaymentMethod = (paymentMethod: Record<string, unknown>) => typeof paymentMethod.storedPaymentMethodId === "string"
+
+/**
+ * A card from the service's vault in Adyen's raw-card shape (`CardDetails`, `type: "scheme"`), for a
+ * PCI-compliant sender: built only for the request's body, never kept.
+ */
+export const schemeCardOf = (card: RawCard): Record<string, unknown> => ({
+  type: "scheme",
+  number: Redacted.value(card.number),
+  expiryMonth: String(card.expMonth).padStart(2, "0"),
+  expiryYear: String(card.expYear),
+  ...(card.cvc === null ? {} : { cvc: Redacted.value(card.cvc) }),
+  ...(card.holderName === null ? {} : { holderName: card.holderName })
+})

@@ -2,7 +2,7 @@ import { type ActionCompletion, AuthorizationOutcome, type CardDetails, type Con
 import { Effect, Either } from "effect"
 import { toAdyenValue } from "./AdyenAmounts.js"
 import { type AdyenCall, read, refusal } from "./AdyenApi.js"
-import { paymentMethodOf } from "./AdyenPaymentMethod.js"
+import { paymentMethodOf, schemeCardOf } from "./AdyenPaymentMethod.js"
 import { paymentBody } from "./AdyenPaymentRequest.js"
 import { outcomeOfResult, PaymentResult } from "./AdyenResults.js"
 
@@ -25,7 +25,9 @@ export const adyenAuthorize = (call: AdyenCall): PaymentConnector["authorize"] =
       return AuthorizationOutcome.Refused({ pspPaymentId: null, ...value.left, retryable: false, card: noCard })
     }
     // Routing sends Adyen cards only (its definition's default): a method without a token is refused.
-    const paymentMethod = request.paymentMethod.token === null
+    const paymentMethod = request.vaultCard !== undefined
+      ? Either.right(schemeCardOf(yield* request.vaultCard.reveal))
+      : request.paymentMethod.token === null
       ? Either.left("Adyen takes card payments here.")
       : paymentMethodOf(request.paymentMethod.token)
     if (Either.isLeft(paymentMethod)) {

@@ -43,6 +43,8 @@ export const makeCheckoutComConnector = (
 export const checkoutComDefinition = (http: PspHttp["Type"]): ConnectorDefinition<CheckoutComSettings> => ({
   settings: CheckoutComSettings,
   liveHosts: CHECKOUT_COM_LIVE_HOSTS,
+  // Takes raw card numbers from a PCI-compliant sender: cards from the service\'s vault pay here.
+  rawCards: true,
   credentialKeys: [{ key: "secret_key", required: true }],
   make: (context, settings) => makeCheckoutComConnector(http, context, settings)
 })

@@ -1,5 +1,5 @@
-import type { AuthorizeRequest } from "@orchestrator/core"
-import { Either } from "effect"
+import type { AuthorizeRequest, RawCard } from "@orchestrator/core"
+import { Either, Redacted } from "effect"
 import { CAPTURE_KEY } from "./Outcomes.js"
 import type { CheckoutComSettings } from "./Settings.js"
 
@@ -17,6 +17,19 @@ export const sourceOf = (token: string | null): Either.Either<Record<string, str
     ? Either.right({ type: "id", id: token })
     : Either.left("The token is neither a Checkout.com card token (tok_…) nor a stored source (src_…).")
 
+/**
+ * A card from the service's vault as Checkout.com's card source (`type: "card"`), for a PCI-compliant
+ * sender: built only for the request's body, never kept.
+ */
+export const cardSourceOf = (card: RawCard): Record<string, unknown> => ({
+  type: "card",
+  number: Redacted.value(card.number),
+  expiry_month: card.expMonth,
+  expiry_year: card.expYear,
+  ...(card.cvc === null ? {} : { cvv: Redacted.value(card.cvc) }),
+  ...(card.holderName === null ? {} : { name: card.holderName })
+})
+
 /** Checkout.com's limits on the fields we fill. */
 const URL_LIMIT = 255
 const DESCRIPTION_LIMIT = 100
@@ -33,7 +46,7 @@ export const returnUrlFits = (request: AuthorizeRequest) => request.offSession |
 export const paymentBody = (
   request: AuthorizeRequest,
   amount: number,
-  source: Record<string, string>,
+  source: Record<string, unknown>,
   settings: CheckoutComSettings
 ) => {
   const customer = request.customer

@@ -3,7 +3,7 @@ import { Effect, Either } from "effect"
 import { toCheckoutComAmount } from "./Amounts.js"
 import { type CheckoutComCall, paymentPath, read } from "./Api.js"
 import { declined, noCard, outcomeOfAccepted, outcomeOfDetails, outcomeOfProcessed } from "./Outcomes.js"
-import { paymentBody, returnUrlFits, sourceOf } from "./PaymentRequest.js"
+import { cardSourceOf, paymentBody, returnUrlFits, sourceOf } from "./PaymentRequest.js"
 import { refusalOfError } from "./Refusals.js"
 import type { CheckoutComSettings } from "./Settings.js"
 import { PaymentAccepted, PaymentActions, PaymentDetails, PaymentProcessed } from "./Wire.js"
@@ -19,7 +19,7 @@ export const checkoutComAuthorize = (call: CheckoutComCall, settings: CheckoutCo
   Effect.gen(function*() {
     const amount = toCheckoutComAmount(request.amount, request.currency)
     if (Either.isLeft(amount)) return refusedBeforeSending(amount.left.code, amount.left.message)
-    const source = sourceOf(request.paymentMethod.token)
+    const source = request.vaultCard !== undefined ? Either.right(cardSourceOf(yield* request.vaultCard.reveal)) : sourceOf(request.paymentMethod.token)
     if (Either.isLeft(source)) return refusedBeforeSending("invalid_payment_method", source.left)
     if (!returnUrlFits(request)) {
       return refusedBeforeSending("invalid_request", "The return URL is longer than the 255 characters Checkout.com takes.")

@@ -1,5 +1,6 @@
 import {
   AuthorizationOutcome,
+  type AuthorizeRequest,
   CaptureOutcome,
   type ConnectorContext,
   type ConnectorDefinition,
@@ -9,14 +10,14 @@ import {
   type PaymentConnector,
   RefundOutcome
 } from "@orchestrator/core"
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option, Redacted } from "effect"
 import { disputeIfAsked, sandboxDisputes } from "./SandboxDisputes.js"
 import { type SandboxCharge, SandboxLedger } from "./SandboxLedger.js"
 import { newSandboxCharge } from "./SandboxNewCharge.js"
 import { outcomeOfCharge, refundOutcome } from "./SandboxOutcomes.js"
 import { SandboxSettings } from "./SandboxSettings.js"
 import { sandboxNativeSubscriptions } from "./SandboxSubscriptions.js"
-import { cardForToken } from "./SandboxTokens.js"
+import { cardForNumber, cardForToken } from "./SandboxTokens.js"
 import { readSandboxWebhook } from "./SandboxWebhooks.js"
 
 const notFound = { code: "charge_not_found", message: "No such charge on this connection." }
@@ -97,7 +98,7 @@ export const makeSandboxConnector = (
   const { connection, publicBaseUrl: baseUrl } = context
 
   /** Outages refuse before anything happens; latency is paid after the work is done. */
-  const respond = <A>(work: Effect.Effect<A>): Effect.Effect<A, ConnectorUnavailable> =>
+  const respond = <A>(work: Effect.Effect<A, ConnectorUnavailable>): Effect.Effect<A, ConnectorUnavailable> =>
     settings.outage
       ? Effect.fail(new ConnectorUnavailable({ reason: `sandbox connection '${connection.name}' has an outage` }))
       : Effect.tap(work, () => settings.latency_ms > 0 ? Effect.sleep(Duration.millis(settings.latency_ms)) : Effect.void)
@@ -112,7 +113,7 @@ export const makeSandboxConnector = (
   return {
     authorize: (request) =>
       respond(Effect.gen(function*() {
-        const { charge, created } = yield* ledger.recordCharge(yield* newSandboxCharge(connection.id, settings, request))
+        const { charge, created } = yield* ledger.recordCharge(yield* newSandboxCharge(connection.id, settings, yield* withSandboxToken(request)))
         if (created) yield* disputeIfAsked(ledger, charge)
         return outcomeOfCharge(charge, baseUrl)
       })),
@@ -173,6 +174,18 @@ export const makeSandboxConnector = (
 }
 
 /**
+ * A vaulted card, as the sandbox's books keep cards: the test token of its number (an unknown number
+ * is approved, as `tok_visa`), so no card number ever reaches them.
+ */
+const withSandboxToken = (request: AuthorizeRequest) =>
+  request.vaultCard === undefined
+    ? Effect.succeed(request)
+    : Effect.map(request.vaultCard.reveal, (card) => ({
+      ...request,
+      paymentMethod: { type: "card", token: cardForNumber(Redacted.value(card.number))?.token ?? "tok_visa" }
+    }))
+
+/**
  * The sandbox connection type: fault-injection settings, and an optional `api_key` credential that
  * it keeps sealed like any PSP's and never needs, so credential handling can be rehearsed on it.
  */
@@ -181,5 +194,6 @@ export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefin
   credentialKeys: [{ key: "api_key", required: false }],
   testModeOnly: true,
   cardOfToken: (token) => cardForToken(token)?.card,
+  rawCards: true,
   make: (context, settings) => makeSandboxConnector(ledger, context, settings)
 })

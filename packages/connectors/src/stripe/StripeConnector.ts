@@ -39,6 +39,8 @@ export const makeStripeConnector = (
 export const stripeDefinition = (http: PspHttp["Type"]): ConnectorDefinition<StripeSettings> => ({
   settings: StripeSettings,
   liveHosts: STRIPE_LIVE_HOSTS,
+  // Takes raw card numbers from a PCI-compliant sender: cards from the service\'s vault pay here.
+  rawCards: true,
   credentialKeys: [{ key: "secret_key", required: true }],
   make: (context, settings) => makeStripeConnector(http, context, settings)
 })

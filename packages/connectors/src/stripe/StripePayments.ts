@@ -2,18 +2,53 @@ import {
   AuthorizationOutcome,
   CaptureOutcome,
   type CardDetails,
+  type ConnectorError,
   ConnectorOutcomeUnknown,
   failureMessage,
   ModificationOutcome,
-  type PaymentConnector
+  type PaymentConnector,
+  type RawCard
 } from "@orchestrator/core"
-import { Effect, Either, Option } from "effect"
+import { Effect, Either, Option, Redacted, Schema } from "effect"
 import { fromStripeAmount, stripeCurrency, toStripeAmount } from "./StripeAmounts.js"
 import { path, read, retrieveIntent, searchByReference, type StripeCall } from "./StripeApi.js"
-import { failureOf } from "./StripeErrors.js"
+import { failureOf, type StripeFailure } from "./StripeErrors.js"
 import { outcomeOfIntent, PaymentIntent, REFERENCE_KEY } from "./StripeObjects.js"
 
 const noCard: CardDetails = { brand: null, last4: null, country: null }
+
+/** What we read of a PaymentMethod Stripe made: its id. */
+const StripePaymentMethodId = Schema.Struct({ id: Schema.String })
+
+/**
+ * A card from the service's vault as a Stripe PaymentMethod (`POST /v1/payment_methods` with
+ * `card[…]`, for a PCI-compliant sender): its id, or why Stripe refused the card. Under its own
+ * idempotency key, derived from the attempt's, so a resend makes no second one.
+ */
+const stripePaymentMethodOf = (
+  call: StripeCall,
+  reference: string,
+  card: RawCard
+): Effect.Effect<Either.Either<string | null, StripeFailure>, ConnectorError> =>
+  Effect.gen(function*() {
+    const answer = yield* call("create payment method", {
+      method: "POST",
+      path: "/v1/payment_methods",
+      idempotencyKey: `${reference}-payment-method`,
+      form: {
+        type: "card",
+        card: {
+          number: Redacted.value(card.number),
+          exp_month: card.expMonth,
+          exp_year: card.expYear,
+          cvc: card.cvc === null ? undefined : Redacted.value(card.cvc)
+        },
+        billing_details: card.holderName === null ? undefined : { name: card.holderName }
+      }
+    })
+    if (answer._tag === "Ok") return Either.right((yield* read(StripePaymentMethodId, "create payment method")(answer.json)).id)
+    return Either.left(failureOf(answer.error, answer.status))
+  })
 
 /** Creates and confirms a PaymentIntent under our reference, looking first for one sent before on a resend. */
 export const stripeAuthorize = (call: StripeCall): PaymentConnector["authorize"] => (request) =>
@@ -29,6 +64,10 @@ export const stripeAuthorize = (call: StripeCall): PaymentConnector["authorize"]
       const found = Option.flatten(yield* searchByReference(call, request.reference))
       if (Option.isSome(found)) return outcomeOfIntent(found.value)
     }
+    const paymentMethod = request.vaultCard === undefined
+      ? Either.right<string | null>(request.paymentMethod.token)
+      : yield* stripePaymentMethodOf(call, request.reference, yield* request.vaultCard.reveal)
+    if (Either.isLeft(paymentMethod)) return AuthorizationOutcome.Refused({ pspPaymentId: null, ...paymentMethod.left, card: noCard })
     const answer = yield* call("create payment intent", {
       method: "POST",
       path: "/v1/payment_intents",
@@ -36,7 +75,7 @@ export const stripeAuthorize = (call: StripeCall): PaymentConnector["authorize"]
       form: {
         amount: amount.right,
         currency: stripeCurrency(request.currency),
-        payment_method: request.paymentMethod.token,
+        payment_method: paymentMethod.right,
         confirm: true,
         capture_method: request.capture ? "automatic" : "manual",
         // The customer is not there to be redirected: Stripe then declines with authentication_required.

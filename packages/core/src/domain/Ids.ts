@@ -24,6 +24,7 @@ export type IdPrefix =
   | "clock"
   | "sbsub"
   | "dp"
+  | "pm"
 
 // Crockford base32 keeps ids URL-safe and, because it is ordered like the alphabet, sortable.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

@@ -14,6 +14,7 @@ import type {
   WebhookRejected
 } from "../domain/providers/ConnectorOutcomes.js"
 import type { ProviderConnection } from "../domain/providers/ProviderConnection.js"
+import type { VaultCardAccess } from "./CardVault.js"
 
 /** The customer, as far as we know them: PSPs use it for 3DS2 risk checks and stored cards. */
 export interface CustomerDetails {
@@ -49,6 +50,11 @@ export interface AuthorizeRequest {
   readonly currency: Currency
   /** A card's PSP token; a redirect method (`paypal`) has none: the customer approves at the PSP. */
   readonly paymentMethod: { readonly type: string; readonly token: string | null }
+  /**
+   * The card from the service's vault when `paymentMethod.token` is a vault token (`pm_…`): only a
+   * connector whose definition says `rawCards` gets one, and decrypts it only to build its request.
+   */
+  readonly vaultCard?: VaultCardAccess
   /** `false` authorizes only; the money moves on capture. */
   readonly capture: boolean
   /**
@@ -272,5 +278,10 @@ export interface ConnectorDefinition<Settings = unknown> {
    * sends a payment to a connection whose type cannot take its method.
    */
   readonly paymentMethods?: ReadonlyArray<string>
+  /**
+   * The PSP takes raw card numbers from a PCI-compliant sender: payments by a vault token (`pm_…`)
+   * may route and fail over to its connections, and its `authorize` gets the card (`vaultCard`).
+   */
+  readonly rawCards?: boolean
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

@@ -77,7 +77,12 @@ export const handleCheckout = (state: AdyenCheckoutState, path: string, body: an
   }
   if (path === "/v71/payments") {
     const method = body.paymentMethod ?? {}
-    const stored = typeof method.storedPaymentMethodId === "string" ? method.storedPaymentMethodId : "visa_ok"
+    // A raw card (`type: "scheme"` with `number`, from a PCI-compliant sender): Adyen's test numbers decide.
+    const stored = typeof method.storedPaymentMethodId === "string"
+      ? method.storedPaymentMethodId
+      : method.number === "4000000000000002"
+      ? "visa_refused"
+      : "visa_ok"
     const payment: AdyenPayment = {
       pspReference: pspReference(),
       reference: body.reference,

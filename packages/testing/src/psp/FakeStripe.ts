@@ -15,6 +15,7 @@ import {
   type PaymentIntentsState,
   searchIntents
 } from "./FakeStripePaymentIntents.js"
+import { createPaymentMethod, type PaymentMethodsState } from "./FakeStripePaymentMethods.js"
 import { createRefund, readRefunds, refundObject, type RefundRecord } from "./FakeStripeRefunds.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
 import { type FakeStripeContext, stripeError } from "./StripeError.js"
@@ -86,7 +87,8 @@ export const fakeStripe = Effect.acquireRelease(
 )
 
 export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Promise<void> }> => {
-  const state: PaymentIntentsState = { intents: new Map(), charges: new Map() }
+  const paymentMethods: PaymentMethodsState = new Map()
+  const state: PaymentIntentsState = { intents: new Map(), charges: new Map(), aliases: paymentMethods }
   const refunds = new Map<string, RefundRecord>()
   const disputes = new Map<string, DisputeRecord>()
   let baseUrl = ""
@@ -112,6 +114,7 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
   /** Handles one request; returns the status and JSON body Stripe would answer. */
   const handle = (method: string, url: URL, form: Record<string, any>, idempotencyKey: string | undefined): PspAnswer => {
     const parts = url.pathname.split("/").filter((part) => part !== "")
+    if (method === "POST" && url.pathname === "/v1/payment_methods") return createPaymentMethod(paymentMethods, context.newId, form)
     if (method === "POST" && url.pathname === "/v1/payment_intents") return createIntent(state, context, form, idempotencyKey)
     if (method === "GET" && url.pathname === "/v1/payment_intents/search") return searchIntents(state, context, url)
     if (parts[1] === "payment_intents" && parts[2] !== undefined) {

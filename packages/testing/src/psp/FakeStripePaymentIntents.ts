@@ -92,6 +92,8 @@ export const intentObject = (intent: Intent, baseUrl: string) => ({
 export interface PaymentIntentsState {
   readonly intents: Map<string, Intent>
   readonly charges: Map<string, number>
+  /** PaymentMethods made from raw cards: the test PaymentMethod each behaves like. */
+  readonly aliases?: ReadonlyMap<string, string>
 }
 
 /** `POST /v1/payment_intents`, created and confirmed at once: the test PaymentMethod decides the outcome. */
@@ -101,7 +103,8 @@ export const createIntent = (
   form: Record<string, any>,
   idempotencyKey: string | undefined
 ): PspAnswer => {
-  const paymentMethod = String(form.payment_method ?? "")
+  const given = String(form.payment_method ?? "")
+  const paymentMethod = state.aliases?.get(given) ?? given
   if (!APPROVED.has(paymentMethod) && DECLINES[paymentMethod] === undefined) {
     return [400, stripeError("invalid_request_error", `No such PaymentMethod: '${paymentMethod}'`, { code: "resource_missing", param: "payment_method" })]
   }
@@ -114,7 +117,7 @@ export const createIntent = (
     status: "requires_payment_method",
     metadata: (form.metadata ?? {}) as Record<string, string>,
     return_url: form.return_url ?? null,
-    payment_method: paymentMethod,
+    payment_method: given,
     last_payment_error: null,
     cancellation_reason: null,
     refunded: 0,

@@ -17,8 +17,17 @@ export const isRedirectMethod = (type: string): type is RedirectMethod => (REDIR
 export const DEFAULT_CONNECTOR_METHODS: ReadonlyArray<string> = [CARD_METHOD]
 
 /**
- * Whether a connector taking `methods` can take a payment by `method`. A method the core does not
- * know (only a routing dry run can name one) is left to the connection's own `supported_methods`.
+ * What routing asks a connector type for a card held in the service's vault (`pm_…`): a card still
+ * (rules match it as `card`), but only for a PSP that takes raw card numbers.
  */
-export const connectorTakes = (methods: ReadonlyArray<string> | undefined, method: string): boolean =>
-  !PAYMENT_METHOD_TYPES.includes(method) || (methods ?? DEFAULT_CONNECTOR_METHODS).includes(method)
+export const VAULT_CARD_METHOD = "card:vault"
+
+/**
+ * Whether a connector taking `methods` (and raw cards, when `rawCards`) can take a payment by
+ * `method`. A method the core does not know (only a routing dry run can name one) is left to the
+ * connection's own `supported_methods`.
+ */
+export const connectorTakes = (methods: ReadonlyArray<string> | undefined, method: string, rawCards = false): boolean =>
+  method === VAULT_CARD_METHOD
+    ? rawCards && (methods ?? DEFAULT_CONNECTOR_METHODS).includes(CARD_METHOD)
+    : !PAYMENT_METHOD_TYPES.includes(method) || (methods ?? DEFAULT_CONNECTOR_METHODS).includes(method)

@@ -18,6 +18,8 @@ export type AuthorizationOutcome = Data.TaggedEnum<{
     readonly captured: boolean
     readonly amountCaptured: number
     readonly card: CardDetails
+    /** The card scheme's id of this transaction, when the PSP gave it: a vaulted card keeps it for later charges. */
+    readonly networkTransactionId?: string | undefined
   }
   ActionRequired: { readonly pspPaymentId: string; readonly redirectUrl: string; readonly card: CardDetails }
   /**

@@ -3,7 +3,7 @@ import { field } from "../Field.js"
 import { PaymentRouting } from "../payments/Payment.js"
 import { type ProviderConnection, supports } from "../providers/ProviderConnection.js"
 import { PaymentsRouting } from "../tenancy/Organization.js"
-import { matches, type RoutingFacts, type RoutingRule } from "./RoutingRule.js"
+import { matches, methodToTake, type PaymentRoutingFacts, type RoutingFacts, type RoutingRule } from "./RoutingRule.js"
 
 /** Why a candidate was passed over, in the dry run's words. */
 export const SkipReason = Schema.Literal(
@@ -57,7 +57,7 @@ export type TakesMethod = (type: string, method: string) => boolean
  */
 export const eligibility = (
   connection: ProviderConnection | undefined,
-  facts: RoutingFacts,
+  facts: PaymentRoutingFacts,
   excluded: ReadonlyArray<string>,
   now: DateTime.Utc,
   takes?: TakesMethod
@@ -76,7 +76,7 @@ export const eligibility = (
         : "method_unsupported"
     )
   }
-  if (takes !== undefined && !takes(connection.type, facts.method.toLowerCase())) return skip("method_unsupported")
+  if (takes !== undefined && !takes(connection.type, methodToTake(facts))) return skip("method_unsupported")
   return { reason: null, trial: connection.status === "error" }
 }
 

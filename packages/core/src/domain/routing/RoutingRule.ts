@@ -1,6 +1,7 @@
 import { Either, Schema } from "effect"
 import { field, optionalField } from "../Field.js"
 import { Amount } from "../Money.js"
+import { VAULT_CARD_METHOD } from "../payments/PaymentMethodTypes.js"
 import { ConnectionName } from "../providers/ProviderConnection.js"
 import { RequestBody } from "../RequestBody.js"
 import { Text } from "../Text.js"
@@ -144,6 +145,12 @@ export const RoutingFacts = Schema.Struct({
   country: Schema.NullOr(Schema.String)
 })
 export type RoutingFacts = typeof RoutingFacts.Type
+
+/** A payment's facts as the core routes them: a card from the service's vault goes only where raw cards go. */
+export type PaymentRoutingFacts = RoutingFacts & { readonly vaulted?: boolean }
+
+/** The method a connection type must take for these facts (`VAULT_CARD_METHOD` for a vaulted card). */
+export const methodToTake = (facts: PaymentRoutingFacts): string => facts.vaulted === true ? VAULT_CARD_METHOD : facts.method.toLowerCase()
 
 /** Whether every condition the rule has holds for the payment (codes compared without case). */
 export const matches = (conditions: RuleConditions, facts: RoutingFacts): boolean =>

@@ -51,7 +51,10 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
       return {
         types: Object.keys(definitions),
         definition,
-        takes: (type, method) => connectorTakes(Object.hasOwn(definitions, type) ? definitions[type]!.paymentMethods : undefined, method),
+        takes: (type, method) => {
+          const known = Object.hasOwn(definitions, type) ? definitions[type] : undefined
+          return connectorTakes(known?.paymentMethods, method, known?.rawCards === true)
+        },
         forConnection: (connection) => {
           const known = made.get(connection)
           if (known !== undefined) return Effect.succeed(known)

@@ -4,6 +4,7 @@ import { awaitsOutcome, type CreatePayment, Payment, PaymentAnswer, PaymentMetho
 import { PaymentCustomerNotFound } from "../../domain/payments/PaymentErrors.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
+import { CardVault, isVaultToken } from "../../ports/CardVault.js"
 import { CustomersRepository } from "../../ports/CustomersRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { Transactions } from "../../ports/Transactions.js"
@@ -124,6 +125,21 @@ const asItStandsNow = (tenant: Tenant, replayed: KeyedAnswer, context?: PaymentC
     })
   })
 
+/**
+ * The card a payment is routed by: a vaulted card's facts from the vault (the token refused when it
+ * is not this organization's and mode's), else what the request and the token say.
+ */
+const cardOfPayment = (tenant: Tenant, method: CreatePayment["payment_method"]) =>
+  Effect.gen(function*() {
+    const token = "token" in method ? method.token : null
+    const vault = yield* Effect.serviceOption(CardVault)
+    if (Option.isSome(vault) && isVaultToken(token)) {
+      const facts = yield* vault.value.forPayment(tenant, token)
+      return { card: { brand: facts.brand, last4: facts.last4, country: facts.country }, vaulted: true }
+    }
+    return { card: yield* knownCardOf(yield* Connectors, method), vaulted: false }
+  })
+
 /** The card, the route and the payment's first states: `created`, then `processing` with its first attempt. */
 const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | undefined, run: Running) =>
   Effect.gen(function*() {
@@ -132,8 +148,8 @@ const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | 
     if (input.customer_id !== undefined && Option.isNone(yield* (yield* CustomersRepository).find(tenant, input.customer_id))) {
       return yield* new PaymentCustomerNotFound({ id: input.customer_id })
     }
-    const card = yield* knownCardOf(yield* Connectors, input.payment_method)
-    const resolved = yield* (yield* ProviderResolution).forPayment(tenant, { provider: input.provider, ...routingFactsOf(input, card) })
+    const { card, vaulted } = yield* cardOfPayment(tenant, input.payment_method)
+    const resolved = yield* (yield* ProviderResolution).forPayment(tenant, { provider: input.provider, ...routingFactsOf(input, card), vaulted })
     const id = run.reserved ?? (yield* (yield* IdGenerator).make("pay"))
     const createdAt = yield* now
     const created = new Payment({

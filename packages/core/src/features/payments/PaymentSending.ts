@@ -3,10 +3,11 @@ import { awaitsOutcome, type Payment, PaymentAttempt } from "../../domain/paymen
 import { nextProvider, replaceAttempt, type Settlement, settlementOf, unansweredOf, unavailable } from "../../domain/payments/PaymentOutcomes.js"
 import { PaymentPolicy } from "../../domain/payments/PaymentPolicy.js"
 import { returnTokenFor } from "../../domain/payments/ReturnToken.js"
-import type { AuthorizationOutcome } from "../../domain/providers/ConnectorOutcomes.js"
+import { type AuthorizationOutcome, ConnectorUnavailable } from "../../domain/providers/ConnectorOutcomes.js"
 import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
+import { CardVault, isVaultToken, type VaultCardAccess } from "../../ports/CardVault.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { KeyMaterial } from "../../ports/KeyMaterial.js"
 import type { AuthorizeRequest, BrowserDetails, StoredCredential } from "../../ports/PaymentConnector.js"
@@ -76,7 +77,14 @@ const providerTextOf = (result: CallResult<AuthorizationOutcome>): string | unde
   }
 }
 
-const authorizeRequest = (payment: Payment, attempt: PaymentAttempt, context: SendContext | undefined, returnUrl: string): AuthorizeRequest => ({
+const authorizeRequest = (
+  payment: Payment,
+  attempt: PaymentAttempt,
+  context: SendContext | undefined,
+  returnUrl: string,
+  vaultCard: VaultCardAccess | undefined
+): AuthorizeRequest => ({
+  ...(vaultCard === undefined ? {} : { vaultCard }),
   reference: attempt.id,
   paymentId: payment.id,
   amount: payment.amount,
@@ -90,6 +98,32 @@ const authorizeRequest = (payment: Payment, attempt: PaymentAttempt, context: Se
   offSession: payment.off_session,
   storedCredential: context?.storedCredential ?? (payment.off_session ? "subsequent" : "none")
 })
+
+/**
+ * The vaulted card of a payment, for the connector of `connection` to decrypt while it builds its
+ * request (each decryption recorded); `undefined` for a PSP's own token.
+ */
+const vaultCardOf = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, connection: string): VaultCardAccess | undefined => {
+  const token = payment.payment_method.token
+  if (Option.isNone(vault) || !isVaultToken(token)) return undefined
+  return {
+    reveal: vault.value.reveal(tenant, token, { purpose: "authorization", paymentId: payment.id, connection }).pipe(
+      Effect.mapError(() => new ConnectorUnavailable({ reason: "the vaulted card is no longer in the vault" }))
+    )
+  }
+}
+
+/**
+ * The card's first authorization is over once a PSP answered or may have acted (no answer): its
+ * security code goes, whatever the outcome. A PSP that could not be reached saw nothing, and the
+ * next one in line still gets it.
+ */
+const afterVaultedSend = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, result: CallResult<AuthorizationOutcome>) => {
+  const token = payment.payment_method.token
+  if (Option.isNone(vault) || !isVaultToken(token) || result._tag === "Unavailable") return Effect.void
+  const networkTransactionId = result._tag === "Answered" && result.value._tag === "Authorized" ? result.value.networkTransactionId ?? null : null
+  return vault.value.authorized(tenant, token, networkTransactionId)
+}
 
 /** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
 const returnUrlOf = (tenant: Tenant, payment: Payment) =>
@@ -126,6 +160,7 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
   Effect.gen(function*() {
     const policy = yield* PaymentPolicy
     const calls = yield* PaymentCalls
+    const vault = yield* Effect.serviceOption(CardVault)
     let payment = start
     let resend = options.resend
     let connection = options.connection
@@ -143,8 +178,12 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
         (connector) =>
           acknowledged || signedUrl === undefined
             ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
-            : connector.authorize({ ...authorizeRequest(payment, attempt, options.context, signedUrl), resend })
+            : connector.authorize({
+              ...authorizeRequest(payment, attempt, options.context, signedUrl, vaultCardOf(vault, tenant, payment, attempt.provider)),
+              resend
+            })
       )
+      if (!acknowledged) yield* afterVaultedSend(vault, tenant, payment, result)
       connection = undefined
       yield* calls.keepProviderMessage(tenant, attempt.id, providerTextOf(result))
       // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays

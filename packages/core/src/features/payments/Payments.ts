@@ -15,7 +15,7 @@ import type {
 } from "../../domain/payments/PaymentErrors.js"
 import type { AuthorizationOutcome } from "../../domain/providers/ConnectorOutcomes.js"
 import type { ResourceReads } from "../../domain/ResourceReads.js"
-import type { NoProviderAvailable, ProviderNotUsable } from "../../domain/routing/RoutingErrors.js"
+import { NoProviderAvailable, type ProviderNotUsable } from "../../domain/routing/RoutingErrors.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { PaymentsRepository } from "../../ports/PaymentsRepository.js"
@@ -34,7 +34,12 @@ import { releaseRefund, reserveRefund } from "./RefundBalance.js"
 export type { PaymentContext } from "./PaymentCreation.js"
 
 /** What a payment could not do because the PSP refused it or could not be reached. */
-type Created = PaymentRefused | ReturnUrlRequired | ProviderNotUsable | NoProviderAvailable | PaymentCustomerNotFound
+type Created =
+  | PaymentRefused
+  | ReturnUrlRequired
+  | ProviderNotUsable
+  | NoProviderAvailable
+  | PaymentCustomerNotFound
 type Unreachable = ProviderUnavailable | ProviderTimeout
 
 /**
@@ -101,7 +106,15 @@ const make = Effect.gen(function*() {
   const repository = yield* PaymentsRepository
   const { returnFromAction } = yield* makePaymentReturn
   return Payments.of({
-    create: (tenant, input, context) => Effect.provide(createPayment(tenant, input, context), steps),
+    create: (tenant, input, context) =>
+      Effect.provide(createPayment(tenant, input, context), steps).pipe(
+        // Checkout and billing take vaulted cards later (issue 35): until then a vault token they
+        // cannot use says why, as no provider for it. The API's own create answers these failures as they are.
+        Effect.catchTags({
+          PaymentMethodNotFound: (failure) => new NoProviderAvailable({ reason: failure.answer.message }),
+          PaymentMethodModeMismatch: (failure) => new NoProviderAvailable({ reason: failure.answer.message })
+        })
+      ),
     createUnderKey: (tenant, input, keyed, context) => Effect.provide(createPaymentUnderKey(tenant, input, keyed, context), steps),
     resume: (tenant, id, context) => Effect.provide(resumePayment(tenant, id, context), steps),
     retrieve: (tenant, id) => records.load(tenant, id),

@@ -4,7 +4,7 @@ import type { PaymentRouting } from "../../domain/payments/Payment.js"
 import { type ProviderConnection, supports } from "../../domain/providers/ProviderConnection.js"
 import { NoProviderAvailable, ProviderNotUsable } from "../../domain/routing/RoutingErrors.js"
 import type { Candidate, Evaluation } from "../../domain/routing/RoutingEvaluation.js"
-import type { RoutingFacts } from "../../domain/routing/RoutingRule.js"
+import { methodToTake, type PaymentRoutingFacts, type RoutingFacts } from "../../domain/routing/RoutingRule.js"
 import { type Organization, paymentsRoutingOf } from "../../domain/tenancy/Organization.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
@@ -15,7 +15,10 @@ import { RoutingRules } from "./RoutingRules.js"
 
 export interface Resolved {
   readonly connection: ProviderConnection
-  /** Where a routed payment may fail over to, in order: eligible connections of the same type only. */
+  /**
+   * Where a routed payment may fail over to, in order: eligible connections of the same type (a PSP's
+   * token is that PSP's), or of any type that takes raw cards for a card from the service's vault.
+   */
   readonly fallbacks: ReadonlyArray<string>
   readonly routing: PaymentRouting
 }
@@ -50,7 +53,7 @@ const nothingEligible = (evaluation: Evaluation): string => {
 export class ProviderResolution extends Context.Tag("core/ProviderResolution")<ProviderResolution, {
   readonly forPayment: (
     tenant: Tenant,
-    request: RoutingFacts & { readonly provider: string | undefined }
+    request: PaymentRoutingFacts & { readonly provider: string | undefined }
   ) => Effect.Effect<Resolved, ProviderNotUsable | NoProviderAvailable>
   /**
    * The connection a checkout session pays on: the routing rules, then the default provider, then
@@ -75,8 +78,8 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
       const health = yield* ConnectionHealth
       const connectorTypes = yield* Connectors
       /** The connection's own limits, and what its connector type takes (never a card to PayPal). */
-      const usable = (connection: ProviderConnection, facts: RoutingFacts) =>
-        supports(connection, facts.currency, facts.method) && connectorTypes.takes(connection.type, facts.method)
+      const usable = (connection: ProviderConnection, facts: PaymentRoutingFacts) =>
+        supports(connection, facts.currency, facts.method) && connectorTypes.takes(connection.type, methodToTake(facts))
 
       /**
        * The organization's settings and connections. One after the other: both are kept a moment in
@@ -88,7 +91,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
           return { organization, all: yield* connections.list(tenant) }
         })
 
-      const forced = (tenant: Tenant, provider: string, facts: RoutingFacts) =>
+      const forced = (tenant: Tenant, provider: string, facts: PaymentRoutingFacts) =>
         Effect.gen(function*() {
           const found = yield* connections.findByName(tenant, provider)
           if (Option.isNone(found)) return yield* new ProviderNotUsable({ provider, reason: `no provider named '${echoed(provider)}'` })
@@ -110,7 +113,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
 
       const routed = (
         tenant: Tenant,
-        facts: RoutingFacts,
+        facts: PaymentRoutingFacts,
         organization: Option.Option<Organization>,
         all: ReadonlyArray<ProviderConnection>,
         useRules: boolean,
@@ -127,7 +130,7 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
             return {
               connection,
               fallbacks: eligible.slice(index + 1)
-                .filter((next) => !next.trial && connectionOf(next).type === connection.type)
+                .filter((next) => !next.trial && (facts.vaulted === true || connectionOf(next).type === connection.type))
                 .map((next) => next.provider),
               routing: {
                 strategy: candidate.rule_id === null ? "default" as const : "rules" as const,

@@ -9,6 +9,7 @@ import { type CreateRoutingRule, type RoutingFacts, RoutingRule, type UpdateRout
 import { defaultProviderOf, type Organization, PaymentsRouting, paymentsRoutingOf } from "../../domain/tenancy/Organization.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
+import { CardVault, isVaultToken } from "../../ports/CardVault.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
 import { ProviderConnectionsRepository } from "../../ports/ProviderConnectionsRepository.js"
@@ -176,6 +177,17 @@ interface ExplainReads {
   readonly connectorTypes: Context.Tag.Service<typeof Connectors>
 }
 
+/** What the vault shows of a card, for routing; nothing known when the token is not one of this tenant's cards. */
+const vaultedCardOf = (tenant: Tenant, token: string) =>
+  Effect.gen(function*() {
+    const vault = yield* Effect.serviceOption(CardVault)
+    const facts = Option.isNone(vault) ? Option.none() : yield* Effect.option(vault.value.forPayment(tenant, token))
+    return Option.match(facts, {
+      onNone: () => ({ brand: null, last4: null, country: null }),
+      onSome: (found) => ({ brand: found.brand, last4: found.last4, country: found.country })
+    })
+  })
+
 /** The dry run of `RoutingRules.explain`, on its own: the longest operation, and one that writes nothing. */
 const explainRouting =
   ({ connections, connectorTypes, organizations, repository }: ExplainReads) => (tenant: Tenant, input: EvaluateRouting): Effect.Effect<RoutingDecision> =>
@@ -183,8 +195,12 @@ const explainRouting =
       const organization = yield* organizations.find(tenant.organizationId)
       const mode = input.mode ??
         Option.match(organization, { onNone: () => "default" as const, onSome: (found) => paymentsRoutingOf(found, tenant.livemode) })
-      const card = yield* knownCardOf(connectorTypes, input.payment_method)
-      const facts = routingFactsOf(input, card)
+      // A card from the vault routes as a payment by it would: where raw cards go, with its BIN's country.
+      const vaulted = isVaultToken(input.payment_method.token ?? null)
+      const card = vaulted
+        ? yield* vaultedCardOf(tenant, input.payment_method.token!)
+        : yield* knownCardOf(connectorTypes, input.payment_method)
+      const facts = { ...routingFactsOf(input, card), vaulted }
       const listed = yield* connections.list(tenant)
       const excluded = input.exclude ?? []
       const time = yield* DateTime.now
@@ -231,9 +247,9 @@ const explainRouting =
           : { strategy: chosen.rule_id === null ? "default" as const : "rules" as const, rule_id: chosen.rule_id },
         provider: chosen?.provider ?? null,
         rule_id: chosen?.rule_id ?? null,
-        // As a payment fails over: later eligible ones of the same type, none taken only as a trial call.
+        // As a payment fails over: later eligible ones of the same type (of any type for a vaulted card), none taken only as a trial call.
         fallbacks: evaluation.eligible.slice(1)
-          .filter((candidate) => !candidate.trial && typeOf(candidate.provider) === typeOf(chosen!.provider))
+          .filter((candidate) => !candidate.trial && (vaulted || typeOf(candidate.provider) === typeOf(chosen!.provider)))
           .map((candidate) => candidate.provider),
         candidates: evaluation.candidates
       }

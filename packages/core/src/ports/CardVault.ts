@@ -1,0 +1,65 @@
+import { Context, type Effect, type Redacted } from "effect"
+import type { ConnectorUnavailable } from "../domain/providers/ConnectorOutcomes.js"
+import type { Tenant } from "../domain/Tenant.js"
+import type { CreatePaymentMethod, DeletedPaymentMethod, PaymentMethodResource, VaultedCardFacts } from "../domain/vault/PaymentMethod.js"
+import type { CardInvalid, PaymentMethodModeMismatch, PaymentMethodNotFound, RawCardDataDisabled } from "../domain/vault/VaultErrors.js"
+
+/**
+ * A card as a PSP that takes raw cards needs it, decrypted for one egress call's body and nothing
+ * else: the number and the security code stay `Redacted` so no log, span or error can print them.
+ */
+export interface RawCard {
+  readonly number: Redacted.Redacted<string>
+  readonly expMonth: number
+  readonly expYear: number
+  /** Only for the card's first authorization; `null` afterwards (it is never stored). */
+  readonly cvc: Redacted.Redacted<string> | null
+  readonly holderName: string | null
+  readonly brand: string
+  /** The scheme's id of the card's first authorization, for a later charge as a stored credential. */
+  readonly networkTransactionId: string | null
+}
+
+/** Why a card is decrypted: each decryption is recorded with these, append-only. */
+export interface CardUse {
+  readonly purpose: "authorization"
+  readonly paymentId: string
+  readonly connection: string
+}
+
+/**
+ * The card of a payment, handed to a connector whose PSP takes raw cards: `reveal` decrypts it (and
+ * records that it did) and is called only while the PSP request's body is built.
+ */
+export interface VaultCardAccess {
+  readonly reveal: Effect.Effect<RawCard, ConnectorUnavailable>
+}
+
+/**
+ * The card vault: cards encrypted under their own data keys, found by `pm_…` tokens of the
+ * organization and mode that made them. Nothing outside it reads its tables.
+ */
+export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
+  readonly tokenize: (
+    tenant: Tenant,
+    input: CreatePaymentMethod
+  ) => Effect.Effect<PaymentMethodResource, CardInvalid | RawCardDataDisabled>
+  readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<PaymentMethodResource, PaymentMethodNotFound>
+  /** The card's facts for a payment of this tenant; a card of the other mode is refused as such. */
+  readonly forPayment: (
+    tenant: Tenant,
+    id: string
+  ) => Effect.Effect<VaultedCardFacts, PaymentMethodNotFound | PaymentMethodModeMismatch>
+  /** Destroys the card's data: its token is refused from then on. */
+  readonly destroy: (tenant: Tenant, id: string) => Effect.Effect<DeletedPaymentMethod, PaymentMethodNotFound>
+  /** The card for one PSP call, recorded in the card's access log. */
+  readonly reveal: (tenant: Tenant, id: string, use: CardUse) => Effect.Effect<RawCard, PaymentMethodNotFound>
+  /**
+   * The card's first authorization has an outcome, whatever it is: its security code is destroyed,
+   * and the scheme's transaction id, when the PSP gave one, kept for later charges.
+   */
+  readonly authorized: (tenant: Tenant, id: string, networkTransactionId: string | null) => Effect.Effect<void>
+}>() {}
+
+/** Tokens of the vault start with `pm_` followed by our 30 characters of Crockford base32 (a Stripe `pm_…` is not one). */
+export const isVaultToken = (token: string | null): token is string => token !== null && /^pm_[0-9A-HJKMNP-TV-Z]{30}$/.test(token)

@@ -1,0 +1,175 @@
+import {
+  cardDigits,
+  CardInvalid,
+  cardProblem,
+  type CardUse,
+  CardVault,
+  DeletedPaymentMethod,
+  IdGenerator,
+  PaymentMethodModeMismatch,
+  PaymentMethodNotFound,
+  PaymentMethodResource,
+  RawCardDataDisabled,
+  type Tenant,
+  VaultedCardFacts
+} from "@orchestrator/core"
+import { Clock, DateTime, Effect, Layer, Option, Redacted } from "effect"
+import { createHmac } from "node:crypto"
+import { binFacts, isAmex } from "./cards/Bins.js"
+import { makeCvcCache } from "./cards/CvcCache.js"
+import { openCard, sealCard } from "./crypto/Envelope.js"
+import { KeyProvider } from "./keys/KeyProvider.js"
+import { type CardRow, VaultStore } from "./storage/VaultStore.js"
+
+export interface VaultOptions {
+  /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (off for every other). */
+  readonly rawCardData: (organizationId: string) => boolean
+  /** How long a security code waits for its card's first authorization (10 minutes unless said). */
+  readonly cvcTtlMillis?: number | undefined
+}
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** The sealed part of a card: what only the PSP call may read. */
+interface Secret {
+  readonly number: string
+  readonly holder_name: string | null
+  readonly exp_month: number
+  readonly exp_year: number
+}
+
+const factsOf = (row: CardRow) =>
+  new VaultedCardFacts({
+    brand: row.brand,
+    last4: row.last4,
+    exp_month: row.expMonth,
+    exp_year: row.expYear,
+    country: row.country,
+    funding: row.funding,
+    fingerprint: row.fingerprint
+  })
+
+const resourceOf = (row: CardRow) =>
+  new PaymentMethodResource({
+    object: "payment_method",
+    id: row.id,
+    type: "card",
+    card: factsOf(row),
+    created_at: DateTime.unsafeMake(row.createdAtMillis),
+    livemode: row.livemode
+  })
+
+/** The card vault over its key provider and its tables: the `CardVault` port's implementation. */
+export const CardVaultLive = (options: VaultOptions) =>
+  Layer.effect(
+    CardVault,
+    Effect.gen(function*() {
+      const keys = yield* KeyProvider
+      const store = yield* VaultStore
+      const ids = yield* IdGenerator
+      const cvcs = makeCvcCache(options.cvcTtlMillis ?? 10 * 60_000)
+      const provide = Effect.provideService(KeyProvider, keys)
+      const fingerprintOf = (organizationId: string, digits: string) =>
+        createHmac("sha256", keys.fingerprintKey).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
+
+      const mineInMode = (tenant: Tenant, id: string) =>
+        Effect.flatMap(store.find(tenant.organizationId, id), (found) =>
+          Option.isSome(found) && found.value.livemode === tenant.livemode ? Effect.succeed(found.value) : new PaymentMethodNotFound({ id }))
+
+      return {
+        tokenize: (tenant, input) =>
+          Effect.gen(function*() {
+            if (!options.rawCardData(tenant.organizationId)) {
+              return yield* new RawCardDataDisabled()
+            }
+            const today = DateTime.toPartsUtc(DateTime.unsafeMake(yield* Clock.currentTimeMillis))
+            const problem = cardProblem(input.card, { year: today.year, month: today.month }, isAmex)
+            if (problem !== undefined) {
+              return yield* new CardInvalid(problem)
+            }
+            const digits = cardDigits(input.card.number)!
+            const id = yield* ids.make("pm")
+            const secret: Secret = {
+              number: digits,
+              holder_name: input.card.holder_name ?? null,
+              exp_month: input.card.exp_month,
+              exp_year: input.card.exp_year
+            }
+            const sealed = yield* provide(sealCard(id, encoder.encode(JSON.stringify(secret))))
+            const facts = binFacts(digits)
+            const row: CardRow = {
+              id,
+              organizationId: tenant.organizationId,
+              livemode: tenant.livemode,
+              ...sealed,
+              brand: facts.brand,
+              funding: facts.funding,
+              country: facts.country,
+              last4: digits.slice(-4),
+              expMonth: input.card.exp_month,
+              expYear: input.card.exp_year,
+              fingerprint: fingerprintOf(tenant.organizationId, digits),
+              networkTransactionId: null,
+              createdAtMillis: yield* Clock.currentTimeMillis
+            }
+            yield* store.insert(row)
+            if (input.card.cvc !== undefined) {
+              yield* cvcs.put(id, input.card.cvc)
+            }
+            return resourceOf(row)
+          }),
+        retrieve: (tenant, id) =>
+          Effect.map(mineInMode(tenant, id), resourceOf),
+        forPayment: (tenant, id) =>
+          Effect.gen(function*() {
+            const found = yield* store.find(tenant.organizationId, id)
+            if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
+            if (found.value.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
+            return factsOf(found.value)
+          }),
+        destroy: (tenant, id) =>
+          Effect.gen(function*() {
+            yield* mineInMode(tenant, id)
+            yield* cvcs.destroy(id)
+            if (!(yield* store.destroy(tenant.organizationId, id))) return yield* new PaymentMethodNotFound({ id })
+            return new DeletedPaymentMethod({ object: "payment_method", id, deleted: true })
+          }),
+        reveal: (tenant, id, use: CardUse) =>
+          Effect.gen(function*() {
+            const row = yield* mineInMode(tenant, id)
+            // Recorded before the decryption: an access that fails half-way is still an access.
+            yield* store.appendAccess({
+              cardId: id,
+              organizationId: tenant.organizationId,
+              livemode: tenant.livemode,
+              purpose: use.purpose,
+              paymentId: use.paymentId,
+              connection: use.connection,
+              atMillis: yield* Clock.currentTimeMillis
+            })
+            const plaintext = yield* provide(openCard(id, row)).pipe(
+              // A card that does not open is never guessed at: the payment cannot use it.
+              Effect.catchTag("VaultKeyFailure", () => new PaymentMethodNotFound({ id }))
+            )
+            const secret = JSON.parse(decoder.decode(plaintext)) as Secret
+            plaintext.fill(0)
+            const cvc = yield* cvcs.peek(id)
+            return {
+              number: Redacted.make(secret.number),
+              expMonth: secret.exp_month,
+              expYear: secret.exp_year,
+              holderName: secret.holder_name,
+              cvc: Option.isSome(cvc) ? Redacted.make(cvc.value) : null,
+              brand: row.brand,
+              networkTransactionId: row.networkTransactionId
+            }
+          }),
+        authorized: (tenant, id, networkTransactionId) =>
+          Effect.gen(function*() {
+            yield* cvcs.destroy(id)
+            if (networkTransactionId !== null) yield* store.keepNetworkTransaction(tenant.organizationId, id, networkTransactionId)
+          })
+      }
+    })
+  )

@@ -1,0 +1,98 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Option } from "effect"
+import { type AccessRecord, type CardRow, VaultStore } from "./VaultStore.js"
+
+interface CardRecord {
+  readonly id: string
+  readonly organization_id: string
+  readonly livemode: boolean
+  readonly key_version: number
+  readonly wrapped_key: string
+  readonly ciphertext: string
+  readonly brand: string
+  readonly last4: string
+  readonly exp_month: number
+  readonly exp_year: number
+  readonly country: string | null
+  readonly funding: CardRow["funding"]
+  readonly fingerprint: string
+  readonly network_transaction_id: string | null
+  readonly created_at: Date | string
+}
+
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
+const bytes = (text: string) => new Uint8Array(Buffer.from(text, "base64"))
+
+const rowOf = (record: CardRecord): CardRow => ({
+  id: record.id,
+  organizationId: record.organization_id,
+  livemode: record.livemode,
+  keyVersion: Number(record.key_version),
+  wrappedKey: bytes(record.wrapped_key),
+  ciphertext: bytes(record.ciphertext),
+  brand: record.brand,
+  last4: record.last4,
+  expMonth: Number(record.exp_month),
+  expYear: Number(record.exp_year),
+  country: record.country,
+  funding: record.funding,
+  fingerprint: record.fingerprint,
+  networkTransactionId: record.network_transaction_id,
+  createdAtMillis: new Date(record.created_at).getTime()
+})
+
+/** The vault's tables in PostgreSQL or PGlite (schema `vault`, migrations 0020 and 0021). */
+export const VaultStoreSql = Layer.effect(
+  VaultStore,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return {
+      insert: (row) =>
+        sql`insert into vault.cards (id, organization_id, livemode, key_version, wrapped_key, ciphertext, brand, last4,
+          exp_month, exp_year, country, funding, fingerprint, created_at)
+          values (${row.id}, ${row.organizationId}, ${row.livemode}, ${row.keyVersion}, ${base64(row.wrappedKey)},
+          ${base64(row.ciphertext)}, ${row.brand}, ${row.last4}, ${row.expMonth}, ${row.expYear}, ${row.country}, ${row.funding},
+          ${row.fingerprint}, ${new Date(row.createdAtMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
+      find: (organizationId, id) =>
+        sql<CardRecord>`select * from vault.cards where organization_id = ${organizationId} and id = ${id}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), rowOf)),
+          Effect.orDie
+        ),
+      destroy: (organizationId, id) =>
+        sql<{ id: string }>`delete from vault.cards where organization_id = ${organizationId} and id = ${id} returning id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
+        sql`update vault.cards set network_transaction_id = ${networkTransactionId}
+          where organization_id = ${organizationId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+      appendAccess: (record) =>
+        sql`insert into vault.card_accesses (card_id, organization_id, livemode, purpose, payment_id, connection, at)
+          values (${record.cardId}, ${record.organizationId}, ${record.livemode}, ${record.purpose}, ${record.paymentId},
+          ${record.connection}, ${new Date(record.atMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
+      accesses: (organizationId, cardId) =>
+        sql<{
+          card_id: string
+          organization_id: string
+          livemode: boolean
+          purpose: string
+          payment_id: string | null
+          connection: string | null
+          at: Date | string
+        }>`select * from vault.card_accesses where organization_id = ${organizationId} and card_id = ${cardId} order by seq`.pipe(
+          Effect.map((rows) =>
+            rows.map((row): AccessRecord => ({
+              cardId: row.card_id,
+              organizationId: row.organization_id,
+              livemode: row.livemode,
+              purpose: row.purpose,
+              paymentId: row.payment_id,
+              connection: row.connection,
+              atMillis: new Date(row.at).getTime()
+            }))
+          ),
+          Effect.orDie
+        )
+    }
+  })
+)

@@ -1,0 +1,119 @@
+import { SqlClient } from "@effect/sql"
+import { it } from "@effect/vitest"
+import { CardVault, IdGenerator, type Tenant } from "@orchestrator/core"
+import { testDatabases } from "@orchestrator/testing"
+import { Effect, Layer, Redacted, TestClock } from "effect"
+import { describe, expect } from "vitest"
+import { CardVaultLive, KeyProvider, localKeyProvider, parseKeyring, splitKey, VaultStore, VaultStoreMemory, VaultStoreSql } from "../src/index.js"
+
+const keys = Layer.succeed(KeyProvider, localKeyProvider(new Map([[1, new Uint8Array(32).fill(7)]]), "test"))
+const vaultOn = (store: Layer.Layer<VaultStore, unknown>) =>
+  CardVaultLive({ rawCardData: (organization) => organization === "org_raw", cvcTtlMillis: 5 * 60_000 }).pipe(
+    Layer.provideMerge(Layer.mergeAll(keys, store, IdGenerator.layer))
+  )
+
+const test: Tenant = { organizationId: "org_raw", livemode: false }
+const visa = { type: "card" as const, card: { number: "4242 4242 4242 4242", exp_month: 12, exp_year: 2034, cvc: "123" } }
+const use = { purpose: "authorization" as const, paymentId: "pay_1", connection: "stripe-main" }
+
+const stores = [
+  { name: "memory", layer: VaultStoreMemory },
+  ...testDatabases().map((database) => ({ name: database.name, layer: VaultStoreSql.pipe(Layer.provide(database.layer)) }))
+]
+
+for (const store of stores) {
+  describe(`the card vault on ${store.name}`, () => {
+    it.scoped("vaults a card, shows only its facts, reveals it for a PSP call with an access record", () =>
+      Effect.gen(function*() {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 29))
+        const vault = yield* CardVault
+        const created = yield* vault.tokenize(test, visa)
+        expect(created.id).toMatch(/^pm_[0-9A-Z]{30}$/)
+        expect(created.card).toMatchObject({ brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034, country: "US", funding: "credit" })
+        expect(JSON.stringify(created)).not.toContain("4242424242424242")
+        const again = yield* vault.tokenize(test, visa)
+        expect(again.card.fingerprint).toBe(created.card.fingerprint)
+        const elsewhere = yield* vault.tokenize({ organizationId: "org_raw", livemode: true }, visa)
+        expect(elsewhere.card.fingerprint).toBe(created.card.fingerprint)
+
+        const card = yield* vault.reveal(test, created.id, use)
+        expect(Redacted.value(card.number)).toBe("4242424242424242")
+        expect(card.cvc === null ? null : Redacted.value(card.cvc)).toBe("123")
+        expect(String(card.number)).not.toContain("4242")
+        const accesses = yield* (yield* VaultStore).accesses("org_raw", created.id)
+        expect(accesses).toMatchObject([{ purpose: "authorization", paymentId: "pay_1", connection: "stripe-main", livemode: false }])
+
+        // The first authorization's outcome destroys the code; the network reference is kept.
+        yield* vault.authorized(test, created.id, "ntid_123")
+        const later = yield* vault.reveal(test, created.id, use)
+        expect(later.cvc).toBeNull()
+        expect(later.networkTransactionId).toBe("ntid_123")
+
+        // Another mode or organization sees nothing; a live payment is told the card is test-mode.
+        expect((yield* Effect.flip(vault.retrieve({ organizationId: "org_other", livemode: false }, created.id)))._tag).toBe("PaymentMethodNotFound")
+        expect((yield* Effect.flip(vault.forPayment({ organizationId: "org_raw", livemode: true }, created.id)))._tag).toBe("PaymentMethodModeMismatch")
+
+        yield* vault.destroy(test, created.id)
+        expect((yield* Effect.flip(vault.retrieve(test, created.id)))._tag).toBe("PaymentMethodNotFound")
+        expect((yield* Effect.flip(vault.reveal(test, created.id, use)))._tag).toBe("PaymentMethodNotFound")
+      }).pipe(Effect.provide(vaultOn(store.layer))))
+  })
+}
+
+describe("the card vault's rules", () => {
+  it.scoped("refuses raw card data unless the organization may send it, and bad cards with clear codes", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 29))
+      const vault = yield* CardVault
+      expect((yield* Effect.flip(vault.tokenize({ organizationId: "org_plain", livemode: false }, visa)))._tag).toBe("RawCardDataDisabled")
+      const refusal = (card: Partial<typeof visa.card>) => Effect.flip(vault.tokenize(test, { type: "card", card: { ...visa.card, ...card } }))
+      expect((yield* refusal({ number: "4242424242424241" })).answer).toMatchObject({ code: "invalid_number", param: "card.number" })
+      expect((yield* refusal({ number: "4242" })).answer).toMatchObject({ code: "invalid_number" })
+      expect((yield* refusal({ number: "4242-abcd" })).answer).toMatchObject({ code: "invalid_number" })
+      expect((yield* refusal({ exp_month: 13 })).answer).toMatchObject({ code: "invalid_expiry_month", param: "card.exp_month" })
+      expect((yield* refusal({ exp_year: 2026, exp_month: 10 })).answer).toMatchObject({ code: "expired_card" })
+      expect((yield* refusal({ cvc: "12" })).answer).toMatchObject({ code: "invalid_cvc", param: "card.cvc" })
+      expect((yield* refusal({ number: "378282246310005", cvc: "123" })).answer).toMatchObject({ code: "invalid_cvc" })
+    }).pipe(Effect.provide(vaultOn(VaultStoreMemory))))
+
+  it.scoped("forgets a security code after its time in memory", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 29))
+      const vault = yield* CardVault
+      const created = yield* vault.tokenize(test, visa)
+      yield* TestClock.adjust("5 minutes")
+      expect((yield* vault.reveal(test, created.id, use)).cvc).toBeNull()
+    }).pipe(Effect.provide(vaultOn(VaultStoreMemory))))
+
+  it("combines two custodian shares into the key, and refuses keys that are not 32 bytes", () => {
+    const key = new Uint8Array(32).fill(9)
+    const [first, second] = splitKey(key)
+    const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
+    expect(parseKeyring(`2:${b64(first)}^${b64(second)}`).get(2)).toEqual(key)
+    expect(() => parseKeyring("1:AAAA")).toThrow(/32 bytes/)
+    expect(() => parseKeyring("")).toThrow(/no vault key/)
+  })
+})
+
+for (const database of testDatabases()) {
+  describe(`the access log on ${database.name}`, () => {
+    it.scoped("is append-only: an update or a delete is refused by the database", () =>
+      Effect.gen(function*() {
+        const store = yield* VaultStore
+        const record = {
+          cardId: "pm_X",
+          organizationId: "org_log",
+          livemode: false,
+          purpose: "authorization",
+          paymentId: "pay_1",
+          connection: "c",
+          atMillis: 0
+        }
+        yield* store.appendAccess(record)
+        const sql = yield* SqlClient.SqlClient
+        expect((yield* Effect.either(sql`delete from vault.card_accesses where organization_id = 'org_log'`))._tag).toBe("Left")
+        expect((yield* Effect.either(sql`update vault.card_accesses set purpose = 'x' where organization_id = 'org_log'`))._tag).toBe("Left")
+        expect(yield* store.accesses("org_log", "pm_X")).toEqual([record])
+      }).pipe(Effect.provide(VaultStoreSql.pipe(Layer.provideMerge(database.layer)))))
+  })
+}
