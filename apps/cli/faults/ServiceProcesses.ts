@@ -5,7 +5,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
 
-export { freePort } from "@orchestrator/testing"
+// The package's index imports vitest, which throws outside a test run: this file only.
+export { freePort } from "@orchestrator/testing/processes"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 const BIN = path.join(ROOT, "bin/orchestrator")
