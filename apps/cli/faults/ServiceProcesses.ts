@@ -5,8 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
 
-// The package's index imports vitest, which throws outside a test run: this file only.
-export { freePort } from "@orchestrator/testing/processes"
+export { freePort } from "@orchestrator/testing/node"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 const BIN = path.join(ROOT, "bin/orchestrator")
