@@ -6,6 +6,7 @@ import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
 import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { makeDocsRoutes } from "./docs/DocsRoutes.js"
+import { OpenApiRouteLive } from "./docs/OpenApiRoute.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive, isProbe, TraceProbes } from "./health/HealthHttp.js"
@@ -60,7 +61,7 @@ export const HttpRoutesLive = <E, R>(pages: Layer.Layer<never, E, R>, options: {
     // Probes come every few seconds and say nothing: no trace of theirs unless asked.
     HttpMiddleware.withTracerDisabledWhen((request) => options.traceProbes !== true && isProbe(request.url)),
     Layer.provide(DocsLive),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+    Layer.provide(OpenApiRouteLive),
     Layer.provide(pages),
     Layer.provide(CheckoutPagesLive),
     Layer.provide(EdgeLive),
