@@ -164,6 +164,11 @@ const main = async () => {
     const figures = targets.map((target, index) => figuresOf(target, limits, floor, measured[index]!))
     if (ref === undefined) return report(figures[0]!)
     reportSideBySide(figures[0]!, figures[1]!, { rounds: { this: measured[0]!.rounds, against: measured[1]!.rounds } })
+    // The spread between rounds says how far a ratio above can be trusted on a machine this busy.
+    for (const [index, target] of targets.entries()) {
+      const each = measured[index]!.rounds.map((one) => `${round(one.payments_per_s)}/s at ${round(one.cpu_ms_per_payment ?? 0, 2)} ms`)
+      log(`${target.commit}, round by round: ${each.join(", ")}`)
+    }
   } finally {
     for (const target of targets) target.remove()
   }
