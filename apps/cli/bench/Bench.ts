@@ -79,6 +79,7 @@ const figuresOf = (target: Target, limits: Limits, floor: HttpFloor, measured: M
     payments_per_s_at_1m: round(stored.payments_per_s_at_1m),
     deliveries_per_s: round(stored.deliveries_per_s),
     backlog: BACKLOG,
+    delivery_connections: stored.delivery_connections,
     lost: stored.lost,
     duplicated: stored.duplicated,
     idle_rss_mb: round(payments.idle_rss_mb),

@@ -60,6 +60,8 @@ export interface StoredFigures {
   readonly list_p99_ms: number
   readonly payments_per_s_at_1m: number
   readonly deliveries_per_s: number
+  /** Connections the receiver accepted over the drain: keep-alive to the endpoint, or a socket per delivery. */
+  readonly delivery_connections: number
   readonly lost: number
   readonly duplicated: number
   readonly rss_mb: number
@@ -99,6 +101,7 @@ const drainBacklog = async (target: Target, receiver: CountingReceiver, example:
   log(`${target.commit}: webhook deliveries: a backlog of ${BACKLOG} events`)
   await seedEvents(target.database, target.organizationId, BACKLOG, example)
   const drainStarted = Date.now()
+  const connectionsBefore = receiver.connections()
   const service = await start(target)
   try {
     const seeded = () => [...receiver.counts.keys()].filter((id) => id.startsWith("evt_seed_")).length
@@ -108,7 +111,13 @@ const drainBacklog = async (target: Target, receiver: CountingReceiver, example:
     // Whatever arrives twice arrives within a lease or two: wait a little before counting.
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     const duplicated = [...receiver.counts.entries()].filter(([id, count]) => id.startsWith("evt_seed_") && count > 1).length
-    return { deliveriesPerSecond: BACKLOG / drainSeconds, lost: BACKLOG - seeded(), duplicated, rss: service.peakRssMb }
+    return {
+      deliveriesPerSecond: BACKLOG / drainSeconds,
+      connections: receiver.connections() - connectionsBefore,
+      lost: BACKLOG - seeded(),
+      duplicated,
+      rss: service.peakRssMb
+    }
   } finally {
     await service.stop()
   }
@@ -126,6 +135,7 @@ export const storedPhases = async (target: Target): Promise<StoredFigures> => {
       list_p99_ms: listed.p99,
       payments_per_s_at_1m: crowded.requestsPerSecond,
       deliveries_per_s: drained.deliveriesPerSecond,
+      delivery_connections: drained.connections,
       lost: drained.lost,
       duplicated: drained.duplicated,
       rss_mb: Math.max(rss, drained.rss)
