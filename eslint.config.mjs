@@ -23,11 +23,10 @@ export default tseslint.config(
       // `Data.TaggedEnum<{ Pending: {} }>` and `TaggedError<{}>` are Effect's idiom for a case without fields.
       "@typescript-eslint/no-empty-object-type": "off",
       // Each workspace package has one front door (its package.json `exports`): a module inside another
-      // package is its own business. `@orchestrator/connectors/node` is a declared entry (Node-only adapters),
-      // and `@orchestrator/testing/processes` (ports and process trees, for scripts run outside vitest).
+      // package is its own business. `@orchestrator/connectors/node` is a declared entry (Node-only adapters).
       "no-restricted-imports": ["error", {
         patterns: [{
-          regex: "^@orchestrator/[a-z-]+/(?!node$|processes$).+",
+          regex: "^@orchestrator/[a-z-]+/(?!node$).+",
           message: "Import a workspace package through its front door (`@orchestrator/<name>`), not a module inside it."
         }]
       }],

@@ -17,16 +17,21 @@ const BUILT = path.join(ROOT, "apps/cli/dist/orchestrator.mjs")
 /** Builds the service once per bench run, so the figures are always of the code as it stands. */
 export const buildService = () => execFileSync("pnpm", ["-s", "build"], { cwd: ROOT, stdio: "inherit" })
 
-/** `BENCH_BUNDLE` runs another build instead (a copy of an earlier one, to compare side by side). */
-const run = (args: ReadonlyArray<string>, nodeArgs: ReadonlyArray<string> = []) =>
-  [process.execPath, [...nodeArgs, process.env.BENCH_BUNDLE || BUILT, ...args]] as const
+/** The bundle run: this build, or `BENCH_BUNDLE` (another build, e.g. a copy of an earlier one). */
+export const defaultBundle = () => process.env.BENCH_BUNDLE || BUILT
 
-// The subpath: the package's front door imports vitest, which only runs inside a test.
-export { freePort } from "@orchestrator/testing/processes"
+const run = (args: ReadonlyArray<string>, nodeArgs: ReadonlyArray<string> = [], bundle = defaultBundle()) =>
+  [process.execPath, [...nodeArgs, bundle, ...args]] as const
+
+export { freePort } from "@orchestrator/testing/node"
 
 export type Env = Readonly<Record<string, string>>
 
-export const cli = (env: Env, ...args: Array<string>) => execFileSync(...run(args), { env: { ...process.env, ...env }, encoding: "utf8" })
+/** The command-line tool of `bundle` (`pnpm bench --against` runs two). */
+export const cliOf = (bundle: string, env: Env, ...args: Array<string>) =>
+  execFileSync(...run(args, [], bundle), { env: { ...process.env, ...env }, encoding: "utf8" })
+
+export const cli = (env: Env, ...args: Array<string>) => cliOf(defaultBundle(), env, ...args)
 
 /**
  * What a probe of its own (`bench:statements`, `bench:profile`, `bench:deliveries`) runs the service
@@ -63,19 +68,22 @@ export const scratchService = (command: string, prefix: string, extra: Env = {})
 }
 
 /** The database migrated, and an organization with a test key, through the command-line tool. */
-export const migratedMerchant = (env: Env, name: string) => {
-  cli(env, "migrate")
-  const organizationId = /Created organization (org_\w+)/.exec(cli(env, "org", "create", "--name", name))![1]!
-  const secret = /: (sk_test_\w+)/.exec(cli(env, "keys", "create", "--org", organizationId))![1]!
+export const migratedMerchant = (env: Env, name: string, bundle = defaultBundle()) => {
+  cliOf(bundle, env, "migrate")
+  const organizationId = /Created organization (org_\w+)/.exec(cliOf(bundle, env, "org", "create", "--name", name))![1]!
+  const secret = /: (sk_test_\w+)/.exec(cliOf(bundle, env, "keys", "create", "--org", organizationId))![1]!
   return { organizationId, secret }
 }
 
-/** Peak resident memory of a process and its children so far (VmHWM), in MiB. */
-const peakRssMb = (pid: number): number => {
+/**
+ * Resident memory of a process and its children (the largest of them), in MiB: its peak so far
+ * (`VmHWM`) or now (`VmRSS`).
+ */
+const rssMb = (pid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number => {
   const own = (() => {
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
-      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024
+      return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024
     } catch {
       return 0
     }
@@ -86,7 +94,7 @@ const peakRssMb = (pid: number): number => {
   } catch {
     children = []
   }
-  return Math.max(own, ...children.map(peakRssMb))
+  return Math.max(own, ...children.map((child) => rssMb(child, field)))
 }
 
 export type Role = "start" | "http" | "worker"
@@ -100,17 +108,19 @@ export class RunningService {
 
   /**
    * `roleEnv` adds to `env` for one role only (the bench points one role at a counting relay);
-   * `roleNodeArgs` are Node's own options for one role (`--cpu-prof`, which NODE_OPTIONS refuses).
+   * `roleNodeArgs` are Node's own options for one role (`--cpu-prof`, which NODE_OPTIONS refuses);
+   * `bundle` is the build run.
    */
   static async start(
     env: Env,
     roles: ReadonlyArray<Role>,
     port: number,
     roleEnv: Partial<Record<Role, Env>> = {},
-    roleNodeArgs: Partial<Record<Role, ReadonlyArray<string>>> = {}
+    roleNodeArgs: Partial<Record<Role, ReadonlyArray<string>>> = {},
+    bundle = defaultBundle()
   ) {
     const children = roles.map((role) =>
-      spawn(...run([role], roleNodeArgs[role]), {
+      spawn(...run([role], roleNodeArgs[role], bundle), {
         env: { ...process.env, ...env, ...roleEnv[role], PORT: String(port) },
         stdio: ["ignore", "ignore", "inherit"]
       })
@@ -131,7 +141,13 @@ export class RunningService {
 
   /** The largest peak RSS of the service's processes (each HTTP process counts on its own). */
   get peakRssMb() {
-    return Math.max(...this.children.map((child) => (child.pid === undefined ? 0 : peakRssMb(child.pid))))
+    return Math.max(...this.children.map((child) => (child.pid === undefined ? 0 : rssMb(child.pid))))
+  }
+
+  /** Resident memory of `role`'s processes now (the largest of them). */
+  rssMb(role: Role) {
+    const child = this.children[this.roles.indexOf(role)]
+    return child?.pid === undefined ? 0 : rssMb(child.pid, "VmRSS")
   }
 
   /** CPU time used so far by the processes of `role` (`start` serves HTTP on the embedded database). */

@@ -5,8 +5,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
 
-// The subpath: the package's front door imports vitest, which only runs inside a test.
-export { freePort } from "@orchestrator/testing/processes"
+export { freePort } from "@orchestrator/testing/node"
 
 const ROOT = path.resolve(import.meta.dirname, "../../..")
 const BIN = path.join(ROOT, "bin/orchestrator")

@@ -9,6 +9,8 @@ export const startCountingReceiver = () =>
   new Promise<{
     readonly url: string
     readonly counts: Map<string, number>
+    /** TCP connections the sender opened so far: with keep-alive, far fewer than deliveries. */
+    readonly connections: () => number
     readonly close: () => void
   }>((resolve) => {
     const counts = new Map<string, number>()
@@ -21,11 +23,14 @@ export const startCountingReceiver = () =>
         response.writeHead(200).end()
       })
     })
+    let connections = 0
+    server.on("connection", () => connections++)
     server.keepAliveTimeout = 30_000
     server.listen(0, "127.0.0.1", () =>
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
         counts,
+        connections: () => connections,
         close: () => {
           server.closeAllConnections()
           server.close()

@@ -7,6 +7,7 @@ import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/Ch
 import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { DisputesHttpLive } from "./disputes/DisputesHttp.js"
 import { makeDocsRoutes } from "./docs/DocsRoutes.js"
+import { OpenApiRouteLive } from "./docs/OpenApiRoute.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
 import { HealthHttpLive, isProbe, TraceProbes } from "./health/HealthHttp.js"
@@ -68,7 +69,7 @@ const routes = <E, R>(pages: Layer.Layer<never, E, R>, tracing: boolean, options
     // it on every request. Probes come every few seconds and say nothing: no trace of theirs unless asked.
     HttpMiddleware.withTracerDisabledWhen((request) => !tracing || (options.traceProbes !== true && isProbe(request.url))),
     Layer.provide(DocsLive),
-    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+    Layer.provide(OpenApiRouteLive),
     Layer.provide(pages),
     Layer.provide(CheckoutPagesLive),
     Layer.provide(EdgeLive),

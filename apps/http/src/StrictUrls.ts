@@ -6,10 +6,8 @@ import { Effect, Option } from "effect"
 /** Matches a path the way the router does: `:param` segments, any case, a trailing slash or not. */
 const patternOf = (path: string) => new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}/?$`, "i")
 
-const document = OpenApi.fromApi(Api)
-
 /** The credentials an endpoint takes in the query, as the document declares them (`:id` is `{id}` there). */
-const securityQueryOf = (method: string, path: string): ReadonlySet<string> => {
+const securityQueryOf = (document: OpenApi.OpenAPISpec, method: string, path: string): ReadonlySet<string> => {
   const operation = document.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase() as "get"]
   const schemes = document.components.securitySchemes as Record<string, { readonly in?: string; readonly name?: string }>
   return new Set(
@@ -18,15 +16,32 @@ const securityQueryOf = (method: string, path: string): ReadonlySet<string> => {
   )
 }
 
-const endpoints = Object.values(Api.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>).flatMap((group) =>
-  Object.values(group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).map((endpoint) => ({
-    method: endpoint.method,
-    pattern: patternOf(endpoint.path),
-    takesQuery: Option.isSome(endpoint.urlParamsSchema),
-    // A credential some endpoints take in the query (a checkout session's client secret).
-    credentials: securityQueryOf(endpoint.method, endpoint.path)
-  }))
-)
+interface Endpoint {
+  readonly method: string
+  readonly pattern: RegExp
+  readonly takesQuery: boolean
+  readonly credentials: ReadonlySet<string>
+}
+
+/**
+ * Every endpoint as this check needs it, made on the first request with a query: the document it
+ * reads (with its examples) is then dropped, not held by every process from its start.
+ */
+let endpointsMade: ReadonlyArray<Endpoint> | undefined
+const endpoints = (): ReadonlyArray<Endpoint> => {
+  if (endpointsMade !== undefined) return endpointsMade
+  const document = OpenApi.fromApi(Api)
+  endpointsMade = Object.values(Api.groups as unknown as Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps>).flatMap((group) =>
+    Object.values(group.endpoints as unknown as Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>).map((endpoint) => ({
+      method: endpoint.method,
+      pattern: patternOf(endpoint.path),
+      takesQuery: Option.isSome(endpoint.urlParamsSchema),
+      // A credential some endpoints take in the query (a checkout session's client secret).
+      credentials: securityQueryOf(document, endpoint.method, endpoint.path)
+    }))
+  )
+  return endpointsMade
+}
 
 /**
  * The query parameter the request should not have: the first one an endpoint without a query schema
@@ -34,7 +49,7 @@ const endpoints = Object.values(Api.groups as unknown as Record<string, HttpApiG
  * authentication, like the body); a path no endpoint matches is left to the router.
  */
 const undeclaredIn = (method: string, path: string, names: ReadonlyArray<string>): string | undefined => {
-  const matching = endpoints.filter((endpoint) =>
+  const matching = endpoints().filter((endpoint) =>
     (endpoint.method === method || (method === "HEAD" && endpoint.method === "GET")) && endpoint.pattern.test(path)
   )
   if (matching.length === 0 || matching.some((endpoint) => endpoint.takesQuery)) return undefined
