@@ -1,5 +1,5 @@
 import { Organizations, PublicUrls } from "@orchestrator/core"
-import { testDatabases } from "@orchestrator/testing"
+import { testDatabases } from "@orchestrator/testing/node"
 import { Effect } from "effect"
 import { runJobs, serverLayer } from "../support/TestServer.js"
 import type { Keys } from "./ExampleRequests.js"

@@ -14,7 +14,7 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { DashboardPagesLive } from "@orchestrator/dashboard"
-import { freePort as freePortNumber } from "@orchestrator/testing"
+import { freePort as freePortNumber } from "@orchestrator/testing/node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { HttpRoutesLive } from "../../src/HttpRoutes.js"
 import { HttpServerNodeLive, type HttpServerOptions } from "../../src/HttpServerNode.js"
