@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
+import { checkoutSetup } from "./support/CheckoutFixtures.js"
 import { json } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
 
@@ -78,6 +79,17 @@ for (const database of testDatabases()) {
         expect(again.json.card.fingerprint).not.toBe(created.json.card.fingerprint)
         const twice = yield* mine.call("POST", "/v1/payment_methods", card())
         expect(twice.json.card.fingerprint).toBe(created.json.card.fingerprint)
+      }))
+
+    it.effect("a checkout session refuses a vaulted card the shopper names: rejected like a decline, nothing charged", () =>
+      Effect.gen(function*() {
+        const { confirm, organization, server } = yield* checkoutSetup()
+        enabled.add(organization.id)
+        const vaulted = yield* server("/v1/payment_methods", { method: "POST", body: card() })
+        expect(vaulted.status).toBe(201)
+        const confirmed = yield* confirm(vaulted.json.id)
+        expect(confirmed.json.status).not.toBe("complete")
+        expect((yield* server("/v1/payments")).json.data).toEqual([])
       }))
   })
 }

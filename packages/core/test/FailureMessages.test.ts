@@ -17,4 +17,13 @@ describe("failure messages", () => {
     expect(new TextEncoder().encode(providerText("€".repeat(2_000))).length).toBe(1_023)
     expect(providerText("a".repeat(5_000)).length).toBe(PROVIDER_TEXT_LIMIT)
   })
+
+  it("keeps no card number a PSP's error page echoed back, in any grouping", () => {
+    const echoed = "502 Bad Gateway: card[number]=4242424242424242&card[exp_month]=12 or 4242 4242 4242 4242 / 4000-0566-5566-5556"
+    const kept = providerText(echoed)
+    expect(kept).not.toMatch(/4242\D?4242\D?4242\D?4242|4000\D?0566/)
+    expect(kept).toContain("502 Bad Gateway")
+    // Digits that fail Luhn (an order number, a timestamp) stay.
+    expect(providerText("order 1234567890123 at 1795000000000")).toBe("order 1234567890123 at 1795000000000")
+  })
 })

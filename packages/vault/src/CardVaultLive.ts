@@ -15,7 +15,7 @@ import {
 } from "@orchestrator/core"
 import { Clock, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
-import { binFacts, isAmex } from "./cards/Bins.js"
+import { binFacts, isAmex, isTestCard } from "./cards/Bins.js"
 import { makeCvcCache } from "./cards/CvcCache.js"
 import { openCard, sealCard } from "./crypto/Envelope.js"
 import { KeyProvider } from "./keys/KeyProvider.js"
@@ -89,6 +89,13 @@ export const CardVaultLive = (options: VaultOptions) =>
               return yield* new CardInvalid(problem)
             }
             const digits = cardDigits(input.card.number)!
+            if (!tenant.livemode && !isTestCard(digits)) {
+              return yield* new CardInvalid({
+                code: "invalid_number",
+                param: "card.number",
+                message: "Test mode takes only test card numbers (e.g. 4242 4242 4242 4242); a real card needs a live key."
+              })
+            }
             const id = yield* ids.make("pm")
             const secret: Secret = {
               number: digits,

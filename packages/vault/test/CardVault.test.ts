@@ -74,6 +74,10 @@ describe("the card vault's rules", () => {
       expect((yield* refusal({ exp_year: 2026, exp_month: 10 })).answer).toMatchObject({ code: "expired_card" })
       expect((yield* refusal({ cvc: "12" })).answer).toMatchObject({ code: "invalid_cvc", param: "card.cvc" })
       expect((yield* refusal({ number: "378282246310005", cvc: "123" })).answer).toMatchObject({ code: "invalid_cvc" })
+      // A real card (a valid number outside the PSPs' test BINs) is refused in test mode, taken in live mode.
+      expect((yield* refusal({ number: "4539578763621486" })).answer).toMatchObject({ code: "invalid_number", param: "card.number" })
+      const real = yield* vault.tokenize({ organizationId: "org_raw", livemode: true }, { type: "card", card: { ...visa.card, number: "4539578763621486" } })
+      expect(real.card.last4).toBe("1486")
     }).pipe(Effect.provide(vaultOn(VaultStoreMemory))))
 
   it.scoped("forgets a security code after its time in memory", () =>
@@ -97,7 +101,7 @@ describe("the card vault's rules", () => {
 
 for (const database of testDatabases()) {
   describe(`the access log on ${database.name}`, () => {
-    it.scoped("is append-only: an update or a delete is refused by the database", () =>
+    it.scoped("is append-only: an update, a delete or a truncate is refused by the database", () =>
       Effect.gen(function*() {
         const store = yield* VaultStore
         const record = {
@@ -113,6 +117,7 @@ for (const database of testDatabases()) {
         const sql = yield* SqlClient.SqlClient
         expect((yield* Effect.either(sql`delete from vault.card_accesses where organization_id = 'org_log'`))._tag).toBe("Left")
         expect((yield* Effect.either(sql`update vault.card_accesses set purpose = 'x' where organization_id = 'org_log'`))._tag).toBe("Left")
+        expect((yield* Effect.either(sql`truncate vault.card_accesses`))._tag).toBe("Left")
         expect(yield* store.accesses("org_log", "pm_X")).toEqual([record])
       }).pipe(Effect.provide(VaultStoreSql.pipe(Layer.provideMerge(database.layer)))))
   })

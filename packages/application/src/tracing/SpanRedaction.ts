@@ -6,6 +6,8 @@
  * text is cleared of anything shaped like a key, a secret, a card token or a card number.
  */
 
+import { scrubCardNumbers } from "@orchestrator/core"
+
 /** Headers worth seeing in a trace; every other header (credentials, signatures, cookies) is dropped. */
 const KEPT_HEADERS = new Set([
   "accept",
@@ -32,24 +34,6 @@ const SECRET_SHAPES: ReadonlyArray<RegExp> = [
 ]
 
 const REDACTED = "[redacted]"
-
-/** Luhn's checksum, which card numbers pass. */
-const passesLuhn = (digits: string): boolean => {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) {
-      digit *= 2
-      if (digit > 9) digit -= 9
-    }
-    sum += digit
-  }
-  return sum % 10 === 0
-}
-
-/** `text` with every card number (13 to 19 digits, a network's first digit, Luhn) replaced. */
-const scrubCardNumbers = (text: string): string =>
-  text.replace(/(?<![\w.])[2-6](?:[ -]?\d){12,18}(?![\w.])/g, (match) => passesLuhn(match.replace(/[ -]/g, "")) ? REDACTED : match)
 
 /** `text` with every secret-shaped part and card number replaced. */
 export const scrubText = (text: string): string => {

@@ -26,5 +26,7 @@ end
 $$;
 create trigger card_accesses_append_only before update or delete on vault.card_accesses
   for each row execute function vault.refuse_change();
+create trigger card_accesses_not_emptied before truncate on vault.card_accesses
+  for each statement execute function vault.refuse_change();
 `).unprepared
 })

@@ -43,3 +43,10 @@ export const isAmex = (digits: string): boolean => brandOf(digits) === "amex"
 /** The card's facts: from the table when its BIN is there, else its brand only. */
 export const binFacts = (digits: string): BinFacts =>
   TEST_BINS.find(([prefix]) => digits.startsWith(prefix))?.[1] ?? { brand: brandOf(digits), funding: "unknown", country: null }
+
+/**
+ * Whether the number is one of the PSPs' documented test cards (its BIN in the table). Test mode
+ * takes only these, as Stripe's does: a test key, which any developer holds and whose connections may
+ * point anywhere, must never be a way to put a real card in the vault or to send one out.
+ */
+export const isTestCard = (digits: string): boolean => TEST_BINS.some(([prefix]) => digits.startsWith(prefix))

@@ -6,7 +6,7 @@ const decoder = new TextDecoder()
 
 /**
  * Security codes waiting for their card's first authorization: in this process's memory only,
- * encrypted under a key made at start (a heap dump shows neither), each gone after `ttlMillis`
+ * encrypted under a key made at start (a heap dump shows no code in clear), each gone after `ttlMillis`
  * or once taken. Never written to a database (PCI DSS 3.3.1: not stored after authorization).
  */
 export const makeCvcCache = (ttlMillis: number) => {
@@ -20,6 +20,11 @@ export const makeCvcCache = (ttlMillis: number) => {
       Effect.map(Clock.currentTimeMillis, (now) => {
         sweep(now)
         held.set(cardId, { box: gcmSeal(key, encoder.encode(cvc), encoder.encode(cardId)), until: now + ttlMillis })
+        // Gone at its time even if nothing touches the cache again (a sweep alone waits for the next use).
+        const entry = held.get(cardId)
+        setTimeout(() => {
+          if (held.get(cardId) === entry) held.delete(cardId)
+        }, ttlMillis).unref()
       }),
     /** The code while it is held and unexpired; reading does not remove it (a retry of the same send needs it). */
     peek: (cardId: string) =>

@@ -1,3 +1,5 @@
+import { scrubCardNumbers } from "../vault/CardChecks.js"
+
 /**
  * Our own message for each normalized failure code a PSP connector reports. A PSP's words never
  * reach a merchant: its text may be anything the base URL answered (an internal page, a stack
@@ -52,11 +54,12 @@ export const PROVIDER_TEXT_LIMIT = 1024
 
 /**
  * A PSP's raw text as it is kept on an attempt: the first KiB (cut on a character boundary), NUL
- * replaced (PostgreSQL text cannot hold it).
+ * replaced (PostgreSQL text cannot hold it), and any card number in it replaced (an error page, a
+ * proxy's or a WAF's, may echo the request that carried a vaulted card).
  */
 export const providerText = (text: string): string => {
   // eslint-disable-next-line no-control-regex -- NUL is exactly what is replaced
-  const clean = text.replace(/\u0000/g, "\uFFFD")
+  const clean = scrubCardNumbers(text.replace(/\u0000/g, "\uFFFD"))
   const encoder = new TextEncoder()
   if (encoder.encode(clean).length <= PROVIDER_TEXT_LIMIT) return clean
   let bytes = 0

@@ -59,3 +59,11 @@ export const cardProblem = (
   }
   return undefined
 }
+
+/**
+ * `text` with every run of digits shaped like a card number (13 to 19 digits, maybe grouped by spaces
+ * or dashes, a network's first digit, passing Luhn) replaced by `replacement`: for text from outside
+ * (a PSP's error page may echo the request it was sent) before it is kept or exported.
+ */
+export const scrubCardNumbers = (text: string, replacement = "[redacted]"): string =>
+  text.replace(/(?<![\w.])[2-6](?:[ -]?\d){12,18}(?![\w.])/g, (match) => luhnValid(match.replace(/[ -]/g, "")) ? replacement : match)

@@ -4,6 +4,7 @@ import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "../../doma
 import type { Payment } from "../../domain/payments/Payment.js"
 import { CARD_METHOD, isRedirectMethod } from "../../domain/payments/PaymentMethodTypes.js"
 import type { Tenant } from "../../domain/Tenant.js"
+import { isVaultToken } from "../../ports/CardVault.js"
 import { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
 import { PublicUrls } from "../../ports/PublicUrls.js"
 import { Transactions } from "../../ports/Transactions.js"
@@ -44,7 +45,9 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       // it in the tab's session storage for the way back instead.
       const returnUrl = session.return_url?.split("{CHECKOUT_SESSION_ID}").join(session.id) ??
         urls.checkoutPage(session.id)
-      const made = yield* payments.create(tenant, {
+      // A vaulted card (pm_…) is the merchant's to charge, not a shopper's to name: until sessions take
+      // the vault's own form, one sent here is refused like a declined card and nothing is charged.
+      const made = input.payment_method.type === "card" && isVaultToken(input.payment_method.token) ? null : yield* payments.create(tenant, {
         amount: session.amount,
         currency: session.currency,
         payment_method: input.payment_method,
