@@ -18,9 +18,10 @@ import { stopWithParent } from "./ParentWatch.js"
 
 /**
  * The application for `settings`: the core over its adapters (SQL storage on the configured database,
- * the connectors, the webhook sender, the keys from the master secret, the rate limiter).
+ * the connectors, the webhook sender, the keys from the master secret, the rate limiter). A service
+ * (`announce`) says where its vault keys come from; a command-line tool's command prints only its answer.
  */
-export const applicationFor = (settings: Settings) =>
+export const applicationFor = (settings: Settings, options: { readonly announce?: boolean } = {}) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       yield* Effect.promise(() => fs.mkdir(settings.dataDir, { recursive: true }))
@@ -39,7 +40,7 @@ export const applicationFor = (settings: Settings) =>
           }),
         catch: (error) => new Error(`card vault: ${error instanceof Error ? error.message : String(error)}`)
       })
-      yield* announce(`Card vault: keys from ${vaultKeys.origin}`)
+      if (options.announce === true) yield* announce(`Card vault: keys from ${vaultKeys.origin}`)
       return applicationLayer({
         vault: {
           keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
@@ -82,7 +83,7 @@ export const runService = <E>(settings: Settings, roles: Layer.Layer<never, E, A
   const parts = [roles, ...(settings.stopWithParent ? [stopWithParent] : []), processMetrics(settings)]
   // Said once the whole service has been released (the server drained, the worker stopped, the
   // database closed): merged layers are released side by side, so no finalizer of theirs could say it.
-  return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(applicationFor(settings)))).pipe(
+  return Layer.launch(Layer.mergeAll(bootstrap, ...parts).pipe(Layer.provide(applicationFor(settings, { announce: true })))).pipe(
     Effect.onExit((exit) => Exit.isInterrupted(exit) ? Effect.logInfo("Stopped cleanly.") : Effect.void)
   )
 }
