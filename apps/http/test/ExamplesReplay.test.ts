@@ -32,6 +32,9 @@ const UNREACHABLE: Readonly<Record<string, Readonly<Record<number, string>>>> = 
     200: "the page shown when the payment has no return_url of its own (a subscription's first charge on a card that asks for 3D Secure)",
     400: "the return answers 404 to anything without the token signed for the payment, before reading anything else"
   },
+  "paymentMethods.create": {
+    422: "raw card data is the operator's to allow per organization, and the example shop is allowed; PaymentMethods.test.ts shows the refusal"
+  },
   "providerWebhooks.receive": { 200: "a PSP's webhook carries the PSP's own signature (5 minutes valid) and charge references; the sandbox sends its own" }
 }
 

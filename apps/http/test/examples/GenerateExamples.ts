@@ -18,9 +18,20 @@ import { type Recorded, recordMore, recordScenario } from "./ExampleRecording.js
 import { DOCUMENTED_BASE_URL, type Keys, replaceInStrings, send } from "./ExampleRequests.js"
 import { exampleMerchant, exampleServer } from "./ExampleServer.js"
 import { commonCases, genericCases, operationsOf } from "./GenericCases.js"
+import { paymentMethodSteps } from "./PaymentMethodScenario.js"
 import { paymentSteps, refundSteps, setupSteps } from "./PaymentScenario.js"
 
-export const scenario = [...setupSteps, ...paymentSteps, ...refundSteps, ...disputeSteps, ...webhookSteps, ...billingSteps, ...checkoutSteps, ...closingSteps]
+export const scenario = [
+  ...setupSteps,
+  ...paymentSteps,
+  ...refundSteps,
+  ...paymentMethodSteps,
+  ...disputeSteps,
+  ...webhookSteps,
+  ...billingSteps,
+  ...checkoutSteps,
+  ...closingSteps
+]
 
 /** Every event the merchant's requests made, newest first, page by page. */
 const allEvents = (baseUrl: string, keys: Keys) =>

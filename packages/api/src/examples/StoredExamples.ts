@@ -56,6 +56,9 @@ import operationInvoicesList from "../../examples/invoices.list.json" with { typ
 import operationInvoicesRetrieve from "../../examples/invoices.retrieve.json" with { type: "json" }
 import operationOrganizationRetrieve from "../../examples/organization.retrieve.json" with { type: "json" }
 import operationOrganizationUpdate from "../../examples/organization.update.json" with { type: "json" }
+import operationPaymentMethodsCreate from "../../examples/paymentMethods.create.json" with { type: "json" }
+import operationPaymentMethodsDelete from "../../examples/paymentMethods.delete.json" with { type: "json" }
+import operationPaymentMethodsRetrieve from "../../examples/paymentMethods.retrieve.json" with { type: "json" }
 import operationPaymentReturnReturn from "../../examples/paymentReturn.return.json" with { type: "json" }
 import operationPaymentsCancel from "../../examples/payments.cancel.json" with { type: "json" }
 import operationPaymentsCapture from "../../examples/payments.capture.json" with { type: "json" }
@@ -130,6 +133,9 @@ export const storedOperations = [
   operationInvoicesRetrieve,
   operationOrganizationRetrieve,
   operationOrganizationUpdate,
+  operationPaymentMethodsCreate,
+  operationPaymentMethodsDelete,
+  operationPaymentMethodsRetrieve,
   operationPaymentReturnReturn,
   operationPaymentsCancel,
   operationPaymentsCapture,

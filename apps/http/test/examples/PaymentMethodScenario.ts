@@ -1,0 +1,31 @@
+import { del, get, post, type ScenarioStep, step } from "./ScenarioStep.js"
+
+const card = { number: "4242 4242 4242 4242", exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Jane Doe" }
+
+/**
+ * A card in the vault (the example shop may send raw card data, as the operator allows it with
+ * ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS): vaulted, refused when its number is wrong, charged by
+ * its pm_ id, deleted and gone.
+ */
+export const paymentMethodSteps: ReadonlyArray<ScenarioStep> = [
+  step("paymentMethods.create", "card", 201, "Vault a card: only its facts come back", () => post("/v1/payment_methods", { type: "card", card }), {
+    saveAs: "vaulted"
+  }),
+  step(
+    "paymentMethods.create",
+    "invalid_number",
+    400,
+    "A number whose check digit is wrong",
+    () => post("/v1/payment_methods", { type: "card", card: { ...card, number: "4242 4242 4242 4241" } })
+  ),
+  step("paymentMethods.retrieve", "card", 200, "A vaulted card", (saved) => get(`/v1/payment_methods/${saved("vaulted").id}`)),
+  step(
+    "payments.create",
+    "vaulted_card",
+    201,
+    "A payment with a vaulted card: any connection that takes raw cards may charge it",
+    (saved) => post("/v1/payments", { amount: 3200, currency: "EUR", payment_method: { type: "card", token: saved("vaulted").id } }, "order-3001")
+  ),
+  step("paymentMethods.delete", "deleted", 200, "Delete a card: its data is destroyed", (saved) => del(`/v1/payment_methods/${saved("vaulted").id}`)),
+  step("paymentMethods.retrieve", "deleted", 404, "A deleted card is gone", (saved) => get(`/v1/payment_methods/${saved("vaulted").id}`))
+]
