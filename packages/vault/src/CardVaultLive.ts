@@ -156,8 +156,13 @@ export const CardVaultLive = (options: VaultOptions) =>
               atMillis: yield* Clock.currentTimeMillis
             })
             const plaintext = yield* provide(openCard(id, row)).pipe(
-              // A card that does not open is never guessed at: the payment cannot use it.
-              Effect.catchTag("VaultKeyFailure", () => new PaymentMethodNotFound({ id }))
+              // A card that does not open is never guessed at: the payment cannot use it. It means a
+              // missing key version or a tampered row, which the operator must hear of (ids only).
+              Effect.catchTag("VaultKeyFailure", () =>
+                Effect.zipRight(
+                  Effect.logWarning(`The vault could not open card ${id} of ${tenant.organizationId}: its key version is missing or its row was altered.`),
+                  new PaymentMethodNotFound({ id })
+                ))
             )
             const secret = JSON.parse(decoder.decode(plaintext)) as Secret
             plaintext.fill(0)
