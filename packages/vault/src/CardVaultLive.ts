@@ -60,6 +60,16 @@ const resourceOf = (row: CardRow) =>
     livemode: row.livemode
   })
 
+/**
+ * A card that does not open (a key version missing, a row altered): the operator hears of it, by ids
+ * only, and the payment finds no such card.
+ */
+const unopenable = (tenant: Tenant, id: string) =>
+  Effect.zipRight(
+    Effect.logWarning(`The vault could not open card ${id} of ${tenant.organizationId}: its key version is missing or its row was altered.`),
+    new PaymentMethodNotFound({ id })
+  )
+
 /** The card vault over its key provider and its tables: the `CardVault` port's implementation. */
 export const CardVaultLive = (options: VaultOptions) =>
   Layer.effect(
@@ -156,13 +166,8 @@ export const CardVaultLive = (options: VaultOptions) =>
               atMillis: yield* Clock.currentTimeMillis
             })
             const plaintext = yield* provide(openCard(id, row)).pipe(
-              // A card that does not open is never guessed at: the payment cannot use it. It means a
-              // missing key version or a tampered row, which the operator must hear of (ids only).
-              Effect.catchTag("VaultKeyFailure", () =>
-                Effect.zipRight(
-                  Effect.logWarning(`The vault could not open card ${id} of ${tenant.organizationId}: its key version is missing or its row was altered.`),
-                  new PaymentMethodNotFound({ id })
-                ))
+              // A card that does not open is never guessed at: the payment cannot use it.
+              Effect.catchTag("VaultKeyFailure", () => unopenable(tenant, id))
             )
             const secret = JSON.parse(decoder.decode(plaintext)) as Secret
             plaintext.fill(0)
