@@ -5,7 +5,9 @@
  * fails the run. Needs `DATABASE_URL` (a database of its own is created beside it) and, when set,
  * uses `REDIS_URL` for rate limits as production would.
  */
+import { randomBytes } from "node:crypto"
 import { startCountingReceiver } from "../support/CountingReceiver.js"
+import { dumpHoldsCardNumber, holdsCardNumber } from "./CardNumbers.js"
 import { createDatabase, dropDatabase, restartPostgres } from "./Database.js"
 import { checkInvariants, settled } from "./Invariants.js"
 import { runPaymentLoad } from "./PaymentLoad.js"
@@ -23,7 +25,12 @@ const main = async () => {
   if (baseUrl === undefined) throw new Error("pnpm test:faults needs DATABASE_URL (PostgreSQL): the suite restarts it")
   const name = `faults_${Date.now()}`
   const database = createDatabase(baseUrl, name)
-  const receiver = await startCountingReceiver()
+  let webhookBodiesWithCardNumber = 0
+  const receiver = await startCountingReceiver({
+    inspect: (body) => {
+      if (holdsCardNumber(body)) webhookBodiesWithCardNumber++
+    }
+  })
   const ports = [await freePort(), await freePort()]
   const env = {
     DATABASE_URL: database.url,
@@ -31,6 +38,8 @@ const main = async () => {
     ORCHESTRATOR_DATA_DIR: `/tmp/${name}`,
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${ports[0]}`,
     LOG_LEVEL: "warn",
+    // The card vault's key, the same for every process (as production must set it).
+    ORCHESTRATOR_VAULT_KEYS: `1:${randomBytes(32).toString("base64")}`,
     // The webhook receiver counting deliveries listens on this machine (PostgreSQL denies that by default).
     ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
     ...(process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL })
@@ -44,10 +53,12 @@ const main = async () => {
     // The load is a test of faults, not of the rate limit.
     cli(env, "org", "rate-limit", "--org", organizationId, "--test-rps", "100000")
 
+    // The load vaults a card through the API (raw card data, as a merchant migrating a vault would).
+    const serviceEnv = { ...env, ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS: organizationId }
     for (const [index, port] of ports.entries()) {
-      processes.push(new ServiceProcess(`http-${index + 1}`, "http", { ...env, PORT: String(port) }))
+      processes.push(new ServiceProcess(`http-${index + 1}`, "http", { ...serviceEnv, PORT: String(port) }))
     }
-    processes.push(new ServiceProcess("worker-1", "worker", env), new ServiceProcess("worker-2", "worker", env))
+    processes.push(new ServiceProcess("worker-1", "worker", serviceEnv), new ServiceProcess("worker-2", "worker", serviceEnv))
     for (const process of processes) process.start()
     const apiUrls = ports.map((port) => `http://127.0.0.1:${port}`)
     for (const [index, url] of apiUrls.entries()) {
@@ -118,7 +129,17 @@ const main = async () => {
     }
     log(`settled after the load: ${JSON.stringify(open)}`)
 
-    const invariants = checkInvariants(database, organizationId, figures, receiver.counts, endpoint.id)
+    const cardNumbers = [
+      ...(dumpHoldsCardNumber(database) ? ["pg_dump of the database holds the vaulted card's number"] : []),
+      ...processes.filter((process) => process.scan.sightings > 0).map((process) =>
+        `${process.name} printed the vaulted card's number ${process.scan.sightings} times`
+      ),
+      ...(webhookBodiesWithCardNumber > 0 ? [`${webhookBodiesWithCardNumber} webhook bodies held the vaulted card's number`] : [])
+    ]
+    const invariants = [
+      ...checkInvariants(database, organizationId, figures, receiver.counts, endpoint.id),
+      { name: "no card number outside the vault: database dump, every process's output, webhook bodies", violations: cardNumbers }
+    ]
     const violations = invariants.reduce((sum, invariant) => sum + invariant.violations.length, 0)
     const payments = figures.paymentsByKey.size
     console.log("")

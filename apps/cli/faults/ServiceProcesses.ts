@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as path from "node:path"
+import { OutputScan } from "./CardNumbers.js"
 
 export { freePort } from "@orchestrator/testing/node"
 
@@ -28,10 +29,15 @@ export class ServiceProcess {
     readonly env: ServiceEnvironment
   ) {}
 
+  /** Every line it printed, searched for the vaulted card's number (the kept output is only the last lines). */
+  readonly scan = new OutputScan()
+
   start() {
     const child = spawn(BIN, [this.role], { env: { ...process.env, ...this.env }, stdio: ["ignore", "pipe", "pipe"] })
     const keep = (chunk: Buffer) => {
-      this.output.push(chunk.toString("utf8"))
+      const text = chunk.toString("utf8")
+      this.scan.read(text)
+      this.output.push(text)
       if (this.output.length > 200) this.output.shift()
     }
     child.stdout!.on("data", keep)

@@ -1,11 +1,11 @@
 /**
  * A merchant's webhook receiver for the bench and the fault suite: answers 200 at once and counts
- * how often each event id arrived.
+ * how often each event id arrived; `inspect` sees each body (the fault suite searches them for card numbers).
  */
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 
-export const startCountingReceiver = () =>
+export const startCountingReceiver = (options: { readonly inspect?: (body: string) => void } = {}) =>
   new Promise<{
     readonly url: string
     readonly counts: Map<string, number>
@@ -18,7 +18,9 @@ export const startCountingReceiver = () =>
       const chunks: Array<Buffer> = []
       request.on("data", (chunk: Buffer) => chunks.push(chunk))
       request.on("end", () => {
-        const id = /"id":"(evt_[^"]+)"/.exec(Buffer.concat(chunks).toString("utf8"))?.[1]
+        const body = Buffer.concat(chunks).toString("utf8")
+        options.inspect?.(body)
+        const id = /"id":"(evt_[^"]+)"/.exec(body)?.[1]
         if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1)
         response.writeHead(200).end()
       })
