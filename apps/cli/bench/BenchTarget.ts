@@ -44,6 +44,8 @@ export const prepareTarget = (options: { readonly commit: string; readonly bundl
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
     // The webhook receiver of the delivery phase listens on this machine (PostgreSQL denies that by default).
     ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
+    // The card vault's key (a build without a vault ignores it).
+    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 7).toString("base64")}`,
     ...(url === undefined ? {} : { DATABASE_URL: url })
   }
   try {
@@ -56,7 +58,8 @@ export const prepareTarget = (options: { readonly commit: string; readonly bundl
         ? { _tag: "Embedded", dataDir: path.join(dataDir, "postgres") }
         : { _tag: "Postgres", url: Redacted.make(url) },
       url,
-      env,
+      // The vaulted-payment phase vaults its card through the API (raw card data, as a migrating merchant would).
+      env: { ...env, ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS: organizationId },
       roles: url === undefined ? ["start"] : ["http", "worker"],
       organizationId,
       headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
@@ -77,6 +80,9 @@ export const sandboxConnectionId = (target: Target) =>
     `select id from provider_connections
     where organization_id = '${target.organizationId}' and not livemode and name = 'sandbox_a'`
   ], { encoding: "utf8" }).trim()
+
+/** A card the vault holds, for the vaulted-payment phase (a test card: test mode takes no other). */
+export const VAULTED_CARD = JSON.stringify({ type: "card", card: { number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" } })
 
 /** A card payment's body, as every phase sends it. */
 export const PAYMENT = JSON.stringify({ amount: 1234, currency: "EUR", payment_method: { type: "card", token: "tok_visa" } })

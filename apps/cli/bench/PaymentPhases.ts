@@ -6,13 +6,15 @@
 import * as os from "node:os"
 import { freePort, RunningService } from "./BenchService.js"
 import { CONNECTIONS, log, PHASE_SECONDS, SEQUENTIAL, WARM_UP_SECONDS } from "./BenchSettings.js"
-import { PAYMENT, type Target } from "./BenchTarget.js"
+import { PAYMENT, type Target, VAULTED_CARD } from "./BenchTarget.js"
 import { closedLoop, openLoop, sequential } from "./LoadGenerator.js"
 
 export interface PaymentRound {
   readonly payments_per_s: number
   readonly cpu_ms_per_payment: number | null
   readonly worker_cpu_ms_per_payment: number | null
+  /** The same closed loop paying with a card the service's vault holds (`pm_…`); null for a build without a vault. */
+  readonly vaulted_cpu_ms_per_payment: number | null
   readonly p50_ms: number
   readonly p95_ms: number
   readonly p99_ms: number
@@ -28,16 +30,33 @@ export interface PaymentRound {
 }
 
 /** POST /v1/payments under `connections` connections for `seconds`, each request with a fresh key. */
-export const paymentsLoad = (target: Target, service: RunningService, seconds: number, prefix: string) =>
+export const paymentsLoad = (target: Target, service: RunningService, seconds: number, prefix: string, body = PAYMENT) =>
   closedLoop({
     url: `${service.url}/v1/payments`,
     method: "POST",
     headers: target.headers,
-    body: PAYMENT,
+    body,
     connections: CONNECTIONS,
     seconds,
     keyPrefix: prefix
   })
+
+/**
+ * The serving process's CPU per payment made with a vaulted card: the card decrypted, its access
+ * recorded, and the number forwarded, on top of a PSP token's path. Null when the build has no vault.
+ */
+const vaultedPaymentsCpu = async (target: Target, service: RunningService) => {
+  const vaulted = await fetch(`${service.url}/v1/payment_methods`, { method: "POST", headers: target.headers, body: VAULTED_CARD })
+  const card = await vaulted.json().catch(() => undefined) as { id?: string } | undefined
+  if (vaulted.status !== 201 || card?.id === undefined) return null
+  log(`${target.commit}: POST /v1/payments with a vaulted card, closed loop, ${CONNECTIONS} connections`)
+  const body = JSON.stringify({ ...JSON.parse(PAYMENT), payment_method: { type: "card", token: card.id } })
+  const role = target.roles[0]!
+  const before = service.cpuMs(role)
+  const loop = await paymentsLoad(target, service, PHASE_SECONDS, "vaulted", body)
+  if (loop.non2xx > 0 || loop.errors > 0) throw new Error(`vaulted payments failed under load: ${JSON.stringify(loop)}`)
+  return loop.completed > 0 ? (service.cpuMs(role) - before) / loop.completed : null
+}
 
 export const paymentRound = async (target: Target): Promise<PaymentRound> => {
   const service = await RunningService.start(target.env, target.roles, await freePort(), {}, {}, target.bundle)
@@ -61,6 +80,8 @@ export const paymentRound = async (target: Target): Promise<PaymentRound> => {
       worker: target.url === undefined ? null : perPayment(service.cpuMs("worker") - cpuBefore.worker)
     }
     if (closed.non2xx > 0 || closed.errors > 0) throw new Error(`payments failed under load: ${JSON.stringify(closed)}`)
+
+    const vaultedCpu = await vaultedPaymentsCpu(target, service)
 
     log(`${target.commit}: one payment at a time`)
     const createOne = async () => {
@@ -93,6 +114,7 @@ export const paymentRound = async (target: Target): Promise<PaymentRound> => {
       payments_per_s: closed.requestsPerSecond,
       cpu_ms_per_payment: cpu.serving,
       worker_cpu_ms_per_payment: cpu.worker,
+      vaulted_cpu_ms_per_payment: vaultedCpu,
       p50_ms: open.p50,
       p95_ms: open.p95,
       p99_ms: open.p99,
@@ -118,6 +140,7 @@ export const combineRounds = (rounds: ReadonlyArray<PaymentRound>): PaymentRound
     payments_per_s: mean((round) => round.payments_per_s)!,
     cpu_ms_per_payment: mean((round) => round.cpu_ms_per_payment),
     worker_cpu_ms_per_payment: mean((round) => round.worker_cpu_ms_per_payment),
+    vaulted_cpu_ms_per_payment: mean((round) => round.vaulted_cpu_ms_per_payment),
     p50_ms: mean((round) => round.p50_ms)!,
     p95_ms: mean((round) => round.p95_ms)!,
     p99_ms: mean((round) => round.p99_ms)!,
