@@ -62,7 +62,7 @@ const resourceOf = (row: CardRow) =>
 
 /**
  * A card that does not open (a key version missing, a row altered): the operator hears of it, by ids
- * only, and the payment finds no such card.
+ * only; the payment is refused for good (`payment_method_unusable`), with no PSP called.
  */
 const unopenable = (tenant: Tenant, id: string) =>
   Effect.zipRight(
