@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { isFailing, KeyMaterial } from "@orchestrator/core"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis"
 import { Database } from "@orchestrator/sql"
-import { KeyProvider, localKeyProvider } from "@orchestrator/vault"
+import { KeyProvider, localKeyProvider, SharedCvcsRedis } from "@orchestrator/vault"
 import { ConfigError, Console, Effect, Exit, Layer, Logger, Option, Redacted, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import * as fs from "node:fs/promises"
 import { applicationLayer, sqlStorage } from "../Application.js"
@@ -37,7 +37,9 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
       return applicationLayer({
         vault: {
           keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
-          rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId)
+          rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId),
+          // Every process must find the code of a card another one tokenized.
+          ...Option.match(settings.redisUrl, { onNone: () => ({}), onSome: (url) => ({ sharedCvcs: SharedCvcsRedis(Redacted.value(url)) }) })
         },
         storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),
