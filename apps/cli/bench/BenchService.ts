@@ -50,8 +50,8 @@ export const scratchService = (command: string, prefix: string, extra: Env = {})
   const env: Env = {
     ORCHESTRATOR_DATA_DIR: dataDir,
     ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
-    // On PostgreSQL the card vault's keys must be given (every process the same).
-    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 7).toString("base64")}`,
+    // On PostgreSQL the vault's keys are required (every process must open every card).
+    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0xb3).toString("base64")}`,
     LOG_LEVEL: "warn",
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
     DATABASE_URL: url,

@@ -40,12 +40,12 @@ export const prepareTarget = (options: { readonly commit: string; readonly bundl
   const env: Env = {
     ORCHESTRATOR_DATA_DIR: dataDir,
     ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
+    // On PostgreSQL the vault's keys are required (every process must open every card).
+    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0xb3).toString("base64")}`,
     LOG_LEVEL: "warn",
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
     // The webhook receiver of the delivery phase listens on this machine (PostgreSQL denies that by default).
     ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
-    // The card vault's key (a build without a vault ignores it).
-    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 7).toString("base64")}`,
     ...(url === undefined ? {} : { DATABASE_URL: url })
   }
   try {

@@ -5,7 +5,6 @@
  * fails the run. Needs `DATABASE_URL` (a database of its own is created beside it) and, when set,
  * uses `REDIS_URL` for rate limits as production would.
  */
-import { randomBytes } from "node:crypto"
 import { startCountingReceiver } from "../support/CountingReceiver.js"
 import { dumpHoldsCardNumber, holdsCardNumber } from "./CardNumbers.js"
 import { createDatabase, dropDatabase, restartPostgres } from "./Database.js"
@@ -35,11 +34,11 @@ const main = async () => {
   const env = {
     DATABASE_URL: database.url,
     ORCHESTRATOR_ENCRYPTION_KEY: "5a".repeat(32),
+    // On PostgreSQL the vault's keys are required (every process must open every card).
+    ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0x5a).toString("base64")}`,
     ORCHESTRATOR_DATA_DIR: `/tmp/${name}`,
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${ports[0]}`,
     LOG_LEVEL: "warn",
-    // The card vault's key, the same for every process (as production must set it).
-    ORCHESTRATOR_VAULT_KEYS: `1:${randomBytes(32).toString("base64")}`,
     // The webhook receiver counting deliveries listens on this machine (PostgreSQL denies that by default).
     ORCHESTRATOR_EGRESS_PRIVATE_ADDRESSES: "allow",
     ...(process.env.REDIS_URL === undefined ? {} : { REDIS_URL: process.env.REDIS_URL })

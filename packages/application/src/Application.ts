@@ -21,7 +21,7 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { StorageSql } from "@orchestrator/sql"
-import { CardVaultLive, KeyProvider, localKeyProvider, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
+import { CardVaultLive, KeyProvider, localKeyProvider, type SharedCvcs, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -48,6 +48,8 @@ export interface VaultSettings {
   /** Whether an organization may send raw card numbers to `POST /v1/payment_methods`; none may unless said. */
   readonly rawCardData?: (organizationId: string) => boolean
   readonly cvcTtlMillis?: number
+  /** Where security codes wait when several processes share the cards (Redis); this process's memory unless said. */
+  readonly sharedCvcs?: Layer.Layer<SharedCvcs>
 }
 
 const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([[1, new Uint8Array(randomBytes(32))]]), "a key made for this process only"))
@@ -55,7 +57,7 @@ const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([
 /** The vault over the storage's tables and its keys. */
 const vaultLayer = (settings: VaultSettings = {}) =>
   CardVaultLive({ rawCardData: settings.rawCardData ?? (() => false), cvcTtlMillis: settings.cvcTtlMillis }).pipe(
-    Layer.provide(Layer.merge(settings.keys ?? processOnlyKeys, IdGenerator.layer))
+    Layer.provide(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
   )
 
 /**

@@ -16,7 +16,8 @@ import {
 import { Clock, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
 import { binFacts, isAmex, isTestCard } from "./cards/Bins.js"
-import { makeCvcCache } from "./cards/CvcCache.js"
+import { makeCvcHolding } from "./cards/CvcHolding.js"
+import { SharedCvcs } from "./cards/SharedCvcs.js"
 import { openCard, sealCard } from "./crypto/Envelope.js"
 import { KeyProvider } from "./keys/KeyProvider.js"
 import { type CardRow, VaultStore } from "./storage/VaultStore.js"
@@ -62,7 +63,7 @@ const resourceOf = (row: CardRow) =>
 
 /**
  * A card that does not open (a key version missing, a row altered): the operator hears of it, by ids
- * only, and the payment finds no such card.
+ * only; the payment is refused for good (`payment_method_unusable`), with no PSP called.
  */
 const unopenable = (tenant: Tenant, id: string) =>
   Effect.zipRight(
@@ -70,7 +71,10 @@ const unopenable = (tenant: Tenant, id: string) =>
     new PaymentMethodNotFound({ id })
   )
 
-/** The card vault over its key provider and its tables: the `CardVault` port's implementation. */
+/**
+ * The card vault over its key provider and its tables: the `CardVault` port's implementation. Security
+ * codes wait in `SharedCvcs` (Redis) when it is provided, else in this process's memory.
+ */
 export const CardVaultLive = (options: VaultOptions) =>
   Layer.effect(
     CardVault,
@@ -78,7 +82,7 @@ export const CardVaultLive = (options: VaultOptions) =>
       const keys = yield* KeyProvider
       const store = yield* VaultStore
       const ids = yield* IdGenerator
-      const cvcs = makeCvcCache(options.cvcTtlMillis ?? 10 * 60_000)
+      const cvcs = makeCvcHolding(options.cvcTtlMillis ?? 10 * 60_000, keys, yield* Effect.serviceOption(SharedCvcs))
       const provide = Effect.provideService(KeyProvider, keys)
       const fingerprintOf = (organizationId: string, digits: string) =>
         createHmac("sha256", keys.fingerprintKey).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
@@ -171,7 +175,7 @@ export const CardVaultLive = (options: VaultOptions) =>
             )
             const secret = JSON.parse(decoder.decode(plaintext)) as Secret
             plaintext.fill(0)
-            const cvc = yield* cvcs.peek(id)
+            const cvc = yield* cvcs.forAuthorization(id)
             return {
               number: Redacted.make(secret.number),
               expMonth: secret.exp_month,

@@ -1,5 +1,7 @@
 export { binFacts, brandOf } from "./cards/Bins.js"
 export { makeCvcCache } from "./cards/CvcCache.js"
+export { SharedCvcs } from "./cards/SharedCvcs.js"
+export { SharedCvcsRedis } from "./cards/SharedCvcsRedis.js"
 export { CardVaultLive, type VaultOptions } from "./CardVaultLive.js"
 export { openCard, sealCard, type SealedCard } from "./crypto/Envelope.js"
 export { KeyProvider, VaultKeyFailure } from "./keys/KeyProvider.js"

@@ -2,10 +2,9 @@ import { NodeRuntime } from "@effect/platform-node"
 import { isFailing, KeyMaterial } from "@orchestrator/core"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis"
 import { Database } from "@orchestrator/sql"
-import { KeyProvider, loadKeyring, localKeyProvider } from "@orchestrator/vault"
+import { KeyProvider, localKeyProvider, SharedCvcsRedis } from "@orchestrator/vault"
 import { ConfigError, Console, Effect, Exit, Layer, Logger, Option, Redacted, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import * as fs from "node:fs/promises"
-import * as path from "node:path"
 import { applicationLayer, sqlStorage } from "../Application.js"
 import { announce, ServiceLoggerLive } from "../logging/ServiceLogger.js"
 import { processMetrics } from "../metrics/ProcessMetrics.js"
@@ -15,11 +14,13 @@ import { withTracing } from "../tracing/TracingLive.js"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
 import { stopWithParent } from "./ParentWatch.js"
+import { vaultKeysFor } from "./VaultKeys.js"
 
 /**
  * The application for `settings`: the core over its adapters (SQL storage on the configured database,
  * the connectors, the webhook sender, the keys from the master secret, the rate limiter). A service
  * (`announce`) says where its vault keys come from; a command-line tool's command prints only its answer.
+ * On PostgreSQL it does not start without the vault's keys (`vaultKeysFor`).
  */
 export const applicationFor = (settings: Settings, options: { readonly announce?: boolean } = {}) =>
   Layer.unwrapEffect(
@@ -31,20 +32,14 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
         yield* announce(`Creating the embedded database in ${embedded} (first start, about 15 s)…`)
       }
       const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
-      const vaultKeys = yield* Effect.try({
-        try: () =>
-          loadKeyring({
-            keys: Option.getOrUndefined(Option.map(settings.vaultKeys, Redacted.value)),
-            file: Option.getOrUndefined(settings.vaultKeysFile),
-            generatedFile: path.join(settings.dataDir, "vault.keys")
-          }),
-        catch: (error) => new Error(`card vault: ${error instanceof Error ? error.message : String(error)}`)
-      })
+      const vaultKeys = yield* vaultKeysFor(settings)
       if (options.announce === true) yield* announce(`Card vault: keys from ${vaultKeys.origin}`)
       return applicationLayer({
         vault: {
           keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
-          rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId)
+          rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId),
+          // Every process must find the code of a card another one tokenized.
+          ...Option.match(settings.redisUrl, { onNone: () => ({}), onSome: (url) => ({ sharedCvcs: SharedCvcsRedis(Redacted.value(url)) }) })
         },
         storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),

@@ -234,6 +234,19 @@ export const nextProvider = (
 }
 
 /**
+ * A vaulted card the vault could not open: final for the payment (no retry, no failover: every
+ * connection would meet the same card). What went wrong stays in the operator's log, by ids.
+ */
+export const cardUnusable = (): AuthorizationOutcome =>
+  AuthorizationOutcome.Refused({
+    pspPaymentId: null,
+    code: "payment_method_unusable",
+    message: failureMessage("payment_method_unusable"),
+    retryable: false,
+    card: { brand: null, last4: null, country: null }
+  })
+
+/**
  * A provider that could not be reached, as the refusal a payment records when nothing else is left.
  * The reason (ours, e.g. `ECONNREFUSED`) stays on the attempt record: shown to the caller, it would
  * tell what answers behind a base_url.

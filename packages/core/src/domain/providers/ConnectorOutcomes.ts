@@ -152,6 +152,11 @@ export class ConnectorUnavailable extends Data.TaggedError("ConnectorUnavailable
   readonly reason: string
   /** The PSP's own answer, when it gave one: kept on the attempt record only. */
   readonly providerMessage?: string | undefined
+  /**
+   * The vaulted card did not open (deleted, a key version missing, its row altered): nothing was
+   * sent, the PSP is not at fault, and no other PSP would fare better.
+   */
+  readonly cardUnusable?: true | undefined
 }> {}
 
 /** The request may or may not have been processed (timeout, reset after send): reconcile, never redo blindly. */

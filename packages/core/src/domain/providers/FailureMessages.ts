@@ -31,6 +31,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
   // Requests the provider turned away.
   invalid_request: "The payment provider refused the request.",
   invalid_payment_method: "The payment method is not valid at this provider.",
+  // Ours: the vault could not read the card (deleted, or its keys or data are not as they were stored).
+  payment_method_unusable: "The vaulted card could not be used; ask the customer for their card again.",
   payment_method_declined: "The payment method was declined (its wallet or funding source said no).",
   canceled: "The payment was canceled.",
   // Captures, cancels and refunds.

@@ -50,6 +50,8 @@ export class ConnectionHealth extends Context.Tag("core/ConnectionHealth")<Conne
               if (connection.status === "active" && connection.consecutive_failures === 0) return
               return yield* connections.recordSuccess(connection.id, now)
             }
+            // A vaulted card that did not open never reached the PSP: nothing to say about its health.
+            if (result._tag === "Unavailable" && result.cardUnusable === true) return
             const policy = yield* ConnectionHealthPolicy
             const reason = result._tag === "Unavailable" ? result.reason : "The provider did not answer in time."
             yield* transactions.run(Effect.gen(function*() {

@@ -7,7 +7,13 @@ import type { ConnectorError } from "../../domain/providers/ConnectorOutcomes.js
  */
 export type CallResult<A> =
   | { readonly _tag: "Answered"; readonly value: A }
-  | { readonly _tag: "Unavailable"; readonly reason: string; readonly providerMessage?: string | undefined }
+  | {
+    readonly _tag: "Unavailable"
+    readonly reason: string
+    readonly providerMessage?: string | undefined
+    /** A vaulted card that did not open: the PSP was never called (see `ConnectorUnavailable`). */
+    readonly cardUnusable?: true | undefined
+  }
   /** `timedOut`: the deadline passed; else the connection broke after sending (or the PSP is still at it). */
   | { readonly _tag: "NoAnswer"; readonly timedOut: boolean; readonly reason: string }
 
@@ -23,7 +29,13 @@ export const callProvider = <A>(call: Effect.Effect<A, ConnectorError>, timeout:
       call.pipe(
         Effect.map((value): CallResult<A> => ({ _tag: "Answered", value })),
         Effect.catchTags({
-          ConnectorUnavailable: (error) => Effect.succeed<CallResult<A>>({ _tag: "Unavailable", reason: error.reason, providerMessage: error.providerMessage }),
+          ConnectorUnavailable: (error) =>
+            Effect.succeed<CallResult<A>>({
+              _tag: "Unavailable",
+              reason: error.reason,
+              providerMessage: error.providerMessage,
+              ...(error.cardUnusable === true ? { cardUnusable: true } : {})
+            }),
           ConnectorOutcomeUnknown: (error) => Effect.succeed<CallResult<A>>({ _tag: "NoAnswer", timedOut: error.timedOut === true, reason: error.reason })
         })
       ),

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { awaitsOutcome, type Payment, PaymentAttempt } from "../../domain/payments/Payment.js"
-import { nextProvider, replaceAttempt, type Settlement, settlementOf, unansweredOf, unavailable } from "../../domain/payments/PaymentOutcomes.js"
+import { cardUnusable, nextProvider, replaceAttempt, type Settlement, settlementOf, unansweredOf, unavailable } from "../../domain/payments/PaymentOutcomes.js"
 import { PaymentPolicy } from "../../domain/payments/PaymentPolicy.js"
 import { returnTokenFor } from "../../domain/payments/ReturnToken.js"
 import { type AuthorizationOutcome, ConnectorUnavailable } from "../../domain/providers/ConnectorOutcomes.js"
@@ -108,7 +108,7 @@ const vaultCardOf = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, pa
   if (Option.isNone(vault) || !isVaultToken(token)) return undefined
   return {
     reveal: vault.value.reveal(tenant, token, { purpose: "authorization", paymentId: payment.id, connection }).pipe(
-      Effect.mapError(() => new ConnectorUnavailable({ reason: "the vaulted card is no longer in the vault" }))
+      Effect.mapError(() => new ConnectorUnavailable({ reason: "the vaulted card could not be opened", cardUnusable: true }))
     )
   }
 }
@@ -196,7 +196,7 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
       }
       if (resend && result._tag === "Unavailable") return nothing(payment)
       resend = false
-      const outcome = result._tag === "Unavailable" ? unavailable(result.reason) : result.value
+      const outcome = result._tag === "Unavailable" ? (result.cardUnusable === true ? cardUnusable() : unavailable(result.reason)) : result.value
       const next = nextProvider(payment, outcome, policy.retryDecisions, options.fallbacks ?? [])
       if (Option.isSome(next) && outcome._tag === "Refused") {
         const retried = yield* retryWith(tenant, payment.id, attempt.id, outcome.code, latencyMs, next.value)
