@@ -126,7 +126,7 @@ export class OpenApiContract {
   static paypalPayments = () => new OpenApiContract("paypal-payments-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
   static paypalWebhooks = () => new OpenApiContract("paypal-webhooks-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
   static paypalDisputes = () => new OpenApiContract("paypal-customer-disputes-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
-  static adyenDisputes = () => new OpenApiContract("adyen-disputes-v30.openapi.json", "3.1", "/DisputeService/v30")
+  static adyenDisputes = () => new OpenApiContract("adyen-disputes-v30.openapi.json", "3.1", "/ca/services/DisputeService/v30")
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
