@@ -8,7 +8,10 @@ import { fetchHttp, pspContext } from "./pspFixtures.js"
 /** An HMAC key as Adyen's Customer Area shows it: 64 hex characters. */
 const HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
 const NOT_OUR_KEY = "0000000000000000000000000000000000000000000000000000000000000000"
-const document = OpenApiContract.adyenCheckout()
+/** Adyen's published documents: Checkout's, and the Disputes API's for calls under its path. */
+const checkout = OpenApiContract.adyenCheckout()
+const disputes = OpenApiContract.adyenDisputes()
+const documentOf = (url: string) => url.startsWith("/ca/services/DisputeService/") ? disputes : checkout
 /** The fake's stored card ids, as Adyen's test cards decide outcomes. */
 const CARDS = { approved: "visa_ok", declined: "visa_refused", redirect: "visa_3ds" } as const
 
@@ -51,7 +54,9 @@ connectorContract({
         }),
       violations: () =>
         fake.exchanges.flatMap((exchange) =>
-          [...document.checkRequest(exchange), ...document.checkResponse(exchange)].map((problem) => `${exchange.method} ${exchange.url}: ${problem}`)
+          [...documentOf(exchange.url).checkRequest(exchange), ...documentOf(exchange.url).checkResponse(exchange)].map((problem) =>
+            `${exchange.method} ${exchange.url}: ${problem}`
+          )
         ),
       currencies: ["EUR", "JPY", "KWD"].map((code) => code as Currency)
     }

@@ -18,7 +18,7 @@ const adyen = (fake: FakeAdyen) =>
         credentials: { api_key: "AQEfakeApiKeyForTests", merchant_account: fake.merchantAccount },
         webhookSecret: HMAC_KEY
       }),
-      Schema.decodeUnknownSync(AdyenSettings)({})
+      Schema.decodeUnknownSync(AdyenSettings)({ disputes_base_url: fake.disputesUrl })
     ))
 
 /** A dispute notification of payment `PSP_PAYMENT` (our reference `att_1`), as Adyen documents them. */
@@ -79,5 +79,71 @@ describe("Adyen's dispute notifications", () => {
       }
       // Not a dispute: a fraud notice moves nothing.
       expect(yield* read(disputeItem("NOTIFICATION_OF_FRAUD", "2026-11-23T08:00:00+01:00"))).toEqual([])
+    }))
+})
+
+const disputesDocument = OpenApiContract.adyenDisputes()
+
+describe("Adyen's Disputes API (v30) on the wire", () => {
+  it.scoped("evidence: the defense reasons read, the evidence supplied as a PDF of the reason's document type, then defended; acceptance; refusals in our words", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeAdyen
+      const connector = yield* adyen(fake)
+      const disputes = connector.disputes!
+      fake.openDispute("DISPUTE0001")
+      const evidence = { product_description: "Wool socks (size 42)", shipping_carrier: "DHL", shipping_tracking_number: "JD0146", customer_name: "Zoë" }
+      expect(yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0001", pspPaymentId: "PSP_PAYMENT", reason: "product_not_received", evidence }))
+        .toEqual({ _tag: "Done" })
+      const sent = fake.exchanges.map((exchange) => [exchange.url, JSON.parse(exchange.body)])
+      expect(sent.map(([url]) => url)).toEqual([
+        "/ca/services/DisputeService/v30/retrieveApplicableDefenseReasons",
+        "/ca/services/DisputeService/v30/supplyDefenseDocument",
+        "/ca/services/DisputeService/v30/defendDispute"
+      ])
+      expect(sent[0]![1]).toEqual({ merchantAccountCode: fake.merchantAccount, disputePspReference: "DISPUTE0001" })
+      // The general reason, which stands on the merchant's own material: its required document type.
+      expect(sent[1]![1]).toMatchObject({ defenseDocuments: [{ defenseDocumentTypeCode: "DefenseMaterial", contentType: "application/pdf" }] })
+      expect(sent[2]![1]).toMatchObject({ defenseReasonCode: "SupplyDefenseMaterial" })
+      const pdf = Buffer.from(fake.disputes.get("DISPUTE0001")!.documents[0]!.content, "base64").toString("latin1")
+      expect(pdf.startsWith("%PDF-1.4")).toBe(true)
+      expect(pdf).toContain("(Wool socks \\(size 42\\)) '")
+      expect(pdf).toContain("(Zo\xeb) '")
+      expect(pdf.trimEnd().endsWith("%%EOF")).toBe(true)
+      expect(fake.disputes.get("DISPUTE0001")).toMatchObject({ status: "Responded", defendedWith: "SupplyDefenseMaterial" })
+
+      // Defended already: Adyen answers success false; ours is the message, its words kept apart.
+      expect(yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0001", pspPaymentId: null, reason: "general", evidence }))
+        .toMatchObject({
+          _tag: "Refused",
+          code: "invalid_request",
+          message: "The payment provider refused the request.",
+          providerMessage: expect.stringContaining("not defendable")
+        })
+      // A dispute Adyen offers no defense for.
+      fake.openDispute("DISPUTE0002", [])
+      expect(yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0002", pspPaymentId: null, reason: "general", evidence: {} }))
+        .toMatchObject({ _tag: "Refused", code: "dispute_not_defendable" })
+      // Only a reason that takes a proof of delivery: the document goes as that type.
+      fake.openDispute("DISPUTE0003", [{
+        defenseReasonCode: "GoodsOrServicesProvided",
+        documentTypes: [{ code: "ProofOfDelivery", requirementLevel: "Required" }]
+      }])
+      expect(yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0003", pspPaymentId: null, reason: "general", evidence: {} })).toEqual({ _tag: "Done" })
+      expect(fake.disputes.get("DISPUTE0003")!.documents[0]!.defenseDocumentTypeCode).toBe("ProofOfDelivery")
+
+      fake.openDispute("DISPUTE0004")
+      expect(yield* disputes.accept({ pspDisputeId: "DISPUTE0004", pspPaymentId: null })).toEqual({ _tag: "Done" })
+      expect(fake.disputes.get("DISPUTE0004")!.status).toBe("Accepted")
+      expect(yield* disputes.accept({ pspDisputeId: "NOSUCHDISPUTE", pspPaymentId: null })).toMatchObject({ _tag: "Refused" })
+      for (const exchange of fake.exchanges) {
+        expect([exchange.url, disputesDocument.checkRequest(exchange)]).toEqual([exchange.url, []])
+        expect([exchange.url, exchange.status, disputesDocument.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
+      }
+    }))
+
+  it.effect("settings.disputes_base_url takes an http(s) address only", () =>
+    Effect.sync(() => {
+      expect(Schema.decodeUnknownEither(AdyenSettings)({ disputes_base_url: "not a url" })._tag).toBe("Left")
+      expect(Schema.decodeUnknownEither(AdyenSettings)({ disputes_base_url: "https://ca-live.adyen.com/ca/services/DisputeService/v30" })._tag).toBe("Right")
     }))
 })

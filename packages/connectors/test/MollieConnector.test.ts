@@ -213,7 +213,12 @@ describe("MollieConnector against a wire-level fake of Mollie", () => {
       if (pending._tag !== "Pending") return expect.fail(pending._tag)
       fake.settle(pending.pspPaymentId, "paid")
       const events = yield* connector.verifyWebhook(webhook(fake.webhookBody(pending.pspPaymentId)))
-      expect(fake.exchanges.at(-2)).toMatchObject({ method: "GET", url: `/v2/payments/${pending.pspPaymentId}` })
+      // The payment, then its refunds and chargebacks (paid: Mollie tells of both through the payment's webhook).
+      expect(fake.exchanges.slice(-3).map((exchange) => exchange.url)).toEqual([
+        `/v2/payments/${pending.pspPaymentId}`,
+        `/v2/payments/${pending.pspPaymentId}/refunds?limit=250`,
+        `/v2/payments/${pending.pspPaymentId}/chargebacks?limit=250`
+      ])
       expect(events).toEqual([ProviderEvent.PaymentUpdated({
         eventId: `${pending.pspPaymentId}:paid:1050`,
         reference: request.reference,

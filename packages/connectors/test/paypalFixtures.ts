@@ -35,7 +35,12 @@ export const paypalPayment = (extra: Partial<AuthorizeRequest> = {}): AuthorizeR
   ...extra
 })
 
-const documents = { orders: OpenApiContract.paypalOrders(), payments: OpenApiContract.paypalPayments(), webhooks: OpenApiContract.paypalWebhooks() }
+const documents = {
+  orders: OpenApiContract.paypalOrders(),
+  payments: OpenApiContract.paypalPayments(),
+  webhooks: OpenApiContract.paypalWebhooks(),
+  disputes: OpenApiContract.paypalDisputes()
+}
 
 /** The published document an exchange is judged by; the token endpoint is in none of them. */
 const documentOf = (exchange: RecordedExchange) =>
@@ -45,6 +50,8 @@ const documentOf = (exchange: RecordedExchange) =>
     ? documents.payments
     : exchange.url.startsWith("/v1/notifications/")
     ? documents.webhooks
+    : exchange.url.startsWith("/v1/customer/disputes")
+    ? documents.disputes
     : undefined
 
 /**
@@ -67,6 +74,12 @@ export const expectPayPalContract = (fake: FakePayPal) => {
 }
 
 export const webhookEventErrors = (body: string) => documents.webhooks.checkSchema("components/schemas/event", JSON.parse(body))
+
+/** What PayPal's Disputes document finds wrong with a dispute as the fake shows it (a webhook's resource, a read). */
+export const disputeErrors = (dispute: unknown) => documents.disputes.checkSchema("components/schemas/dispute", dispute)
+
+/** What PayPal's Disputes document finds wrong with one evidence the connector sent. */
+export const evidenceErrors = (evidence: unknown) => documents.disputes.checkSchema("components/schemas/evidence", evidence)
 
 /** The payer at PayPal's approval page: approves (paying as `funding` says) and is sent back. */
 export const approveAt = (redirectUrl: string, funding = "ok") =>

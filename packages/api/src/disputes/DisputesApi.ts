@@ -74,10 +74,12 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
       .annotate(
         OpenApi.Description,
         "Sends the saved evidence to the provider and submits it, in the provider's own terms (Stripe: `evidence[...]` " +
-          "with `submit`; Checkout.com: the evidence `PUT`, then submitted; the sandbox decides it by its text). The dispute moves to `under_review` " +
+          "with `submit`; Checkout.com: the evidence `PUT`, then submitted; PayPal: `provide-evidence`; Adyen: the evidence as a PDF by " +
+          "`supplyDefenseDocument`, then `defendDispute` under a reason from `retrieveApplicableDefenseReasons`; the sandbox decides it by its text). " +
+          "The dispute moves to `under_review` " +
           "(`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence editable, " +
-          "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie; " +
-          "for now also Adyen and PayPal) answers 422 `not_supported`: answer in its dashboard."
+          "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie, whose chargebacks " +
+          "are read only) answers 422 `not_supported`: answer in its dashboard."
       )
   )
   .add(
@@ -88,7 +90,8 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
       .annotate(OpenApi.Summary, "Accept a dispute")
       .annotate(
         OpenApi.Description,
-        "Tells the provider you do not contest the dispute (Stripe: `close`; Checkout.com: `accept`): it becomes `accepted` (`dispute.closed`), " +
+        "Tells the provider you do not contest the dispute (Stripe: `close`; Checkout.com: `accept`; PayPal: `accept-claim`; Adyen: `acceptDispute`): " +
+          "it becomes `accepted` (`dispute.closed`), " +
           "final, and the disputed amount stays with the customer."
       )
   )

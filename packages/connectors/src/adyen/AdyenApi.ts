@@ -2,7 +2,7 @@ import { type ConnectorContext, type ConnectorError, ConnectorOutcomeUnknown, Co
 import { Effect, Option, Redacted, Schema } from "effect"
 import { answerReader, connectionClient, exchange, type PspAnswer, type PspHttp } from "../transport/PspHttp.js"
 import { type ServiceError, ServiceError as ServiceErrorSchema } from "./AdyenResults.js"
-import { ADYEN_LIVE_HOSTS, type AdyenSettings } from "./AdyenSettings.js"
+import { ADYEN_DISPUTES_LIVE_BASE_URL, ADYEN_DISPUTES_TEST_BASE_URL, ADYEN_LIVE_HOSTS, type AdyenSettings } from "./AdyenSettings.js"
 
 /** Adyen's test endpoint. Live accounts have their own prefix: `https://{prefix}-checkout-live.adyenpayments.com/checkout`. */
 export const ADYEN_TEST_BASE_URL = "https://checkout-test.adyen.com"
@@ -47,14 +47,15 @@ export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, s
     return { apiKey: found.api_key, merchantAccount: found.merchant_account }
   })
 
-  const call: AdyenCall = (what, path, body, idempotencyKey) =>
+  /** One POST under `base` (Checkout's, or the Disputes API's). */
+  const callUnder = (base: string): AdyenCall => (what, path, body, idempotencyKey) =>
     Effect.gen(function*() {
       const { apiKey, merchantAccount } = yield* credentials
       const response = yield* exchange(
         client,
         {
           method: "POST",
-          url: `${baseUrl}${path}`,
+          url: `${base}${path}`,
           headers: {
             "x-api-key": apiKey,
             "content-type": "application/json",
@@ -82,7 +83,9 @@ export const makeAdyenApi = (http: PspHttp["Type"], context: ConnectorContext, s
       return { _tag: "Failed", status: response.status, error } as Answer
     })
 
-  return { call, credentials }
+  const disputesBaseUrl = (settings.disputes_base_url ?? (connection.livemode ? ADYEN_DISPUTES_LIVE_BASE_URL : ADYEN_DISPUTES_TEST_BASE_URL))
+    .replace(/\/+$/, "")
+  return { call: callUnder(baseUrl), disputesCall: callUnder(disputesBaseUrl), credentials }
 }
 
 /** A 2xx body we cannot read: the outcome is unknown, and reconciliation asks again. */

@@ -2,6 +2,7 @@ import { AuthorizationOutcome, type ConnectorContext, type ConnectorDefinition, 
 import { Effect, Option } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeAdyenApi } from "./AdyenApi.js"
+import { adyenDisputes } from "./AdyenDisputeAnswers.js"
 import { adyenCancel, adyenCapture, adyenRefund } from "./AdyenModifications.js"
 import { adyenAuthorize, adyenCompleteAction } from "./AdyenPayments.js"
 import { ADYEN_LIVE_HOSTS, AdyenSettings } from "./AdyenSettings.js"
@@ -22,7 +23,7 @@ export const makeAdyenConnector = (
   settings: AdyenSettings
 ): PaymentConnector => {
   const { connection } = context
-  const { call, credentials } = makeAdyenApi(http, context, settings)
+  const { call, credentials, disputesCall } = makeAdyenApi(http, context, settings)
   return {
     deadlineMs: settings.timeout_ms,
     authorize: adyenAuthorize(call),
@@ -47,13 +48,16 @@ export const makeAdyenConnector = (
         ),
         connection.livemode
       ),
-    webhookAcknowledgement: ADYEN_ACKNOWLEDGEMENT
+    webhookAcknowledgement: ADYEN_ACKNOWLEDGEMENT,
+    // Through the Disputes API (v30), on its own host.
+    disputes: adyenDisputes(disputesCall)
   }
 }
 
 /**
  * The Adyen connection type: `credentials.api_key` and `credentials.merchant_account`, the hex HMAC
- * key of its standard webhook as `webhook_secret`, `base_url` for the live prefix, timeouts in `settings`.
+ * key of its standard webhook as `webhook_secret`, `base_url` for the live prefix, timeouts (and
+ * the Disputes API's `disputes_base_url`, when not Adyen's own) in `settings`.
  */
 export const adyenDefinition = (http: PspHttp["Type"]): ConnectorDefinition<AdyenSettings> => ({
   settings: AdyenSettings,

@@ -2,6 +2,7 @@ import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@o
 import { Effect, Option } from "effect"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makeMollieCall } from "./Api.js"
+import { listChargebacks } from "./Chargebacks.js"
 import { mollieCancel, mollieCapture } from "./Modifications.js"
 import { MOLLIE_REDIRECT_METHODS, mollieAuthorize, mollieSyncPayment, retrievePayment } from "./Payments.js"
 import { listRefunds, mollieRefund, mollieSyncRefund } from "./Refunds.js"
@@ -14,7 +15,8 @@ export { MOLLIE_BASE_URL } from "./Settings.js"
  * The Mollie connector (Payments API v2): payments created under our reference as `Idempotency-Key`
  * with the amount as a decimal string, the customer sent to Mollie's checkout (`_links.checkout`),
  * captures of manual-capture card payments, cancels, refunds, and classic webhooks read by fetching
- * the payment they name, which is their only proof.
+ * the payment they name, which is their only proof (with its refunds and chargebacks). Chargebacks
+ * are read only: no `disputes` operations, so evidence answers `not_supported`.
  */
 export const makeMollieConnector = (
   http: PspHttp["Type"],
@@ -33,7 +35,8 @@ export const makeMollieConnector = (
     verifyWebhook: (webhook) =>
       readMollieWebhook(webhook, {
         payment: (id) => retrievePayment(call, id),
-        refunds: (id) => Effect.map(listRefunds(call, id), Option.getOrElse(() => []))
+        refunds: (id) => Effect.map(listRefunds(call, id), Option.getOrElse(() => [])),
+        chargebacks: (id) => listChargebacks(call, id)
       }),
     webhookClaim: mollieWebhookClaim
   }

@@ -8,16 +8,18 @@ import {
   WebhookRejected
 } from "@orchestrator/core"
 import { Effect, type Option } from "effect"
+import { chargebackEvents } from "./Chargebacks.js"
 import { outcomeOfPayment, outcomeOfRefund } from "./Outcomes.js"
-import { type Payment, referenceOf, type Refund } from "./Wire.js"
+import { type Chargeback, type Payment, referenceOf, type Refund } from "./Wire.js"
 
 /** A payment id as Mollie makes them (`paymentToken`: `tr_…`), and no longer than any of theirs. */
 const PAYMENT_ID = /^tr_[A-Za-z0-9]{1,64}$/
 
-/** What reading a webhook needs from Mollie: the payment it names, and that payment's refunds. */
+/** What reading a webhook needs from Mollie: the payment it names, and that payment's refunds and chargebacks. */
 export interface MollieLookups {
   readonly payment: (id: string) => Effect.Effect<Option.Option<Payment>, ConnectorError>
   readonly refunds: (paymentId: string) => Effect.Effect<ReadonlyArray<Refund>, ConnectorError>
+  readonly chargebacks: (paymentId: string) => Effect.Effect<ReadonlyArray<Chargeback>, ConnectorError>
 }
 
 /** The payment id a classic webhook names: its body is `id=tr_…`, form-encoded, and nothing else is trusted. */
@@ -62,7 +64,7 @@ export const readMollieWebhook = (webhook: IncomingWebhook, lookups: MollieLooku
     const events: Array<ProviderEvent> = moves(outcome)
       ? [ProviderEvent.PaymentUpdated({ eventId: `${id}:${state}`, reference, pspPaymentId: id, outcome })]
       : []
-    // Refunds are told through their payment's webhook: a paid payment's refunds are read too.
+    // Refunds and chargebacks are told through their payment's webhook: a paid payment's are read too.
     if (payment.status === "paid") {
       const refunds = yield* Effect.mapError(lookups.refunds(id), unreachable)
       for (const refund of refunds) {
@@ -75,6 +77,7 @@ export const readMollieWebhook = (webhook: IncomingWebhook, lookups: MollieLooku
           outcome: refundOutcome
         }))
       }
+      events.push(...chargebackEvents(yield* Effect.mapError(lookups.chargebacks(id), unreachable), reference))
     }
     return events
   })

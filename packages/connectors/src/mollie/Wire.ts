@@ -59,6 +59,21 @@ export const RefundList = Schema.Struct({
   _links: Schema.Struct({ next: Schema.optional(Schema.NullOr(Link)) })
 })
 
+/** A chargeback (`entity-chargeback`): the amount the customer's bank took back; `reversedAt` once it was given back. */
+export const Chargeback = Schema.Struct({
+  resource: Schema.Literal("chargeback"),
+  id: Schema.String,
+  amount: Amount,
+  reason: Schema.optional(Schema.NullOr(Schema.Struct({ code: Schema.String, description: Schema.optional(Schema.String) }))),
+  paymentId: Schema.String,
+  createdAt: Schema.String,
+  reversedAt: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type Chargeback = typeof Chargeback.Type
+
+/** `GET /v2/payments/{id}/chargebacks`: the payment's chargebacks. */
+export const ChargebackList = Schema.Struct({ _embedded: Schema.Struct({ chargebacks: Schema.Array(Chargeback) }) })
+
 export const Capture = Schema.Struct({
   resource: Schema.Literal("capture"),
   id: Schema.String,

@@ -13,8 +13,10 @@ export type PayPalCall = (what: string, request: {
   readonly method: "GET" | "POST"
   readonly path: string
   readonly body?: unknown
-  /** A JSON body already encoded (a webhook event sent back exactly as it came). */
+  /** A body already encoded (a webhook event sent back exactly as it came, a multipart form). */
   readonly rawBody?: string
+  /** The body's media type when it is not JSON (`multipart/form-data; boundary=…`). */
+  readonly contentType?: string
   readonly requestId?: string
 }) => Effect.Effect<Answer, ConnectorError>
 
@@ -80,7 +82,7 @@ export const makePayPalCall = (
       const token = yield* tokens.token(key, fetchToken(clientId, clientSecret))
       const response = yield* sendCall(destination, `PayPal ${what}`, request, {
         authorization: `Bearer ${token}`,
-        ...(request.method === "POST" ? { "content-type": "application/json", prefer: "return=representation" } : {}),
+        ...(request.method === "POST" ? { "content-type": request.contentType ?? "application/json", prefer: "return=representation" } : {}),
         ...keyedBy("paypal-request-id", request.requestId)
       }, request.rawBody)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const

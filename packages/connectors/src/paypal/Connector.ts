@@ -1,6 +1,7 @@
 import type { ConnectorContext, ConnectorDefinition, PaymentConnector } from "@orchestrator/core"
 import type { PspHttp } from "../transport/PspHttp.js"
 import { makePayPalCall } from "./Api.js"
+import { paypalDisputes } from "./DisputeAnswers.js"
 import { PAYPAL_METHOD, paypalAuthorize, paypalSyncPayment } from "./Orders.js"
 import { paypalCancel, paypalCapture, paypalRefund, paypalSyncRefund } from "./Payments.js"
 import { PAYPAL_LIVE_HOSTS, PayPalSettings } from "./Settings.js"
@@ -31,7 +32,8 @@ export const makePayPalConnector = (
     refund: paypalRefund(call),
     syncRefund: paypalSyncRefund(call),
     verifyWebhook: readPayPalWebhook(call, settings.webhook_id),
-    webhookClaim: paypalWebhookClaim
+    webhookClaim: paypalWebhookClaim,
+    disputes: paypalDisputes(call)
   }
 }
 

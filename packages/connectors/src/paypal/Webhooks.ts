@@ -2,6 +2,7 @@ import { AuthorizationOutcome, failureMessage, type IncomingWebhook, isPspId, Pr
 import { Effect, Schema } from "effect"
 import { fromPayPalMoney } from "./Amounts.js"
 import type { PayPalCall } from "./Api.js"
+import { disputeEventOf } from "./Disputes.js"
 import { noCard } from "./Outcomes.js"
 import { outcomeOfRefund } from "./Payments.js"
 import { Authorization, Capture, Refund, VerificationAnswer, type WebhookEvent, WebhookEvent as WebhookEventSchema } from "./Wire.js"
@@ -34,7 +35,8 @@ const refused = (orderId: string, code: string, providerMessage: string) =>
  * What one event moves: captures and authorizations (their `custom_id` is our reference, their order
  * the payment's PSP id) and refunds (`custom_id` is the refund's reference). CHECKOUT.ORDER.APPROVED
  * moves nothing by itself: the payer's return, or the poll of payments waiting for their customer,
- * completes the approved order, and never for a payment canceled meanwhile.
+ * completes the approved order, and never for a payment canceled meanwhile. CUSTOMER.DISPUTE.*
+ * carry the dispute as it is now.
  */
 export const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
   const resource = event.resource
@@ -80,6 +82,10 @@ export const eventsOf = (event: WebhookEvent): ReadonlyArray<ProviderEvent> => {
         outcome: outcomeOfRefund(refund.value)
       })]
     }
+    case "CUSTOMER.DISPUTE.CREATED":
+    case "CUSTOMER.DISPUTE.UPDATED":
+    case "CUSTOMER.DISPUTE.RESOLVED":
+      return disputeEventOf(event.id, resource)
     default:
       return []
   }

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { type AdyenCheckoutState, completeChallenge, handleCheckout, serviceError } from "./FakeAdyenCheckout.js"
+import { ADYEN_DISPUTES_PATH, DEFAULT_DEFENSE_REASONS, type FakeAdyenDispute, type FakeDefenseReason, handleAdyenDisputes } from "./FakeAdyenDisputes.js"
 import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import { fakeControls, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import type { RecordedExchange } from "./OpenApiContract.js"
@@ -17,7 +18,7 @@ import type { RecordedExchange } from "./OpenApiContract.js"
 /** The error answer a test can inject, in Adyen's shape. */
 type AdyenFault = { readonly status: number; readonly errorCode: string; readonly message?: string }
 
-export type { AdyenModification, AdyenPayment }
+export type { AdyenModification, AdyenPayment, FakeAdyenDispute, FakeDefenseReason }
 
 /** One notification item, before it is signed. */
 export interface NotificationFields {
@@ -46,6 +47,11 @@ export interface FakeAdyen {
   readonly dropNextAnswer: () => void
   /** A notification (standard webhook) body with each item signed under `hexKey`. */
   readonly notification: (hexKey: string, items: ReadonlyArray<NotificationFields>) => string
+  /** The Disputes API's base URL on this fake (a connection's `settings.disputes_base_url`). */
+  readonly disputesUrl: string
+  readonly disputes: Map<string, FakeAdyenDispute>
+  /** A dispute open to a defense at the Disputes API, under these defense reasons (Adyen's usual ones unless given). */
+  readonly openDispute: (pspReference: string, reasons?: ReadonlyArray<FakeDefenseReason>) => FakeAdyenDispute
   /** The AUTHORISATION notification Adyen sends for a payment, with its metadata echoed. */
   readonly authorisation: (pspReference: string, success: boolean) => NotificationFields
   /** The notification settling a modification (CAPTURE, CANCELLATION, REFUND…). */
@@ -84,6 +90,7 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
     baseUrl: () => baseUrl
   }
   const { payments, modifications, counts } = state
+  const disputes = new Map<string, FakeAdyenDispute>()
 
   const server = await startFakePspServer<AdyenFault>({
     origin: "http://fake.adyen",
@@ -100,7 +107,10 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
     matchesPath: false,
     responseHeaders: () => ({}),
     replayHeaders: {},
-    handle: (_method, url, body, key) => handleCheckout(state, url.pathname, JSON.parse(body), key)
+    handle: (_method, url, body, key) =>
+      url.pathname.startsWith(ADYEN_DISPUTES_PATH)
+        ? handleAdyenDisputes(disputes, merchantAccount, url.pathname, JSON.parse(body))
+        : handleCheckout(state, url.pathname, JSON.parse(body), key)
   })
   baseUrl = server.url
 
@@ -149,6 +159,13 @@ export const startFakeAdyen = async (merchantAccount = "FakeMerchantECOM"): Prom
         eventCode,
         success
       }
+    },
+    disputesUrl: `${baseUrl}${ADYEN_DISPUTES_PATH}`,
+    disputes,
+    openDispute: (pspReference, reasons = DEFAULT_DEFENSE_REASONS) => {
+      const dispute: FakeAdyenDispute = { pspReference, status: "Unresponded", reasons, documents: [], defendedWith: undefined }
+      disputes.set(pspReference, dispute)
+      return dispute
     },
     close: server.close
   }

@@ -125,6 +125,8 @@ export class OpenApiContract {
   static paypalOrders = () => new OpenApiContract("paypal-checkout-orders-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
   static paypalPayments = () => new OpenApiContract("paypal-payments-v2.openapi.json", "3.0", "", { unicodeRegExp: false })
   static paypalWebhooks = () => new OpenApiContract("paypal-webhooks-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static paypalDisputes = () => new OpenApiContract("paypal-customer-disputes-v1.openapi.json", "3.0", "", { unicodeRegExp: false })
+  static adyenDisputes = () => new OpenApiContract("adyen-disputes-v30.openapi.json", "3.1", "/ca/services/DisputeService/v30")
 
   /** The document's schema under `pointer` (e.g. `components/schemas/NotificationRequestItem`). */
   schemaAt(pointer: string): unknown {
@@ -197,7 +199,9 @@ export class OpenApiContract {
         problems.push(...this.errorsOf(validate, holder).map((error) => `${parameter.in} ${parameter.name}: ${error}`))
       }
     }
-    const declared = found.operation.requestBody
+    const body = found.operation.requestBody
+    // A request body may be declared once under `components/requestBodies` (PayPal's `evidences`).
+    const declared = body?.$ref === undefined ? body : this.schemaAt(body.$ref.slice(2)) as any
     const contentType = (request.headers["content-type"] ?? "").split(";")[0]!.trim()
     if (request.body === "") {
       if (declared?.required === true) problems.push("missing required body")
@@ -205,11 +209,14 @@ export class OpenApiContract {
     }
     const media = declared?.content?.[contentType]
     if (media === undefined) return [...problems, `content type '${contentType}' not accepted by ${request.method} ${found.template}`]
-    const body = contentType === "application/x-www-form-urlencoded"
+    const decoded = contentType === "application/x-www-form-urlencoded"
       ? qs.parse(request.body, { depth: 20, arrayLimit: 1000 })
+      : contentType === "multipart/form-data"
+      ? multipartFields(request.body, request.headers["content-type"] ?? "")
       : JSON.parse(request.body)
+    if (decoded === undefined) return [...problems, "body is not multipart/form-data with the boundary its content type names"]
     const validate = this.validator(`${found.template}:${request.method}:body`, media.schema, true)
-    problems.push(...this.errorsOf(validate, body).map((error) => `body ${error}`))
+    problems.push(...this.errorsOf(validate, decoded).map((error) => `body ${error}`))
     return problems
   }
 
@@ -240,6 +247,42 @@ export class OpenApiContract {
   checkSchema(pointer: string, value: unknown): ReadonlyArray<string> {
     return this.errorsOf(this.validator(pointer, { $ref: `#/${pointer}` }, false), value)
   }
+}
+
+/** One part of a multipart/form-data body: its name, its own headers (lower-case names) and its content. */
+export interface MultipartPart {
+  readonly name: string
+  readonly filename: string | undefined
+  readonly headers: Readonly<Record<string, string>>
+  readonly content: string
+}
+
+/**
+ * A multipart/form-data body (RFC 7578) split into its parts by the boundary its content type names;
+ * `undefined` when it is not one (no boundary, no closing delimiter, a part without a name).
+ */
+export const multipartParts = (body: string, contentType: string): ReadonlyArray<MultipartPart> | undefined => {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1]
+  if (boundary === undefined || !body.includes(`--${boundary}--`)) return undefined
+  const parts: Array<MultipartPart> = []
+  for (const chunk of body.split(`--${boundary}`).slice(1, -1)) {
+    const split = chunk.indexOf("\r\n\r\n")
+    if (!chunk.startsWith("\r\n") || split < 0 || !chunk.endsWith("\r\n")) return undefined
+    const headers = Object.fromEntries(
+      chunk.slice(2, split).split("\r\n").map((line) => [line.slice(0, line.indexOf(":")).trim().toLowerCase(), line.slice(line.indexOf(":") + 1).trim()])
+    )
+    const disposition = headers["content-disposition"] ?? ""
+    const name = /(?:^|;)\s*name="([^"]*)"/.exec(disposition)?.[1]
+    if (!disposition.startsWith("form-data") || name === undefined) return undefined
+    parts.push({ name, filename: /filename="([^"]*)"/.exec(disposition)?.[1], headers, content: chunk.slice(split + 4, -2) })
+  }
+  return parts
+}
+
+/** A multipart/form-data body as the object its schema describes: each part's content under its name. */
+const multipartFields = (body: string, contentType: string): Record<string, string> | undefined => {
+  const parts = multipartParts(body, contentType)
+  return parts === undefined ? undefined : Object.fromEntries(parts.map((part) => [part.name, part.content]))
 }
 
 /** A form body decoded with bracket nesting, as Stripe reads it (by `qs`, as Stripe's own SDK encodes). */

@@ -2,7 +2,15 @@ import { Effect } from "effect"
 import type * as http from "node:http"
 import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
-import { type FakeMollieCapture, type FakeMolliePayment, type FakeMollieRefund, mollieError, type MollieStatus } from "./Objects.js"
+import {
+  decimalOf,
+  type FakeMollieCapture,
+  type FakeMollieChargeback,
+  type FakeMolliePayment,
+  type FakeMollieRefund,
+  mollieError,
+  type MollieStatus
+} from "./Objects.js"
 import { handleMollie, type MollieState, settle } from "./Routes.js"
 
 /**
@@ -11,14 +19,15 @@ import { handleMollie, type MollieState, settle } from "./Routes.js"
  * `application/hal+json` out, amounts as decimal strings with exactly the currency's decimals,
  * `_links.checkout` to a checkout page (`/fake/3ds/{id}?result=paid|failed|canceled|expired`) that
  * sends the customer back to `redirectUrl`, captures, release of an authorization, cancel, refunds,
- * and `Idempotency-Key` replaying the first answer. Classic webhooks are `id=tr_…` bodies the
+ * and `Idempotency-Key` replaying the first answer. Chargebacks are the tests' (`chargeBack`,
+ * `reverseChargeback`), read under their payment (`/v2/payments/{id}/chargebacks`). Classic webhooks are `id=tr_…` bodies the
  * tests post themselves (`webhookBody`): Mollie signs nothing.
  */
 
 /** The error answer a test can inject, in Mollie's shape. */
 type MollieFault = { readonly status: number; readonly title?: string; readonly detail?: string }
 
-export type { FakeMollieCapture, FakeMolliePayment, FakeMollieRefund, MollieStatus }
+export type { FakeMollieCapture, FakeMollieChargeback, FakeMolliePayment, FakeMollieRefund, MollieStatus }
 
 export interface FakeMollie {
   readonly url: string
@@ -39,6 +48,14 @@ export interface FakeMollie {
   /** Moves a payment as the customer, the issuer or time would (then Mollie calls the webhook). */
   readonly settle: (paymentId: string, status: MollieStatus, reasonCode?: string) => void
   readonly settleRefund: (refundId: string, status: FakeMollieRefund["status"]) => void
+  readonly chargebacks: Array<FakeMollieChargeback>
+  /** The customer's bank takes a paid payment's amount back (all of it unless `amount` says), at `at` (an ISO time with offset). */
+  readonly chargeBack: (
+    paymentId: string,
+    options?: { readonly minor?: number; readonly reason?: FakeMollieChargeback["reason"]; readonly at?: string }
+  ) => FakeMollieChargeback
+  /** The chargeback is reversed (the merchant won it), at `at`. */
+  readonly reverseChargeback: (id: string, at: string) => void
   /** The body of Mollie's classic webhook for a payment: `id=tr_…`, form-encoded. */
   readonly webhookBody: (paymentId: string) => string
 }
@@ -67,6 +84,7 @@ export const startFakeMollie = async (): Promise<FakeMollie & { close: () => Pro
     payments: new Map(),
     refunds: [],
     captures: [],
+    chargebacks: [],
     counts: new Map(),
     captureStatus: "succeeded",
     sequence: 0
@@ -112,6 +130,24 @@ export const startFakeMollie = async (): Promise<FakeMollie & { close: () => Pro
     settle: (paymentId, status, reasonCode) => settle(state.payments.get(paymentId)!, status, reasonCode),
     settleRefund: (refundId, status) => {
       state.refunds.find((each) => each.id === refundId)!.status = status
+    },
+    chargebacks: state.chargebacks,
+    chargeBack: (paymentId, options = {}) => {
+      const payment = state.payments.get(paymentId)!
+      if (payment.status !== "paid") throw new Error(`${paymentId} is not paid`)
+      const chargeback: FakeMollieChargeback = {
+        id: `chb_Fake${String(++state.sequence).padStart(5, "0")}`,
+        paymentId,
+        amount: options.minor === undefined ? payment.amount : decimalOf(options.minor, payment.amount.currency),
+        reason: options.reason ?? null,
+        createdAt: options.at ?? new Date().toISOString().replace(/\.\d+Z$/, "+00:00"),
+        reversedAt: null
+      }
+      state.chargebacks.push(chargeback)
+      return chargeback
+    },
+    reverseChargeback: (id, at) => {
+      state.chargebacks.find((each) => each.id === id)!.reversedAt = at
     },
     webhookBody: (paymentId) => new URLSearchParams({ id: paymentId }).toString(),
     close: server.close

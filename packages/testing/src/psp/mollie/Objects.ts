@@ -154,6 +154,33 @@ export const captureJson = (origin: string, mode: string, capture: FakeMollieCap
   }
 })
 
+/** A chargeback of a paid payment (Mollie's `entity-chargeback`): the bank took the amount back, until it is reversed. */
+export interface FakeMollieChargeback {
+  readonly id: string
+  readonly paymentId: string
+  readonly amount: MollieAmount
+  /** The bank's reason, which Mollie gives for SEPA Direct Debit only. */
+  readonly reason: { readonly code: string; readonly description: string } | null
+  readonly createdAt: string
+  reversedAt: string | null
+}
+
+export const chargebackJson = (origin: string, chargeback: FakeMollieChargeback) => ({
+  resource: "chargeback",
+  id: chargeback.id,
+  amount: chargeback.amount,
+  reason: chargeback.reason,
+  paymentId: chargeback.paymentId,
+  settlementAmount: { currency: chargeback.amount.currency, value: `-${chargeback.amount.value}` },
+  createdAt: chargeback.createdAt,
+  reversedAt: chargeback.reversedAt,
+  _links: {
+    self: link(`${origin}/v2/payments/${chargeback.paymentId}/chargebacks/${chargeback.id}`),
+    payment: link(`${origin}/v2/payments/${chargeback.paymentId}`),
+    documentation: link("https://docs.mollie.com/reference/v2/chargebacks-api", "text/html")
+  }
+})
+
 /** A list page as Mollie answers it: `count`, `_embedded`, and no further pages in the fake. */
 export const listJson = (origin: string, path: string, name: string, items: ReadonlyArray<unknown>) => ({
   count: items.length,

@@ -1,8 +1,10 @@
 import type { PspAnswer } from "../FakePspServer.js"
 import {
   captureJson,
+  chargebackJson,
   decimalOf,
   type FakeMollieCapture,
+  type FakeMollieChargeback,
   type FakeMolliePayment,
   type FakeMollieRefund,
   listJson,
@@ -19,6 +21,7 @@ export interface MollieState {
   readonly payments: Map<string, FakeMolliePayment>
   readonly refunds: Array<FakeMollieRefund>
   readonly captures: Array<FakeMollieCapture>
+  readonly chargebacks: Array<FakeMollieChargeback>
   readonly counts: Map<string, number>
   /** What a capture answers: `succeeded` at once, or `pending` (settled later by the test). */
   captureStatus: "succeeded" | "pending"
@@ -180,6 +183,12 @@ export const handleMollie = (state: MollieState, mode: "test" | "live", method: 
     if (parts[4] === undefined) return [200, listJson(origin, url.pathname, "refunds", ours.map((each) => refundJson(origin, mode, each)))]
     const found = ours.find((each) => each.id === decodeURIComponent(parts[4]!))
     return found === undefined ? notFound("refund") : [200, refundJson(origin, mode, found)]
+  }
+  if (action === "chargebacks" && method === "GET") {
+    const ours = state.chargebacks.filter((each) => each.paymentId === payment.id)
+    if (parts[4] === undefined) return [200, listJson(origin, url.pathname, "chargebacks", ours.map((each) => chargebackJson(origin, each)))]
+    const found = ours.find((each) => each.id === decodeURIComponent(parts[4]!))
+    return found === undefined ? notFound("chargeback") : [200, chargebackJson(origin, found)]
   }
   return notFound("resource")
 }

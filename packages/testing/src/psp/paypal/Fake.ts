@@ -3,10 +3,11 @@ import { randomUUID } from "node:crypto"
 import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
 import { handlePayPal, type PayPalState } from "./FakeApi.js"
+import { type DisputeChanges, type FakeDispute, fakeDisputes } from "./FakeDisputes.js"
 import { captureJson, type FakeOrder, type Funding, paypalError, refundJson } from "./FakeOrders.js"
 import { makeFakeWebhooks, type WebhookDelivery } from "./FakeWebhooks.js"
 
-export type { WebhookDelivery }
+export type { DisputeChanges, FakeDispute, WebhookDelivery }
 
 /**
  * A local PayPal REST API written from PayPal's published documents (Orders v2, Payments v2,
@@ -15,7 +16,8 @@ export type { WebhookDelivery }
  * them back to `return_url` with `token` and `PayerID` appended, as PayPal does), captured or
  * authorized, authorizations captured and voided, captures refunded. `PayPal-Request-Id` replays the
  * first answer. Webhooks are built by the tests with `webhook`, and `verify-webhook-signature`
- * answers SUCCESS only for a delivery this fake made, unchanged, for its webhook id.
+ * answers SUCCESS only for a delivery this fake made, unchanged, for its webhook id. Customer
+ * disputes (Disputes v1) are opened and moved by the tests (`openDispute`, `moveDispute`).
  */
 
 /** The error answer a test can inject, with PayPal's issue. */
@@ -45,6 +47,13 @@ export interface FakePayPal {
   readonly captureResource: (orderId: string) => unknown
   /** The resource of the refund `id`, for a PAYMENT.CAPTURE.REFUNDED webhook. */
   readonly refundResource: (id: string) => unknown
+  readonly disputes: Map<string, FakeDispute>
+  /** A customer dispute of the order's capture (a chargeback waiting for the seller unless `changes` say otherwise). */
+  readonly openDispute: (orderId: string, changes?: DisputeChanges) => FakeDispute
+  /** The dispute moved as PayPal would move it (dated `changes.at`, now unless given). */
+  readonly moveDispute: (id: string, changes: DisputeChanges) => FakeDispute
+  /** The dispute as PayPal shows it, for a CUSTOMER.DISPUTE.* webhook. */
+  readonly disputeResource: (id: string) => unknown
 }
 
 export const fakePayPal = Effect.acquireRelease(
@@ -61,6 +70,7 @@ export const startFakePayPal = async (
   const validTokens = new Set<string>()
   let issued = 0
   const webhooks = makeFakeWebhooks(() => baseUrl)
+  const disputes = fakeDisputes(state.orders, () => baseUrl)
 
   const issueToken = (): [number, unknown] => {
     const token = `A21AA${randomUUID().replace(/-/g, "")}`
@@ -111,6 +121,8 @@ export const startFakePayPal = async (
     replayHeaders: {},
     handle: (method, url, body, key) => {
       if (url.pathname === "/v1/oauth2/token") return issueToken()
+      // Multipart, not JSON: the dispute routes read their own bodies.
+      if (url.pathname.startsWith("/v1/customer/disputes/")) return disputes.handle(method, url.pathname, body)
       const json = body === "" ? undefined : JSON.parse(body)
       if (url.pathname === "/v1/notifications/verify-webhook-signature") return webhooks.verify(json)
       return handlePayPal(state, method, url.pathname, json, key)
@@ -157,6 +169,7 @@ export const startFakePayPal = async (
       if (refund === undefined) throw new Error(`no refund ${id}`)
       return refundJson(refund)
     },
+    ...disputes.controls,
     close: server.close
   }
 }

@@ -21,7 +21,13 @@ export const makeFakeWebhooks = (baseUrl: () => string) => {
     const body = JSON.stringify({
       id: `WH-${id.slice(0, 8).toUpperCase()}`,
       create_time: time,
-      resource_type: eventType.startsWith("CHECKOUT") ? "checkout-order" : eventType.includes("REFUND") ? "refund" : "capture",
+      resource_type: eventType.startsWith("CHECKOUT")
+        ? "checkout-order"
+        : eventType.startsWith("CUSTOMER.DISPUTE")
+        ? "dispute"
+        : eventType.includes("REFUND")
+        ? "refund"
+        : "capture",
       event_type: eventType,
       summary: eventType,
       resource,
