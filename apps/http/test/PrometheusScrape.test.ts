@@ -10,7 +10,7 @@ import * as path from "node:path"
 import { json, newKey, paymentWith } from "./support/Fixtures.js"
 import { dashboardQueries } from "./support/GrafanaDashboard.js"
 import { startReceiver } from "./support/Receiver.js"
-import { deliverWebhooks, merchant, raw, serverLayer } from "./support/TestServer.js"
+import { deliverWebhooks, merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 /** Debian's Prometheus (`apt-get install prometheus`; `.ci/run` installs it when missing). */
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? "/usr/bin/prometheus"
@@ -190,6 +190,33 @@ layer(withMetrics, { excludeTestServices: true, timeout: "60 seconds" })("Promet
       expect(yield* read("process_cpu_seconds_total")).toBeGreaterThan(0)
       expect(typeof (yield* read("nodejs_eventloop_lag_seconds"))).toBe("number")
       expect(typeof (yield* read("nodejs_eventloop_lag_p99_seconds"))).toBe("number")
+    }))
+
+  it.effect("reads the disputes open by connection type and the nearest deadline at each scrape", () =>
+    Effect.gen(function*() {
+      const metrics = yield* MetricsServer
+      const scrape = Effect.promise(() => fetch(metrics.url).then((response) => response.text()))
+      const gauge = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1])
+      const before = yield* scrape
+      const open = `orchestrator_disputes_open{provider="sandbox",mode="test"}`
+      const openBefore = Number.isNaN(gauge(before, open)) ? 0 : gauge(before, open)
+      const { baseUrl, secret } = yield* merchant()
+      const paid = yield* raw(`${baseUrl}/v1/payments`, {
+        method: "POST",
+        headers: json(secret, newKey()),
+        body: JSON.stringify(paymentWith("tok_createDispute"))
+      })
+      expect(paid.status).toBe(201)
+      yield* runJobs("sandbox-notifications", "apply-provider-events")
+      const [dispute] = (yield* raw(`${baseUrl}/v1/disputes?payment_id=${paid.json.id}`, { headers: json(secret) })).json.data
+      expect(dispute.status).toBe("needs_response")
+      const after = yield* scrape
+      expect(gauge(after, open)).toBe(openBefore + 1)
+      // The nearest deadline is this dispute's or an earlier one's, never later.
+      const due = gauge(after, `orchestrator_disputes_nearest_due_seconds{mode="test"}`)
+      expect(due).toBeLessThanOrEqual((Date.parse(dispute.evidence_due_by) - Date.now()) / 1000 + 5)
+      // Live mode has no dispute that needs a response: its nearest deadline is infinitely far.
+      expect(after).toMatch(/^orchestrator_disputes_nearest_due_seconds\{mode="live"\} \+Inf$/m)
     }))
 
   it.effect("serves every series by Prometheus' conventions, each listed in the README's table", () =>

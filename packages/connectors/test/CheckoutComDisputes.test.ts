@@ -75,6 +75,39 @@ describe("Checkout.com's dispute answers on the wire", () => {
     }))
 })
 
+describe("Checkout.com's dispute read", () => {
+  it.scoped("GET /disputes/{id} is read as a fact dated by its last_update; an unknown dispute is nothing", () =>
+    Effect.gen(function*() {
+      const { connector, fake, paid } = yield* paidOnFake
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_read0000000000000000000000", "2026-11-22T08:00:00Z")
+      const read = (id: string) => connector.disputes!.read!({ pspDisputeId: id, pspPaymentId: paid.pspPaymentId, atMillis: 0 })
+      expect(yield* read("dsp_read0000000000000000000000")).toEqual({
+        pspDisputeId: "dsp_read0000000000000000000000",
+        reference: null,
+        pspPaymentId: paid.pspPaymentId,
+        status: "needs_response",
+        stage: "chargeback",
+        amount: 1050,
+        currency: "EUR",
+        reason: "product_not_received",
+        reasonCode: "13.1",
+        evidenceDueByMillis: Date.parse("2026-12-20T00:00:00Z"),
+        fee: null,
+        occurredAtMillis: Date.parse("2026-11-22T08:00:00Z")
+      })
+      const shown = fake.exchanges.at(-1)!
+      // This operation's `dispute_id` pattern is escaped twice in the document (a backslash, then 26 w's): no id can match it.
+      const problems = contract.checkRequest(shown).filter((problem) => !problem.includes("\\\\w{26}"))
+      expect([shown.method, shown.url, problems]).toEqual(["GET", "/disputes/dsp_read0000000000000000000000", []])
+      // The answer's fields are those of Checkout.com's `Dispute` (its schema does not compile whole).
+      const { payment: _, ...dispute } = JSON.parse(shown.responseBody)
+      expect(undocumented(dispute)).toEqual([])
+      fake.disputeEvent("dispute_arbitration_won", paid.pspPaymentId, "dsp_read0000000000000000000000", "2026-12-22T08:00:00Z")
+      expect(yield* read("dsp_read0000000000000000000000")).toMatchObject({ status: "won", stage: "arbitration" })
+      expect(yield* read("dsp_unknown0000000000000000000")).toBeUndefined()
+    }))
+})
+
 describe("Checkout.com's dispute webhooks", () => {
   it.scoped("read as dispute facts, dated by created_on, each type's status", () =>
     Effect.gen(function*() {

@@ -124,6 +124,11 @@ describe("PayPal's customer disputes against a wire-level fake", () => {
         .toMatchObject({ _tag: "Refused", providerMessage: expect.stringContaining("RESPONSE_DUE_DATE_PASSED") })
       expect(yield* disputes.accept({ pspDisputeId: "PP-D-UNKNOWN", pspPaymentId: orderId })).toMatchObject({ _tag: "Refused", code: "dispute_not_found" })
 
+      // Read back by GET /v1/customer/disputes/{id}: what the webhook would say, dated by PayPal's update_time.
+      const shown = yield* disputes.read!({ pspDisputeId: opened.id, pspPaymentId: orderId, atMillis: 0 })
+      expect(shown).toMatchObject({ pspDisputeId: opened.id, status: "under_review", occurredAtMillis: Date.parse(fake.disputes.get(opened.id)!.updateTime) })
+      expect(yield* disputes.read!({ pspDisputeId: "PP-D-UNKNOWN", pspPaymentId: orderId, atMillis: 0 })).toBeUndefined()
+
       const accepted = fake.openDispute(orderId)
       expect(yield* disputes.accept({ pspDisputeId: accepted.id, pspPaymentId: orderId })).toEqual({ _tag: "Done" })
       expect(fake.disputes.get(accepted.id)).toMatchObject({ status: "RESOLVED", outcome: "ACCEPTED", acceptance: { note: expect.any(String) } })

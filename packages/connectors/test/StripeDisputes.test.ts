@@ -113,4 +113,24 @@ describe("Stripe disputes against a wire-level fake of Stripe", () => {
       expectContract(fake)
       expectContract(other.fake)
     }))
+
+  it.scoped("reads a dispute by GET /v1/disputes/{id}, dated by the read (Stripe dates no change); an unknown one is nothing", () =>
+    Effect.gen(function*() {
+      const { connector, dispute, fake, paid } = yield* disputed()
+      const disputes = connector.disputes!
+      const read = (id: string) => disputes.read!({ pspDisputeId: id, pspPaymentId: paid.pspPaymentId, atMillis: Date.parse("2026-12-01T00:00:00Z") })
+      expect(yield* read(dispute.id)).toMatchObject({
+        pspDisputeId: dispute.id,
+        pspPaymentId: paid.pspPaymentId,
+        status: "needs_response",
+        stage: "chargeback",
+        amount: 2500,
+        occurredAtMillis: Date.parse("2026-12-01T00:00:00Z")
+      })
+      expect(fake.exchanges.at(-1)).toMatchObject({ method: "GET", url: `/v1/disputes/${dispute.id}` })
+      yield* disputes.submitEvidence({ pspDisputeId: dispute.id, pspPaymentId: paid.pspPaymentId, reason: "fraudulent", evidence: {} })
+      expect((yield* read(dispute.id))?.status).toBe("under_review")
+      expect(yield* read("dp_1NoSuchDispute")).toBeUndefined()
+      expectContract(fake)
+    }))
 })

@@ -300,6 +300,8 @@ export { ROTATION_OVERLAP } from "./features/webhooks/WebhookEndpoints.js"
 export {
   countNow,
   countWith,
+  disputesNearestDue,
+  disputesOpen,
   httpRequestDuration,
   httpRequestsTotal,
   idempotencyTotal,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import type { Currency } from "../src/domain/Currency.js"
 import type { DisputeFact } from "../src/domain/disputes/DisputeFact.js"
+import { DisputeActionOutcome } from "../src/domain/providers/ConnectorOutcomes.js"
 import { Disputes } from "../src/features/disputes/Disputes.js"
 import { Payments } from "../src/features/payments/Payments.js"
 import { Refunds } from "../src/features/refunds/Refunds.js"
@@ -108,4 +109,56 @@ describe("Disputes", () => {
       const updates = (yield* typesOf(tenant, dispute.id)).filter((type) => type === "dispute.updated")
       expect(updates).toHaveLength(2)
     }).pipe(Effect.provide(makeTestServices().layer)))
+
+  it.effect("reads a dispute whose outcome is late from its PSP a week after its last news, applies what it says, and reads it at most once a week", () => {
+    const services = makeTestServices()
+    const reads: Array<number> = []
+    let says: "under_review" | "won" = "under_review"
+    let answer: ((status: "under_review" | "won", atMillis: number) => DisputeFact) | undefined = undefined
+    services.psp.setDisputeOperations({
+      submitEvidence: () => Effect.succeed(DisputeActionOutcome.Done()),
+      accept: () => Effect.succeed(DisputeActionOutcome.Done()),
+      read: ({ atMillis, pspDisputeId }) =>
+        Effect.sync(() => {
+          reads.push(atMillis)
+          return pspDisputeId === "du_1" ? answer?.(says, atMillis) : undefined
+        })
+    })
+    return Effect.gen(function*() {
+      const { dispute, disputes, fact, payment, payments, tenant } = yield* setup
+      answer = (status, atMillis) => fact({ status, occurredAtMillis: atMillis })
+      yield* disputes.updateEvidence(tenant, dispute.id, { product_description: "Wool socks" })
+      expect((yield* disputes.submit(tenant, dispute.id)).status).toBe("under_review")
+      // Evidence just submitted: the PSP's news is not late yet.
+      expect(yield* disputes.reconcile).toBe(0)
+      yield* TestClock.adjust("6 days")
+      expect(yield* disputes.reconcile).toBe(0)
+      yield* TestClock.adjust("1 day")
+      yield* TestClock.adjust("1 minute")
+      // A week without news: read; the PSP still reviews it, and it waits another week.
+      expect(yield* disputes.reconcile).toBe(1)
+      expect(yield* disputes.reconcile).toBe(0)
+      expect((yield* disputes.retrieve(tenant, dispute.id)).status).toBe("under_review")
+      yield* TestClock.adjust("6 days")
+      expect(yield* disputes.reconcile).toBe(0)
+      // The PSP decided and its webhook was lost: the next read moves the dispute as the webhook would have.
+      says = "won"
+      yield* TestClock.adjust("1 day")
+      yield* TestClock.adjust("1 minute")
+      expect(yield* disputes.reconcile).toBe(1)
+      expect(yield* disputes.retrieve(tenant, dispute.id)).toMatchObject({ status: "won", funds: "reinstated" })
+      expect((yield* payments.retrieve(tenant, payment.id)).amount_disputed).toBe(0)
+      expect(yield* typesOf(tenant, dispute.id)).toEqual([
+        "dispute.created",
+        "dispute.funds_withdrawn",
+        "dispute.evidence_submitted",
+        "dispute.closed",
+        "dispute.funds_reinstated"
+      ])
+      // Closed: never read again.
+      yield* TestClock.adjust("30 days")
+      expect(yield* disputes.reconcile).toBe(0)
+      expect(reads).toHaveLength(2)
+    }).pipe(Effect.provide(services.layer))
+  })
 })

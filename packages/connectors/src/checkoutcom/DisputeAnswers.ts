@@ -1,6 +1,7 @@
 import { DisputeActionOutcome, type DisputeEvidence, type DisputeOperations } from "@orchestrator/core"
 import { Effect } from "effect"
-import type { CheckoutComCall } from "./Api.js"
+import { type CheckoutComCall, read } from "./Api.js"
+import { CheckoutComDispute, factOfCheckoutComDispute } from "./Disputes.js"
 import { refusalOfError } from "./Refusals.js"
 
 /** Checkout.com takes at most 500 characters in each evidence text. */
@@ -42,7 +43,7 @@ const answered = (call: CheckoutComCall, what: string, request: Parameters<Check
     return DisputeActionOutcome.Refused({ code, message, providerMessage })
   })
 
-/** Evidence provided (`PUT …/evidence`) then submitted (`POST …/evidence`); accepting is `POST …/accept`. */
+/** Evidence provided (`PUT …/evidence`) then submitted (`POST …/evidence`); accepting is `POST …/accept`; a read is `GET /disputes/{id}`. */
 export const checkoutComDisputes = (call: CheckoutComCall): DisputeOperations => ({
   submitEvidence: ({ evidence, pspDisputeId }) =>
     Effect.gen(function*() {
@@ -54,5 +55,11 @@ export const checkoutComDisputes = (call: CheckoutComCall): DisputeOperations =>
       if (provided._tag === "Refused") return provided
       return yield* answered(call, "submit dispute evidence", { method: "POST", path: `${disputePath(pspDisputeId)}/evidence` })
     }),
-  accept: ({ pspDisputeId }) => answered(call, "accept dispute", { method: "POST", path: `${disputePath(pspDisputeId)}/accept` })
+  accept: ({ pspDisputeId }) => answered(call, "accept dispute", { method: "POST", path: `${disputePath(pspDisputeId)}/accept` }),
+  read: ({ atMillis, pspDisputeId, pspPaymentId }) =>
+    Effect.gen(function*() {
+      const answer = yield* call("retrieve dispute", { method: "GET", path: disputePath(pspDisputeId) })
+      if (answer._tag === "Failed") return undefined
+      return factOfCheckoutComDispute(yield* read(CheckoutComDispute, "retrieve dispute")(answer.json), pspPaymentId, atMillis)
+    })
 })

@@ -1,4 +1,4 @@
-import { type Currency, type DisputeReason, type DisputeStage, type DisputeStatus, ProviderEvent } from "@orchestrator/core"
+import { type Currency, type DisputeFact, type DisputeReason, type DisputeStage, type DisputeStatus, ProviderEvent } from "@orchestrator/core"
 import { Either, Schema } from "effect"
 import { fromCheckoutComAmount } from "./Amounts.js"
 
@@ -55,6 +55,58 @@ const CATEGORIES: Readonly<Record<string, DisputeReason>> = {
 const millisOf = (iso: string | undefined) => {
   const millis = iso === undefined ? Number.NaN : Date.parse(iso)
   return Number.isFinite(millis) ? millis : undefined
+}
+
+/** A dispute as `GET /disputes/{id}` shows it (Checkout.com's `Dispute`). */
+export const CheckoutComDispute = Schema.Struct({
+  id: Schema.String,
+  category: Schema.optional(Schema.String),
+  amount: Schema.Number,
+  currency: Schema.String,
+  reason_code: Schema.optional(Schema.String),
+  status: Schema.String,
+  evidence_required_by: Schema.optional(Schema.String),
+  last_update: Schema.optional(Schema.String),
+  payment: Schema.optional(Schema.Struct({ id: Schema.optional(Schema.String) }))
+})
+
+/** The `status` of Checkout.com's `Dispute`, as the webhook type that comes with it says it. */
+const STATUSES: Readonly<Record<string, string>> = {
+  evidence_required: "dispute_evidence_required",
+  evidence_under_review: "dispute_evidence_submitted",
+  won: "dispute_won",
+  lost: "dispute_lost",
+  expired: "dispute_expired",
+  accepted: "dispute_accepted",
+  canceled: "dispute_canceled",
+  resolved: "dispute_resolved",
+  arbitration_under_review: "dispute_arbitration_sent_to_scheme",
+  arbitration_won: "dispute_arbitration_won",
+  arbitration_lost: "dispute_arbitration_lost"
+}
+
+/**
+ * A dispute read by `GET /disputes/{id}` as a fact, dated by its `last_update` (else the read), its
+ * payment the one the read was for when the answer does not name it; `undefined` for a status we do not read.
+ */
+export const factOfCheckoutComDispute = (dispute: typeof CheckoutComDispute.Type, pspPaymentId: string | null, atMillis: number) => {
+  const news = TYPES[STATUSES[dispute.status] ?? ""]
+  if (news === undefined) return undefined
+  const currency = dispute.currency.toUpperCase() as Currency
+  return {
+    pspDisputeId: dispute.id,
+    reference: null,
+    pspPaymentId: dispute.payment?.id ?? pspPaymentId,
+    status: news.status,
+    stage: news.stage,
+    amount: fromCheckoutComAmount(dispute.amount, currency),
+    currency,
+    reason: CATEGORIES[dispute.category ?? ""] ?? "general",
+    reasonCode: dispute.reason_code ?? dispute.category ?? null,
+    evidenceDueByMillis: millisOf(dispute.evidence_required_by) ?? null,
+    fee: null,
+    occurredAtMillis: millisOf(dispute.last_update) ?? atMillis
+  } satisfies DisputeFact
 }
 
 /** Whether a webhook type is one of Checkout.com's dispute notifications. */

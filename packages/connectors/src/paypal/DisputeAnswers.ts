@@ -1,6 +1,7 @@
 import { DisputeActionOutcome, type DisputeEvidence, type DisputeOperations } from "@orchestrator/core"
 import { Effect } from "effect"
-import { path, type PayPalCall } from "./Api.js"
+import { path, type PayPalCall, read } from "./Api.js"
+import { factOfPayPalDispute, PayPalDispute } from "./Disputes.js"
 import { failureOf } from "./Errors.js"
 
 /** PayPal takes at most 2000 characters in an evidence's `notes`. */
@@ -89,9 +90,18 @@ const answered = (call: PayPalCall, what: string, disputeId: string, action: str
     }
   )
 
-/** Evidence by `provide-evidence` (its submission: PayPal reviews what it receives), acceptance by `accept-claim`. */
+/**
+ * Evidence by `provide-evidence` (its submission: PayPal reviews what it receives), acceptance by
+ * `accept-claim`, and the dispute read by `GET /v1/customer/disputes/{id}` (dated by its `update_time`).
+ */
 export const paypalDisputes = (call: PayPalCall): DisputeOperations => ({
   submitEvidence: ({ evidence, pspDisputeId }) =>
     answered(call, "provide dispute evidence", pspDisputeId, "provide-evidence", { evidences: paypalEvidencesOf(evidence) }),
-  accept: ({ pspDisputeId }) => answered(call, "accept dispute claim", pspDisputeId, "accept-claim", { note: "The merchant accepts the claim." })
+  accept: ({ pspDisputeId }) => answered(call, "accept dispute claim", pspDisputeId, "accept-claim", { note: "The merchant accepts the claim." }),
+  read: ({ pspDisputeId }) =>
+    Effect.gen(function*() {
+      const answer = yield* call("show dispute", { method: "GET", path: `/v1/customer/disputes/${path(pspDisputeId)}` })
+      if (answer._tag === "Failed") return undefined
+      return factOfPayPalDispute(yield* read(PayPalDispute, "show dispute")(answer.json))
+    })
 })

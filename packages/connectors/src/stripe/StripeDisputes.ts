@@ -113,7 +113,7 @@ const answered = (call: StripeCall, what: string, request: Parameters<StripeCall
     return DisputeActionOutcome.Refused({ code, message, providerMessage })
   })
 
-/** Evidence and its submission in one update (`submit=true`); accepting is Stripe's `close`. */
+/** Evidence and its submission in one update (`submit=true`); accepting is Stripe's `close`; a read is `GET /v1/disputes/{id}`. */
 export const stripeDisputes = (call: StripeCall): DisputeOperations => ({
   submitEvidence: ({ evidence, pspDisputeId }) =>
     answered(call, "submit dispute evidence", {
@@ -121,5 +121,12 @@ export const stripeDisputes = (call: StripeCall): DisputeOperations => ({
       path: `/v1/disputes/${path(pspDisputeId)}`,
       form: { evidence: stripeEvidenceOf(evidence), submit: true }
     }),
-  accept: ({ pspDisputeId }) => answered(call, "close dispute", { method: "POST", path: `/v1/disputes/${path(pspDisputeId)}/close` })
+  accept: ({ pspDisputeId }) => answered(call, "close dispute", { method: "POST", path: `/v1/disputes/${path(pspDisputeId)}/close` }),
+  // Stripe dates no change of a dispute: what it says now is dated by the read.
+  read: ({ atMillis, pspDisputeId }) =>
+    Effect.gen(function*() {
+      const answer = yield* call("retrieve dispute", { method: "GET", path: `/v1/disputes/${path(pspDisputeId)}` })
+      if (answer._tag === "Failed") return undefined
+      return factOfStripeDispute(yield* read(StripeDispute, "retrieve dispute")(answer.json), atMillis)
+    })
 })

@@ -48,7 +48,22 @@ export const MemoryDisputesRepository = Layer.effect(
             .sort((a, b) => a.dispute.evidence_due_by!.epochMillis - b.dispute.evidence_due_by!.epochMillis)
             .slice(0, limit)
             .map(({ dispute, organizationId }) => ({ tenant: { organizationId, livemode: dispute.livemode }, disputeId: dispute.id }))
-        )
+        ),
+      awaitingOutcome: (quietSince, limit) =>
+        Effect.sync(() => {
+          const reads = store.table<DateTime.Utc>("dispute_reads")
+          const before = (time: DateTime.Utc | null | undefined) => time === null || time === undefined || DateTime.lessThan(time, quietSince)
+          return [...rows().values()]
+            .filter(({ dispute }) =>
+              dispute.status === "under_review" && dispute.evidence_submission.status === "submitted" &&
+              dispute.evidence_submission.submitted_at !== null && before(dispute.evidence_submission.submitted_at) &&
+              before(dispute.provider_reported_at) && before(reads.get(dispute.id))
+            )
+            .sort((a, b) => a.dispute.evidence_submission.submitted_at!.epochMillis - b.dispute.evidence_submission.submitted_at!.epochMillis)
+            .slice(0, limit)
+            .map(({ dispute, organizationId }) => ({ tenant: { organizationId, livemode: dispute.livemode }, disputeId: dispute.id }))
+        }),
+      markRead: (ref, at) => Effect.sync(() => void store.table<DateTime.Utc>("dispute_reads").set(ref.disputeId, at))
     }
   })
 )

@@ -27,5 +27,13 @@ export class DisputesRepository extends Context.Tag("core/DisputesRepository")<
     readonly list: (tenant: Tenant, filter: DisputeListFilter, page: PageRequest) => Effect.Effect<Page<Dispute>, InvalidCursor>
     /** Of every tenant, disputes that need a response with evidence due before `dueBefore` and not warned at 24 h yet, soonest first. */
     readonly dueBefore: (dueBefore: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<DisputeRef>>
+    /**
+     * Of every tenant, disputes waiting for their outcome: under review with their evidence submitted
+     * before `quietSince`, no news from the PSP since then, and not read from it since then either;
+     * longest waiting first.
+     */
+    readonly awaitingOutcome: (quietSince: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<DisputeRef>>
+    /** Notes that the dispute was read from its PSP at `at` (so it waits again before the next read). */
+    readonly markRead: (ref: DisputeRef, at: DateTime.Utc) => Effect.Effect<void>
   }
 >() {}

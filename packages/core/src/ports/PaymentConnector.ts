@@ -1,6 +1,7 @@
 import { Data, type Effect, type Redacted, type Schema } from "effect"
 import type { Currency } from "../domain/Currency.js"
 import type { DisputeEvidence, DisputeReason } from "../domain/disputes/Dispute.js"
+import type { DisputeFact } from "../domain/disputes/DisputeFact.js"
 import type {
   AuthorizationOutcome,
   CaptureOutcome,
@@ -139,6 +140,16 @@ export interface DisputeOperations {
     readonly evidence: DisputeEvidence
   }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
   readonly accept: (request: { readonly pspDisputeId: string; readonly pspPaymentId: string | null }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
+  /**
+   * Present when the PSP has an API to read a dispute: what it says of the dispute now, as a fact
+   * (dated by the PSP where it dates its disputes, else `atMillis`, the moment of the read);
+   * `undefined` when the PSP knows no such dispute or says nothing we can read.
+   */
+  readonly read?: (request: {
+    readonly pspDisputeId: string
+    readonly pspPaymentId: string | null
+    readonly atMillis: number
+  }) => Effect.Effect<DisputeFact | undefined, ConnectorError>
 }
 
 /**

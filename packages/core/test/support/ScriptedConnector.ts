@@ -9,7 +9,7 @@ import {
   WebhookRejected
 } from "../../src/domain/providers/ConnectorOutcomes.js"
 import { ConnectorCatalog } from "../../src/features/connections/Connectors.js"
-import type { AuthorizeRequest, PaymentConnector } from "../../src/ports/PaymentConnector.js"
+import type { AuthorizeRequest, DisputeOperations, PaymentConnector } from "../../src/ports/PaymentConnector.js"
 
 const card = { brand: "visa", last4: "4242", country: "US" }
 
@@ -30,6 +30,8 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
   const refunds = new Map<string, RefundOutcome>()
   let refundScript: RefundOutcome | "unavailable" = RefundOutcome.Succeeded({ pspRefundId: "re_1" })
   let captureHangs = false
+  /** None unless a test gives some (before the connection is first used): like Mollie, the scripted PSP takes no answer to disputes by default. */
+  let disputeOperations: DisputeOperations | undefined = undefined
 
   const connector: PaymentConnector = {
     authorize: (request) =>
@@ -83,13 +85,20 @@ export const makeScriptedConnector = (scripts: Record<string, ReadonlyArray<Scri
     setCaptureHangs: (hangs: boolean) => {
       captureHangs = hangs
     },
+    setDisputeOperations: (operations: DisputeOperations | undefined) => {
+      disputeOperations = operations
+    },
     /** The token of the return URL the PSP was last sent for payment `id`, as the customer brings it back. */
     returnTokenOf: (id: string) => {
       const sent = calls.filter((call) => call.paymentId === id).at(-1)
       return sent === undefined ? undefined : new URL(sent.returnUrl).searchParams.get("token") ?? undefined
     },
     layer: Layer.succeed(ConnectorCatalog, {
-      sandbox: { settings: Schema.Unknown, credentialKeys: [], make: () => connector }
+      sandbox: {
+        settings: Schema.Unknown,
+        credentialKeys: [],
+        make: () => disputeOperations === undefined ? connector : { ...connector, disputes: disputeOperations }
+      }
     })
   }
 }

@@ -4,6 +4,10 @@ import { DateTime, Effect, Layer, Option } from "effect"
 import { equalsWhereGiven } from "../shared/KeysetPage.js"
 import { recordRepositoryOf, recordRows, timeOrNull } from "../subscriptions/RecordRows.js"
 
+type Ref = { readonly id: string; readonly organization_id: string; readonly livemode: boolean }
+const refsOf = (found: ReadonlyArray<Ref>) =>
+  found.map((row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, disputeId: row.id }))
+
 /** Disputes kept whole in `record`, with the columns their lists, the PSP's news and the deadline warnings query. */
 export const DisputesRepositorySql = Layer.effect(
   DisputesRepository,
@@ -31,11 +35,23 @@ export const DisputesRepositorySql = Layer.effect(
           ...(filter.dueBefore === undefined ? [] : [sql`d.evidence_due_by < ${at(filter.dueBefore)}`])
         ]),
       dueBefore: (dueBefore, limit) =>
-        sql<{ id: string; organization_id: string; livemode: boolean }>`select id, organization_id, livemode from disputes
+        sql<Ref>`select id, organization_id, livemode from disputes
           where status = 'needs_response' and evidence_due_by < ${at(dueBefore)}
             and (record ->> 'evidence_due_soon') is distinct from '24h'
           order by evidence_due_by limit ${limit}`.pipe(
-          Effect.map((found) => found.map((row) => ({ tenant: { organizationId: row.organization_id, livemode: row.livemode }, disputeId: row.id }))),
+          Effect.map(refsOf),
+          Effect.orDie
+        ),
+      awaitingOutcome: (quietSince, limit) =>
+        sql<Ref>`select id, organization_id, livemode from disputes
+          where status = 'under_review' and (record -> 'evidence_submission' ->> 'status') = 'submitted'
+            and (record -> 'evidence_submission' ->> 'submitted_at')::timestamptz < ${at(quietSince)}
+            and (record ->> 'provider_reported_at')::timestamptz < ${at(quietSince)}
+            and (provider_read_at is null or provider_read_at < ${at(quietSince)})
+          order by (record -> 'evidence_submission' ->> 'submitted_at')::timestamptz limit ${limit}`.pipe(Effect.map(refsOf), Effect.orDie),
+      markRead: (ref, time) =>
+        sql`update disputes set provider_read_at = ${at(time)} where id = ${ref.disputeId} and organization_id = ${ref.tenant.organizationId}`.pipe(
+          Effect.asVoid,
           Effect.orDie
         )
     })

@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { providerConnections, webhookOldestPendingAge, webhookPendingDeliveries } from "@orchestrator/core"
 import { Effect, Metric, MetricLabel, Option } from "effect"
+import { readDisputeGauges } from "./DisputeGauges.js"
 import { readPoolUse } from "./PoolUse.js"
 
 interface Backlog {
@@ -20,8 +21,8 @@ const reported = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
 
 /**
  * The gauges read from the database when Prometheus scrapes: the webhook backlog (the partial index
- * on pending deliveries keeps it to the rows that wait) and the connections by status, whose `error`
- * is an open circuit. Labels are connection types and modes, never a merchant's names.
+ * on pending deliveries keeps it to the rows that wait), the connections by status, whose `error`
+ * is an open circuit, and the disputes open and their nearest deadline (`DisputeGauges`). Labels are connection types and modes, never a merchant's names.
  */
 export const readScrapeGauges = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -42,6 +43,7 @@ export const readScrapeGauges = Effect.gen(function*() {
     now.set(key, row.count)
   }
   for (const [key, labels] of reported) yield* Metric.set(Metric.taggedWithLabels(providerConnections, labels), now.get(key) ?? 0)
+  yield* readDisputeGauges
   yield* readPoolUse
 })
 

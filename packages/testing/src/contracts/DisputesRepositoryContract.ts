@@ -59,4 +59,31 @@ export const disputesRepositoryContract = (it: StorageContractTest) => {
       yield* disputes.update(tenant, new Dispute({ ...first, evidence_due_soon: "24h", updated_at: at(5) }))
       expect(yield* due(73 * 3600_000)).toEqual([])
     }))
+
+  it.effect("finds the disputes whose outcome is late: submitted, no news and not read since, until read again", () =>
+    Effect.gen(function*() {
+      const payments = yield* PaymentsRepository
+      const disputes = yield* DisputesRepository
+      const tenant = yield* newTenant
+      const paid = payment(tenant, { status: "succeeded", amount_captured: 1050, amount_disputed: 1050, disputed: true })
+      yield* payments.insert(tenant, paid)
+      const submitted = { status: "submitted" as const, submitted_at: at(10), failure: null }
+      const waiting = dispute(tenant, paid.id, { status: "under_review", evidence_submission: submitted, provider_reported_at: at(5) })
+      const newsLater = dispute(tenant, paid.id, {
+        status: "under_review",
+        evidence_submission: { ...submitted, submitted_at: at(11) },
+        provider_reported_at: at(50)
+      })
+      const draft = dispute(tenant, paid.id, { status: "under_review" })
+      const closed = dispute(tenant, paid.id, { status: "won", funds: "reinstated", evidence_submission: submitted })
+      for (const row of [waiting, newsLater, draft, closed]) yield* disputes.insert(tenant, row)
+      const awaiting = (quietSince: number) =>
+        Effect.map(disputes.awaitingOutcome(at(quietSince), 1000), (refs) => refs.filter((ref) => ref.tenant.organizationId === tenant.organizationId))
+      expect(yield* awaiting(10)).toEqual([])
+      expect(yield* awaiting(20)).toEqual([{ tenant, disputeId: waiting.id }])
+      expect(yield* awaiting(60)).toEqual([{ tenant, disputeId: waiting.id }, { tenant, disputeId: newsLater.id }])
+      yield* disputes.markRead({ tenant, disputeId: waiting.id }, at(70))
+      expect(yield* awaiting(60)).toEqual([{ tenant, disputeId: newsLater.id }])
+      expect(yield* awaiting(71)).toEqual([{ tenant, disputeId: waiting.id }, { tenant, disputeId: newsLater.id }])
+    }))
 }

@@ -22,6 +22,7 @@ import { Payments } from "../payments/Payments.js"
 import { acceptDispute, submitEvidence, updateEvidence } from "./DisputeAnswers.js"
 import { makeDisputeDeadlines } from "./DisputeDeadlines.js"
 import { applyDisputeFact } from "./DisputeFacts.js"
+import { makeDisputeReconciliation } from "./DisputeReconciliation.js"
 import { DisputeRecords } from "./DisputeRecords.js"
 
 type Answering = DisputeNotFound | DisputeNotEditable | DisputeActionNotSupported | DisputeActionRefused | DisputeProviderUnavailable
@@ -42,6 +43,8 @@ export class Disputes extends Context.Tag("core/Disputes")<
     readonly accept: (tenant: Tenant, id: string) => Effect.Effect<Dispute, Answering>
     /** Worker: warns of deadlines 72 h and 24 h ahead (`dispute.updated`, `evidence_due_soon`); how many were warned. */
     readonly warnDue: Effect.Effect<number>
+    /** Worker: reads from their PSPs the disputes whose outcome is late (`DisputeReconciliation`); how many the PSPs told of. */
+    readonly reconcile: Effect.Effect<number>
     readonly jobs: ReadonlyArray<Job>
   }
 >() {
@@ -50,7 +53,10 @@ export class Disputes extends Context.Tag("core/Disputes")<
   )
 }
 
-/** The disputes service: the PSPs' facts (`DisputeFacts`), the merchant's answers (`DisputeAnswers`), the deadlines (`DisputeDeadlines`). */
+/**
+ * The disputes service: the PSPs' facts (`DisputeFacts`), the merchant's answers (`DisputeAnswers`),
+ * the deadlines (`DisputeDeadlines`), the reads of disputes whose outcome is late (`DisputeReconciliation`).
+ */
 type Steps = DisputeRecords | DisputesRepository | PaymentsRepository | PaymentRecords | Payments | PaymentCalls | IdGenerator | Transactions | EventLog
 
 const make = Effect.gen(function*() {
@@ -59,6 +65,7 @@ const make = Effect.gen(function*() {
   const records = yield* DisputeRecords
   const repository = yield* DisputesRepository
   const { job, warnDue } = yield* makeDisputeDeadlines
+  const reconciliation = yield* makeDisputeReconciliation((ref, provider, fact) => steps(applyDisputeFact(ref.tenant, provider, fact)))
   return Disputes.of({
     retrieve: (tenant, id) => records.load(tenant, id),
     list: (tenant, filter, page) => repository.list(tenant, filter, page),
@@ -67,6 +74,7 @@ const make = Effect.gen(function*() {
     submit: (tenant, id) => steps(submitEvidence(tenant, id)).pipe(Effect.withSpan("Disputes.submit")),
     accept: (tenant, id) => steps(acceptDispute(tenant, id)).pipe(Effect.withSpan("Disputes.accept")),
     warnDue,
-    jobs: [job]
+    reconcile: reconciliation.reconcile,
+    jobs: [job, reconciliation.job]
   })
 })

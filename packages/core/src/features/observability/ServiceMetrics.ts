@@ -124,6 +124,14 @@ export const webhookOldestPendingAge = Metric.gauge("orchestrator_webhook_oldest
   description: "Age of the oldest pending webhook delivery, in seconds (0 when none waits)."
 })
 
+export const disputesOpen = Metric.gauge("orchestrator_disputes_open", {
+  description: "Disputes open (needing a response or under review), every merchant together, by connection type (`provider`) and mode."
+})
+
+export const disputesNearestDue = Metric.gauge("orchestrator_disputes_nearest_due_seconds", {
+  description: "Seconds until the nearest evidence deadline of a dispute that needs a response, by mode (negative once passed; +Inf when none)."
+})
+
 export const providerConnections = Metric.gauge("orchestrator_provider_connections", {
   description: "Provider connections by connection type, mode and status; status=\"error\" counts those whose circuit is open."
 })

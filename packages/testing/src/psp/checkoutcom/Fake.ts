@@ -106,7 +106,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     const payment = state.payments.get(paymentId)
     if (payment === undefined) throw new Error(`no payment ${paymentId}`)
     const status = DISPUTE_STATUSES[type] ?? "evidence_required"
-    state.disputes.set(disputeId, { evidence: state.disputes.get(disputeId)?.evidence ?? {}, status })
+    const known = state.disputes.get(disputeId)
+    state.disputes.set(disputeId, { evidence: known?.evidence ?? {}, status, paymentId, receivedOn: known?.receivedOn ?? createdOn, lastUpdate: createdOn })
     return JSON.stringify({
       id: newId("evt"),
       type,

@@ -157,6 +157,7 @@ const disputeAction = (state: CheckoutComState, method: string, path: string, bo
   if (dispute === undefined) return [404, undefined]
   // The NAS document declares this 422 without a body.
   if (dispute.status !== "evidence_required") return [422, undefined]
+  dispute.lastUpdate = new Date().toISOString().replace(/\.\d+Z$/, "Z")
   if (match[2] === "accept" && method === "POST") dispute.status = "accepted"
   else if (method === "PUT") dispute.evidence = { ...dispute.evidence, ...body }
   else if (method === "POST") dispute.status = "evidence_under_review"
@@ -164,10 +165,31 @@ const disputeAction = (state: CheckoutComState, method: string, path: string, bo
   return [204, undefined]
 }
 
+/** `GET /disputes/{id}`: the dispute as Checkout.com's `Dispute` shows it, with its payment. */
+const disputeDetails = (state: CheckoutComState, path: string): PspAnswer | undefined => {
+  const match = /^\/disputes\/([^/]+)$/.exec(path)
+  if (match === null) return undefined
+  const dispute = state.disputes.get(match[1]!)
+  const payment = dispute === undefined ? undefined : state.payments.get(dispute.paymentId)
+  if (dispute === undefined || payment === undefined) return [404, undefined]
+  return [200, {
+    id: match[1],
+    category: "product_service_not_received",
+    amount: payment.amount,
+    currency: payment.currency,
+    reason_code: "13.1",
+    status: dispute.status,
+    evidence_required_by: "2026-12-20T00:00:00Z",
+    received_on: dispute.receivedOn,
+    last_update: dispute.lastUpdate,
+    payment: { id: payment.id, amount: payment.amount, currency: payment.currency, processing_channel_id: state.processingChannelId }
+  }]
+}
+
 /** One call to the fake's API. */
 export const handleCheckoutCom = (state: CheckoutComState, method: string, path: string, body: any, key: string | undefined): PspAnswer => {
   if (method === "POST" && path === "/payments") return createPayment(state, body, key)
-  const disputed = disputeAction(state, method, path, body)
+  const disputed = method === "GET" ? disputeDetails(state, path) : disputeAction(state, method, path, body)
   if (disputed !== undefined) return disputed
   const match = /^\/payments\/([^/]+)(?:\/(actions|captures|voids|refunds))?$/.exec(path)
   const payment = match === null ? undefined : state.payments.get(match[1]!)

@@ -42,8 +42,16 @@ export interface CheckoutComState {
   holdActions: boolean
   readonly held: Array<() => void>
   readonly baseUrl: () => string
-  /** Disputes by id: their `status` (of Checkout.com's `Dispute`) and the evidence provided. */
-  readonly disputes: Map<string, { status: string; evidence: Record<string, unknown> }>
+  /** Disputes by id: their `status` (of Checkout.com's `Dispute`), the evidence provided, their payment and when they last changed. */
+  readonly disputes: Map<string, FakeCheckoutComDispute>
+}
+
+export interface FakeCheckoutComDispute {
+  status: string
+  evidence: Record<string, unknown>
+  readonly paymentId: string
+  readonly receivedOn: string
+  lastUpdate: string
 }
 
 let sequence = 0
