@@ -6,6 +6,7 @@ import { parseArgs } from "node:util"
 import { createKey, createOrganization, migrate, revokeKey, serve, setRateLimits } from "./Commands.js"
 import { superviseHttpProcesses, toleratePrimaryGone } from "./HttpProcesses.js"
 import { ConnectorExists, ConnectorNameInvalid, ConnectorTemplateMissing, newConnector, REPOSITORY_ROOT } from "./NewConnector.js"
+import { pkcs11Keygen } from "./VaultCommands.js"
 
 const USAGE = `Usage: orchestrator <command>
 
@@ -20,6 +21,9 @@ const USAGE = `Usage: orchestrator <command>
   keys revoke <key_id>           revoke a key
   org rate-limit --org <org_id> [--live-rps <n|default>] [--test-rps <n|default>]
                                  requests per second per API key for one organization
+  vault pkcs11-keygen --version <n>
+                                 make the card vault's key of version n inside the PKCS#11 token
+                                 (ORCHESTRATOR_VAULT_PKCS11_*); restart the service to use it
   dev new-connector <name> [--root <dir>]
                                  write a new PSP connector's folder, fake and contract test from the
                                  connector kit's template (into this repository, or <dir>)
@@ -28,6 +32,7 @@ Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_
 HOST (default 127.0.0.1 on the embedded
 database, every interface with DATABASE_URL), ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
 ORCHESTRATOR_VAULT_KEYS or ORCHESTRATOR_VAULT_KEYS_FILE (the card vault's keys; required with DATABASE_URL),
+or ORCHESTRATOR_VAULT_PKCS11_MODULE, _TOKEN, _PIN and _KEY_LABEL (the keys in an HSM's PKCS#11 token),
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is
@@ -58,6 +63,7 @@ const program = Effect.gen(function*() {
           "live-rps": { type: "string" },
           "test-rps": { type: "string" },
           root: { type: "string" },
+          version: { type: "string" },
           help: { type: "boolean" }
         }
       }),
@@ -113,6 +119,11 @@ const program = Effect.gen(function*() {
         ...(live === undefined ? {} : { live }),
         ...(test === undefined ? {} : { test })
       }))
+    }
+    case "vault pkcs11-keygen": {
+      const version = values.version ?? ""
+      if (!/^[1-9][0-9]{0,5}$/.test(version)) return yield* Effect.fail(new UsageError("vault pkcs11-keygen needs --version <n> (1 to 999999)"))
+      return yield* run(pkcs11Keygen(settings, Number(version)))
     }
     case "keys revoke":
       if (argument === undefined) return yield* Effect.fail(new UsageError("keys revoke needs a key id"))

@@ -15,4 +15,5 @@ export { decodeFormBody, type MultipartPart, multipartParts, OpenApiContract, ty
 export { type FakePayPal, fakePayPal } from "./psp/paypal/Fake.js"
 export { type FakeTemplate, fakeTemplate } from "./psp/template/Fake.js"
 export { repositoryContract } from "./RepositoryContract.js"
+export { SOFTHSM_MODULE, softHsmToken } from "./SoftHsm.js"
 export { durableTestDatabases, testDatabases } from "./TestDatabases.js"

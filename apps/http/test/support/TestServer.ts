@@ -21,6 +21,9 @@ import { HttpServerNodeLive, type HttpServerOptions } from "../../src/HttpServer
 
 const freePort = Effect.promise(freePortNumber)
 
+/** The card vault's key provider a suite may give the server. */
+type VaultKeys = NonNullable<NonNullable<Parameters<typeof applicationLayer>[0]["vault"]>["keys"]>
+
 /**
  * The real server on a free port, over a test database, composed like `orchestrator start`: the
  * application first, the server on top, so stopping closes the server (draining requests) before the
@@ -52,6 +55,8 @@ export const serverLayer = <E>(
     readonly rateLimiter?: Layer.Layer<RateLimiter>
     /** Which organizations may send raw card numbers (none unless a suite says). */
     readonly rawCardData?: (organizationId: string) => boolean
+    /** Where the card vault's keys are (a PKCS#11 token, say); a key made for the suite unless said. */
+    readonly vaultKeys?: VaultKeys
   } = {}
 ) =>
   Layer.unwrapEffect(Effect.map(freePort, (port) => {
@@ -65,7 +70,10 @@ export const serverLayer = <E>(
       privateAddresses: options.privateAddresses ?? "allow",
       failedAuthentications: options.failedAuthentications ?? { count: 1_000_000, periodMs: 1000 },
       ...(options.rateLimiter === undefined ? {} : { rateLimiter: options.rateLimiter }),
-      ...(options.rawCardData === undefined ? {} : { vault: { rawCardData: options.rawCardData } }),
+      vault: {
+        ...(options.rawCardData === undefined ? {} : { rawCardData: options.rawCardData }),
+        ...(options.vaultKeys === undefined ? {} : { keys: options.vaultKeys })
+      },
       ...(options.webhookSender === undefined ? {} : { webhookSender: options.webhookSender })
     })
     const pages = Layer.merge(SandboxPagesLive, DashboardPagesLive)

@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { isFailing, KeyMaterial } from "@orchestrator/core"
 import { RedisRateLimiterLive } from "@orchestrator/rate-limit-redis"
 import { Database } from "@orchestrator/sql"
-import { KeyProvider, localKeyProvider, SharedCvcsRedis } from "@orchestrator/vault"
+import { SharedCvcsRedis } from "@orchestrator/vault"
 import { ConfigError, Console, Effect, Exit, Layer, Logger, Option, Redacted, RuntimeFlags, RuntimeFlagsPatch } from "effect"
 import * as fs from "node:fs/promises"
 import { applicationLayer, sqlStorage } from "../Application.js"
@@ -14,16 +14,17 @@ import { withTracing } from "../tracing/TracingLive.js"
 import { bootstrapDevelopment } from "./DevBootstrap.js"
 import { loadMasterSecret } from "./LocalSecrets.js"
 import { stopWithParent } from "./ParentWatch.js"
-import { vaultKeysFor } from "./VaultKeys.js"
+import { vaultKeyProviderFor } from "./VaultKeyProvider.js"
 
 /**
  * The application for `settings`: the core over its adapters (SQL storage on the configured database,
  * the connectors, the webhook sender, the keys from the master secret, the rate limiter). A service
  * (`announce`) says where its vault keys come from; a command-line tool's command prints only its answer.
- * On PostgreSQL it does not start without the vault's keys (`vaultKeysFor`).
+ * On PostgreSQL it does not start without the vault's keys (`vaultKeyProviderFor`).
  */
 export const applicationFor = (settings: Settings, options: { readonly announce?: boolean } = {}) =>
-  Layer.unwrapEffect(
+  // Scoped: a PKCS#11 token's session lives as long as the application.
+  Layer.unwrapScoped(
     Effect.gen(function*() {
       yield* Effect.promise(() => fs.mkdir(settings.dataDir, { recursive: true }))
       // Making the embedded database is most of a first start: say so, not seconds of silence.
@@ -32,11 +33,10 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
         yield* announce(`Creating the embedded database in ${embedded} (first start, about 15 s)…`)
       }
       const secret = yield* loadMasterSecret(settings.encryptionKey, settings.dataDir)
-      const vaultKeys = yield* vaultKeysFor(settings)
-      if (options.announce === true) yield* announce(`Card vault: keys from ${vaultKeys.origin}`)
+      const vaultKeys = yield* vaultKeyProviderFor(settings, options)
       return applicationLayer({
         vault: {
-          keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
+          keys: vaultKeys,
           rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId),
           // Every process must find the code of a card another one tokenized.
           ...Option.match(settings.redisUrl, { onNone: () => ({}), onSome: (url) => ({ sharedCvcs: SharedCvcsRedis(Redacted.value(url)) }) })

@@ -1,8 +1,10 @@
 import { isHttpUrl, parseSecretKey, type PrivateAddresses } from "@orchestrator/core"
 import type { DatabaseConfig } from "@orchestrator/sql"
+import type { Pkcs11Settings } from "@orchestrator/vault"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { parseTrustedProxies, type TrustedProxyList } from "./TrustedProxies.js"
+import { VaultPkcs11Config } from "./VaultPkcs11Settings.js"
 
 /** Everything the service reads from its environment. */
 export interface Settings {
@@ -21,6 +23,8 @@ export interface Settings {
   /** The card vault's keys (`ORCHESTRATOR_VAULT_KEYS`, or the file `ORCHESTRATOR_VAULT_KEYS_FILE`); else generated in `dataDir`. */
   readonly vaultKeys: Option.Option<Redacted.Redacted>
   readonly vaultKeysFile: Option.Option<string>
+  /** The vault's keys in a PKCS#11 token instead (`ORCHESTRATOR_VAULT_PKCS11_*`); when set, the key provider. */
+  readonly vaultPkcs11: Option.Option<Pkcs11Settings>
   /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (`ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS`). */
   readonly rawCardOrganizations: ReadonlySet<string>
   /** Where every process counts request rates; without it, each counts its own. */
@@ -99,6 +103,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   vaultKeys: nonEmpty("ORCHESTRATOR_VAULT_KEYS"),
   vaultKeysFile: Config.option(Config.string("ORCHESTRATOR_VAULT_KEYS_FILE")),
+  vaultPkcs11: VaultPkcs11Config,
   rawCardOrganizations: Config.string("ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS").pipe(Config.withDefault("")),
   redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
     Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
@@ -138,6 +143,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     redisUrl: raw.redisUrl,
     vaultKeys: raw.vaultKeys,
     vaultKeysFile: raw.vaultKeysFile,
+    vaultPkcs11: raw.vaultPkcs11,
     rawCardOrganizations: new Set(raw.rawCardOrganizations.split(",").map((id) => id.trim()).filter((id) => id !== "")),
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,
