@@ -15,8 +15,9 @@ const USAGE = `Usage: orchestrator <command>
   migrate                        apply database migrations and exit
   org create --name <name>       create an organization (with test sandbox connections); the name
                                  is trimmed, 1 to 100 characters, no control characters, unique
-  keys create --org <org_id> [--live]
-                                 create a secret API key; it is printed once
+  keys create --org <org_id> [--live] [--publishable]
+                                 create a secret API key (pk_…: a publishable key, which can
+                                 only vault cards from the card form); it is printed once
   keys revoke <key_id>           revoke a key
   org rate-limit --org <org_id> [--live-rps <n|default>] [--test-rps <n|default>]
                                  requests per second per API key for one organization
@@ -54,6 +55,7 @@ const program = Effect.gen(function*() {
           name: { type: "string" },
           org: { type: "string" },
           live: { type: "boolean" },
+          publishable: { type: "boolean" },
           "live-rps": { type: "string" },
           "test-rps": { type: "string" },
           root: { type: "string" },
@@ -95,7 +97,7 @@ const program = Effect.gen(function*() {
       return yield* run(createOrganization(settings, values.name))
     case "keys create":
       if (values.org === undefined) return yield* Effect.fail(new UsageError("keys create needs --org <org_id>"))
-      return yield* run(createKey(settings, values.org, values.live === true))
+      return yield* run(createKey(settings, values.org, values.live === true, values.publishable === true ? "publishable" : "secret"))
     case "org rate-limit": {
       if (values.org === undefined) return yield* Effect.fail(new UsageError("org rate-limit needs --org <org_id>"))
       const limitOf = (name: string, value: string | undefined) =>

@@ -19,6 +19,8 @@ import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/Provide
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
 import { CustomersHttpLive, InvoicesHttpLive, PlansHttpLive, SubscriptionsHttpLive, TestClocksHttpLive } from "./subscriptions/BillingHttp.js"
+import { CardFormAuthorizationLive } from "./vault/CardFormAuthorizationLive.js"
+import { CardFormHttpLive } from "./vault/CardFormHttp.js"
 import { PaymentMethodsHttpLive } from "./vault/PaymentMethodsHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
@@ -29,6 +31,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RefundsHttpLive,
     DisputesHttpLive,
     PaymentMethodsHttpLive,
+    CardFormHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
     ProvidersHttpLive,
@@ -45,7 +48,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     CheckoutSessionsHttpLive,
     CheckoutSessionHttpLive
   ]),
-  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive])
+  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive, CardFormAuthorizationLive])
 )
 
 /** The checkout drop-in script and the hosted payment page, served beside the API. */
