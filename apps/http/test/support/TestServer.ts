@@ -50,6 +50,8 @@ export const serverLayer = <E>(
     readonly failedAuthentications?: { readonly count: number; readonly periodMs: number }
     /** Where request rates are counted: in this process unless a suite shares them (Redis). */
     readonly rateLimiter?: Layer.Layer<RateLimiter>
+    /** The vault's card form on an origin of its own, given the server's port (beside the API unless said). */
+    readonly vaultOrigin?: (port: number) => string
     /** Which organizations may send raw card numbers (none unless a suite says). */
     readonly rawCardData?: (organizationId: string) => boolean
   } = {}
@@ -60,6 +62,7 @@ export const serverLayer = <E>(
       storage: options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports),
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
       publicUrl: `http://127.0.0.1:${port}`,
+      ...(options.vaultOrigin === undefined ? {} : { vaultOrigin: options.vaultOrigin(port) }),
       rateLimits: options.rateLimits ?? { live: 1_000_000, test: 1_000_000 },
       // Fake PSPs and webhook receivers listen on this machine; suites of the policy itself say `deny`.
       privateAddresses: options.privateAddresses ?? "allow",
