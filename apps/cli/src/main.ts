@@ -32,7 +32,7 @@ REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (d
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is
 read; none by default), ORCHESTRATOR_TRUST_INCOMING_TRACES (true: a client's traceparent is kept),
-ORCHESTRATOR_METRICS_PORT and ORCHESTRATOR_METRICS_HOST (this process's GET /metrics for Prometheus,
+ORCHESTRATOR_VAULT_ORIGIN (the card form's own origin), ORCHESTRATOR_METRICS_PORT and ORCHESTRATOR_METRICS_HOST (this process's GET /metrics for Prometheus,
 default host 127.0.0.1; none unless the port is set).`
 
 class UsageError {
