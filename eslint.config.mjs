@@ -18,6 +18,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } }
   },
   {
+    // The vault's card form and its mounting script run in browsers, as served.
+    files: ["apps/http/src/vault/browser/**/*.js"],
+    languageOptions: { globals: { ...globals.browser } }
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       // `Data.TaggedEnum<{ Pending: {} }>` and `TaggedError<{}>` are Effect's idiom for a case without fields.

@@ -42,6 +42,7 @@ await build({
 // Read at start from beside the module that serves them, which is now the bundle.
 await cp(path.join(root, "apps/http/src/checkout/browser"), path.join(dist, "browser"), { recursive: true })
 await cp(path.join(root, "apps/http/src/docs/browser"), path.join(dist, "browser"), { recursive: true })
+await cp(path.join(root, "apps/http/src/vault/browser"), path.join(dist, "browser"), { recursive: true })
 await cp(path.join(root, "docs/guides"), path.join(dist, "guides"), { recursive: true })
 await mkdir(path.join(dist, "docs"), { recursive: true })
 await writeFile(path.join(dist, "docs/scalar.js"), loadScalarScript())

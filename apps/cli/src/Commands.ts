@@ -1,5 +1,5 @@
 import { applicationFor, runService, type Settings } from "@orchestrator/application"
-import { Organizations } from "@orchestrator/core"
+import { type ApiKeyKind, Organizations } from "@orchestrator/core"
 import { HttpShell } from "@orchestrator/http"
 import { Database, runMigrations } from "@orchestrator/sql"
 import { WorkerMain } from "@orchestrator/worker"
@@ -31,10 +31,17 @@ export const createOrganization = (settings: Settings, name: string) =>
     yield* Console.log(`Next: bin/orchestrator keys create --org ${organization.id}`)
   }).pipe(Effect.provide(applicationFor(settings)))
 
-export const createKey = (settings: Settings, organizationId: string, livemode: boolean) =>
+export const createKey = (settings: Settings, organizationId: string, livemode: boolean, kind: ApiKeyKind = "secret") =>
   Effect.gen(function*() {
-    const { key, secret } = yield* (yield* Organizations).createKey(organizationId, livemode)
-    yield* Console.log(`Created ${livemode ? "live" : "test"} key ${key.id} for ${organizationId}.`)
+    const { key, secret } = yield* (yield* Organizations).createKey(organizationId, livemode, kind)
+    const mode = livemode ? "live" : "test"
+    if (kind === "publishable") {
+      yield* Console.log(`Created ${mode} publishable key ${key.id} for ${organizationId}: it can only vault cards from the card form.`)
+      // Public (it goes into your web pages), but stored hashed like a secret key: shown this once.
+      yield* Console.log(`Publishable key (shown once, put it in your pages): ${secret}`)
+      return
+    }
+    yield* Console.log(`Created ${mode} key ${key.id} for ${organizationId}.`)
     yield* Console.log(`Secret (shown once, store it now): ${secret}`)
   }).pipe(Effect.provide(applicationFor(settings)))
 

@@ -16,8 +16,9 @@ const USAGE = `Usage: orchestrator <command>
   migrate                        apply database migrations and exit
   org create --name <name>       create an organization (with test sandbox connections); the name
                                  is trimmed, 1 to 100 characters, no control characters, unique
-  keys create --org <org_id> [--live]
-                                 create a secret API key; it is printed once
+  keys create --org <org_id> [--live] [--publishable]
+                                 create a secret API key (pk_…: a publishable key, which can
+                                 only vault cards from the card form); it is printed once
   keys revoke <key_id>           revoke a key
   org rate-limit --org <org_id> [--live-rps <n|default>] [--test-rps <n|default>]
                                  requests per second per API key for one organization
@@ -37,7 +38,7 @@ REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (d
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is
 read; none by default), ORCHESTRATOR_TRUST_INCOMING_TRACES (true: a client's traceparent is kept),
-ORCHESTRATOR_METRICS_PORT and ORCHESTRATOR_METRICS_HOST (this process's GET /metrics for Prometheus,
+ORCHESTRATOR_VAULT_ORIGIN (the card form's own origin), ORCHESTRATOR_METRICS_PORT and ORCHESTRATOR_METRICS_HOST (this process's GET /metrics for Prometheus,
 default host 127.0.0.1; none unless the port is set).`
 
 class UsageError {
@@ -60,6 +61,7 @@ const program = Effect.gen(function*() {
           name: { type: "string" },
           org: { type: "string" },
           live: { type: "boolean" },
+          publishable: { type: "boolean" },
           "live-rps": { type: "string" },
           "test-rps": { type: "string" },
           root: { type: "string" },
@@ -102,7 +104,7 @@ const program = Effect.gen(function*() {
       return yield* run(createOrganization(settings, values.name))
     case "keys create":
       if (values.org === undefined) return yield* Effect.fail(new UsageError("keys create needs --org <org_id>"))
-      return yield* run(createKey(settings, values.org, values.live === true))
+      return yield* run(createKey(settings, values.org, values.live === true, values.publishable === true ? "publishable" : "secret"))
     case "org rate-limit": {
       if (values.org === undefined) return yield* Effect.fail(new UsageError("org rate-limit needs --org <org_id>"))
       const limitOf = (name: string, value: string | undefined) =>

@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import type { TrustedProxyList } from "@orchestrator/application"
-import type { FailedAuthentications } from "@orchestrator/core"
+import type { AuthenticationFailed, FailedAuthentications } from "@orchestrator/core"
 import { Effect } from "effect"
 import { clientAddressOf } from "./ClientAddress.js"
 
@@ -16,3 +16,9 @@ export const throttledByAddress =
       yield* failures.admit(address)
       return yield* attempt.pipe(Effect.tapError((error) => counts(error) ? failures.record(address) : Effect.void))
     })
+
+/**
+ * A refusal that may be someone guessing keys: not a request without one, nor a publishable key sent
+ * where a secret one is needed (a public key, and a developer's mistake).
+ */
+export const countsAsGuess = (error: AuthenticationFailed) => error.reason !== "missing" && error.reason !== "publishable"

@@ -2,7 +2,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { answering, Authorization } from "@orchestrator/api"
 import { Authentication, FailedAuthentications, RateLimits } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
-import { throttledByAddress } from "./AuthorizationFailures.js"
+import { countsAsGuess, throttledByAddress } from "./AuthorizationFailures.js"
 import { TrustedProxies } from "./ClientAddress.js"
 
 /**
@@ -21,7 +21,7 @@ export const AuthorizationLive = Layer.effect(
           const request = yield* HttpServerRequest.HttpServerRequest
           const header = request.headers.authorization ?? ""
           const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
-          const { keyId, tenant } = yield* throttled(authentication.identify(token), (error) => error.reason !== "missing")
+          const { keyId, tenant } = yield* throttled(authentication.identify(token), countsAsGuess)
           // The request's span says whose it is (ids only, never the key), rate-limited or not.
           yield* Effect.annotateCurrentSpan({ "organization.id": tenant.organizationId, "organization.livemode": tenant.livemode })
           yield* limits.check(tenant, keyId)

@@ -16,11 +16,23 @@ import {
   ServiceUnavailable,
   statusOf
 } from "@orchestrator/api"
-import { API_VERSION, causingRequestHere, CurrentCausingRequest, decodeUrlPart, echoed, findUnstorable, makeId, placeName, Readiness } from "@orchestrator/core"
-import { Cause, Clock, Effect, Option } from "effect"
+import {
+  API_VERSION,
+  causingRequestHere,
+  CurrentCausingRequest,
+  decodeUrlPart,
+  echoed,
+  findUnstorable,
+  makeId,
+  placeName,
+  PublicUrls,
+  Readiness
+} from "@orchestrator/core"
+import { Cause, Clock, Effect, Layer, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
 import { recordRequest } from "./metrics/RequestMetrics.js"
 import { strictUrls } from "./StrictUrls.js"
+import { onVaultOrigin } from "./vault/CardFormOrigin.js"
 
 /** Request bodies above this answer 413. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -321,4 +333,6 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
  * Installed as the API's middleware, inside the router's error handling: a server-level middleware
  * would only see failures after the server had already answered them with an empty body.
  */
-export const EdgeLive = HttpApiBuilder.middleware((app) => edge(strictUrls(app)))
+export const EdgeLive = Layer.unwrapEffect(
+  Effect.map(PublicUrls, (urls) => HttpApiBuilder.middleware((app) => edge(strictUrls(onVaultOrigin(urls.vaultOrigin)(app)))))
+)

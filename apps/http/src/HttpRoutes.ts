@@ -19,6 +19,9 @@ import { ProvidersHttpLive, ProviderWebhooksHttpLive } from "./providers/Provide
 import { RefundsHttpLive } from "./refunds/RefundsHttp.js"
 import { RoutingHttpLive } from "./routing/RoutingHttp.js"
 import { CustomersHttpLive, InvoicesHttpLive, PlansHttpLive, SubscriptionsHttpLive, TestClocksHttpLive } from "./subscriptions/BillingHttp.js"
+import { CardFormAuthorizationLive } from "./vault/CardFormAuthorizationLive.js"
+import { CardFormHttpLive } from "./vault/CardFormHttp.js"
+import { CardFormRoutes } from "./vault/CardFormPages.js"
 import { PaymentMethodsHttpLive } from "./vault/PaymentMethodsHttp.js"
 import { WebhooksHttpLive } from "./webhooks/WebhooksHttp.js"
 
@@ -29,6 +32,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     RefundsHttpLive,
     DisputesHttpLive,
     PaymentMethodsHttpLive,
+    CardFormHttpLive,
     EventsHttpLive,
     WebhooksHttpLive,
     ProvidersHttpLive,
@@ -45,11 +49,14 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     CheckoutSessionsHttpLive,
     CheckoutSessionHttpLive
   ]),
-  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive])
+  Layer.provide([AuthorizationLive, CheckoutAuthorizationLive, CardFormAuthorizationLive])
 )
 
 /** The checkout drop-in script and the hosted payment page, served beside the API. */
 const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
+
+/** The vault's card form, its assets and the script that mounts it on a merchant's page. */
+const CardFormPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CardFormRoutes))
 
 /** `/docs`: the reference and the guides, served from this origin only. */
 const DocsLive = HttpApiBuilder.Router.use((router) => Effect.flatMap(Effect.sync(makeDocsRoutes), (routes) => router.concat(routes)))
@@ -72,6 +79,7 @@ const routes = <E, R>(pages: Layer.Layer<never, E, R>, tracing: boolean, options
     Layer.provide(OpenApiRouteLive),
     Layer.provide(pages),
     Layer.provide(CheckoutPagesLive),
+    Layer.provide(CardFormPagesLive),
     Layer.provide(EdgeLive),
     Layer.provide(ApiLive),
     Layer.provide(Layer.succeed(TraceProbes, options.traceProbes === true)),

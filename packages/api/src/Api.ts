@@ -20,6 +20,8 @@ import { InvoicesApi } from "./subscriptions/InvoicesApi.js"
 import { PlansApi } from "./subscriptions/PlansApi.js"
 import { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 import { TestClocksApi } from "./subscriptions/TestClocksApi.js"
+import { CardFormApi } from "./vault/CardFormApi.js"
+import { withCardFormSecurityScheme } from "./vault/CardFormAuthorization.js"
 import { PaymentMethodsApi } from "./vault/PaymentMethodsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
@@ -58,6 +60,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(RefundsApi)
   .add(DisputesApi)
   .add(PaymentMethodsApi)
+  .add(CardFormApi)
   .add(EventsApi)
   .add(WebhooksApi)
   .add(ProvidersApi)
@@ -81,5 +84,8 @@ export class Api extends HttpApi.make("orchestrator")
   .annotate(OpenApi.Version, API_VERSION)
   .annotate(OpenApi.Description, INTRODUCTION)
   // Examples last: they attach event payloads to the `webhooks` section `documented` builds.
-  .annotate(OpenApi.Transform, (spec) => withStoredExamples(documented(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))))
+  .annotate(
+    OpenApi.Transform,
+    (spec) => withStoredExamples(documented(withCardFormSecurityScheme(withCheckoutSecuritySchemes(withoutFrameworkDecodeError(spec)))))
+  )
 {}

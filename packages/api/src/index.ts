@@ -18,12 +18,14 @@ export { CustomersApi } from "./subscriptions/CustomersApi.js"
 export { PlansApi } from "./subscriptions/PlansApi.js"
 export { SubscriptionsApi } from "./subscriptions/SubscriptionsApi.js"
 export { TestClocksApi } from "./subscriptions/TestClocksApi.js"
+export { CardFormApi } from "./vault/CardFormApi.js"
 export { PaymentMethodsApi } from "./vault/PaymentMethodsApi.js"
 export { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 // Middlewares: who is calling
 export { Authorization } from "./Authorization.js"
 export { CheckoutAuthorization, CheckoutCaller } from "./checkout/CheckoutAuthorization.js"
+export { CardFormAuthorization } from "./vault/CardFormAuthorization.js"
 
 // Failures: a core failure answers as `apiErrorOf` its class (status and type by its kind, `FAILURE_KINDS`);
 // the transport's own answers are below it

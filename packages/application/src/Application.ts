@@ -84,6 +84,8 @@ export const applicationLayer = <E1, E2>(options: {
   /** Failed authentications a client address may make (20 a minute in a burst of 20 unless set). */
   readonly failedAuthentications?: Rate
   readonly vault?: VaultSettings
+  /** Where the vault's card form is served, apart from the API (`ORCHESTRATOR_VAULT_ORIGIN`); else beside it. */
+  readonly vaultOrigin?: string | undefined
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
   return CoreLive.pipe(
@@ -92,7 +94,7 @@ export const applicationLayer = <E1, E2>(options: {
     Layer.provideMerge(options.storage),
     Layer.provideMerge(Layer.mergeAll(
       options.keys,
-      Layer.succeed(PublicUrls, publicRoutesAt(options.publicUrl)),
+      Layer.succeed(PublicUrls, publicRoutesAt(options.publicUrl, options.vaultOrigin)),
       Layer.succeed(EgressSettings, { privateAddresses }),
       options.webhookSender ?? NodeWebhookSenderLive(privateAddresses),
       options.rateLimiter ?? MemoryRateLimiter,

@@ -274,7 +274,7 @@ export {
   UpdateSubscription
 } from "./domain/subscriptions/Subscription.js"
 export { AdvanceTestClock, CreateTestClock, TestClock } from "./domain/subscriptions/TestClock.js"
-export { ApiKey, hashApiKey, parseSecretKey } from "./domain/tenancy/ApiKey.js"
+export { ApiKey, ApiKeyKind, hashApiKey, parsePublishableKey, parseSecretKey } from "./domain/tenancy/ApiKey.js"
 export { Organization, OrganizationView, PaymentsRouting, UpdateOrganization } from "./domain/tenancy/Organization.js"
 export { CurrentTenant, type Tenant } from "./domain/Tenant.js"
 export { Identifier, isHttpUrl, PathId, Text } from "./domain/Text.js"
@@ -336,7 +336,7 @@ export { providerWebhooksThrottledTotal } from "./features/observability/Service
 export { traced } from "./features/observability/Traced.js"
 export { WebhookIntakeLimit } from "./features/provider-webhooks/WebhookIntake.js"
 export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
-export { type CardUse, CardVault, isVaultToken, type RawCard, type VaultCardAccess } from "./ports/CardVault.js"
+export { type CardChannel, type CardUse, CardVault, isVaultToken, type RawCard, type VaultCardAccess } from "./ports/CardVault.js"
 export { EXPIRY_SHARE } from "./ports/CheckoutSessionsRepository.js"
 export { IdGenerator } from "./ports/IdGenerator.js"
 export { type WebhookClaim } from "./ports/PaymentConnector.js"

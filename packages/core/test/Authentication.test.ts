@@ -37,6 +37,27 @@ describe("Authentication", () => {
       expect((yield* Effect.flip(auth.authenticate(secret)))._tag).toBe("AuthenticationFailed")
     }).pipe(Effect.provide(makeTestServices().layer)))
 
+  it.effect("a publishable key opens only the card form's door, and a secret key never opens it", () =>
+    Effect.gen(function*() {
+      const organizations = yield* Organizations
+      const auth = yield* Authentication
+      const org = yield* organizations.create("Acme")
+      const publishable = yield* organizations.createKey(org.id, false, "publishable")
+      const live = yield* organizations.createKey(org.id, true, "publishable")
+      const secret = yield* organizations.createKey(org.id, false)
+      expect(publishable.secret).toMatch(/^pk_test_[0-9A-Za-z]{40}$/)
+      expect(live.secret).toMatch(/^pk_live_[0-9A-Za-z]{40}$/)
+      expect((yield* auth.identifyPublishable(publishable.secret)).tenant).toEqual({ organizationId: org.id, livemode: false })
+      expect((yield* auth.identifyPublishable(live.secret)).tenant).toEqual({ organizationId: org.id, livemode: true })
+      // Everywhere else it is refused, and told why.
+      expect((yield* Effect.flip(auth.identify(publishable.secret))).reason).toBe("publishable")
+      expect((yield* Effect.flip(auth.identifyPublishable(secret.secret))).reason).toBe("malformed")
+      // Stored like a secret key: its hash, never the key.
+      expect(JSON.stringify(yield* (yield* ApiKeysRepository).listForOrganization(org.id))).not.toContain(publishable.secret.slice(8))
+      yield* organizations.revokeKey(publishable.key.id)
+      expect((yield* Effect.flip(auth.identifyPublishable(publishable.secret))).reason).toBe("unknown")
+    }).pipe(Effect.provide(makeTestServices().layer)))
+
   it.effect("refuses a key revoked after it was accepted (its hash remembered by the process)", () =>
     Effect.gen(function*() {
       const organizations = yield* Organizations

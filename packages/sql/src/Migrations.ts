@@ -22,6 +22,7 @@ import fairClaims from "./migrations/0019_fair_claims.js"
 import vaultCards from "./migrations/0020_vault_cards.js"
 import vaultCardAccesses from "./migrations/0021_vault_card_accesses.js"
 import disputes from "./migrations/0022_disputes.js"
+import publishableKeys from "./migrations/0024_publishable_keys.js"
 import disputeReads from "./migrations/0026_dispute_reads.js"
 
 const migrations = {
@@ -47,11 +48,12 @@ const migrations = {
   "0020_vault_cards": vaultCards,
   "0021_vault_card_accesses": vaultCardAccesses,
   "0022_disputes": disputes,
+  "0024_publishable_keys": publishableKeys,
   "0026_dispute_reads": disputeReads
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 22
+export const LATEST_MIGRATION = Math.max(...Object.keys(migrations).map((name) => Number(name.slice(0, 4))))
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 

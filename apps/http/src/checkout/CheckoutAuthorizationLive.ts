@@ -2,7 +2,7 @@ import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform
 import { answering, CheckoutAuthorization } from "@orchestrator/api"
 import { Authentication, CheckoutSessions, ClientSecretRejected, FailedAuthentications, RateLimits } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
-import { throttledByAddress } from "../AuthorizationFailures.js"
+import { countsAsGuess, throttledByAddress } from "../AuthorizationFailures.js"
 import { TrustedProxies } from "../ClientAddress.js"
 
 const clientSecretOf = (request: HttpServerRequest.HttpServerRequest): string => {
@@ -31,7 +31,7 @@ export const CheckoutAuthorizationLive = Layer.effect(
       const header = request.headers.authorization ?? ""
       if (header !== "") {
         const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
-        const { keyId, tenant } = yield* throttled(authentication.identify(token), (error) => error.reason !== "missing")
+        const { keyId, tenant } = yield* throttled(authentication.identify(token), countsAsGuess)
         yield* limits.check(tenant, keyId)
         return { tenant, clientSessionId: null }
       }

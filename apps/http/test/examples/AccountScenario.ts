@@ -1,3 +1,4 @@
+import { cardFormSteps } from "./PaymentMethodScenario.js"
 import { del, get, patch, post, type ScenarioStep, step } from "./ScenarioStep.js"
 
 const card = (token: string) => ({ type: "card", token })
@@ -288,6 +289,7 @@ export const checkoutSteps: ReadonlyArray<ScenarioStep> = [
       success_url: "https://shop.example/ok",
       cancel_url: "https://shop.example/cart"
     }, "checkout-2001"), { saveAs: "session" }),
+  ...cardFormSteps,
   step("checkoutSessions.list", "open", 200, "Open sessions", () => get("/v1/checkout/sessions", { status: "open" })),
   step("checkoutSession.retrieve", "open", 200, "A session", (saved) => get(`/v1/checkout/sessions/${saved("session").id}`)),
   step(

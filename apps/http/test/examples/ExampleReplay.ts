@@ -68,6 +68,7 @@ export class IdMap {
       ...request,
       path: request.path.split("/").map((segment) => this.value(segment)).join("/"),
       ...(request.query === undefined ? {} : { query: this.deep(request.query) as Record<string, string> }),
+      ...(request.headers === undefined ? {} : { headers: this.deep(request.headers) as Record<string, string> }),
       ...(request.body === undefined ? {} : { body: this.deep(request.body) })
     }
   }

@@ -1,4 +1,5 @@
-import { del, get, post, type ScenarioStep, step } from "./ScenarioStep.js"
+import type { ExampleRequest } from "@orchestrator/api"
+import { del, get, post, type Saved, type ScenarioStep, step } from "./ScenarioStep.js"
 
 const card = { number: "4242 4242 4242 4242", exp_month: 12, exp_year: 2030, cvc: "123", holder_name: "Jane Doe" }
 
@@ -28,4 +29,32 @@ export const paymentMethodSteps: ReadonlyArray<ScenarioStep> = [
   ),
   step("paymentMethods.delete", "deleted", 200, "Delete a card: its data is destroyed", (saved) => del(`/v1/payment_methods/${saved("vaulted").id}`)),
   step("paymentMethods.retrieve", "deleted", 404, "A deleted card is gone", (saved) => get(`/v1/payment_methods/${saved("vaulted").id}`))
+]
+
+/** As the card form sends it, with the checkout session's client secret (a publishable key works alike). */
+const fromCardForm = (saved: Saved, number: string): ExampleRequest => ({
+  method: "POST",
+  path: "/v1/card_form/payment_methods",
+  auth: "none",
+  headers: { "service-client-secret": saved("session").client_secret },
+  body: { type: "card", card: { ...card, number } }
+})
+
+/** The card form's one endpoint, for the checkout session saved as `session`: a card vaulted, one refused. */
+export const cardFormSteps: ReadonlyArray<ScenarioStep> = [
+  step(
+    "cardForm.tokenize",
+    "card",
+    201,
+    "A card typed into the card form: vaulted, no raw-card permission needed",
+    (saved) => fromCardForm(saved, "4242 4242 4242 4242")
+  ),
+  step("cardForm.tokenize", "invalid_number", 400, "Checked as the raw API checks it", (saved) => fromCardForm(saved, "4242 4242 4242 4241")),
+  step(
+    "cardForm.tokenize",
+    "secret_key",
+    401,
+    "A secret key does not open it: servers vault cards with POST /v1/payment_methods",
+    () => post("/v1/card_form/payment_methods", { type: "card", card: { ...card, number: "4242 4242 4242 4242" } })
+  )
 ]

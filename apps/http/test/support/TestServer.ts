@@ -53,6 +53,8 @@ export const serverLayer = <E>(
     readonly failedAuthentications?: { readonly count: number; readonly periodMs: number }
     /** Where request rates are counted: in this process unless a suite shares them (Redis). */
     readonly rateLimiter?: Layer.Layer<RateLimiter>
+    /** The vault's card form on an origin of its own, given the server's port (beside the API unless said). */
+    readonly vaultOrigin?: (port: number) => string
     /** Which organizations may send raw card numbers (none unless a suite says). */
     readonly rawCardData?: (organizationId: string) => boolean
     /** Where the card vault's keys are (a PKCS#11 token, say); a key made for the suite unless said. */
@@ -65,6 +67,7 @@ export const serverLayer = <E>(
       storage: options.payments === undefined ? ports : Layer.provideMerge(options.payments, ports),
       keys: KeyMaterial.fromMasterSecret(new Uint8Array(32).fill(1)),
       publicUrl: `http://127.0.0.1:${port}`,
+      ...(options.vaultOrigin === undefined ? {} : { vaultOrigin: options.vaultOrigin(port) }),
       rateLimits: options.rateLimits ?? { live: 1_000_000, test: 1_000_000 },
       // Fake PSPs and webhook receivers listen on this machine; suites of the policy itself say `deny`.
       privateAddresses: options.privateAddresses ?? "allow",

@@ -1,4 +1,5 @@
 // Written by `pnpm docs:examples` (apps/http/test/examples/GenerateExamples.ts); do not edit.
+import operationCardFormTokenize from "../../examples/cardForm.tokenize.json" with { type: "json" }
 import operationCheckoutSessionCancel from "../../examples/checkoutSession.cancel.json" with { type: "json" }
 import operationCheckoutSessionConfirm from "../../examples/checkoutSession.confirm.json" with { type: "json" }
 import operationCheckoutSessionReroute from "../../examples/checkoutSession.reroute.json" with { type: "json" }
@@ -108,6 +109,7 @@ import type { EventExample, OperationExamples } from "./StoredExample.js"
 // The JSON's inferred types are wider than the interfaces (a string, not a literal); the recording wrote them to fit.
 /** Every operation's stored examples, and the shared ones (`operationId` `*`). */
 export const storedOperations = [
+  operationCardFormTokenize,
   operationCheckoutSessionCancel,
   operationCheckoutSessionConfirm,
   operationCheckoutSessionReroute,

@@ -44,6 +44,7 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
         storage: sqlStorage(Database.layer(settings.database)),
         keys: KeyMaterial.fromMasterSecret(secret),
         publicUrl: settings.baseUrl,
+        vaultOrigin: Option.getOrUndefined(settings.vaultOrigin),
         rateLimits: settings.rateLimits,
         privateAddresses: settings.privateAddresses,
         ...Option.match(settings.redisUrl, {

@@ -27,6 +27,8 @@ export interface Settings {
   readonly vaultPkcs11: Option.Option<Pkcs11Settings>
   /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (`ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS`). */
   readonly rawCardOrganizations: ReadonlySet<string>
+  /** The origin of the vault's card form, apart from the API's (`ORCHESTRATOR_VAULT_ORIGIN`); none: beside it. */
+  readonly vaultOrigin: Option.Option<string>
   /** Where every process counts request rates; without it, each counts its own. */
   readonly redisUrl: Option.Option<Redacted.Redacted>
   /** Requests per second per API key where an organization sets none. */
@@ -105,6 +107,13 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   vaultKeysFile: Config.option(Config.string("ORCHESTRATOR_VAULT_KEYS_FILE")),
   vaultPkcs11: VaultPkcs11Config,
   rawCardOrganizations: Config.string("ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS").pipe(Config.withDefault("")),
+  vaultOrigin: check(
+    Config.option(Config.string("ORCHESTRATOR_VAULT_ORIGIN")),
+    (origin) =>
+      Option.isSome(origin) && !(isHttpUrl(origin.value) && new URL(origin.value).origin === origin.value.replace(/\/+$/, ""))
+        ? "ORCHESTRATOR_VAULT_ORIGIN must be an origin only, e.g. https://vault.example.com"
+        : undefined
+  ),
   redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
     Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
       ? "REDIS_URL must be a redis:// or rediss:// URL"
@@ -144,6 +153,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     vaultKeys: raw.vaultKeys,
     vaultKeysFile: raw.vaultKeysFile,
     vaultPkcs11: raw.vaultPkcs11,
+    vaultOrigin: Option.map(raw.vaultOrigin, (origin) => origin.replace(/\/+$/, "")),
     rawCardOrganizations: new Set(raw.rawCardOrganizations.split(",").map((id) => id.trim()).filter((id) => id !== "")),
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,

@@ -20,6 +20,9 @@ export interface RawCard {
   readonly networkTransactionId: string | null
 }
 
+/** How a card reached the vault: the merchant's server (raw card data) or the service's card form. */
+export type CardChannel = "raw_api" | "card_form"
+
 /** Why a card is decrypted: each decryption is recorded with these, append-only. */
 export interface CardUse {
   readonly purpose: "authorization"
@@ -40,9 +43,15 @@ export interface VaultCardAccess {
  * organization and mode that made them. Nothing outside it reads its tables.
  */
 export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
+  /**
+   * Vaults a card. Sent by the merchant's server (`raw_api`), only for organizations the operator
+   * enabled raw card data for; typed into the service's own card form (`card_form`), always, since
+   * the merchant's pages never see the number there.
+   */
   readonly tokenize: (
     tenant: Tenant,
-    input: CreatePaymentMethod
+    input: CreatePaymentMethod,
+    channel?: CardChannel
   ) => Effect.Effect<PaymentMethodResource, CardInvalid | RawCardDataDisabled>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<PaymentMethodResource, PaymentMethodNotFound>
   /** The card's facts for a payment of this tenant; a card of the other mode is refused as such. */

@@ -14,4 +14,9 @@ export class PublicUrls extends Context.Tag("core/PublicUrls")<PublicUrls, {
   readonly providerWebhook: (connectionId: string) => string
   /** The hosted checkout page of a session. */
   readonly checkoutPage: (sessionId: string) => string
+  /**
+   * The origin the vault's card form (and its one endpoint) is served from, apart from every other
+   * page (`ORCHESTRATOR_VAULT_ORIGIN`); absent: beside the API, at `base`.
+   */
+  readonly vaultOrigin?: string | undefined
 }>() {}

@@ -63,6 +63,7 @@ const KeyRow = Schema.Struct({
   id: Column.text,
   organization_id: Column.text,
   livemode: Column.boolean,
+  kind: Column.text,
   key_hash: Column.text,
   hint: Column.text,
   created_at: Column.timestamp,
@@ -79,8 +80,8 @@ export const ApiKeysRepositorySql = Layer.effect(
     return ApiKeysRepository.of({
       insert: (key) => {
         const row = encodeKey(key)
-        return sql`insert into api_keys (id, organization_id, livemode, key_hash, hint, created_at, revoked_at)
-          values (${row.id}, ${row.organization_id}, ${row.livemode}, ${row.key_hash}, ${row.hint},
+        return sql`insert into api_keys (id, organization_id, livemode, kind, key_hash, hint, created_at, revoked_at)
+          values (${row.id}, ${row.organization_id}, ${row.livemode}, ${row.kind}, ${row.key_hash}, ${row.hint},
             ${row.created_at}::timestamptz, ${row.revoked_at}::timestamptz)`.pipe(Effect.asVoid, Effect.orDie)
       },
       update: (key) => {

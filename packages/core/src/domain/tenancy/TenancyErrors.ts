@@ -1,18 +1,30 @@
 import { echoed } from "../EchoedText.js"
 import { type FailureAnswer, NotFound, ServiceFailure } from "../Failure.js"
 
-/** Missing, malformed, unknown or revoked key. One error for all, so a caller learns nothing more. */
+/**
+ * Missing, malformed, unknown or revoked key. One error for all, so a caller learns nothing more;
+ * except a publishable key where a secret one is needed, which is told so (as Stripe does): such a
+ * key is public anyway, and the mistake is the developer's to fix.
+ */
 export class AuthenticationFailed extends ServiceFailure("AuthenticationFailed", {
   kind: "unauthenticated",
   codes: ["api_key_missing", "api_key_invalid"],
   description: "Missing, malformed, unknown or revoked API key"
 })<{
-  readonly reason: "missing" | "malformed" | "unknown"
+  readonly reason: "missing" | "malformed" | "unknown" | "publishable"
 }> {
   get answer(): FailureAnswer {
-    return this.reason === "missing"
-      ? { code: "api_key_missing", message: "No API key provided. Send 'Authorization: Bearer sk_test_…'." }
-      : { code: "api_key_invalid", message: "Invalid API key provided." }
+    switch (this.reason) {
+      case "missing":
+        return { code: "api_key_missing", message: "No API key provided. Send 'Authorization: Bearer sk_test_…'." }
+      case "publishable":
+        return {
+          code: "api_key_invalid",
+          message: "This request needs a secret key (sk_…): a publishable key (pk_…) can only create payment methods from the card form."
+        }
+      default:
+        return { code: "api_key_invalid", message: "Invalid API key provided." }
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import { Context, type DateTime, Effect, Layer, Option } from "effect"
-import { ApiKey, generateSecretKey, hashApiKey, hintOf, parseSecretKey } from "../../domain/tenancy/ApiKey.js"
+import { ApiKey, type ApiKeyKind, generateApiKey, hashApiKey, hintOf, parseSecretKey } from "../../domain/tenancy/ApiKey.js"
 import {
   defaultProviderOf,
   displayNameOf,
@@ -51,10 +51,14 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
    * The name is trimmed and checked (`OrganizationName.ts`), and must be free.
    */
   readonly create: (name: string) => Effect.Effect<Organization, OrganizationNameInvalid | OrganizationNameTaken>
-  /** A new secret key; the returned `secret` is shown once and stored only as a keyed hash. */
+  /**
+   * A new key, secret unless said; the returned `secret` (the key itself, `sk_…` or `pk_…`) is shown
+   * once and stored only as a keyed hash, publishable keys too (another is made when one is lost).
+   */
   readonly createKey: (
     organizationId: string,
-    livemode: boolean
+    livemode: boolean,
+    kind?: ApiKeyKind
   ) => Effect.Effect<{ readonly key: ApiKey; readonly secret: string }, OrganizationNotFound>
   /** Stores a key chosen outside (the embedded default's `ORCHESTRATOR_DEV_API_KEY`), once. */
   readonly importKey: (organizationId: string, secret: string) => Effect.Effect<ApiKey, InvalidApiKey>
@@ -95,7 +99,7 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
           })
         )
 
-      const storeKey = (organizationId: string, secret: string, livemode: boolean) =>
+      const storeKey = (organizationId: string, secret: string, livemode: boolean, kind: ApiKeyKind = "secret") =>
         Effect.gen(function*() {
           const hash = yield* hashApiKey(material.apiKeyHashing, secret)
           const existing = yield* keys.findByHash(hash)
@@ -104,6 +108,7 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
             id: yield* ids.make("key"),
             organization_id: organizationId,
             livemode,
+            kind,
             key_hash: hash,
             hint: hintOf(secret),
             created_at: yield* now,
@@ -123,12 +128,12 @@ export class Organizations extends Context.Tag("core/Organizations")<Organizatio
             yield* providerConnections.createStarters(organization.id)
             return organization
           })),
-        createKey: (organizationId, livemode) =>
+        createKey: (organizationId, livemode, kind = "secret") =>
           Effect.gen(function*() {
             const organization = yield* organizations.find(organizationId)
             if (Option.isNone(organization)) return yield* new OrganizationNotFound({ id: organizationId })
-            const secret = generateSecretKey(livemode)
-            return { key: yield* storeKey(organizationId, secret, livemode), secret }
+            const secret = generateApiKey(livemode, kind)
+            return { key: yield* storeKey(organizationId, secret, livemode, kind), secret }
           }),
         importKey: (organizationId, secret) =>
           Effect.gen(function*() {
