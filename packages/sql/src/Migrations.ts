@@ -22,6 +22,7 @@ import fairClaims from "./migrations/0019_fair_claims.js"
 import vaultCards from "./migrations/0020_vault_cards.js"
 import vaultCardAccesses from "./migrations/0021_vault_card_accesses.js"
 import disputes from "./migrations/0022_disputes.js"
+import files from "./migrations/0025_files.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -45,11 +46,12 @@ const migrations = {
   "0019_fair_claims": fairClaims,
   "0020_vault_cards": vaultCards,
   "0021_vault_card_accesses": vaultCardAccesses,
-  "0022_disputes": disputes
+  "0022_disputes": disputes,
+  "0025_files": files
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */
-export const LATEST_MIGRATION = 22
+export const LATEST_MIGRATION = 25
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
