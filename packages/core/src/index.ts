@@ -51,6 +51,7 @@ export {
   type ConnectorDefinition,
   type CustomerDetails,
   type DisputeOperations,
+  type EvidenceFileContents,
   type IncomingWebhook,
   MissingSecret,
   type NativeSubscriptionRequest,
@@ -76,13 +77,24 @@ export { WebhookEndpointsRepository } from "./ports/WebhookEndpointsRepository.j
 export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./ports/WebhookSender.js"
 
 // Services: what a host calls
-export { AnswerDispute, Dispute, DisputeEvidence, DisputeReason, DisputeStage, DisputeStatus, UpdateDisputeEvidence } from "./domain/disputes/Dispute.js"
+export {
+  AnswerDispute,
+  Dispute,
+  DisputeEvidence,
+  DisputeEvidenceFiles,
+  DisputeReason,
+  DisputeStage,
+  DisputeStatus,
+  type EvidenceFileField,
+  UpdateDisputeEvidence
+} from "./domain/disputes/Dispute.js"
 export {
   DisputeActionNotSupported,
   DisputeActionRefused,
   DisputeNotEditable,
   DisputeNotFound,
-  DisputeProviderUnavailable
+  DisputeProviderUnavailable,
+  EvidenceFileNotFound
 } from "./domain/disputes/DisputeErrors.js"
 export { DisputeFact } from "./domain/disputes/DisputeFact.js"
 export { DisputeEventTypes, DisputeStateMachine } from "./domain/disputes/DisputeStateMachine.js"
