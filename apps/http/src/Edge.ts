@@ -30,6 +30,7 @@ import {
 } from "@orchestrator/core"
 import { Cause, Clock, Effect, Layer, Option } from "effect"
 import { decodeErrorDetails } from "./DecodeErrorMessages.js"
+import { isFileUpload, MAX_UPLOAD_BODY_BYTES } from "./files/FileUploads.js"
 import { recordRequest } from "./metrics/RequestMetrics.js"
 import { strictUrls } from "./StrictUrls.js"
 import { onVaultOrigin } from "./vault/CardFormOrigin.js"
@@ -115,7 +116,11 @@ export const hasProtoKey = (text: string): boolean => {
 /** A request that does not match the schema: 400 naming the first offending parameter, in the API's words. */
 const fromDecodeError = (error: HttpApiDecodeError) => failWith(InvalidRequest, decodeErrorDetails(error))
 
-const tooLarge = () => failWith(PayloadTooLarge, { message: `The request body is larger than ${MAX_BODY_BYTES} bytes.` })
+/** The body limit of a request: 1 MiB, but a file upload's is its own (5 MiB and the form around it). */
+const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest) => isFileUpload(request) ? MAX_UPLOAD_BODY_BYTES : MAX_BODY_BYTES
+
+const tooLarge = (request: HttpServerRequest.HttpServerRequest) =>
+  failWith(PayloadTooLarge, { message: `The request body is larger than ${bodyLimitOf(request)} bytes.` })
 
 const invalidJson = (message: string) => failWith(InvalidRequest, { code: "invalid_json", message })
 
@@ -143,7 +148,7 @@ const renderFailure = (request: HttpServerRequest.HttpServerRequest) => (cause: 
       ? failWith(RouteNotFound, { message: `Unrecognized request URL (${echoed(request.method)} ${echoed(pathOf(request))}).` })
       : tagOf(failure) === "RequestError"
       ? String((failure as { cause?: { message?: string } }).cause?.message).includes("maxBytes")
-        ? tooLarge()
+        ? tooLarge(request)
         : invalidJson("The request body is not valid JSON.")
       : undefined
     if (known !== undefined) return send(yield* Effect.flip(known))
@@ -171,8 +176,11 @@ const asJson = (request: HttpServerRequest.HttpServerRequest) =>
     ? request
     : request.modify({ headers: { ...request.headers, "content-type": "application/json" } })
 
-/** The PSPs' webhooks are verified on their exact bytes: nothing here may read or touch them first. */
-const isRaw = (request: HttpServerRequest.HttpServerRequest) => pathOf(request).startsWith("/v1/provider-webhooks/")
+/**
+ * The PSPs' webhooks are verified on their exact bytes: nothing here may read or touch them first.
+ * A file upload is a form its handler reads as it streams in.
+ */
+const isRaw = (request: HttpServerRequest.HttpServerRequest) => pathOf(request).startsWith("/v1/provider-webhooks/") || isFileUpload(request)
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.method !== "GET" && request.method !== "HEAD" &&
@@ -306,14 +314,14 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
           param: "Service-Version"
         })
       }
-      if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return yield* tooLarge()
+      if (Number(request.headers["content-length"] ?? 0) > bodyLimitOf(request)) return yield* tooLarge(request)
       return yield* Effect.provideService(
         app,
         HttpServerRequest.HttpServerRequest,
         isRaw(request) ? request : yield* checkedBody(request)
       )
     }).pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+      HttpIncomingMessage.withMaxBodySize(Option.some(bodyLimitOf(request))),
       Effect.catchAllCause(renderFailure(request)),
       Effect.locally(CurrentRequestId, requestId),
       Effect.locally(CurrentCausingRequest, causing)

@@ -10,6 +10,7 @@ import { makeDocsRoutes } from "./docs/DocsRoutes.js"
 import { OpenApiRouteLive } from "./docs/OpenApiRoute.js"
 import { EdgeLive } from "./Edge.js"
 import { EventsHttpLive } from "./events/EventsHttp.js"
+import { FilesHttpLive } from "./files/FilesHttp.js"
 import { HealthHttpLive, isProbe, TraceProbes } from "./health/HealthHttp.js"
 import { InsightsHttpLive } from "./insights/InsightsHttp.js"
 import { OrganizationHttpLive } from "./organization/OrganizationHttp.js"
@@ -31,6 +32,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
     PaymentReturnHttpLive,
     RefundsHttpLive,
     DisputesHttpLive,
+    FilesHttpLive,
     PaymentMethodsHttpLive,
     CardFormHttpLive,
     EventsHttpLive,

@@ -58,7 +58,21 @@ for (const database of testDatabases()) {
           })
           expect((yield* call(`/v1/payments/${paid.json.id}`)).json).toMatchObject({ amount_disputed: 2500, disputed: true })
 
-          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "Wool socks", customer_email: "jane@example.com" })
+          // A file cannot be sent to Stripe from here yet: nothing is sent, and saying so names the way out.
+          const form = new FormData()
+          form.append("purpose", "dispute_evidence")
+          form.append("file", new Blob(["%PDF-1.4\n%%EOF\n"], { type: "application/pdf" }), "receipt.pdf")
+          const file = yield* raw(`${baseUrl}/v1/files`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body: form })
+          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "Wool socks", files: { receipt: file.json.id } })
+          const withFile = yield* call(`/v1/disputes/${opened.id}/submit`, {})
+          expect([withFile.status, withFile.json.error.code, withFile.json.error.dispute.status]).toEqual([
+            422,
+            "evidence_files_not_supported",
+            "needs_response"
+          ])
+          expect(stripe.disputes.get(dispute.id)?.evidence).not.toMatchObject({ product_description: "Wool socks" })
+          const withoutFile = yield* call(`/v1/disputes/${opened.id}/evidence`, { customer_email: "jane@example.com", files: { receipt: null } })
+          expect(withoutFile.json.evidence).toEqual({ product_description: "Wool socks", customer_email: "jane@example.com", files: {} })
           // Stripe refuses (the deadline passed there): the evidence stays editable, and says why in our words.
           stripe.injectFault({ status: 400, type: "invalid_request_error", message: "The deadline for responding to this dispute has passed." })
           const refused = yield* call(`/v1/disputes/${opened.id}/submit`, {})

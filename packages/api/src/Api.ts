@@ -6,6 +6,7 @@ import { InternalError, INVALID_REQUEST, InvalidRequest, PayloadTooLarge, RouteN
 import { DisputesApi } from "./disputes/DisputesApi.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { withStoredExamples } from "./examples/ExampleTransform.js"
+import { FilesApi } from "./files/FilesApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { InsightsApi } from "./insights/InsightsApi.js"
 import { documented } from "./openapi/Documented.js"
@@ -59,6 +60,7 @@ export class Api extends HttpApi.make("orchestrator")
   .add(PaymentReturnApi)
   .add(RefundsApi)
   .add(DisputesApi)
+  .add(FilesApi)
   .add(PaymentMethodsApi)
   .add(CardFormApi)
   .add(EventsApi)

@@ -18,7 +18,7 @@ export const CommonErrors = apiErrors({
     status: 413,
     type: "invalid_request_error",
     codes: ["payload_too_large"],
-    description: "The body is over 1 MiB"
+    description: "The body is over 1 MiB (a file upload's over 5 MiB and a little)"
   },
   ServiceUnavailable: {
     status: 503,

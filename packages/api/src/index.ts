@@ -7,6 +7,7 @@
 export { Api } from "./Api.js"
 export { CheckoutSessionApi, CheckoutSessionsApi } from "./checkout/CheckoutApi.js"
 export { DisputesApi } from "./disputes/DisputesApi.js"
+export { FilesApi } from "./files/FilesApi.js"
 export { NotReady } from "./health/HealthApi.js"
 export { OrganizationApi } from "./organization/OrganizationApi.js"
 export { PaymentsApi } from "./payments/PaymentsApi.js"
@@ -51,6 +52,7 @@ export { HeadersTooLarge, MethodNotImplemented, RequestTimeout } from "./Protoco
 export { withStoredExamples } from "./examples/ExampleTransform.js"
 export {
   type EventExample,
+  type ExampleFormFile,
   type ExamplePreparation,
   type ExampleRequest,
   type ExampleResponse,

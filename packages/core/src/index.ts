@@ -51,6 +51,7 @@ export {
   type ConnectorDefinition,
   type CustomerDetails,
   type DisputeOperations,
+  type EvidenceFileContents,
   type IncomingWebhook,
   MissingSecret,
   type NativeSubscriptionRequest,
@@ -76,21 +77,36 @@ export { WebhookEndpointsRepository } from "./ports/WebhookEndpointsRepository.j
 export { type WebhookRequest, type WebhookResponse, WebhookSender } from "./ports/WebhookSender.js"
 
 // Services: what a host calls
-export { AnswerDispute, Dispute, DisputeEvidence, DisputeReason, DisputeStage, DisputeStatus, UpdateDisputeEvidence } from "./domain/disputes/Dispute.js"
+export {
+  AnswerDispute,
+  Dispute,
+  DisputeEvidence,
+  DisputeEvidenceFiles,
+  DisputeReason,
+  DisputeStage,
+  DisputeStatus,
+  type EvidenceFileField,
+  UpdateDisputeEvidence
+} from "./domain/disputes/Dispute.js"
 export {
   DisputeActionNotSupported,
   DisputeActionRefused,
   DisputeNotEditable,
   DisputeNotFound,
-  DisputeProviderUnavailable
+  DisputeProviderUnavailable,
+  EvidenceFileNotFound
 } from "./domain/disputes/DisputeErrors.js"
 export { DisputeFact } from "./domain/disputes/DisputeFact.js"
 export { DisputeEventTypes, DisputeStateMachine } from "./domain/disputes/DisputeStateMachine.js"
+export { fileNameOf, fileTypeOf } from "./domain/files/FileContent.js"
+export { FileInvalid, FileNotFound } from "./domain/files/FileErrors.js"
+export { FILE_MEDIA_TYPES, FilePurpose, FileResource, FileType, type FileUpload, MAX_FILE_BYTES } from "./domain/files/FileResource.js"
 export { PaymentPolicy } from "./domain/payments/PaymentPolicy.js"
 export { CheckoutSessions } from "./features/checkout/CheckoutSessions.js"
 export { ConnectionSecrets } from "./features/connections/ConnectionSecrets.js"
 export { ProviderConnections } from "./features/connections/ProviderConnections.js"
 export { Disputes } from "./features/disputes/Disputes.js"
+export { Files } from "./features/files/Files.js"
 export { IdempotentRequests, keptAnswerOf, KEY_LOCK, KEY_RETENTION, succeededAnswer } from "./features/idempotency/IdempotentRequests.js"
 export { InsightsReader } from "./features/insights/InsightsReader.js"
 export { FailedAuthentications } from "./features/limits/FailedAuthentications.js"
@@ -109,6 +125,7 @@ export { Organizations } from "./features/tenancy/Organizations.js"
 export { WebhookDeliveries } from "./features/webhooks/WebhookDeliveries.js"
 export { WebhookEndpoints } from "./features/webhooks/WebhookEndpoints.js"
 export { type DisputeListFilter, type DisputeRef, DisputesRepository } from "./ports/DisputesRepository.js"
+export { FileStore, type StoredFile } from "./ports/FileStore.js"
 
 // Errors: every failure the services answer with. Each class declares its kind (what it means to any
 // caller), its codes and description once, and says its own message (`answer`); the HTTP API derives

@@ -23,6 +23,7 @@ import vaultCards from "./migrations/0020_vault_cards.js"
 import vaultCardAccesses from "./migrations/0021_vault_card_accesses.js"
 import disputes from "./migrations/0022_disputes.js"
 import publishableKeys from "./migrations/0024_publishable_keys.js"
+import files from "./migrations/0025_files.js"
 import disputeReads from "./migrations/0026_dispute_reads.js"
 
 const migrations = {
@@ -49,6 +50,7 @@ const migrations = {
   "0021_vault_card_accesses": vaultCardAccesses,
   "0022_disputes": disputes,
   "0024_publishable_keys": publishableKeys,
+  "0025_files": files,
   "0026_dispute_reads": disputeReads
 }
 

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { CheckoutSessionsRepositorySql } from "./checkout/CheckoutSessionsRepositorySql.js"
 import { DisputesRepositorySql } from "./disputes/DisputesRepositorySql.js"
 import { EventsRepositorySql } from "./events/EventsRepositorySql.js"
+import { FileStoreSql } from "./files/FileStoreSql.js"
 import { IdempotencyKeysRepositorySql } from "./idempotency/IdempotencyKeysRepositorySql.js"
 import { InsightsRepositorySql } from "./insights/InsightsRepositorySql.js"
 import { PaymentsRepositorySql } from "./payments/PaymentsRepositorySql.js"
@@ -27,6 +28,7 @@ export const StorageSql = Layer.mergeAll(
   PaymentsRepositorySql,
   RefundsRepositorySql,
   DisputesRepositorySql,
+  FileStoreSql,
   EventsRepositorySql,
   IdempotencyKeysRepositorySql,
   WebhookEndpointsRepositorySql,

@@ -6,6 +6,7 @@ import { causingRequestContract } from "./contracts/CausingRequestContract.js"
 import { disputesRepositoryContract } from "./contracts/DisputesRepositoryContract.js"
 import { eventsRepositoryContract } from "./contracts/EventsRepositoryContract.js"
 import { fairClaimsContract } from "./contracts/FairClaimsContract.js"
+import { fileStoreContract } from "./contracts/FileStoreContract.js"
 import { idempotencyKeysRepositoryContract } from "./contracts/IdempotencyKeysRepositoryContract.js"
 import { insightsRepositoryContract } from "./contracts/InsightsRepositoryContract.js"
 import { keyRidesContract } from "./contracts/KeyRidesContract.js"
@@ -25,6 +26,7 @@ export const repositoryContract = <E>(name: string, storage: Layer.Layer<Storage
     transactionsContract(it)
     refundsRepositoryContract(it)
     disputesRepositoryContract(it)
+    fileStoreContract(it)
     billingRepositoriesContract(it)
     idempotencyKeysRepositoryContract(it)
     keyRidesContract(it)

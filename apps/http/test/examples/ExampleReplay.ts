@@ -69,7 +69,8 @@ export class IdMap {
       path: request.path.split("/").map((segment) => this.value(segment)).join("/"),
       ...(request.query === undefined ? {} : { query: this.deep(request.query) as Record<string, string> }),
       ...(request.headers === undefined ? {} : { headers: this.deep(request.headers) as Record<string, string> }),
-      ...(request.body === undefined ? {} : { body: this.deep(request.body) })
+      ...(request.body === undefined ? {} : { body: this.deep(request.body) }),
+      ...(request.form === undefined ? {} : { form: this.deep(request.form) as NonNullable<ExampleRequest["form"]> })
     }
   }
 

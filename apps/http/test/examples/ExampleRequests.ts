@@ -19,6 +19,16 @@ export const urlOf = (baseUrl: string, request: ExampleRequest) => {
   return `${baseUrl}${request.path}${query === "" ? "" : `?${query}`}`
 }
 
+/** A form example as `fetch` sends it (it writes the multipart boundary itself). */
+const formData = (form: NonNullable<ExampleRequest["form"]>) => {
+  const data = new FormData()
+  for (const [name, value] of Object.entries(form)) {
+    if (typeof value === "string") data.append(name, value)
+    else data.append(name, new Blob([value.text], { type: value.content_type }), value.filename)
+  }
+  return data
+}
+
 /** Sends one example request as it is written, with the key it names. */
 export const send = (baseUrl: string, keys: Keys, request: ExampleRequest, body?: string) =>
   Effect.map(
@@ -29,7 +39,13 @@ export const send = (baseUrl: string, keys: Keys, request: ExampleRequest, body?
         ...(request.body === undefined && body === undefined ? {} : { "content-type": "application/json" }),
         ...request.headers
       },
-      ...(body !== undefined ? { body } : request.body === undefined ? {} : { body: JSON.stringify(request.body) })
+      ...(body !== undefined
+        ? { body }
+        : request.form !== undefined
+        ? { body: formData(request.form) }
+        : request.body === undefined
+        ? {}
+        : { body: JSON.stringify(request.body) })
     }),
     (response): ExampleResponse => {
       const headers = Object.fromEntries(KEPT_HEADERS.flatMap((name) => {

@@ -17,6 +17,7 @@ import { COMMON, EVENTS_DIR, EXAMPLES_DIR, INDEX_MODULE, indexModule } from "./E
 import { type Recorded, recordMore, recordScenario } from "./ExampleRecording.js"
 import { DOCUMENTED_BASE_URL, type Keys, replaceInStrings, send } from "./ExampleRequests.js"
 import { exampleMerchant, exampleServer } from "./ExampleServer.js"
+import { fileSteps } from "./FileScenario.js"
 import { commonCases, genericCases, operationsOf } from "./GenericCases.js"
 import { paymentMethodSteps } from "./PaymentMethodScenario.js"
 import { paymentSteps, refundSteps, setupSteps } from "./PaymentScenario.js"
@@ -26,6 +27,7 @@ export const scenario = [
   ...paymentSteps,
   ...refundSteps,
   ...paymentMethodSteps,
+  ...fileSteps,
   ...disputeSteps,
   ...webhookSteps,
   ...billingSteps,

@@ -21,6 +21,7 @@ export type ObjectKind =
   | "test_clock"
   | "checkout_session"
   | "payment_method"
+  | "file"
 
 /**
  * The kind of object the path parameter `name` of `path` names, from the collection before it:
@@ -62,6 +63,8 @@ export const objectKindOf = (path: string, name: string): ObjectKind | undefined
       return "checkout_session"
     case "payment_methods":
       return "payment_method"
+    case "files":
+      return "file"
     default:
       return undefined
   }
@@ -74,17 +77,18 @@ export const recognisable = (prefix: string) => `${prefix}${randomBytes(12).toSt
 export const caller = (baseUrl: string, secret: string, scan: SecretScan) =>
 (
   path: string,
-  init: { readonly method?: string; readonly body?: unknown; readonly idempotencyKey?: string } = {}
+  init: { readonly method?: string; readonly body?: unknown; readonly form?: FormData; readonly idempotencyKey?: string } = {}
 ): Effect.Effect<RawResponse> => {
-  const method = init.method ?? (init.body === undefined ? "GET" : "POST")
+  const method = init.method ?? (init.body === undefined && init.form === undefined ? "GET" : "POST")
   return raw(`${baseUrl}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${secret}`,
-      "content-type": "application/json",
+      // A form's type, with its boundary, is written by fetch.
+      ...(init.form === undefined ? { "content-type": "application/json" } : {}),
       ...(method === "GET" || method === "DELETE" ? {} : { "idempotency-key": init.idempotencyKey ?? newKey() })
     },
-    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
+    ...(init.form !== undefined ? { body: init.form } : init.body === undefined ? {} : { body: JSON.stringify(init.body) })
   }).pipe(Effect.tap((response) =>
     Effect.sync(() => {
       scan.saw(`${method} ${path} → ${response.status}`, response.text)
@@ -206,6 +210,10 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       201,
       "a vaulted card"
     )
+    const form = new FormData()
+    form.append("purpose", "dispute_evidence")
+    form.append("file", new Blob(["%PDF-1.4\n%%EOF\n"], { type: "application/pdf" }), "fixture.pdf")
+    const file = yield* expectStatus(yield* call("/v1/files", { form }), 201, "a file")
     const sessions = [yield* checkout(null), yield* checkout("tok_chargeDeclined"), yield* checkout("tok_visa")]
     yield* runJobs("dispatch-events")
     const events = yield* expectStatus(yield* call("/v1/events?limit=100"), 200, "the events")
@@ -226,7 +234,8 @@ export const createObjects = (call: Caller, scan: SecretScan) =>
       invoice: [subscription.latest_invoice.id],
       test_clock: [clock.id],
       checkout_session: sessions,
-      payment_method: [card.id]
+      payment_method: [card.id],
+      file: [file.id]
     }
     return { ids, connectionName, pspWebhookSecret } satisfies MerchantObjects
   })

@@ -8,6 +8,7 @@ import {
   DisputeNotFound,
   DisputeProviderUnavailable,
   DisputeStatus,
+  EvidenceFileNotFound,
   IdempotencyKeyInUse,
   IdempotencyKeyReused,
   Identifier,
@@ -58,10 +59,13 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
   )
   .add(
     disputeCommand("evidence", "/disputes/:id/evidence", UpdateDisputeEvidence)
+      .addError(apiErrorOf(EvidenceFileNotFound))
       .annotate(OpenApi.Summary, "Save evidence for a dispute")
       .annotate(
         OpenApi.Description,
         "Saves the evidence fields given over those saved (a draft: the provider sees nothing until `submit`). " +
+          "Files are named by kind in `files` (`receipt`, `customer_communication`, …), each a `file_…` uploaded with `POST /v1/files`; " +
+          "a file this key cannot see answers 404 with `param` naming the kind. " +
           "Only while the dispute is `needs_response`; a closed dispute, or one whose evidence was submitted, answers 409."
       )
   )
@@ -75,11 +79,12 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
         OpenApi.Description,
         "Sends the saved evidence to the provider and submits it, in the provider's own terms (Stripe: `evidence[...]` " +
           "with `submit`; Checkout.com: the evidence `PUT`, then submitted; PayPal: `provide-evidence`; Adyen: the evidence as a PDF by " +
-          "`supplyDefenseDocument`, then `defendDispute` under a reason from `retrieveApplicableDefenseReasons`; the sandbox decides it by its text). " +
-          "The dispute moves to `under_review` " +
+          "`supplyDefenseDocument`, then `defendDispute` under a reason from `retrieveApplicableDefenseReasons`; the sandbox decides it by its text " +
+          "and takes files). The dispute moves to `under_review` " +
           "(`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence editable, " +
           "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie, whose chargebacks " +
-          "are read only) answers 422 `not_supported`: answer in its dashboard."
+          "are read only) answers 422 `not_supported`: answer in its dashboard. Evidence with files, to a provider they " +
+          "cannot be sent to from here yet (for now every one but the sandbox), answers 422 `evidence_files_not_supported` and sends nothing."
       )
   )
   .add(

@@ -13,12 +13,23 @@ const successesFirst = (examples: ReadonlyArray<StoredExample>) =>
 const exampleObjects = (examples: ReadonlyArray<StoredExample>, value: (example: StoredExample) => unknown) =>
   Object.fromEntries(examples.map((example) => [example.name, { summary: example.summary, value: value(example) }]))
 
+/** A form's fields as the document shows them: each file by its content. */
+const formExample = (example: StoredExample) =>
+  Object.fromEntries(Object.entries(example.request.form ?? {}).map(([name, value]) => [name, typeof value === "string" ? value : value.text]))
+
 const withRequestExamples = (operation: any, examples: ReadonlyArray<StoredExample>) => {
-  const withBody = successesFirst(examples).filter((example) => example.request.body !== undefined && example.response.status !== 401)
+  const withBody = successesFirst(examples).filter((example) =>
+    (example.request.body !== undefined || example.request.form !== undefined) && example.response.status !== 401
+  )
   if (withBody.length === 0) return
-  // A body taken as raw bytes (a PSP's signed webhook) shows the JSON text that is sent.
+  // A body taken as raw bytes (a PSP's signed webhook) shows the JSON text that is sent; a form, its fields and its files' text.
   for (const [type, content] of Object.entries<any>(operation.requestBody?.content ?? {})) {
-    content.examples = exampleObjects(withBody, (example) => (type === "application/json" ? example.request.body : JSON.stringify(example.request.body)))
+    content.examples = exampleObjects(withBody, (example) =>
+      type === "multipart/form-data"
+        ? formExample(example)
+        : type === "application/json"
+        ? example.request.body
+        : JSON.stringify(example.request.body))
   }
 }
 

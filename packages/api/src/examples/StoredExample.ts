@@ -4,6 +4,13 @@
  * the answer the service gave it.
  */
 
+/** A file part of a `multipart/form-data` example: small text-like files only (a PDF's bytes are text). */
+export interface ExampleFormFile {
+  readonly filename: string
+  readonly content_type: string
+  readonly text: string
+}
+
 /** A request as sent, without the API key (the reader brings their own). */
 export interface ExampleRequest {
   readonly method: string
@@ -12,6 +19,8 @@ export interface ExampleRequest {
   readonly query?: Readonly<Record<string, string>>
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: unknown
+  /** A `multipart/form-data` body instead (a file upload): its fields, and its files as `ExampleFormFile`s. */
+  readonly form?: Readonly<Record<string, string | ExampleFormFile>>
   /**
    * Which key the request is sent with: the test key (the default), none (to show the 401), or a
    * live key (the 429 example, whose key has a low rate limit where the examples are recorded).

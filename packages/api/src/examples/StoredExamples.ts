@@ -49,6 +49,9 @@ import eventSubscriptionCreated from "../../examples/events/subscription.created
 import eventSubscriptionPastDue from "../../examples/events/subscription.past_due.json" with { type: "json" }
 import eventSubscriptionUnpaid from "../../examples/events/subscription.unpaid.json" with { type: "json" }
 import eventSubscriptionUpdated from "../../examples/events/subscription.updated.json" with { type: "json" }
+import operationFilesContents from "../../examples/files.contents.json" with { type: "json" }
+import operationFilesCreate from "../../examples/files.create.json" with { type: "json" }
+import operationFilesRetrieve from "../../examples/files.retrieve.json" with { type: "json" }
 import operationHealthHealthz from "../../examples/health.healthz.json" with { type: "json" }
 import operationHealthReadyz from "../../examples/health.readyz.json" with { type: "json" }
 import operationInsightsInsights from "../../examples/insights.insights.json" with { type: "json" }
@@ -127,6 +130,9 @@ export const storedOperations = [
   operationDisputesSubmit,
   operationEventsList,
   operationEventsRetrieve,
+  operationFilesContents,
+  operationFilesCreate,
+  operationFilesRetrieve,
   operationHealthHealthz,
   operationHealthReadyz,
   operationInsightsInsights,

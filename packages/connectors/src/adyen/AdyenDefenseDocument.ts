@@ -8,7 +8,7 @@ import type { DisputeEvidence } from "@orchestrator/core"
 const LINE_WIDTH = 90
 const LINES_PER_PAGE = 60
 
-const LABELS: ReadonlyArray<readonly [keyof DisputeEvidence, string]> = [
+const LABELS: ReadonlyArray<readonly [Exclude<keyof DisputeEvidence, "files">, string]> = [
   ["product_description", "Product"],
   ["customer_name", "Customer"],
   ["customer_email", "Customer email"],

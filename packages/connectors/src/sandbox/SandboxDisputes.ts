@@ -44,7 +44,7 @@ export const disputeIfAsked = (ledger: SandboxLedger["Type"], charge: SandboxCha
     : Effect.void
 
 /**
- * The sandbox's answers to disputes: evidence is taken (`under_review`), then decided at once by its
+ * The sandbox's answers to disputes: evidence is taken (`under_review`), files with it, then decided at once by its
  * text (`winning_evidence` wins, `losing_evidence` loses, anything else stays under review);
  * accepting loses the dispute. A charge that is not this connection's, or was never disputed, is refused.
  */
@@ -60,13 +60,14 @@ export const sandboxDisputes = (
     )
   const refused = DisputeActionOutcome.Refused({ code: "dispute_not_found", message: "The provider knows no such dispute on this connection." })
   return {
-    submitEvidence: ({ evidence, pspDisputeId, pspPaymentId }) =>
+    takesFiles: true,
+    submitEvidence: ({ evidence: { files: _files, ...texts }, pspDisputeId, pspPaymentId }) =>
       respond(Effect.gen(function*() {
         const charge = yield* disputedCharge(pspDisputeId, pspPaymentId)
         if (charge === undefined) return refused
         const now = yield* Clock.currentTimeMillis
         yield* notifyDispute(ledger, charge, "under_review", now)
-        const text = Object.values(evidence).join("\n")
+        const text = Object.values(texts).join("\n")
         if (text.includes(WINNING_EVIDENCE)) yield* notifyDispute(ledger, charge, "won", now + 1)
         else if (text.includes(LOSING_EVIDENCE)) yield* notifyDispute(ledger, charge, "lost", now + 1)
         return DisputeActionOutcome.Done()

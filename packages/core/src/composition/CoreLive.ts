@@ -11,6 +11,7 @@ import { Disputes } from "../features/disputes/Disputes.js"
 import { EventConsumers, EventDispatch } from "../features/events/EventDispatch.js"
 import { EventLog } from "../features/events/EventLog.js"
 import { Events } from "../features/events/Events.js"
+import { Files } from "../features/files/Files.js"
 import { IdempotentRequests } from "../features/idempotency/IdempotentRequests.js"
 import { InsightsReader } from "../features/insights/InsightsReader.js"
 import { FailedAuthentications } from "../features/limits/FailedAuthentications.js"
@@ -117,6 +118,7 @@ const Services = Layer.mergeAll(
   RefundRecords.layer,
   Disputes.layer,
   DisputeRecords.layer,
+  Files.layer,
   Payments.layer,
   PaymentRecovery.layer,
   PaymentCalls.layer,

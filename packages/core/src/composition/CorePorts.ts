@@ -4,6 +4,7 @@ import type { CheckoutSessionsRepository } from "../ports/CheckoutSessionsReposi
 import type { CustomersRepository } from "../ports/CustomersRepository.js"
 import type { DisputesRepository } from "../ports/DisputesRepository.js"
 import type { EventsRepository } from "../ports/EventsRepository.js"
+import type { FileStore } from "../ports/FileStore.js"
 import type { IdempotencyKeysRepository } from "../ports/IdempotencyKeysRepository.js"
 import type { InsightsRepository } from "../ports/InsightsRepository.js"
 import type { InvoicesRepository } from "../ports/InvoicesRepository.js"
@@ -36,6 +37,7 @@ export type StoragePorts =
   | PaymentsRepository
   | RefundsRepository
   | DisputesRepository
+  | FileStore
   | EventsRepository
   | IdempotencyKeysRepository
   | WebhookEndpointsRepository

@@ -7,6 +7,7 @@ import { MemoryCheckoutSessionsRepository } from "../memory/MemoryCheckoutSessio
 import { MemoryCustomersRepository } from "../memory/MemoryCustomersRepository.js"
 import { MemoryDisputesRepository } from "../memory/MemoryDisputesRepository.js"
 import { MemoryEventsRepository } from "../memory/MemoryEventsRepository.js"
+import { MemoryFileStore } from "../memory/MemoryFileStore.js"
 import { MemoryIdempotencyKeysRepository } from "../memory/MemoryIdempotencyKeysRepository.js"
 import { MemoryInsightsRepository } from "../memory/MemoryInsightsRepository.js"
 import { MemoryInvoicesRepository } from "../memory/MemoryInvoicesRepository.js"
@@ -33,6 +34,7 @@ export const StorageMemory: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryPaymentsRepository,
   MemoryRefundsRepository,
   MemoryDisputesRepository,
+  MemoryFileStore,
   MemoryEventsRepository,
   MemoryIdempotencyKeysRepository,
   MemoryWebhookEndpointsRepository,

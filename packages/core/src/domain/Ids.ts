@@ -25,6 +25,7 @@ export type IdPrefix =
   | "sbsub"
   | "dp"
   | "pm"
+  | "file"
 
 // Crockford base32 keeps ids URL-safe and, because it is ordered like the alphabet, sortable.
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"

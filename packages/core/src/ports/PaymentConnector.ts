@@ -1,7 +1,8 @@
 import { Data, type Effect, type Redacted, type Schema } from "effect"
 import type { Currency } from "../domain/Currency.js"
-import type { DisputeEvidence, DisputeReason } from "../domain/disputes/Dispute.js"
+import type { DisputeEvidence, DisputeReason, EvidenceFileField } from "../domain/disputes/Dispute.js"
 import type { DisputeFact } from "../domain/disputes/DisputeFact.js"
+import type { FileResource } from "../domain/files/FileResource.js"
 import type {
   AuthorizationOutcome,
   CaptureOutcome,
@@ -132,12 +133,23 @@ export interface NativeSubscriptions {
  * Present when the PSP takes answers to disputes by API. Evidence goes in one call with its
  * submission (the service keeps drafts itself), so the PSP sees evidence only when it is final.
  */
+/** A file given as evidence, with its bytes, for the connector to send in its PSP's way. */
+export interface EvidenceFileContents {
+  readonly field: EvidenceFileField
+  readonly file: FileResource
+  readonly contents: Uint8Array
+}
+
 export interface DisputeOperations {
+  /** Whether `submitEvidence` sends `files` to the PSP; without it, evidence with files is refused before the PSP is asked. */
+  readonly takesFiles?: boolean
   readonly submitEvidence: (request: {
     readonly pspDisputeId: string
     readonly pspPaymentId: string | null
     readonly reason: DisputeReason
     readonly evidence: DisputeEvidence
+    /** The files `evidence.files` names, read from the file store; none when absent. */
+    readonly files?: ReadonlyArray<EvidenceFileContents>
   }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
   readonly accept: (request: { readonly pspDisputeId: string; readonly pspPaymentId: string | null }) => Effect.Effect<DisputeActionOutcome, ConnectorError>
   /**

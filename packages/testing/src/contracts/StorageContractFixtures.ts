@@ -22,7 +22,7 @@ export type StorageContractTest = Vitest.MethodsNonLive<StoragePorts, true>
 
 export const at = (millis: number) => DateTime.unsafeMake(Date.UTC(2026, 10, 22, 9, 0, 0) + millis)
 let sequence = 0
-export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock" | "dp") =>
+export const id = (prefix: "pay" | "org" | "att" | "ref" | "evt" | "key" | "pcn" | "cus" | "plan" | "sub" | "in" | "clock" | "dp" | "file") =>
   makeId(prefix, Date.now() + sequence++)
 
 export const newTenant = Effect.gen(function*() {

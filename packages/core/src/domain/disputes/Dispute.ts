@@ -3,7 +3,7 @@ import { Currency } from "../Currency.js"
 import { field, optionalField } from "../Field.js"
 import { Amount, MinorUnits } from "../Money.js"
 import { RequestBody } from "../RequestBody.js"
-import { BoundedString } from "../Text.js"
+import { BoundedString, Identifier } from "../Text.js"
 import { Timestamp } from "../Timestamp.js"
 
 export const DisputeStatus = Schema.Literal("needs_response", "under_review", "won", "lost", "accepted", "expired", "warning_closed")
@@ -35,6 +35,21 @@ export type DisputeFunds = typeof DisputeFunds.Type
 
 const evidenceText = (description: string) => optionalField(BoundedString, description)
 
+const evidenceFile = (description: string) =>
+  optionalField(Schema.NullOr(Identifier), `${description} A file's id (\`file_…\`, uploaded with \`POST /v1/files\`); \`null\` takes it out of the evidence.`)
+
+/** Files given as evidence, named as Stripe names its evidence files; each is a `file_…` of the dispute's organization and mode. */
+export const DisputeEvidenceFiles = Schema.Struct({
+  receipt: evidenceFile("The receipt or invoice."),
+  customer_communication: evidenceFile("Messages exchanged with the customer (emails, chat)."),
+  shipping_documentation: evidenceFile("Proof of shipping or delivery (a label, a signed delivery note)."),
+  refund_policy: evidenceFile("Your refund policy, as shown to the customer."),
+  cancellation_policy: evidenceFile("Your cancellation policy, as shown to the customer."),
+  uncategorized_file: evidenceFile("Anything else that supports your case.")
+})
+export type DisputeEvidenceFiles = typeof DisputeEvidenceFiles.Type
+export type EvidenceFileField = keyof DisputeEvidenceFiles
+
 /** The normalized evidence fields; each PSP's connector translates them into its own. */
 export const DisputeEvidence = Schema.Struct({
   product_description: evidenceText("What was sold, as the customer would recognise it."),
@@ -47,7 +62,8 @@ export const DisputeEvidence = Schema.Struct({
   shipping_date: evidenceText("When the goods were shipped (as you write dates)."),
   refund_policy: evidenceText("Your refund policy, as shown to the customer."),
   cancellation_policy: evidenceText("Your cancellation policy, as shown to the customer."),
-  uncategorized_text: evidenceText("Anything else that supports your case.")
+  uncategorized_text: evidenceText("Anything else that supports your case."),
+  files: optionalField(DisputeEvidenceFiles, "Files as evidence, by kind; the kinds given replace those saved, the others stay.")
 })
 export type DisputeEvidence = typeof DisputeEvidence.Type
 

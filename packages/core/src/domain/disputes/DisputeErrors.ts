@@ -1,3 +1,4 @@
+import { echoed } from "../EchoedText.js"
 import { type FailureAnswer, NotFound, ServiceFailure } from "../Failure.js"
 import type { Dispute } from "./Dispute.js"
 
@@ -26,13 +27,32 @@ export class DisputeActionRefused extends ServiceFailure("DisputeActionRefused",
   }
 }
 
+/** Evidence names a file this key cannot see (unknown, another organization's or the other mode's). */
+export class EvidenceFileNotFound extends ServiceFailure("EvidenceFileNotFound", {
+  kind: "not_found",
+  codes: ["resource_missing"],
+  description: "The evidence names a file this key cannot see; `param` says which"
+})<{ readonly param: string; readonly id: string }> {
+  get answer(): FailureAnswer {
+    return { message: `No such file: '${echoed(this.id)}'`, param: this.param }
+  }
+}
+
 /** The dispute's PSP takes no answer by API (Mollie's chargebacks are read only). */
 export class DisputeActionNotSupported extends ServiceFailure("DisputeActionNotSupported", {
   kind: "unprocessable",
-  codes: ["not_supported"],
-  description: "The dispute's provider takes no answer to disputes by API; answer it in the provider's dashboard"
-})<{ readonly dispute: Dispute }> {
+  codes: ["not_supported", "evidence_files_not_supported"],
+  description: "The dispute's provider takes no answer to disputes by API, or no evidence files from here yet; answer it in the provider's dashboard"
+})<{ readonly dispute: Dispute; readonly files?: boolean }> {
   get answer(): FailureAnswer {
+    if (this.files === true) {
+      return {
+        code: "evidence_files_not_supported",
+        message:
+          `Evidence files cannot be sent to the provider of this dispute ('${this.dispute.provider}') from here yet: remove them from the evidence, or answer in the provider's dashboard. Nothing was sent.`,
+        concerns: this.dispute
+      }
+    }
     return {
       message: `The provider of this dispute ('${this.dispute.provider}') takes no evidence or acceptance by API: answer it in the provider's dashboard.`,
       concerns: this.dispute

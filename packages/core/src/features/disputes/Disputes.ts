@@ -5,7 +5,8 @@ import type {
   DisputeActionRefused,
   DisputeNotEditable,
   DisputeNotFound,
-  DisputeProviderUnavailable
+  DisputeProviderUnavailable,
+  EvidenceFileNotFound
 } from "../../domain/disputes/DisputeErrors.js"
 import type { DisputeFact } from "../../domain/disputes/DisputeFact.js"
 import type { ResourceReads } from "../../domain/ResourceReads.js"
@@ -16,6 +17,7 @@ import type { Job } from "../../ports/Jobs.js"
 import { PaymentsRepository } from "../../ports/PaymentsRepository.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { EventLog } from "../events/EventLog.js"
+import { Files } from "../files/Files.js"
 import { PaymentCalls } from "../payments/PaymentCalls.js"
 import { PaymentRecords } from "../payments/PaymentRecords.js"
 import { Payments } from "../payments/Payments.js"
@@ -36,7 +38,11 @@ export class Disputes extends Context.Tag("core/Disputes")<
      */
     readonly applyFact: (tenant: Tenant, provider: string, fact: DisputeFact) => Effect.Effect<"applied" | "unknown" | "foreign">
     /** Saves evidence fields (a draft; the PSP sees it on `submit`). Only while the dispute needs a response. */
-    readonly updateEvidence: (tenant: Tenant, id: string, input: UpdateDisputeEvidence) => Effect.Effect<Dispute, DisputeNotFound | DisputeNotEditable>
+    readonly updateEvidence: (
+      tenant: Tenant,
+      id: string,
+      input: UpdateDisputeEvidence
+    ) => Effect.Effect<Dispute, DisputeNotFound | DisputeNotEditable | EvidenceFileNotFound>
     /** Sends the evidence to the PSP and submits it: `under_review`. A refusal keeps the evidence editable and says why. */
     readonly submit: (tenant: Tenant, id: string) => Effect.Effect<Dispute, Answering>
     /** Accepts the dispute at the PSP: `accepted`, final. */
@@ -49,7 +55,9 @@ export class Disputes extends Context.Tag("core/Disputes")<
   }
 >() {
   static readonly layer = Layer.effect(Disputes, Effect.suspend(() => make)).pipe(
-    Layer.provide(Layer.mergeAll(IdGenerator.layer, PaymentCalls.layer, Payments.layer, PaymentRecords.layer, DisputeRecords.layer, EventLog.layer))
+    Layer.provide(
+      Layer.mergeAll(IdGenerator.layer, PaymentCalls.layer, Payments.layer, PaymentRecords.layer, DisputeRecords.layer, EventLog.layer, Files.layer)
+    )
   )
 }
 
@@ -57,7 +65,17 @@ export class Disputes extends Context.Tag("core/Disputes")<
  * The disputes service: the PSPs' facts (`DisputeFacts`), the merchant's answers (`DisputeAnswers`),
  * the deadlines (`DisputeDeadlines`), the reads of disputes whose outcome is late (`DisputeReconciliation`).
  */
-type Steps = DisputeRecords | DisputesRepository | PaymentsRepository | PaymentRecords | Payments | PaymentCalls | IdGenerator | Transactions | EventLog
+type Steps =
+  | DisputeRecords
+  | DisputesRepository
+  | PaymentsRepository
+  | PaymentRecords
+  | Payments
+  | PaymentCalls
+  | IdGenerator
+  | Transactions
+  | EventLog
+  | Files
 
 const make = Effect.gen(function*() {
   const context = yield* Effect.context<Steps>()
