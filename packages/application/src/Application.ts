@@ -5,6 +5,7 @@ import { ConnectorsNode } from "@orchestrator/connectors/node"
 import {
   CoreLive,
   EgressSettings,
+  ExtraJobs,
   FailedAuthenticationLimit,
   IdGenerator,
   type KeyMaterial,
@@ -21,7 +22,7 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { StorageSql } from "@orchestrator/sql"
-import { CardVaultLive, KeyProvider, localKeyProvider, type SharedCvcs, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
+import { CardVaultLive, KeyProvider, keyRotationJob, localKeyProvider, type SharedCvcs, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -54,11 +55,19 @@ export interface VaultSettings {
 
 const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([[1, new Uint8Array(randomBytes(32))]]), "a key made for this process only"))
 
-/** The vault over the storage's tables and its keys. */
+/** The vault over the storage's tables and its keys (which its rotation job uses too). */
 const vaultLayer = (settings: VaultSettings = {}) =>
   CardVaultLive({ rawCardData: settings.rawCardData ?? (() => false), cvcTtlMillis: settings.cvcTtlMillis }).pipe(
-    Layer.provide(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
+    Layer.provideMerge(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
   )
+
+/** The adapters' jobs (the sandbox's) and the vault's key rotation, which the worker runs with the core's. */
+const withVaultJobs = Layer.effect(
+  ExtraJobs,
+  Effect.gen(function*() {
+    return [...(yield* ExtraJobs), keyRotationJob(yield* KeyProvider, yield* VaultStore)]
+  })
+)
 
 /**
  * The composition root below the shells: the core over a storage, the connectors, the key material
@@ -87,6 +96,7 @@ export const applicationLayer = <E1, E2>(options: {
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
   return CoreLive.pipe(
+    Layer.provideMerge(withVaultJobs),
     Layer.provideMerge(ConnectorsNode({ privateAddresses })),
     Layer.provideMerge(vaultLayer(options.vault)),
     Layer.provideMerge(options.storage),

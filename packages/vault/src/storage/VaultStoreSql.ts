@@ -92,7 +92,27 @@ export const VaultStoreSql = Layer.effect(
             }))
           ),
           Effect.orDie
-        )
+        ),
+      rewrapBatch: (current, afterId, limit, rewrap) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* Effect.orDie(sql<{ id: string; key_version: number; wrapped_key: string }>`
+            select id, key_version, wrapped_key from vault.cards where key_version < ${current} and id > ${afterId}
+            order by id limit ${limit} for update skip locked`)
+          let rewrapped = 0
+          for (const row of rows) {
+            const next = yield* rewrap({ id: row.id, keyVersion: Number(row.key_version), wrappedKey: bytes(row.wrapped_key) })
+            if (Option.isNone(next)) continue
+            yield* Effect.orDie(sql`update vault.cards set key_version = ${next.value.keyVersion}, wrapped_key = ${base64(next.value.wrappedKey)}
+              where id = ${row.id}`)
+            rewrapped++
+          }
+          return { lastId: rows.at(-1)?.id ?? null, claimed: rows.length, rewrapped }
+        })).pipe(Effect.catchTag("SqlError", Effect.die)),
+      keyVersionCounts: sql<{ key_version: number; cards: number }>`
+        select key_version, count(*)::int as cards from vault.cards group by key_version order by key_version`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ keyVersion: Number(row.key_version), cards: Number(row.cards) }))),
+        Effect.orDie
+      )
     }
   })
 )
