@@ -46,6 +46,8 @@ export type Storage = StoragePorts | SandboxLedger | VaultStore | Readiness
 export interface VaultSettings {
   /** Where the KEKs are; without it, one key made for this process only (its cards unreadable after a restart). */
   readonly keys?: Layer.Layer<KeyProvider>
+  /** The fingerprints' own key (`ORCHESTRATOR_VAULT_FINGERPRINT_KEY`); without it, one made for this process only. */
+  readonly fingerprintKey?: Uint8Array
   /** Whether an organization may send raw card numbers to `POST /v1/payment_methods`; none may unless said. */
   readonly rawCardData?: (organizationId: string) => boolean
   readonly cvcTtlMillis?: number
@@ -57,7 +59,11 @@ const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([
 
 /** The vault over the storage's tables and its keys (which its rotation job uses too). */
 const vaultLayer = (settings: VaultSettings = {}) =>
-  CardVaultLive({ rawCardData: settings.rawCardData ?? (() => false), cvcTtlMillis: settings.cvcTtlMillis }).pipe(
+  CardVaultLive({
+    rawCardData: settings.rawCardData ?? (() => false),
+    cvcTtlMillis: settings.cvcTtlMillis,
+    fingerprintKey: settings.fingerprintKey ?? new Uint8Array(randomBytes(32))
+  }).pipe(
     Layer.provideMerge(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
   )
 

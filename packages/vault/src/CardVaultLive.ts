@@ -27,6 +27,11 @@ export interface VaultOptions {
   readonly rawCardData: (organizationId: string) => boolean
   /** How long a security code waits for its card's first authorization (10 minutes unless said). */
   readonly cvcTtlMillis?: number | undefined
+  /**
+   * The key of the per-organization fingerprints (HMAC-SHA-256 of the number): a secret of its own,
+   * not a KEK, so rotating or retiring KEKs never changes a fingerprint.
+   */
+  readonly fingerprintKey: Uint8Array
 }
 
 const encoder = new TextEncoder()
@@ -85,7 +90,7 @@ export const CardVaultLive = (options: VaultOptions) =>
       const cvcs = makeCvcHolding(options.cvcTtlMillis ?? 10 * 60_000, keys, yield* Effect.serviceOption(SharedCvcs))
       const provide = Effect.provideService(KeyProvider, keys)
       const fingerprintOf = (organizationId: string, digits: string) =>
-        createHmac("sha256", keys.fingerprintKey).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
+        createHmac("sha256", options.fingerprintKey).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
 
       const mineInMode = (tenant: Tenant, id: string) =>
         Effect.flatMap(store.find(tenant.organizationId, id), (found) =>

@@ -37,6 +37,7 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
       return applicationLayer({
         vault: {
           keys: Layer.succeed(KeyProvider, localKeyProvider(vaultKeys.keys, vaultKeys.origin)),
+          fingerprintKey: vaultKeys.fingerprintKey,
           rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId),
           // Every process must find the code of a card another one tokenized.
           ...Option.match(settings.redisUrl, { onNone: () => ({}), onSome: (url) => ({ sharedCvcs: SharedCvcsRedis(Redacted.value(url)) }) })

@@ -21,6 +21,8 @@ export interface Settings {
   /** The card vault's keys (`ORCHESTRATOR_VAULT_KEYS`, or the file `ORCHESTRATOR_VAULT_KEYS_FILE`); else generated in `dataDir`. */
   readonly vaultKeys: Option.Option<Redacted.Redacted>
   readonly vaultKeysFile: Option.Option<string>
+  /** The key of the cards' fingerprints (`ORCHESTRATOR_VAULT_FINGERPRINT_KEY`); else generated in `dataDir` (embedded start only). */
+  readonly vaultFingerprintKey: Option.Option<Redacted.Redacted>
   /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (`ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS`). */
   readonly rawCardOrganizations: ReadonlySet<string>
   /** Where every process counts request rates; without it, each counts its own. */
@@ -99,6 +101,13 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   logLevel: Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
   vaultKeys: nonEmpty("ORCHESTRATOR_VAULT_KEYS"),
   vaultKeysFile: Config.option(Config.string("ORCHESTRATOR_VAULT_KEYS_FILE")),
+  vaultFingerprintKey: check(
+    nonEmpty("ORCHESTRATOR_VAULT_FINGERPRINT_KEY"),
+    (key) =>
+      Option.isSome(key) && Buffer.from(Redacted.value(key.value).trim(), "base64").length !== 32
+        ? "ORCHESTRATOR_VAULT_FINGERPRINT_KEY must be 32 bytes of base64, e.g. from `openssl rand -base64 32`"
+        : undefined
+  ),
   rawCardOrganizations: Config.string("ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS").pipe(Config.withDefault("")),
   redisUrl: check(nonEmpty("REDIS_URL"), (url) =>
     Option.isSome(url) && !/^rediss?:\/\//.test(Redacted.value(url.value))
@@ -138,6 +147,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     redisUrl: raw.redisUrl,
     vaultKeys: raw.vaultKeys,
     vaultKeysFile: raw.vaultKeysFile,
+    vaultFingerprintKey: raw.vaultFingerprintKey,
     rawCardOrganizations: new Set(raw.rawCardOrganizations.split(",").map((id) => id.trim()).filter((id) => id !== "")),
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,
