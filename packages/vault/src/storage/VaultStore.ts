@@ -53,6 +53,13 @@ export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   readonly keepNetworkTransaction: (organizationId: string, id: string, networkTransactionId: string) => Effect.Effect<void>
   readonly appendAccess: (record: AccessRecord) => Effect.Effect<void>
   readonly accesses: (organizationId: string, cardId: string) => Effect.Effect<ReadonlyArray<AccessRecord>>
+  /** Up to `limit` of a card's accesses, newest first, before the one numbered `beforeSeq` when given; each with its number. */
+  readonly accessPage: (
+    organizationId: string,
+    cardId: string,
+    beforeSeq: number | undefined,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<AccessRecord & { readonly seq: number }>>
   /**
    * Up to `limit` cards after `afterId` (by id) whose data key is wrapped under a version below
    * `current`, each handed to `rewrap`: a new wrapping replaces the old in one update of that row

@@ -20,6 +20,13 @@ export const VaultStoreMemory = Layer.sync(VaultStore, () => {
       }),
     appendAccess: (record) => Effect.sync(() => void log.push(record)),
     accesses: (organizationId, cardId) => Effect.sync(() => log.filter((record) => record.organizationId === organizationId && record.cardId === cardId)),
+    accessPage: (organizationId, cardId, beforeSeq, limit) =>
+      Effect.sync(() =>
+        log.map((record, index) => ({ ...record, seq: index + 1 }))
+          .filter((record) => record.organizationId === organizationId && record.cardId === cardId && (beforeSeq === undefined || record.seq < beforeSeq))
+          .reverse()
+          .slice(0, limit)
+      ),
     rewrapBatch: (current, afterId, limit, rewrap) =>
       Effect.gen(function*() {
         const batch = [...cards.values()].filter((row) => row.id > afterId && row.keyVersion < current).sort((a, b) => a.id < b.id ? -1 : 1).slice(0, limit)
