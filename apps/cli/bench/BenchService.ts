@@ -50,8 +50,9 @@ export const scratchService = (command: string, prefix: string, extra: Env = {})
   const env: Env = {
     ORCHESTRATOR_DATA_DIR: dataDir,
     ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
-    // On PostgreSQL the vault's keys are required (every process must open every card).
+    // On PostgreSQL the vault's keys are required (every process must open every card, and fingerprint it alike).
     ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0xb3).toString("base64")}`,
+    ORCHESTRATOR_VAULT_FINGERPRINT_KEY: Buffer.alloc(32, 0xb3 ^ 1).toString("base64"),
     LOG_LEVEL: "warn",
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
     DATABASE_URL: url,

@@ -40,8 +40,9 @@ export const prepareTarget = (options: { readonly commit: string; readonly bundl
   const env: Env = {
     ORCHESTRATOR_DATA_DIR: dataDir,
     ORCHESTRATOR_ENCRYPTION_KEY: "b3".repeat(32),
-    // On PostgreSQL the vault's keys are required (every process must open every card).
+    // On PostgreSQL the vault's keys are required (every process must open every card, and fingerprint it alike).
     ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0xb3).toString("base64")}`,
+    ORCHESTRATOR_VAULT_FINGERPRINT_KEY: Buffer.alloc(32, 0xb3 ^ 1).toString("base64"),
     LOG_LEVEL: "warn",
     ORCHESTRATOR_RATE_LIMIT_TEST: "1000000",
     // The webhook receiver of the delivery phase listens on this machine (PostgreSQL denies that by default).

@@ -34,8 +34,9 @@ const main = async () => {
   const env = {
     DATABASE_URL: database.url,
     ORCHESTRATOR_ENCRYPTION_KEY: "5a".repeat(32),
-    // On PostgreSQL the vault's keys are required (every process must open every card).
+    // On PostgreSQL the vault's keys are required (every process must open every card, and fingerprint it alike).
     ORCHESTRATOR_VAULT_KEYS: `1:${Buffer.alloc(32, 0x5a).toString("base64")}`,
+    ORCHESTRATOR_VAULT_FINGERPRINT_KEY: Buffer.alloc(32, 0x5a ^ 1).toString("base64"),
     ORCHESTRATOR_DATA_DIR: `/tmp/${name}`,
     ORCHESTRATOR_BASE_URL: `http://127.0.0.1:${ports[0]}`,
     LOG_LEVEL: "warn",

@@ -32,8 +32,9 @@ const USAGE = `Usage: orchestrator <command>
 Configuration comes from the environment: PORT, DATABASE_URL, ORCHESTRATOR_DATA_DIR,
 HOST (default 127.0.0.1 on the embedded
 database, every interface with DATABASE_URL), ORCHESTRATOR_DEV_API_KEY, ORCHESTRATOR_ENCRYPTION_KEY, ORCHESTRATOR_BASE_URL, LOG_LEVEL,
-ORCHESTRATOR_VAULT_KEYS or ORCHESTRATOR_VAULT_KEYS_FILE (the card vault's keys; required with DATABASE_URL),
-or ORCHESTRATOR_VAULT_PKCS11_MODULE, _TOKEN, _PIN and _KEY_LABEL (the keys in an HSM's PKCS#11 token),
+ORCHESTRATOR_VAULT_KEYS or ORCHESTRATOR_VAULT_KEYS_FILE and ORCHESTRATOR_VAULT_FINGERPRINT_KEY (the card
+vault's keys and its fingerprints' key; required with DATABASE_URL), or instead of the first two
+ORCHESTRATOR_VAULT_PKCS11_MODULE, _TOKEN, _PIN and _KEY_LABEL (the keys in an HSM's PKCS#11 token),
 REDIS_URL (rate limits shared by every process), ORCHESTRATOR_RATE_LIMIT_LIVE (default 100),
 ORCHESTRATOR_RATE_LIMIT_TEST (default 25), ORCHESTRATOR_HTTP_PROCESSES (http on several cores),
 ORCHESTRATOR_TRUSTED_PROXIES (addresses or CIDRs of your reverse proxies, whose X-Forwarded-For is

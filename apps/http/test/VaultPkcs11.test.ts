@@ -22,7 +22,8 @@ const operatorSettings = (token: { readonly module: string; readonly token: stri
         ["DATABASE_URL", "postgres://postgres@127.0.0.1:1/unused"],
         ["ORCHESTRATOR_VAULT_PKCS11_MODULE", token.module],
         ["ORCHESTRATOR_VAULT_PKCS11_TOKEN", token.token],
-        ["ORCHESTRATOR_VAULT_PKCS11_PIN", PIN]
+        ["ORCHESTRATOR_VAULT_PKCS11_PIN", PIN],
+        ["ORCHESTRATOR_VAULT_FINGERPRINT_KEY", Buffer.alloc(32, 9).toString("base64")]
       ])
     )
   ))
@@ -32,7 +33,7 @@ const settings = operatorSettings(token)
 // Version 3, so the rows show the token's key wrapped them (a suite's own key would be version 1).
 await Effect.runPromise(makePkcs11Kek(settings, 3))
 // The vault's keys exactly as the service makes them from its settings: the token's session for the suite.
-const keys = Layer.unwrapScoped(Effect.orDie(vaultKeyProviderFor(settings)))
+const keys = Layer.unwrapScoped(Effect.map(Effect.orDie(vaultKeyProviderFor(settings)), (vault) => vault.keys))
 
 for (const database of testDatabases()) {
   layer(Layer.merge(serverLayer(database.layer, { rawCardData: () => true, vaultKeys: keys }), database.layer), {

@@ -5,6 +5,7 @@ import { ConnectorsNode } from "@orchestrator/connectors/node"
 import {
   CoreLive,
   EgressSettings,
+  ExtraJobs,
   FailedAuthenticationLimit,
   IdGenerator,
   type KeyMaterial,
@@ -21,7 +22,7 @@ import {
   type WebhookSender
 } from "@orchestrator/core"
 import { StorageSql } from "@orchestrator/sql"
-import { CardVaultLive, KeyProvider, localKeyProvider, type SharedCvcs, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
+import { CardVaultLive, KeyProvider, keyRotationJob, localKeyProvider, type SharedCvcs, VaultStore, VaultStoreMemory, VaultStoreSql } from "@orchestrator/vault"
 import { NodeWebhookSenderLive } from "@orchestrator/webhook-sender"
 import { Effect, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
@@ -45,6 +46,8 @@ export type Storage = StoragePorts | SandboxLedger | VaultStore | Readiness
 export interface VaultSettings {
   /** Where the KEKs are; without it, one key made for this process only (its cards unreadable after a restart). */
   readonly keys?: Layer.Layer<KeyProvider>
+  /** The fingerprints' own key (`ORCHESTRATOR_VAULT_FINGERPRINT_KEY`); without it, one made for this process only. */
+  readonly fingerprintKey?: Uint8Array
   /** Whether an organization may send raw card numbers to `POST /v1/payment_methods`; none may unless said. */
   readonly rawCardData?: (organizationId: string) => boolean
   readonly cvcTtlMillis?: number
@@ -54,11 +57,23 @@ export interface VaultSettings {
 
 const processOnlyKeys = Layer.sync(KeyProvider, () => localKeyProvider(new Map([[1, new Uint8Array(randomBytes(32))]]), "a key made for this process only"))
 
-/** The vault over the storage's tables and its keys. */
+/** The vault over the storage's tables and its keys (which its rotation job uses too). */
 const vaultLayer = (settings: VaultSettings = {}) =>
-  CardVaultLive({ rawCardData: settings.rawCardData ?? (() => false), cvcTtlMillis: settings.cvcTtlMillis }).pipe(
-    Layer.provide(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
+  CardVaultLive({
+    rawCardData: settings.rawCardData ?? (() => false),
+    cvcTtlMillis: settings.cvcTtlMillis,
+    fingerprintKey: settings.fingerprintKey ?? new Uint8Array(randomBytes(32))
+  }).pipe(
+    Layer.provideMerge(Layer.mergeAll(settings.keys ?? processOnlyKeys, IdGenerator.layer, settings.sharedCvcs ?? Layer.empty))
   )
+
+/** The adapters' jobs (the sandbox's) and the vault's key rotation, which the worker runs with the core's. */
+const withVaultJobs = Layer.effect(
+  ExtraJobs,
+  Effect.gen(function*() {
+    return [...(yield* ExtraJobs), keyRotationJob(yield* KeyProvider, yield* VaultStore)]
+  })
+)
 
 /**
  * The composition root below the shells: the core over a storage, the connectors, the key material
@@ -89,6 +104,7 @@ export const applicationLayer = <E1, E2>(options: {
 }) => {
   const privateAddresses = options.privateAddresses ?? "deny"
   return CoreLive.pipe(
+    Layer.provideMerge(withVaultJobs),
     Layer.provideMerge(ConnectorsNode({ privateAddresses })),
     Layer.provideMerge(vaultLayer(options.vault)),
     Layer.provideMerge(options.storage),

@@ -15,6 +15,7 @@ import {
 } from "@orchestrator/core"
 import { Clock, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
+import { accessPageOf } from "./cards/AccessLog.js"
 import { binFacts, isAmex, isTestCard } from "./cards/Bins.js"
 import { makeCvcHolding } from "./cards/CvcHolding.js"
 import { SharedCvcs } from "./cards/SharedCvcs.js"
@@ -27,6 +28,11 @@ export interface VaultOptions {
   readonly rawCardData: (organizationId: string) => boolean
   /** How long a security code waits for its card's first authorization (10 minutes unless said). */
   readonly cvcTtlMillis?: number | undefined
+  /**
+   * The key of the per-organization fingerprints (HMAC-SHA-256 of the number): a secret of its own,
+   * not a KEK, so rotating or retiring KEKs never changes a fingerprint.
+   */
+  readonly fingerprintKey: Uint8Array
 }
 
 const encoder = new TextEncoder()
@@ -71,6 +77,10 @@ const unopenable = (tenant: Tenant, id: string) =>
     new PaymentMethodNotFound({ id })
   )
 
+/** The card's fingerprint in its organization: HMAC-SHA-256 of the number under the fingerprint key. */
+const fingerprintOf = (key: Uint8Array, organizationId: string, digits: string) =>
+  createHmac("sha256", key).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
+
 /**
  * The card vault over its key provider and its tables: the `CardVault` port's implementation. Security
  * codes wait in `SharedCvcs` (Redis) when it is provided, else in this process's memory.
@@ -84,8 +94,6 @@ export const CardVaultLive = (options: VaultOptions) =>
       const ids = yield* IdGenerator
       const cvcs = makeCvcHolding(options.cvcTtlMillis ?? 10 * 60_000, keys, yield* Effect.serviceOption(SharedCvcs))
       const provide = Effect.provideService(KeyProvider, keys)
-      const fingerprintOf = (organizationId: string, digits: string) =>
-        createHmac("sha256", keys.fingerprintKey).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
 
       const mineInMode = (tenant: Tenant, id: string) =>
         Effect.flatMap(store.find(tenant.organizationId, id), (found) =>
@@ -131,7 +139,7 @@ export const CardVaultLive = (options: VaultOptions) =>
               last4: digits.slice(-4),
               expMonth: input.card.exp_month,
               expYear: input.card.exp_year,
-              fingerprint: fingerprintOf(tenant.organizationId, digits),
+              fingerprint: fingerprintOf(options.fingerprintKey, tenant.organizationId, digits),
               networkTransactionId: null,
               createdAtMillis: yield* Clock.currentTimeMillis
             }
@@ -141,8 +149,9 @@ export const CardVaultLive = (options: VaultOptions) =>
             }
             return resourceOf(row)
           }),
-        retrieve: (tenant, id) =>
-          Effect.map(mineInMode(tenant, id), resourceOf),
+        accesses: (tenant, id, page) =>
+          Effect.zipRight(mineInMode(tenant, id), accessPageOf(store, tenant, id, page)),
+        retrieve: (tenant, id) => Effect.map(mineInMode(tenant, id), resourceOf),
         forPayment: (tenant, id) =>
           Effect.gen(function*() {
             const found = yield* store.find(tenant.organizationId, id)

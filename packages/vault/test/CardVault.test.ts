@@ -8,7 +8,7 @@ import { CardVaultLive, KeyProvider, localKeyProvider, parseKeyring, splitKey, V
 
 const keys = Layer.succeed(KeyProvider, localKeyProvider(new Map([[1, new Uint8Array(32).fill(7)]]), "test"))
 const vaultOn = (store: Layer.Layer<VaultStore, unknown>) =>
-  CardVaultLive({ rawCardData: (organization) => organization === "org_raw", cvcTtlMillis: 5 * 60_000 }).pipe(
+  CardVaultLive({ rawCardData: (organization) => organization === "org_raw", cvcTtlMillis: 5 * 60_000, fingerprintKey: new Uint8Array(32).fill(3) }).pipe(
     Layer.provideMerge(Layer.mergeAll(keys, store, IdGenerator.layer))
   )
 
@@ -122,3 +122,31 @@ for (const database of testDatabases()) {
       }).pipe(Effect.provide(VaultStoreSql.pipe(Layer.provideMerge(database.layer)))))
   })
 }
+
+describe("fingerprints", () => {
+  it.scoped("have a key of their own: the same card keeps its fingerprint after the KEK it was vaulted under is retired", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2026, 10, 29))
+      const store = yield* Layer.build(VaultStoreMemory)
+      const vaultWith = (versions: ReadonlyArray<number>) =>
+        Layer.build(
+          CardVaultLive({ rawCardData: () => true, fingerprintKey: new Uint8Array(32).fill(3) }).pipe(
+            Layer.provide(Layer.mergeAll(
+              Layer.succeed(KeyProvider, localKeyProvider(new Map(versions.map((version) => [version, new Uint8Array(32).fill(version)])), "test")),
+              IdGenerator.layer,
+              Layer.succeedContext(store)
+            ))
+          )
+        ).pipe(Effect.map((context) => context.unsafeMap.get(CardVault.key) as CardVault["Type"]))
+      const before = yield* (yield* vaultWith([1])).tokenize(test, visa)
+      const after = yield* (yield* vaultWith([2])).tokenize(test, visa)
+      expect(after.card.fingerprint).toBe(before.card.fingerprint)
+      // Another fingerprint key, another fingerprint: it is the key, not the KEK, that makes them.
+      const other = yield* Layer.build(
+        CardVaultLive({ rawCardData: () => true, fingerprintKey: new Uint8Array(32).fill(4) }).pipe(
+          Layer.provide(Layer.mergeAll(keys, IdGenerator.layer, VaultStoreMemory))
+        )
+      ).pipe(Effect.map((context) => context.unsafeMap.get(CardVault.key) as CardVault["Type"]))
+      expect((yield* other.tokenize(test, visa)).card.fingerprint).not.toBe(before.card.fingerprint)
+    }))
+})

@@ -56,19 +56,18 @@ describe("the PKCS#11 key provider on a SoftHSM token", () => {
       ))
   })
 
-  it("wraps new cards under the newest version and still opens the old ones; fingerprints stay", async () => {
+  it("wraps new cards under the newest version and still opens the old ones", async () => {
     const token = softHsmToken()
     await run(generateKek(token, 1))
     const sealed = await withProvider(token, (provider) =>
       Effect.map(
         Effect.all([sealCard("pm_old", new Uint8Array([1, 2, 3])).pipe(Effect.provideService(KeyProvider, provider))]),
-        ([card]) => ({ card, fingerprintKey: provider.fingerprintKey })
+        ([card]) => ({ card })
       ))
     await run(generateKek(token, 2))
     await withProvider(token, (provider) =>
       Effect.gen(function*() {
         expect(provider.currentVersion).toBe(2)
-        expect(provider.fingerprintKey).toEqual(sealed.fingerprintKey)
         expect(yield* openCard("pm_old", sealed.card).pipe(Effect.provideService(KeyProvider, provider))).toEqual(new Uint8Array([1, 2, 3]))
         const fresh = yield* provider.wrap(new Uint8Array(32).fill(7), context("pm_new"))
         expect(fresh.version).toBe(2)

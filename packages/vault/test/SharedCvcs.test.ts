@@ -20,7 +20,7 @@ const twoProcesses = (url: string, prefix: string) =>
     const store = yield* Layer.build(VaultStoreMemory)
     const processOf = () =>
       Layer.build(
-        CardVaultLive({ rawCardData: () => true, cvcTtlMillis: TTL }).pipe(
+        CardVaultLive({ rawCardData: () => true, cvcTtlMillis: TTL, fingerprintKey: new Uint8Array(32).fill(3) }).pipe(
           Layer.provide(Layer.mergeAll(keys, IdGenerator.layer, SharedCvcsRedis(url, { prefix }), Layer.succeedContext(store)))
         )
       ).pipe(Effect.map((context) => context.unsafeMap.get(CardVault.key) as CardVault["Type"]))

@@ -1,8 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { CardInvalid, CreatePaymentMethod, DeletedPaymentMethod, PaymentMethodNotFound, PaymentMethodResource, RawCardDataDisabled } from "@orchestrator/core"
+import {
+  CardInvalid,
+  CreatePaymentMethod,
+  DeletedPaymentMethod,
+  InvalidCursor,
+  PaymentMethodAccessList,
+  PaymentMethodNotFound,
+  PaymentMethodResource,
+  RawCardDataDisabled
+} from "@orchestrator/core"
 import { apiErrorOf } from "../ApiError.js"
 import { Authorization } from "../Authorization.js"
-import { ById, retrieveById } from "../Endpoints.js"
+import { ById, ListQuery, retrieveById } from "../Endpoints.js"
 
 export class PaymentMethodsApi extends HttpApiGroup.make("paymentMethods")
   .add(
@@ -33,6 +42,20 @@ export class PaymentMethodsApi extends HttpApiGroup.make("paymentMethods")
       .addError(apiErrorOf(PaymentMethodNotFound))
       .annotate(OpenApi.Summary, "Delete a vaulted card")
       .annotate(OpenApi.Description, "Destroys the card's data: its token is refused from then on, by every endpoint.")
+  )
+  .add(
+    HttpApiEndpoint.get("accesses", "/payment_methods/:id/accesses")
+      .setPath(ById)
+      .setUrlParams(ListQuery({}))
+      .addSuccess(PaymentMethodAccessList)
+      .addError(apiErrorOf(PaymentMethodNotFound))
+      .addError(apiErrorOf(InvalidCursor))
+      .annotate(OpenApi.Summary, "List a vaulted card's accesses, newest first")
+      .annotate(
+        OpenApi.Description,
+        "Every decryption of the card, append-only (PCI DSS 10.2): why (`authorization`), for which payment, to which " +
+          "connection, and when. A card of another organization or mode is a 404."
+      )
   )
   .middleware(Authorization)
   .prefix("/v1")

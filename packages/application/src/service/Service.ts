@@ -36,7 +36,8 @@ export const applicationFor = (settings: Settings, options: { readonly announce?
       const vaultKeys = yield* vaultKeyProviderFor(settings, options)
       return applicationLayer({
         vault: {
-          keys: vaultKeys,
+          keys: vaultKeys.keys,
+          fingerprintKey: vaultKeys.fingerprintKey,
           rawCardData: (organizationId) => settings.rawCardOrganizations.has(organizationId),
           // Every process must find the code of a card another one tokenized.
           ...Option.match(settings.redisUrl, { onNone: () => ({}), onSome: (url) => ({ sharedCvcs: SharedCvcsRedis(Redacted.value(url)) }) })

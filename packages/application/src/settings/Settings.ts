@@ -25,6 +25,8 @@ export interface Settings {
   readonly vaultKeysFile: Option.Option<string>
   /** The vault's keys in a PKCS#11 token instead (`ORCHESTRATOR_VAULT_PKCS11_*`); when set, the key provider. */
   readonly vaultPkcs11: Option.Option<Pkcs11Settings>
+  /** The key of the cards' fingerprints (`ORCHESTRATOR_VAULT_FINGERPRINT_KEY`); else generated in `dataDir` (embedded start only). */
+  readonly vaultFingerprintKey: Option.Option<Redacted.Redacted>
   /** Organizations that may send raw card numbers to `POST /v1/payment_methods` (`ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS`). */
   readonly rawCardOrganizations: ReadonlySet<string>
   /** The origin of the vault's card form, apart from the API's (`ORCHESTRATOR_VAULT_ORIGIN`); none: beside it. */
@@ -106,6 +108,13 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
   vaultKeys: nonEmpty("ORCHESTRATOR_VAULT_KEYS"),
   vaultKeysFile: Config.option(Config.string("ORCHESTRATOR_VAULT_KEYS_FILE")),
   vaultPkcs11: VaultPkcs11Config,
+  vaultFingerprintKey: check(
+    nonEmpty("ORCHESTRATOR_VAULT_FINGERPRINT_KEY"),
+    (key) =>
+      Option.isSome(key) && Buffer.from(Redacted.value(key.value).trim(), "base64").length !== 32
+        ? "ORCHESTRATOR_VAULT_FINGERPRINT_KEY must be 32 bytes of base64, e.g. from `openssl rand -base64 32`"
+        : undefined
+  ),
   rawCardOrganizations: Config.string("ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS").pipe(Config.withDefault("")),
   vaultOrigin: check(
     Config.option(Config.string("ORCHESTRATOR_VAULT_ORIGIN")),
@@ -154,6 +163,7 @@ export const SettingsConfig: Config.Config<Settings> = Config.all({
     vaultKeysFile: raw.vaultKeysFile,
     vaultPkcs11: raw.vaultPkcs11,
     vaultOrigin: Option.map(raw.vaultOrigin, (origin) => origin.replace(/\/+$/, "")),
+    vaultFingerprintKey: raw.vaultFingerprintKey,
     rawCardOrganizations: new Set(raw.rawCardOrganizations.split(",").map((id) => id.trim()).filter((id) => id !== "")),
     rateLimits: { live: raw.rateLimitLive, test: raw.rateLimitTest },
     httpProcesses: raw.httpProcesses,

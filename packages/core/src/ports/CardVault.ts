@@ -1,7 +1,9 @@
 import { Context, type Effect, type Redacted } from "effect"
+import type { InvalidCursor, Page, PageRequest } from "../domain/Pagination.js"
 import type { ConnectorUnavailable } from "../domain/providers/ConnectorOutcomes.js"
 import type { Tenant } from "../domain/Tenant.js"
 import type { CreatePaymentMethod, DeletedPaymentMethod, PaymentMethodResource, VaultedCardFacts } from "../domain/vault/PaymentMethod.js"
+import type { PaymentMethodAccess } from "../domain/vault/PaymentMethodAccess.js"
 import type { CardInvalid, PaymentMethodModeMismatch, PaymentMethodNotFound, RawCardDataDisabled } from "../domain/vault/VaultErrors.js"
 
 /**
@@ -61,6 +63,12 @@ export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
   ) => Effect.Effect<VaultedCardFacts, PaymentMethodNotFound | PaymentMethodModeMismatch>
   /** Destroys the card's data: its token is refused from then on. */
   readonly destroy: (tenant: Tenant, id: string) => Effect.Effect<DeletedPaymentMethod, PaymentMethodNotFound>
+  /** The card's access log, newest first: every decryption, for its organization's owner (PCI DSS 10.2). */
+  readonly accesses: (
+    tenant: Tenant,
+    id: string,
+    page: PageRequest
+  ) => Effect.Effect<Page<PaymentMethodAccess>, PaymentMethodNotFound | InvalidCursor>
   /** The card for one PSP call, recorded in the card's access log. */
   readonly reveal: (tenant: Tenant, id: string, use: CardUse) => Effect.Effect<RawCard, PaymentMethodNotFound>
   /**

@@ -25,6 +25,19 @@ export const sealCard = (cardId: string, plaintext: Uint8Array) =>
     return { keyVersion: version, wrappedKey: wrapped, ciphertext } satisfies SealedCard
   })
 
+/**
+ * The card's data key, unwrapped under its version and wrapped again under the current one: what a
+ * rotation writes back (the ciphertext does not change). `VaultKeyFailure` when it does not unwrap.
+ */
+export const rewrapDataKey = (cardId: string, keyVersion: number, wrappedKey: Uint8Array) =>
+  Effect.gen(function*() {
+    const keys = yield* KeyProvider
+    const dataKey = yield* keys.unwrap(keyVersion, wrappedKey, cardContext(cardId))
+    const { version, wrapped } = yield* keys.wrap(dataKey, cardContext(cardId))
+    dataKey.fill(0)
+    return { keyVersion: version, wrappedKey: wrapped }
+  })
+
 /** The card's plaintext, or `VaultKeyFailure` for anything that is not exactly what was sealed for this card. */
 export const openCard = (cardId: string, sealed: SealedCard) =>
   Effect.gen(function*() {

@@ -13,8 +13,6 @@ export class KeyProvider extends Context.Tag("vault/KeyProvider")<KeyProvider, {
   readonly currentVersion: number
   readonly wrap: (dataKey: Uint8Array, context: Uint8Array) => Effect.Effect<{ readonly version: number; readonly wrapped: Uint8Array }>
   readonly unwrap: (version: number, wrapped: Uint8Array, context: Uint8Array) => Effect.Effect<Uint8Array, VaultKeyFailure>
-  /** The key of the per-organization fingerprints (HMAC-SHA-256 of the number), stable across KEK versions. */
-  readonly fingerprintKey: Uint8Array
   /** Where the keys came from, for the start message (never the keys). */
   readonly origin: string
 }>() {}

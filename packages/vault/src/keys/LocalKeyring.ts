@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { hkdfSync, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { gcmOpen, gcmSeal } from "../crypto/Gcm.js"
@@ -48,12 +48,9 @@ const versionedContext = (version: number, context: Uint8Array) => new Uint8Arra
 export const localKeyProvider = (keys: Keyring, origin: string): KeyProvider["Type"] => {
   const versions = [...keys.keys()].sort((a, b) => a - b)
   const currentVersion = versions.at(-1)!
-  const oldest = keys.get(versions[0]!)!
   return {
     currentVersion,
     origin,
-    // From the oldest key, so a new KEK version keeps every fingerprint.
-    fingerprintKey: new Uint8Array(hkdfSync("sha256", oldest, new Uint8Array(32), "vault card fingerprint v1", 32)),
     wrap: (dataKey, context) =>
       Effect.sync(() => ({
         version: currentVersion,

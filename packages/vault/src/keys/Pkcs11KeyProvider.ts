@@ -1,5 +1,4 @@
 import { Effect, Layer, type Scope } from "effect"
-import { hkdfSync } from "node:crypto"
 import { KeyProvider, VaultKeyFailure } from "./KeyProvider.js"
 import { DEFAULT_KEK_LABEL, findKeks, openTokenSession, type Pkcs11Session, type Pkcs11Settings, Pkcs11Unavailable, type TokenKek } from "./Pkcs11Token.js"
 
@@ -39,22 +38,6 @@ const open = (token: Pkcs11Session, kek: TokenKek, wrapped: Uint8Array, aad: Buf
 }
 
 /**
- * The fingerprint key, from the oldest KEK as the local keyring does (so a new version keeps every
- * fingerprint), without its bytes leaving the token: the token's GCM keystream over a fixed IV that
- * no wrap uses (wraps draw 96 random bits), through HKDF.
- */
-const fingerprintKeyOf = (token: Pkcs11Session, oldest: TokenKek): Uint8Array => {
-  const stream = fixedIvKeystream(token, oldest)
-  return new Uint8Array(hkdfSync("sha256", stream, new Uint8Array(32), "vault card fingerprint v1", 32))
-}
-
-const fixedIvKeystream = (token: Pkcs11Session, kek: TokenKek): Buffer => {
-  const { pkcs11, session } = token
-  pkcs11.C_EncryptInit(session, gcm(token, Buffer.alloc(IV_BYTES), Buffer.from("vault card fingerprint v1")), kek.handle)
-  return pkcs11.C_Encrypt(session, Buffer.alloc(32), Buffer.alloc(32 + TAG_BYTES))
-}
-
-/**
  * The vault's keys in a PKCS#11 token (an HSM, a cloud KMS's PKCS#11 library, SoftHSM): AES-256
  * secret keys labelled `<prefix><version>`; the highest version wraps new cards, every one present
  * unwraps. Wrapping and unwrapping are C_Encrypt/C_Decrypt with AES-GCM in the token, the card's
@@ -80,14 +63,9 @@ export const pkcs11KeyProvider = (settings: Pkcs11Settings): Effect.Effect<KeyPr
     }
     const byVersion = new Map(keks.map((kek) => [kek.version, kek]))
     const current = keks.at(-1)!
-    const fingerprintKey = yield* Effect.try({
-      try: () => fingerprintKeyOf(token, keks[0]!),
-      catch: (error) => new Pkcs11Unavailable({ message: `PKCS#11 AES-GCM: ${error instanceof Error ? error.message : String(error)}` })
-    })
     return {
       currentVersion: current.version,
       origin: `PKCS#11 token ${settings.token}`,
-      fingerprintKey,
       // A token that stops answering is a fault of the machine, not of the card: a defect.
       wrap: (dataKey, context) =>
         Effect.sync(() => ({ version: current.version, wrapped: seal(token, current, dataKey, versionedContext(current.version, context)) })),

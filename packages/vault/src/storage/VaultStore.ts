@@ -30,6 +30,20 @@ export interface AccessRecord {
   readonly atMillis: number
 }
 
+/** A card's wrapped data key, as key rotation reads and rewrites it. */
+export interface WrappedKey {
+  readonly id: string
+  readonly keyVersion: number
+  readonly wrappedKey: Uint8Array
+}
+
+/** What one batch of a rotation did: the last card id it looked at (the next batch starts after it), and how many it claimed. */
+export interface RewrapBatch {
+  readonly lastId: string | null
+  readonly claimed: number
+  readonly rewrapped: number
+}
+
 /** The vault's own tables (schema `vault`): nothing outside the vault reads them. */
 export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   readonly insert: (row: CardRow) => Effect.Effect<void>
@@ -39,4 +53,26 @@ export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   readonly keepNetworkTransaction: (organizationId: string, id: string, networkTransactionId: string) => Effect.Effect<void>
   readonly appendAccess: (record: AccessRecord) => Effect.Effect<void>
   readonly accesses: (organizationId: string, cardId: string) => Effect.Effect<ReadonlyArray<AccessRecord>>
+  /** Up to `limit` of a card's accesses, newest first, before the one numbered `beforeSeq` when given; each with its number. */
+  readonly accessPage: (
+    organizationId: string,
+    cardId: string,
+    beforeSeq: number | undefined,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<AccessRecord & { readonly seq: number }>>
+  /**
+   * Up to `limit` cards after `afterId` (by id) whose data key is wrapped under a version below
+   * `current`, each handed to `rewrap`: a new wrapping replaces the old in one update of that row
+   * (its ciphertext untouched); `None` leaves the row as it is. On SQL the batch's rows are claimed
+   * `FOR UPDATE SKIP LOCKED` in one transaction, so several workers share the work and a crash
+   * rolls back to rows that still open under their old key.
+   */
+  readonly rewrapBatch: <E>(
+    current: number,
+    afterId: string,
+    limit: number,
+    rewrap: (card: WrappedKey) => Effect.Effect<Option.Option<WrappedKey>, E>
+  ) => Effect.Effect<RewrapBatch, E>
+  /** How many cards each key version wraps, for `orchestrator_vault_cards{key_version}`. */
+  readonly keyVersionCounts: Effect.Effect<ReadonlyArray<{ readonly keyVersion: number; readonly cards: number }>>
 }>() {}

@@ -19,6 +19,33 @@ export const VaultStoreMemory = Layer.sync(VaultStore, () => {
         if (row !== undefined) cards.set(id, { ...row, networkTransactionId })
       }),
     appendAccess: (record) => Effect.sync(() => void log.push(record)),
-    accesses: (organizationId, cardId) => Effect.sync(() => log.filter((record) => record.organizationId === organizationId && record.cardId === cardId))
+    accesses: (organizationId, cardId) => Effect.sync(() => log.filter((record) => record.organizationId === organizationId && record.cardId === cardId)),
+    accessPage: (organizationId, cardId, beforeSeq, limit) =>
+      Effect.sync(() =>
+        log.map((record, index) => ({ ...record, seq: index + 1 }))
+          .filter((record) => record.organizationId === organizationId && record.cardId === cardId && (beforeSeq === undefined || record.seq < beforeSeq))
+          .reverse()
+          .slice(0, limit)
+      ),
+    rewrapBatch: (current, afterId, limit, rewrap) =>
+      Effect.gen(function*() {
+        const batch = [...cards.values()].filter((row) => row.id > afterId && row.keyVersion < current).sort((a, b) => a.id < b.id ? -1 : 1).slice(0, limit)
+        let rewrapped = 0
+        for (const row of batch) {
+          const next = yield* rewrap({ id: row.id, keyVersion: row.keyVersion, wrappedKey: row.wrappedKey })
+          const still = cards.get(row.id)
+          // One row at a time, and only the row as it was read (a card deleted meanwhile stays deleted).
+          if (Option.isSome(next) && still !== undefined && still.keyVersion === row.keyVersion) {
+            cards.set(row.id, { ...still, keyVersion: next.value.keyVersion, wrappedKey: next.value.wrappedKey })
+            rewrapped++
+          }
+        }
+        return { lastId: batch.at(-1)?.id ?? null, claimed: batch.length, rewrapped }
+      }),
+    keyVersionCounts: Effect.sync(() => {
+      const counts = new Map<number, number>()
+      for (const row of cards.values()) counts.set(row.keyVersion, (counts.get(row.keyVersion) ?? 0) + 1)
+      return [...counts].map(([keyVersion, count]) => ({ keyVersion, cards: count }))
+    })
   }
 })

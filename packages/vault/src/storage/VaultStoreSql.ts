@@ -20,6 +20,27 @@ interface CardRecord {
   readonly created_at: Date | string
 }
 
+interface AccessRecordRow {
+  readonly seq: number | string
+  readonly card_id: string
+  readonly organization_id: string
+  readonly livemode: boolean
+  readonly purpose: string
+  readonly payment_id: string | null
+  readonly connection: string | null
+  readonly at: Date | string
+}
+
+const accessOf = (row: AccessRecordRow): AccessRecord => ({
+  cardId: row.card_id,
+  organizationId: row.organization_id,
+  livemode: row.livemode,
+  purpose: row.purpose,
+  paymentId: row.payment_id,
+  connection: row.connection,
+  atMillis: new Date(row.at).getTime()
+})
+
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, "base64"))
 
@@ -71,28 +92,36 @@ export const VaultStoreSql = Layer.effect(
           values (${record.cardId}, ${record.organizationId}, ${record.livemode}, ${record.purpose}, ${record.paymentId},
           ${record.connection}, ${new Date(record.atMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
       accesses: (organizationId, cardId) =>
-        sql<{
-          card_id: string
-          organization_id: string
-          livemode: boolean
-          purpose: string
-          payment_id: string | null
-          connection: string | null
-          at: Date | string
-        }>`select * from vault.card_accesses where organization_id = ${organizationId} and card_id = ${cardId} order by seq`.pipe(
-          Effect.map((rows) =>
-            rows.map((row): AccessRecord => ({
-              cardId: row.card_id,
-              organizationId: row.organization_id,
-              livemode: row.livemode,
-              purpose: row.purpose,
-              paymentId: row.payment_id,
-              connection: row.connection,
-              atMillis: new Date(row.at).getTime()
-            }))
-          ),
+        sql<AccessRecordRow>`select * from vault.card_accesses where organization_id = ${organizationId} and card_id = ${cardId} order by seq`.pipe(
+          Effect.map((rows) => rows.map(accessOf)),
           Effect.orDie
-        )
+        ),
+      accessPage: (organizationId, cardId, beforeSeq, limit) =>
+        sql<AccessRecordRow>`select * from vault.card_accesses where organization_id = ${organizationId} and card_id = ${cardId}
+          ${beforeSeq === undefined ? sql`` : sql`and seq < ${beforeSeq}`} order by seq desc limit ${limit}`.pipe(
+          Effect.map((rows) => rows.map((row) => ({ ...accessOf(row), seq: Number(row.seq) }))),
+          Effect.orDie
+        ),
+      rewrapBatch: (current, afterId, limit, rewrap) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* Effect.orDie(sql<{ id: string; key_version: number; wrapped_key: string }>`
+            select id, key_version, wrapped_key from vault.cards where key_version < ${current} and id > ${afterId}
+            order by id limit ${limit} for update skip locked`)
+          let rewrapped = 0
+          for (const row of rows) {
+            const next = yield* rewrap({ id: row.id, keyVersion: Number(row.key_version), wrappedKey: bytes(row.wrapped_key) })
+            if (Option.isNone(next)) continue
+            yield* Effect.orDie(sql`update vault.cards set key_version = ${next.value.keyVersion}, wrapped_key = ${base64(next.value.wrappedKey)}
+              where id = ${row.id}`)
+            rewrapped++
+          }
+          return { lastId: rows.at(-1)?.id ?? null, claimed: rows.length, rewrapped }
+        })).pipe(Effect.catchTag("SqlError", Effect.die)),
+      keyVersionCounts: sql<{ key_version: number; cards: number }>`
+        select key_version, count(*)::int as cards from vault.cards group by key_version order by key_version`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ keyVersion: Number(row.key_version), cards: Number(row.cards) }))),
+        Effect.orDie
+      )
     }
   })
 )
