@@ -52,8 +52,10 @@ describe("the card vault's keys in a PKCS#11 token", () => {
     expect(wrongPin).toBe("card vault: PKCS#11 login to token \"vault-settings\": the PIN is wrong")
     expect(await refusal({ ...env, ORCHESTRATOR_VAULT_PKCS11_TOKEN: "other" })).toContain("no token labelled \"other\"")
     expect(await refusal({ ...env, ORCHESTRATOR_VAULT_PKCS11_KEY_LABEL: "payments-" })).toContain("no AES key labelled payments-<version>")
+    // The fingerprints' key is given apart from the token's, as with the keyring.
+    expect(await refusal(env)).toContain("ORCHESTRATOR_VAULT_FINGERPRINT_KEY")
     // With the right settings the vault's keys are there: what stops the start now is the database (nothing listens on port 1).
-    const started = await refusal(env)
+    const started = await refusal({ ...env, ORCHESTRATOR_VAULT_FINGERPRINT_KEY: Buffer.alloc(32, 3).toString("base64") })
     expect(started).not.toMatch(/card vault|ORCHESTRATOR_VAULT_KEYS/)
   })
 
