@@ -6,7 +6,7 @@ const card = { number: "4242 4242 4242 4242", exp_month: 12, exp_year: 2030, cvc
 /**
  * A card in the vault (the example shop may send raw card data, as the operator allows it with
  * ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS): vaulted, refused when its number is wrong, charged by
- * its pm_ id, deleted and gone.
+ * its pm_ id, its access log read, deleted and gone.
  */
 export const paymentMethodSteps: ReadonlyArray<ScenarioStep> = [
   step("paymentMethods.create", "card", 201, "Vault a card: only its facts come back", () => post("/v1/payment_methods", { type: "card", card }), {
@@ -26,6 +26,13 @@ export const paymentMethodSteps: ReadonlyArray<ScenarioStep> = [
     201,
     "A payment with a vaulted card: any connection that takes raw cards may charge it",
     (saved) => post("/v1/payments", { amount: 3200, currency: "EUR", payment_method: { type: "card", token: saved("vaulted").id } }, "order-3001")
+  ),
+  step(
+    "paymentMethods.accesses",
+    "list",
+    200,
+    "Who opened the card: the payment above, and the connection it went to",
+    (saved) => get(`/v1/payment_methods/${saved("vaulted").id}/accesses`)
   ),
   step("paymentMethods.delete", "deleted", 200, "Delete a card: its data is destroyed", (saved) => del(`/v1/payment_methods/${saved("vaulted").id}`)),
   step("paymentMethods.retrieve", "deleted", 404, "A deleted card is gone", (saved) => get(`/v1/payment_methods/${saved("vaulted").id}`))

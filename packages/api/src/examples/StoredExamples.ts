@@ -60,6 +60,7 @@ import operationInvoicesList from "../../examples/invoices.list.json" with { typ
 import operationInvoicesRetrieve from "../../examples/invoices.retrieve.json" with { type: "json" }
 import operationOrganizationRetrieve from "../../examples/organization.retrieve.json" with { type: "json" }
 import operationOrganizationUpdate from "../../examples/organization.update.json" with { type: "json" }
+import operationPaymentMethodsAccesses from "../../examples/paymentMethods.accesses.json" with { type: "json" }
 import operationPaymentMethodsCreate from "../../examples/paymentMethods.create.json" with { type: "json" }
 import operationPaymentMethodsDelete from "../../examples/paymentMethods.delete.json" with { type: "json" }
 import operationPaymentMethodsRetrieve from "../../examples/paymentMethods.retrieve.json" with { type: "json" }
@@ -141,6 +142,7 @@ export const storedOperations = [
   operationInvoicesRetrieve,
   operationOrganizationRetrieve,
   operationOrganizationUpdate,
+  operationPaymentMethodsAccesses,
   operationPaymentMethodsCreate,
   operationPaymentMethodsDelete,
   operationPaymentMethodsRetrieve,
