@@ -6,6 +6,8 @@ import { checkoutSessionPage } from "./pages/CheckoutSessionPage.js"
 import { checkoutSessionsPage } from "./pages/CheckoutSessions.js"
 import { connectionsPage } from "./pages/Connections.js"
 import { deliveryPage } from "./pages/Delivery.js"
+import { disputePage } from "./pages/Dispute.js"
+import { disputesPage } from "./pages/Disputes.js"
 import { invoicePage } from "./pages/Invoice.js"
 import { invoicesPage } from "./pages/Invoices.js"
 import { overviewPage } from "./pages/Overview.js"
@@ -24,6 +26,7 @@ type Page = (context: PageContext, location: Location) => Promise<Node>
 const SECTIONS: ReadonlyArray<{ readonly path: string; readonly label: string }> = [
   { path: "overview", label: "Overview" },
   { path: "payments", label: "Payments" },
+  { path: "disputes", label: "Disputes" },
   { path: "webhooks", label: "Webhooks" },
   { path: "routing", label: "Routing" },
   { path: "connections", label: "Connections" },
@@ -36,6 +39,8 @@ const pageFor = (location: Location): Page => {
   const [section, id, sub] = location.path
   if (section === "payments" && id !== undefined) return (context) => paymentPage(context, id)
   if (section === "payments") return paymentsPage
+  if (section === "disputes" && id !== undefined) return (context) => disputePage(context, id)
+  if (section === "disputes") return disputesPage
   if (section === "webhooks" && id === "deliveries" && sub !== undefined) return (context) => deliveryPage(context, sub)
   if (section === "webhooks") return webhooksPage
   if (section === "routing") return routingPage

@@ -7,6 +7,7 @@ import { runAction } from "../Feedback.js"
 import { millis, money, when } from "../Format.js"
 import { href, navigate } from "../Router.js"
 import { badge, paymentBadges, table } from "../Table.js"
+import { DISPUTE_HEADERS, disputeRows } from "./DisputeRows.js"
 import { paymentTimeline } from "./PaymentTimeline.js"
 
 const field = (label: string, value: Node | string) => [h("dt", {}, label), h("dd", {}, value)]
@@ -100,11 +101,12 @@ const actions = (context: PageContext, payment: Payment) => {
 
 /** One payment: what it is, why it failed, each attempt per PSP, its refunds and its timeline. */
 export const paymentPage = async (context: PageContext, id: string) => {
-  const [payment, refunds] = await Promise.all([
+  const [payment, refunds, disputes] = await Promise.all([
     context.api((client) => client.payments.retrieve({ path: { id } })),
-    context.api((client) => client.refunds.list({ urlParams: { payment_id: id, limit: 100 } }))
+    context.api((client) => client.refunds.list({ urlParams: { payment_id: id, limit: 100 } })),
+    context.api((client) => client.disputes.list({ urlParams: { payment_id: id, limit: 100 } }))
   ])
-  sameMode(context.mode, [payment, ...refunds.data])
+  sameMode(context.mode, [payment, ...refunds.data, ...disputes.data])
   const attempts = payment.attempts.map((attempt, index) => [
     String(index + 1),
     attempt.provider,
@@ -154,6 +156,8 @@ export const paymentPage = async (context: PageContext, id: string) => {
     table("Attempts per provider", ["#", "Provider", "Status", "Latency", "Error", "At"], attempts, "No attempt yet.", { id: "attempts-table" }),
     h("h2", {}, "Refunds"),
     table("Refunds", ["Refund", "Status", "Amount", "Reason", "Failure", "Created"], refundRows, "No refund.", { id: "refunds-table" }),
+    h("h2", {}, "Disputes"),
+    table("Disputes of this payment, newest first", DISPUTE_HEADERS, disputeRows(disputes.data), "No dispute.", { id: "payment-disputes-table" }),
     await paymentTimeline(context, payment.id)
   )
 }
