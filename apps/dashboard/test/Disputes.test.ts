@@ -81,4 +81,34 @@ describe("the dashboard: disputes", () => {
     await expect.poll(() => page.locator("#dispute-id").textContent(), POLL).toBe(shop.dispute.id)
     expect(problemsOf(page)).toEqual([])
   })
+
+  it("says why a file is refused and saves nothing, then accepts the dispute only once confirmed", async () => {
+    const shop = await disputedPayment()
+    const page = await harness.open()
+    await signIn(page, shop.secret)
+    await page.goto(`${harness.baseUrl}/dashboard#/disputes/${shop.dispute.id}`)
+    await expect.poll(() => page.locator("#dispute-status").textContent(), POLL).toBe("needs response")
+
+    // A web page named .pdf is judged by its content: the API's refusal, in words, and no evidence saved.
+    await page.locator("#evidence-uncategorized_text").fill("losing_evidence")
+    await page.locator("#evidence-file").setInputFiles({ name: "invoice.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html>Invoice</html>") })
+    await page.getByRole("button", { name: "Save evidence" }).click()
+    await expect.poll(() => page.locator("#action-result [role=alert]").textContent(), POLL).toBe(
+      "The file is not a PDF, PNG or JPEG (judged by its content, not its name)."
+    )
+    const unchanged = await harness.run(shop.client.disputes.retrieve({ path: { id: shop.dispute.id } }))
+    expect(unchanged.evidence.uncategorized_text).toBeUndefined()
+
+    // Cancelling the confirmation changes nothing; confirming accepts it, and nothing is left to answer.
+    await page.getByRole("button", { name: "Accept…" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click()
+    expect((await harness.run(shop.client.disputes.retrieve({ path: { id: shop.dispute.id } }))).status).toBe("needs_response")
+    await page.getByRole("button", { name: "Accept…" }).click()
+    await page.getByRole("dialog").locator("[data-confirm]").click()
+    await expect.poll(() => page.locator("#dispute-status").textContent(), POLL).toBe("accepted")
+    expect(await page.locator("#accept-dispute").count()).toBe(0)
+    expect((await harness.run(shop.client.disputes.retrieve({ path: { id: shop.dispute.id } }))).status).toBe("accepted")
+    await screenshot(page, "dispute-accepted")
+    expect(problemsOf(page)).toEqual([])
+  })
 })
