@@ -190,6 +190,8 @@ for (const database of testDatabases()) {
           const lists = Object.entries<any>(document.paths)
             .filter(([, operations]) => operations.get?.parameters?.some((parameter: any) => parameter.name === "limit"))
             .map(([path]) => path)
+            // A list under one resource (a card's accesses) needs an id of its own: its own suite checks its limit.
+            .filter((path) => !path.includes("{"))
           expect(lists).toEqual(expect.arrayContaining(["/v1/payments", "/v1/refunds", "/v1/events", "/v1/customers"]))
           expect(lists.length).toBeGreaterThanOrEqual(12)
           for (const list of lists) {

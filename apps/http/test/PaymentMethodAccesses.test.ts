@@ -50,6 +50,10 @@ for (const database of testDatabases()) {
           expect([next.json.data[0].id, next.json.has_more]).toEqual([all.json.data[1].id, false])
           const badCursor = yield* call("GET", `${accesses}?starting_after=pay_nope`)
           expect([badCursor.status, badCursor.json.error.param]).toEqual([400, "starting_after"])
+          for (const limit of ["0x10", "0", "101", "5.0"]) {
+            const badLimit = yield* call("GET", `${accesses}?limit=${limit}`)
+            expect([badLimit.status, badLimit.json.error.code, badLimit.json.error.param]).toEqual([400, "parameter_invalid", "limit"])
+          }
 
           // Another organization's key, or an id that is none: 404, as for the card itself.
           const stranger = yield* account
