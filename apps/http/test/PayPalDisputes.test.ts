@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { fakePayPal, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { json, newKey } from "./support/Fixtures.js"
+import { apiCaller } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const WEBHOOK_ID = "8PT597110X687430LFAKE"
@@ -14,12 +14,7 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const paypal = yield* fakePayPal
           const { baseUrl, secret } = yield* merchant()
-          const call = (path: string, body?: unknown) =>
-            raw(`${baseUrl}${path}`, {
-              method: body === undefined ? "GET" : "POST",
-              headers: json(secret, body === undefined ? undefined : newKey()),
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            })
+          const call = apiCaller(baseUrl, secret)
           const connection = yield* call("/v1/provider-connections", {
             name: "paypal_disputes",
             type: "paypal",

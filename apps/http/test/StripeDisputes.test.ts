@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { fakeStripe, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { fakePspConnection, json, newKey } from "./support/Fixtures.js"
+import { apiCaller, fakePspConnection } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const WEBHOOK_SECRET = "whsec_stripe_disputes"
@@ -14,12 +14,7 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const stripe = yield* fakeStripe
           const { baseUrl, secret } = yield* merchant()
-          const call = (path: string, body?: unknown) =>
-            raw(`${baseUrl}${path}`, {
-              method: body === undefined ? "GET" : "POST",
-              headers: json(secret, body === undefined ? undefined : newKey()),
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            })
+          const call = apiCaller(baseUrl, secret)
           const connection = yield* call("/v1/provider-connections", {
             ...fakePspConnection("stripe", { name: "stripe_disputes", url: stripe.url }),
             webhook_secret: WEBHOOK_SECRET

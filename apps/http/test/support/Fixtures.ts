@@ -1,6 +1,7 @@
 import type { HttpApiClient } from "@effect/platform"
 import type { Api } from "@orchestrator/api"
 import type { CreatePayment, Currency } from "@orchestrator/core"
+import { raw } from "./TestServer.js"
 
 export type Client = HttpApiClient.Client<typeof Api.groups[keyof typeof Api.groups], never, never>
 
@@ -39,3 +40,11 @@ export const fakePspConnection = (
 
 /** A card token each fake PSP charges without trouble. */
 export const goodCardOf = (psp: "stripe" | "adyen") => psp === "stripe" ? "pm_card_visa" : "visa_ok"
+
+/** A merchant's calls to the API: GET without a body, POST with one under a fresh Idempotency-Key. */
+export const apiCaller = (baseUrl: string, secret: string) => (path: string, body?: unknown) =>
+  raw(`${baseUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: json(secret, body === undefined ? undefined : newKey()),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
