@@ -30,7 +30,7 @@ const writes = (texts: ReadonlyArray<string>) => texts.filter((text) => !/^\s*se
  * `pnpm bench` does the same): the key with the payment, the PSP's charge, the outcome with the key's
  * answer. A guard against a write that slips in, not a measure of speed.
  */
-layer(serverLayer(countedDatabase), { excludeTestServices: true, timeout: "120 seconds" })("statements of a payment", (it) => {
+layer(serverLayer(countedDatabase, { rawCardData: () => true }), { excludeTestServices: true, timeout: "120 seconds" })("statements of a payment", (it) => {
   it.effect("a card payment under an Idempotency-Key is three writes: its key rides with the payment's own", () =>
     Effect.gen(function*() {
       const { baseUrl, secret } = yield* merchant()
@@ -55,5 +55,28 @@ layer(serverLayer(countedDatabase), { excludeTestServices: true, timeout: "120 s
       expect([replay.headers.get("idempotent-replayed"), replay.text]).toEqual(["true", paid.text])
       expect(statements.filter((text) => /idempotency_keys/.test(text))).toHaveLength(2)
       expect(writes(statements).filter((text) => !/insert into idempotency_keys/.test(text))).toEqual([])
+    }))
+  it.effect("a vaulted card costs two statements more: its facts when the payment is made, its data read with the access it logs", () =>
+    Effect.gen(function*() {
+      const { baseUrl, secret } = yield* merchant()
+      const vaulted = yield* raw(`${baseUrl}/v1/payment_methods`, {
+        method: "POST",
+        headers: json(secret),
+        body: JSON.stringify({ type: "card", card: { number: "4242424242424242", exp_month: 12, exp_year: new Date().getUTCFullYear() + 2 } })
+      })
+      expect(vaulted.status).toBe(201)
+
+      statements.length = 0
+      const paid = yield* raw(`${baseUrl}/v1/payments`, {
+        method: "POST",
+        headers: json(secret, newKey()),
+        body: JSON.stringify(paymentWith(vaulted.json.id))
+      })
+      expect([paid.status, paid.json.status]).toEqual([201, "succeeded"])
+      const vault = statements.filter((text) => /vault\./.test(text))
+      expect(vault).toHaveLength(2)
+      expect(vault[0]).toMatch(/^\s*select \* from vault\.cards/)
+      expect(vault[1]).toMatch(/insert into vault\.card_accesses/)
+      expect(writes(statements).filter((text) => !/vault\./.test(text))).toHaveLength(3)
     }))
 })

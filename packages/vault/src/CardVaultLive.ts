@@ -168,9 +168,8 @@ export const CardVaultLive = (options: VaultOptions) =>
           }),
         reveal: (tenant, id, use: CardUse) =>
           Effect.gen(function*() {
-            const row = yield* mineInMode(tenant, id)
-            // Recorded before the decryption: an access that fails half-way is still an access.
-            yield* store.appendAccess({
+            // Recorded with the read, before the decryption: an access that fails half-way is still an access.
+            const found = yield* store.findForAccess({
               cardId: id,
               organizationId: tenant.organizationId,
               livemode: tenant.livemode,
@@ -179,6 +178,8 @@ export const CardVaultLive = (options: VaultOptions) =>
               connection: use.connection,
               atMillis: yield* Clock.currentTimeMillis
             })
+            if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
+            const row = found.value
             const plaintext = yield* provide(openCard(id, row)).pipe(
               // A card that does not open is never guessed at: the payment cannot use it.
               Effect.catchTag("VaultKeyFailure", () => unopenable(tenant, id))

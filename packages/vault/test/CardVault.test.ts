@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { it } from "@effect/vitest"
 import { CardVault, IdGenerator, type Tenant } from "@orchestrator/core"
 import { testDatabases } from "@orchestrator/testing"
-import { Effect, Layer, Redacted, TestClock } from "effect"
+import { Effect, Layer, Option, Redacted, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { CardVaultLive, KeyProvider, localKeyProvider, parseKeyring, splitKey, VaultStore, VaultStoreMemory, VaultStoreSql } from "../src/index.js"
 
@@ -113,7 +113,26 @@ for (const database of testDatabases()) {
           connection: "c",
           atMillis: 0
         }
-        yield* store.appendAccess(record)
+        yield* store.insert({
+          id: "pm_X",
+          organizationId: "org_log",
+          livemode: false,
+          keyVersion: 1,
+          wrappedKey: new Uint8Array(4),
+          ciphertext: new Uint8Array(4),
+          brand: "visa",
+          last4: "4242",
+          expMonth: 12,
+          expYear: 2030,
+          country: null,
+          funding: "credit",
+          fingerprint: "f",
+          networkTransactionId: null,
+          createdAtMillis: 0
+        })
+        // Read with its access in one statement; a card of the other mode is not found and leaves no record.
+        expect(Option.isSome(yield* store.findForAccess(record))).toBe(true)
+        expect(Option.isNone(yield* store.findForAccess({ ...record, livemode: true }))).toBe(true)
         const sql = yield* SqlClient.SqlClient
         expect((yield* Effect.either(sql`delete from vault.card_accesses where organization_id = 'org_log'`))._tag).toBe("Left")
         expect((yield* Effect.either(sql`update vault.card_accesses set purpose = 'x' where organization_id = 'org_log'`))._tag).toBe("Left")

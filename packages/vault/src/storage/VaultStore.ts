@@ -51,7 +51,11 @@ export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   /** Deletes the card's row, its sealed data with it; `false` when there was none. */
   readonly destroy: (organizationId: string, id: string) => Effect.Effect<boolean>
   readonly keepNetworkTransaction: (organizationId: string, id: string, networkTransactionId: string) => Effect.Effect<void>
-  readonly appendAccess: (record: AccessRecord) => Effect.Effect<void>
+  /**
+   * The card of the access's organization and mode, with the access appended to its log in the same
+   * statement (one round trip on a payment's path); `None`, and nothing logged, when there is none.
+   */
+  readonly findForAccess: (record: AccessRecord) => Effect.Effect<Option.Option<CardRow>>
   readonly accesses: (organizationId: string, cardId: string) => Effect.Effect<ReadonlyArray<AccessRecord>>
   /** Up to `limit` of a card's accesses, newest first, before the one numbered `beforeSeq` when given; each with its number. */
   readonly accessPage: (

@@ -18,7 +18,13 @@ export const VaultStoreMemory = Layer.sync(VaultStore, () => {
         const row = mine(organizationId, id)
         if (row !== undefined) cards.set(id, { ...row, networkTransactionId })
       }),
-    appendAccess: (record) => Effect.sync(() => void log.push(record)),
+    findForAccess: (record) =>
+      Effect.sync(() => {
+        const row = mine(record.organizationId, record.cardId)
+        if (row === undefined || row.livemode !== record.livemode) return Option.none()
+        log.push(record)
+        return Option.some(row)
+      }),
     accesses: (organizationId, cardId) => Effect.sync(() => log.filter((record) => record.organizationId === organizationId && record.cardId === cardId)),
     accessPage: (organizationId, cardId, beforeSeq, limit) =>
       Effect.sync(() =>

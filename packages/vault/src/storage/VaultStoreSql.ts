@@ -87,10 +87,19 @@ export const VaultStoreSql = Layer.effect(
       keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
         sql`update vault.cards set network_transaction_id = ${networkTransactionId}
           where organization_id = ${organizationId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
-      appendAccess: (record) =>
-        sql`insert into vault.card_accesses (card_id, organization_id, livemode, purpose, payment_id, connection, at)
-          values (${record.cardId}, ${record.organizationId}, ${record.livemode}, ${record.purpose}, ${record.paymentId},
-          ${record.connection}, ${new Date(record.atMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
+      findForAccess: (record) =>
+        sql<CardRecord>`with card as (
+            select * from vault.cards where organization_id = ${record.organizationId} and id = ${record.cardId}
+              and livemode = ${record.livemode}
+          ), logged as (
+            insert into vault.card_accesses (card_id, organization_id, livemode, purpose, payment_id, connection, at)
+            select id, organization_id, livemode, ${record.purpose}, ${record.paymentId}, ${record.connection},
+              ${new Date(record.atMillis).toISOString()} from card
+          )
+          select * from card`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), rowOf)),
+          Effect.orDie
+        ),
       accesses: (organizationId, cardId) =>
         sql<AccessRecordRow>`select * from vault.card_accesses where organization_id = ${organizationId} and card_id = ${cardId} order by seq`.pipe(
           Effect.map((rows) => rows.map(accessOf)),
