@@ -33,6 +33,11 @@ export interface PaymentContext extends Partial<SendContext> {
    * charge notes its payment): for a payment made without a key.
    */
   readonly whenCreated?: (paymentId: string) => Effect.Effect<void>
+  /**
+   * Connections routing passes over when it allows another: a dunning retry of a vaulted card goes to
+   * the next PSP rather than back to the one that just refused it (that one again when it is the only one).
+   */
+  readonly avoid?: ReadonlyArray<string>
 }
 
 const conclusionOf = (context: PaymentContext | undefined): ConcludeOptions => ({ closingPage: context?.closingPage === true })
@@ -149,7 +154,12 @@ const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | 
       return yield* new PaymentCustomerNotFound({ id: input.customer_id })
     }
     const { card, vaulted } = yield* cardOfPayment(tenant, input.payment_method)
-    const resolved = yield* (yield* ProviderResolution).forPayment(tenant, { provider: input.provider, ...routingFactsOf(input, card), vaulted })
+    const resolved = yield* (yield* ProviderResolution).forPayment(tenant, {
+      provider: input.provider,
+      ...routingFactsOf(input, card),
+      vaulted,
+      avoid: context?.avoid ?? []
+    })
     const id = run.reserved ?? (yield* (yield* IdGenerator).make("pay"))
     const createdAt = yield* now
     const created = new Payment({

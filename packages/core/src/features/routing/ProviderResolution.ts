@@ -53,7 +53,7 @@ const nothingEligible = (evaluation: Evaluation): string => {
 export class ProviderResolution extends Context.Tag("core/ProviderResolution")<ProviderResolution, {
   readonly forPayment: (
     tenant: Tenant,
-    request: PaymentRoutingFacts & { readonly provider: string | undefined }
+    request: PaymentRoutingFacts & { readonly provider: string | undefined; readonly avoid?: ReadonlyArray<string> }
   ) => Effect.Effect<Resolved, ProviderNotUsable | NoProviderAvailable>
   /**
    * The connection a checkout session pays on: the routing rules, then the default provider, then
@@ -144,11 +144,15 @@ export class ProviderResolution extends Context.Tag("core/ProviderResolution")<P
         })
 
       return {
-        forPayment: (tenant, { provider, ...facts }) =>
+        forPayment: (tenant, { avoid = [], provider, ...facts }) =>
           Effect.gen(function*() {
             if (provider !== undefined) return yield* forced(tenant, provider, facts)
             const { all, organization } = yield* settingsOf(tenant)
             const useRules = Option.exists(organization, (found) => paymentsRoutingOf(found, tenant.livemode) === "rules")
+            if (avoid.length > 0) {
+              const elsewhere = yield* Effect.either(routed(tenant, facts, organization, all, useRules, avoid))
+              if (elsewhere._tag === "Right") return elsewhere.right
+            }
             return yield* routed(tenant, facts, organization, all, useRules)
           }),
         forCheckout: (tenant, facts, excluded) =>

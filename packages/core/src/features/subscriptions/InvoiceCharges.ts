@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Payment } from "../../domain/payments/Payment.js"
 import type { Tenant } from "../../domain/Tenant.js"
+import { isVaultToken } from "../../ports/CardVault.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { Payments } from "../payments/Payments.js"
 import { BillingRecords } from "./BillingRecords.js"
@@ -48,8 +49,11 @@ export const makeInvoiceCharges = Effect.gen(function*() {
     Effect.gen(function*() {
       const subscription = yield* Effect.orDie(records.subscription(tenant, subscriptionId))
       const invoice = yield* Effect.orDie(records.invoice(tenant, invoiceId))
+      // The PSP that refused the previous charge of this invoice, which a routed retry passes over.
+      let refusedOn: string | null = null
       if (invoice.payment_id !== null) {
         const current = yield* Effect.orDie(payments.retrieve(tenant, invoice.payment_id))
+        if (current.status === "failed") refusedOn = current.provider
         if (current.status === "created" || current.status === "processing") {
           return yield* payments.resume(tenant, current.id, { closingPage: kind === "first" }).pipe(
             Effect.catchTags({
@@ -75,6 +79,9 @@ export const makeInvoiceCharges = Effect.gen(function*() {
           (locked) => records.saveInvoice(tenant, locked, { payment_id: paymentId, attempt_count: attempt })
         ).pipe(Effect.asVoid)
       const routed = kind === "retry" && !subscription.provider_forced
+      // A vaulted card is any PSP's to charge: the retry tries the next one routing allows. A PSP's
+      // own token stays with connections of its type, where routing afresh is all a retry can do.
+      const avoid = routed && refusedOn !== null && isVaultToken(subscription.payment_method) ? [refusedOn] : []
       const noPayment = transactions.run(
         Effect.flatMap(records.lockInvoice(tenant, invoiceId), (locked) => records.saveInvoice(tenant, locked, { attempt_count: attempt }))
       ).pipe(Effect.as(null))
@@ -94,7 +101,7 @@ export const makeInvoiceCharges = Effect.gen(function*() {
           invoice: invoice.id,
           ...(subscription.test_clock === null ? {} : { test_clock: subscription.test_clock })
         }
-      }, { offSession: kind !== "first", closingPage: kind === "first", whenCreated: tiedToInvoice }).pipe(
+      }, { offSession: kind !== "first", closingPage: kind === "first", whenCreated: tiedToInvoice, avoid }).pipe(
         Effect.map((payment): Payment | null => payment),
         Effect.catchTags({
           PaymentRefused: (refused) => Effect.succeed(refused.payment),
