@@ -19,20 +19,23 @@ for (const database of testDatabases()) {
           const adyen = yield* fakeAdyen
           const api = yield* setup
           const { advance, get, post } = api
-          const patch = (path: string, body: object) =>
-            raw(`${api.baseUrl}${path}`, { method: "PATCH", headers: json(api.secret), body: JSON.stringify(body) })
-          expect((yield* post("/v1/provider-connections", {
-            name: "stripe_eu",
-            type: "stripe",
-            credentials: { secret_key: "sk_test_dunning" },
-            base_url: stripe.url
-          })).status).toBe(201)
-          expect((yield* post("/v1/provider-connections", {
-            name: "adyen_eu",
-            type: "adyen",
-            credentials: { api_key: "AQE_dunning", merchant_account: adyen.merchantAccount },
-            base_url: adyen.url
-          })).status).toBe(201)
+          const patch = (path: string, body: object) => raw(`${api.baseUrl}${path}`, { method: "PATCH", headers: json(api.secret), body: JSON.stringify(body) })
+          expect(
+            (yield* post("/v1/provider-connections", {
+              name: "stripe_eu",
+              type: "stripe",
+              credentials: { secret_key: "sk_test_dunning" },
+              base_url: stripe.url
+            })).status
+          ).toBe(201)
+          expect(
+            (yield* post("/v1/provider-connections", {
+              name: "adyen_eu",
+              type: "adyen",
+              credentials: { api_key: "AQE_dunning", merchant_account: adyen.merchantAccount },
+              base_url: adyen.url
+            })).status
+          ).toBe(201)
           for (const [index, provider] of ["stripe_eu", "adyen_eu"].entries()) {
             expect((yield* post("/v1/routing-rules", { priority: index + 1, conditions: {}, action: { provider } })).status).toBe(201)
           }
