@@ -46,6 +46,8 @@ describe("the dashboard: a vaulted card", () => {
     await page.locator("#payment-method-link").click()
     await expect.poll(() => page.locator("#payment-method-id").textContent(), POLL).toBe(shop.card.id)
     await expect.poll(() => page.locator("#payment-method-title").textContent(), POLL).toBe("visa •••• 4242")
+    // The documented facts and nothing else: a field the API might add is not drawn unless named here.
+    expect(await page.locator("dl.facts dt").allTextContents()).toEqual(["Payment method", "Card", "Expires", "Country", "Funding", "Fingerprint", "Created"])
     const facts = await page.locator("dl.facts").innerText()
     expect(facts).toContain(`07/${year}`)
     expect(facts).toContain("US")
