@@ -12,6 +12,7 @@ import { invoicePage } from "./pages/Invoice.js"
 import { invoicesPage } from "./pages/Invoices.js"
 import { overviewPage } from "./pages/Overview.js"
 import { paymentPage } from "./pages/Payment.js"
+import { paymentMethodPage } from "./pages/PaymentMethod.js"
 import { paymentsPage } from "./pages/Payments.js"
 import { routingPage } from "./pages/Routing.js"
 import { signInPage } from "./pages/SignIn.js"
@@ -39,6 +40,7 @@ const pageFor = (location: Location): Page => {
   const [section, id, sub] = location.path
   if (section === "payments" && id !== undefined) return (context) => paymentPage(context, id)
   if (section === "payments") return paymentsPage
+  if (section === "payment_methods" && id !== undefined) return (context, location) => paymentMethodPage(context, id, location)
   if (section === "disputes" && id !== undefined) return (context) => disputePage(context, id)
   if (section === "disputes") return disputesPage
   if (section === "webhooks" && id === "deliveries" && sub !== undefined) return (context) => deliveryPage(context, sub)

@@ -13,7 +13,12 @@ export const CHROMIUM = "/usr/bin/chromium"
 const SCREENSHOTS = fileURLToPath(new URL("../../../../artifacts/screenshots/dashboard/", import.meta.url))
 
 /** The real service on the embedded database (PGlite), as `orchestrator start` composes it. */
-const makeServer = () => ManagedRuntime.make(serverLayer(testDatabases()[0]!.layer))
+const makeServer = (options: HarnessOptions = {}) => ManagedRuntime.make(serverLayer(testDatabases()[0]!.layer, options))
+
+export interface HarnessOptions {
+  /** Which organizations may vault raw card numbers, as `ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS` says (none unless given). */
+  readonly rawCardData?: (organizationId: string) => boolean
+}
 
 export type ServerRuntime = ReturnType<typeof makeServer>
 
@@ -27,8 +32,8 @@ export interface DashboardHarness {
   readonly close: () => Promise<void>
 }
 
-export const startHarness = async (): Promise<DashboardHarness> => {
-  const runtime = makeServer()
+export const startHarness = async (options: HarnessOptions = {}): Promise<DashboardHarness> => {
+  const runtime = makeServer(options)
   const baseUrl = await (await runtime.runPromise(PublicUrls)).base
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true })
   fs.mkdirSync(SCREENSHOTS, { recursive: true })

@@ -1,4 +1,4 @@
-import { type Currency, fromDecimalString, type Payment } from "@orchestrator/core"
+import { type Currency, fromDecimalString, isVaultToken, type Payment, type PaymentMethodResource } from "@orchestrator/core"
 import { ActionFailed, newIdempotencyKey } from "../Client.js"
 import { confirmAction } from "../Confirm.js"
 import { type PageContext, sameMode } from "../Context.js"
@@ -9,6 +9,7 @@ import { href, navigate } from "../Router.js"
 import { badge, paymentBadges, table } from "../Table.js"
 import { DISPUTE_HEADERS, disputeRows } from "./DisputeRows.js"
 import { paymentTimeline } from "./PaymentTimeline.js"
+import { vaultedCardLink } from "./VaultedCard.js"
 
 const field = (label: string, value: Node | string) => [h("dt", {}, label), h("dd", {}, value)]
 
@@ -99,6 +100,28 @@ const actions = (context: PageContext, payment: Payment) => {
   return controls.length === 0 ? null : h("section", { class: "actions-panel", "aria-label": "Actions" }, controls, outlet)
 }
 
+/** The vaulted card a payment was made with, or `"deleted"` once its data is destroyed; `undefined` when it was no vaulted card. */
+const vaultedCardOf = async (context: PageContext, payment: Payment): Promise<PaymentMethodResource | "deleted" | undefined> => {
+  const token = payment.payment_method.type === "card" ? payment.payment_method.token : null
+  if (!isVaultToken(token)) return undefined
+  return context.api((client) => client.paymentMethods.retrieve({ path: { id: token } })).catch((failure: unknown) => {
+    if (failure instanceof ActionFailed && failure.code === "resource_missing") return "deleted" as const
+    throw failure
+  })
+}
+
+/** What the payment was made with: its vaulted card (linked to its page), the card the PSP reported, or the wallet. */
+const methodField = (payment: Payment, vaulted: PaymentMethodResource | "deleted" | undefined) => {
+  if (vaulted === "deleted") {
+    return field("Vaulted card", h("span", { id: "payment-method-link" }, h("span", { class: "mono" }, payment.payment_method.token ?? ""), " (deleted)"))
+  }
+  if (vaulted !== undefined) return field("Vaulted card", vaultedCardLink(vaulted))
+  // A wallet (PayPal) has no card to show: its method's name instead.
+  return payment.payment_method.type === "card"
+    ? field("Card", `${payment.payment_method.brand ?? payment.payment_method.type} ${payment.payment_method.last4 ?? ""}`)
+    : field("Payment method", payment.payment_method.type === "paypal" ? "PayPal" : payment.payment_method.type)
+}
+
 /** One payment: what it is, why it failed, each attempt per PSP, its refunds and its timeline. */
 export const paymentPage = async (context: PageContext, id: string) => {
   const [payment, refunds, disputes] = await Promise.all([
@@ -107,6 +130,8 @@ export const paymentPage = async (context: PageContext, id: string) => {
     context.api((client) => client.disputes.list({ urlParams: { payment_id: id, limit: 100 } }))
   ])
   sameMode(context.mode, [payment, ...refunds.data, ...disputes.data])
+  const vaulted = await vaultedCardOf(context, payment)
+  if (typeof vaulted === "object") sameMode(context.mode, [vaulted])
   const attempts = payment.attempts.map((attempt, index) => [
     String(index + 1),
     attempt.provider,
@@ -144,10 +169,7 @@ export const paymentPage = async (context: PageContext, id: string) => {
       field("Routing", `${payment.routing.strategy}${payment.routing.rule_id === null ? "" : ` (${payment.routing.rule_id})`}`),
       field("Captured", money(payment.amount_captured, payment.currency)),
       field("Refunded", money(payment.amount_refunded, payment.currency)),
-      // A wallet (PayPal) has no card to show: its method's name instead.
-      payment.payment_method.type === "card"
-        ? field("Card", `${payment.payment_method.brand ?? payment.payment_method.type} ${payment.payment_method.last4 ?? ""}`)
-        : field("Payment method", payment.payment_method.type === "paypal" ? "PayPal" : payment.payment_method.type),
+      methodField(payment, vaulted),
       field("Customer", payment.customer_id ?? "—"),
       field("Created", when(payment.created_at))
     ),
