@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { fakeStripe, multipartUploads, OpenApiContract, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { apiCaller, fakePspConnection } from "./support/Fixtures.js"
+import { apiCaller, EVIDENCE_PDF, fakePspConnection, uploadEvidenceFile } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const WEBHOOK_SECRET = "whsec_stripe_disputes"
@@ -66,11 +66,8 @@ for (const database of testDatabases()) {
           expect(refused.text).not.toContain("deadline for responding")
 
           // A receipt as a PDF (with the binary comment line real ones have), uploaded here, then named as evidence.
-          const pdf = new Uint8Array([...new TextEncoder().encode("%PDF-1.4\n%"), 0xe2, 0xe3, 0xcf, 0xd3, ...new TextEncoder().encode("\n1 0 obj\n%%EOF\n")])
-          const form = new FormData()
-          form.append("purpose", "dispute_evidence")
-          form.append("file", new Blob([pdf], { type: "application/pdf" }), "receipt.pdf")
-          const file = yield* raw(`${baseUrl}/v1/files`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body: form })
+          const pdf = EVIDENCE_PDF
+          const file = yield* uploadEvidenceFile(baseUrl, secret, pdf, "receipt.pdf")
           expect(file.status).toBe(201)
           yield* call(`/v1/disputes/${opened.id}/evidence`, { files: { receipt: file.json.id } })
 

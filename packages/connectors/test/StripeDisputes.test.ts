@@ -1,10 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FileResource } from "@orchestrator/core"
 import { decodeFormBody, type FakeStripe, fakeStripe, multipartUploads, OpenApiContract } from "@orchestrator/testing"
-import { DateTime, Effect, Schema, TestClock } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import { makeStripeConnector } from "../src/stripe/StripeConnector.js"
 import { StripeSettings } from "../src/stripe/StripeSettings.js"
-import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
+import { authorizeWith, evidenceFile, fetchHttp, pspContext } from "./pspFixtures.js"
 
 const WEBHOOK_SECRET = "whsec_stripe_test_secret"
 
@@ -23,22 +22,6 @@ const expectContract = (fake: FakeStripe) => {
     expect([exchange.url, exchange.status, contract.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
   }
 }
-
-/** A file of ours given as evidence of kind `field`, with its bytes. */
-const evidenceFile = (field: "receipt" | "uncategorized_file", id: string, type: "pdf" | "png", contents: Uint8Array, filename: string | null) => ({
-  field,
-  contents,
-  file: new FileResource({
-    object: "file",
-    id,
-    purpose: "dispute_evidence",
-    type,
-    size: contents.length,
-    filename,
-    created_at: DateTime.unsafeMake(0),
-    livemode: false
-  })
-})
 
 /** A paid PaymentIntent its customer disputes, and the connector. */
 const disputed = (options?: { readonly inquiry?: boolean }) =>

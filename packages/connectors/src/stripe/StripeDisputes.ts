@@ -11,7 +11,7 @@ import {
   ProviderEvent
 } from "@orchestrator/core"
 import { Effect, Either, Schema } from "effect"
-import { boundaryFor, encodeMultipart, evidenceFilePart } from "../transport/MultipartForm.js"
+import { boundaryFor, encodeMultipart, evidenceFilePart, evidenceFileRefused } from "../transport/MultipartForm.js"
 import { fromStripeAmount } from "./StripeAmounts.js"
 import { path, read, type StripeCall } from "./StripeApi.js"
 import { failureOf } from "./StripeErrors.js"
@@ -138,14 +138,11 @@ const uploadFile = (call: StripeCall, pspDisputeId: string, evidenceFile: Eviden
       )
     })
     if (answer._tag === "Ok") return Either.right((yield* read(StripeFile, what)(answer.json)).id)
-    const { code, providerMessage } = failureOf(answer.error, answer.status)
-    return Either.left(DisputeActionOutcome.Refused({
-      code: code === "rate_limited" ? code : "evidence_file_refused",
-      message: code === "rate_limited"
-        ? "The provider is limiting requests: submit again in a moment. Nothing was submitted."
-        : `The provider refused the evidence file ${evidenceFile.file.id} (given as ${evidenceFile.field}): replace or remove it, then submit again. Nothing was submitted.`,
-      providerMessage
-    }))
+    const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+    // Stripe limiting requests refuses no file: its own code says to try again.
+    return Either.left(
+      code === "rate_limited" ? DisputeActionOutcome.Refused({ code, message, providerMessage }) : evidenceFileRefused(evidenceFile, providerMessage)
+    )
   })
 
 /** Stripe's answer to a dispute call: done, or refused with our code and message (Stripe's own text kept apart). */

@@ -1,4 +1,4 @@
-import { type EvidenceFileContents, FILE_MEDIA_TYPES } from "@orchestrator/core"
+import { DisputeActionOutcome, type EvidenceFileContents, FILE_MEDIA_TYPES } from "@orchestrator/core"
 
 /** A part of a multipart/form-data body: a text field, or a file with its name, media type and bytes. */
 export type MultipartField =
@@ -60,3 +60,11 @@ export const evidenceFilePart = (name: string, { contents, file }: EvidenceFileC
   type: FILE_MEDIA_TYPES[file.type],
   contents
 })
+
+/** A PSP refused to take an evidence file: said in our words, naming the file; what the PSP said kept apart. */
+export const evidenceFileRefused = ({ field, file }: EvidenceFileContents, providerMessage: string | undefined) =>
+  DisputeActionOutcome.Refused({
+    code: "evidence_file_refused",
+    message: `The provider refused the evidence file ${file.id} (given as ${field}): replace or remove it, then submit again. Nothing was submitted.`,
+    providerMessage
+  })
