@@ -1,16 +1,17 @@
 import { expect, layer } from "@effect/vitest"
-import { fakeStripe, testDatabases } from "@orchestrator/testing"
+import { fakeStripe, multipartUploads, OpenApiContract, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { apiCaller, fakePspConnection } from "./support/Fixtures.js"
+import { apiCaller, EVIDENCE_PDF, fakePspConnection, uploadEvidenceFile } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const WEBHOOK_SECRET = "whsec_stripe_disputes"
+const contract = OpenApiContract.stripe()
 
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
     `Stripe disputes through the HTTP API, against a wire-level fake, on ${database.name}`,
     (it) => {
-      it.scoped("a charge.dispute.* webhook opens the dispute, in any order; evidence goes to Stripe and a refusal keeps it editable", () =>
+      it.scoped("a charge.dispute.* webhook opens the dispute, in any order; evidence and its files go to Stripe and a refusal keeps it editable", () =>
         Effect.gen(function*() {
           const stripe = yield* fakeStripe
           const { baseUrl, secret } = yield* merchant()
@@ -53,22 +54,8 @@ for (const database of testDatabases()) {
           })
           expect((yield* call(`/v1/payments/${paid.json.id}`)).json).toMatchObject({ amount_disputed: 2500, disputed: true })
 
-          // A file cannot be sent to Stripe from here yet: nothing is sent, and saying so names the way out.
-          const form = new FormData()
-          form.append("purpose", "dispute_evidence")
-          form.append("file", new Blob(["%PDF-1.4\n%%EOF\n"], { type: "application/pdf" }), "receipt.pdf")
-          const file = yield* raw(`${baseUrl}/v1/files`, { method: "POST", headers: { authorization: `Bearer ${secret}` }, body: form })
-          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "Wool socks", files: { receipt: file.json.id } })
-          const withFile = yield* call(`/v1/disputes/${opened.id}/submit`, {})
-          expect([withFile.status, withFile.json.error.code, withFile.json.error.dispute.status]).toEqual([
-            422,
-            "evidence_files_not_supported",
-            "needs_response"
-          ])
-          expect(stripe.disputes.get(dispute.id)?.evidence).not.toMatchObject({ product_description: "Wool socks" })
-          const withoutFile = yield* call(`/v1/disputes/${opened.id}/evidence`, { customer_email: "jane@example.com", files: { receipt: null } })
-          expect(withoutFile.json.evidence).toEqual({ product_description: "Wool socks", customer_email: "jane@example.com", files: {} })
           // Stripe refuses (the deadline passed there): the evidence stays editable, and says why in our words.
+          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "Wool socks" })
           stripe.injectFault({ status: 400, type: "invalid_request_error", message: "The deadline for responding to this dispute has passed." })
           const refused = yield* call(`/v1/disputes/${opened.id}/submit`, {})
           expect([refused.status, refused.json.error.code, refused.json.error.dispute.evidence_submission.status]).toEqual([
@@ -77,11 +64,50 @@ for (const database of testDatabases()) {
             "refused"
           ])
           expect(refused.text).not.toContain("deadline for responding")
+
+          // A receipt as a PDF (with the binary comment line real ones have), uploaded here, then named as evidence.
+          const pdf = EVIDENCE_PDF
+          const file = yield* uploadEvidenceFile(baseUrl, secret, pdf, "receipt.pdf")
+          expect(file.status).toBe(201)
+          yield* call(`/v1/disputes/${opened.id}/evidence`, { files: { receipt: file.json.id } })
+
+          // Stripe refuses the upload: nothing is submitted, the evidence stays editable, and the reason is ours.
+          stripe.injectFault({ status: 400, type: "invalid_request_error", message: "The file could not be processed by Stripe's scanner." })
+          const uploadRefused = yield* call(`/v1/disputes/${opened.id}/submit`, {})
+          expect([uploadRefused.status, uploadRefused.json.error.code, uploadRefused.json.error.dispute.status]).toEqual([
+            422,
+            "evidence_file_refused",
+            "needs_response"
+          ])
+          expect(uploadRefused.json.error.message).toContain(`${file.json.id} (given as receipt)`)
+          expect(uploadRefused.text).not.toContain("scanner")
+          expect(stripe.disputes.get(dispute.id)).toMatchObject({ status: "needs_response", evidence: {} })
+          const edited = yield* call(`/v1/disputes/${opened.id}/evidence`, { customer_email: "jane@example.com" })
+          expect([edited.status, edited.json.evidence]).toEqual([200, {
+            product_description: "Wool socks",
+            customer_email: "jane@example.com",
+            files: { receipt: file.json.id }
+          }])
+
           const submitted = yield* call(`/v1/disputes/${opened.id}/submit`, {})
           expect([submitted.status, submitted.json.status, submitted.json.evidence_submission.status]).toEqual([200, "under_review", "submitted"])
+          // Stripe got the bytes in a multipart upload as its document describes, and the evidence names its file.
+          const upload = stripe.exchanges.filter((exchange) => exchange.url === "/v1/files" && exchange.status === 200).at(-1)!
+          expect(contract.checkRequest(upload)).toEqual([])
+          const parts = multipartUploads(upload.bytes!, upload.headers["content-type"])!
+          expect(parts.map((part) => [part.name, part.filename, part.type])).toEqual([["purpose", undefined, undefined], [
+            "file",
+            "receipt.pdf",
+            "application/pdf"
+          ]])
+          expect(parts[1]!.bytes).toEqual(pdf)
+          const stripeFile = JSON.parse(upload.responseBody).id
+          expect(stripe.files.get(stripeFile)?.bytes).toEqual(pdf)
+          const evidenceSent = stripe.exchanges.at(-1)!
+          expect([evidenceSent.url, contract.checkRequest(evidenceSent)]).toEqual([`/v1/disputes/${dispute.id}`, []])
           expect(stripe.disputes.get(dispute.id)).toMatchObject({
             status: "under_review",
-            evidence: { product_description: "Wool socks", customer_email_address: "jane@example.com" }
+            evidence: { product_description: "Wool socks", customer_email_address: "jane@example.com", receipt: stripeFile }
           })
         }))
     }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { checkoutComSignature, checkoutComToken, fakeCheckoutCom, OpenApiContract } from "@orchestrator/testing"
+import { checkoutComSignature, checkoutComToken, fakeCheckoutCom, multipartUploads, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Schema } from "effect"
 import { makeCheckoutComConnector } from "../src/checkoutcom/Connector.js"
 import { CheckoutComSettings } from "../src/checkoutcom/Settings.js"
-import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
+import { authorizeWith, evidenceFile, fetchHttp, pspContext } from "./pspFixtures.js"
 
 const SIGNATURE_KEY = "whsk_checkout_signature_key_for_tests"
 /**
@@ -72,6 +72,81 @@ describe("Checkout.com's dispute answers on the wire", () => {
         expect([exchange.method, exchange.url, contract.checkRequest(exchange)]).toEqual([exchange.method, exchange.url, []])
         expect([exchange.url, exchange.status, contract.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
       }
+    }))
+})
+
+describe("Checkout.com's dispute evidence files", () => {
+  const pdf = new Uint8Array([...new TextEncoder().encode("%PDF-1.4\n%"), 0xe2, 0xe3, 0xcf, 0xd3, ...new TextEncoder().encode("\n%%EOF\n")])
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff])
+
+  it.scoped("each file uploaded by POST /files (multipart, dispute_evidence), then named in its *_file field of the evidence PUT", () =>
+    Effect.gen(function*() {
+      const { connector, fake, paid } = yield* paidOnFake
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_files000000000000000000000", "2026-11-22T08:00:00Z")
+      const receipt = evidenceFile("receipt", "file_ours1", "pdf", pdf, "receipt.pdf")
+      const refund = evidenceFile("refund_policy", "file_ours2", "png", png, null)
+      const cancellation = evidenceFile("cancellation_policy", "file_ours3", "pdf", pdf, "terms.pdf")
+      const submitted = yield* connector.disputes!.submitEvidence({
+        pspDisputeId: "dsp_files000000000000000000000",
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence: { product_description: "Wool socks" },
+        files: [receipt, refund, cancellation]
+      })
+      expect(submitted._tag).toBe("Done")
+      const uploads = fake.exchanges.filter((exchange) => exchange.url === "/files")
+      expect(uploads.map((upload) => [upload.method, upload.status])).toEqual([["POST", 200], ["POST", 200], ["POST", 200]])
+      const sent = uploads.map((upload) => multipartUploads(upload.bytes!, upload.headers["content-type"])!)
+      expect(sent.map((parts) => parts.map((part) => [part.name, part.filename, part.type]))).toEqual([
+        [["purpose", undefined, undefined], ["file", "receipt.pdf", "application/pdf"]],
+        [["purpose", undefined, undefined], ["file", "file_ours2.png", "image/png"]],
+        [["purpose", undefined, undefined], ["file", "terms.pdf", "application/pdf"]]
+      ])
+      expect(sent.map((parts) => parts[1]!.bytes)).toEqual([pdf, png, pdf])
+      const ids = uploads.map((upload) => JSON.parse(upload.responseBody).id)
+      const put = fake.exchanges.find((exchange) => exchange.method === "PUT")!
+      expect(JSON.parse(put.body)).toEqual({
+        proof_of_delivery_or_service_text: "Wool socks",
+        invoice_or_receipt_file: ids[0],
+        refund_or_cancellation_policy_file: ids[1],
+        additional_evidence_file: ids[2]
+      })
+      expect(fake.disputes.get("dsp_files000000000000000000000")!.status).toBe("evidence_under_review")
+      for (const exchange of fake.exchanges.filter((each) => each.url.startsWith("/disputes/") || each.url === "/files")) {
+        // The document describes the file part as `path` (its curl example: `file=@/path/receipt.png`); Checkout.com reads `file`.
+        const problems = contract.checkRequest(exchange).filter((problem) => !(exchange.url === "/files" && problem.includes("\"missingProperty\":\"path\"")))
+        expect([exchange.method, exchange.url, problems]).toEqual([exchange.method, exchange.url, []])
+        expect([exchange.url, exchange.status, contract.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
+      }
+    }))
+
+  it.scoped("an upload Checkout.com refuses stops the submission, in our words; more files than its fields is refused before anything is sent", () =>
+    Effect.gen(function*() {
+      const { connector, fake, paid } = yield* paidOnFake
+      fake.disputeEvent("dispute_evidence_required", paid.pspPaymentId, "dsp_refused0000000000000000000", "2026-11-22T08:00:00Z")
+      const submit = (files: ReadonlyArray<ReturnType<typeof evidenceFile>>) =>
+        connector.disputes!.submitEvidence({
+          pspDisputeId: "dsp_refused0000000000000000000",
+          pspPaymentId: paid.pspPaymentId,
+          reason: "fraudulent",
+          evidence: {},
+          files
+        })
+      fake.injectFault({ status: 422, error_codes: ["file_invalid"] })
+      const refused = yield* submit([evidenceFile("receipt", "file_ours4", "pdf", pdf, "receipt.pdf")])
+      expect(refused).toMatchObject({ _tag: "Refused", code: "evidence_file_refused" })
+      expect(refused._tag === "Refused" && refused.message).toContain("file_ours4 (given as receipt)")
+      expect(fake.exchanges.some((exchange) => exchange.url.startsWith("/disputes/"))).toBe(false)
+
+      const before = fake.exchanges.length
+      const crowded = yield* submit([
+        evidenceFile("refund_policy", "file_ours5", "pdf", pdf, null),
+        evidenceFile("cancellation_policy", "file_ours6", "pdf", pdf, null),
+        evidenceFile("uncategorized_file", "file_ours7", "pdf", pdf, null)
+      ])
+      expect(crowded).toMatchObject({ _tag: "Refused", code: "evidence_file_refused" })
+      expect(fake.exchanges.length).toBe(before)
+      expect(fake.disputes.get("dsp_refused0000000000000000000")!.status).toBe("evidence_required")
     }))
 })
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { decodeFormBody, type FakeStripe, fakeStripe, OpenApiContract } from "@orchestrator/testing"
+import { decodeFormBody, type FakeStripe, fakeStripe, multipartUploads, OpenApiContract } from "@orchestrator/testing"
 import { Effect, Schema, TestClock } from "effect"
 import { makeStripeConnector } from "../src/stripe/StripeConnector.js"
 import { StripeSettings } from "../src/stripe/StripeSettings.js"
-import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
+import { authorizeWith, evidenceFile, fetchHttp, pspContext } from "./pspFixtures.js"
 
 const WEBHOOK_SECRET = "whsec_stripe_test_secret"
 
@@ -112,6 +112,61 @@ describe("Stripe disputes against a wire-level fake of Stripe", () => {
       expect(other.fake.disputes.get(other.dispute.id)!.status).toBe("lost")
       expectContract(fake)
       expectContract(other.fake)
+    }))
+
+  it.scoped("uploads each evidence file to /v1/files (multipart, dispute_evidence) and names Stripe's file ids in the evidence", () =>
+    Effect.gen(function*() {
+      const { connector, dispute, fake, paid } = yield* disputed()
+      // A PDF's binary comment line: bytes no text encoding keeps, so the upload must carry them as they are.
+      const pdf = new Uint8Array([...new TextEncoder().encode("%PDF-1.4\n%"), 0xe2, 0xe3, 0xcf, 0xd3, ...new TextEncoder().encode("\n%%EOF\n")])
+      const receipt = evidenceFile("receipt", "file_receipt1", "pdf", pdf, "receipt.pdf")
+      const outcome = yield* connector.disputes!.submitEvidence({
+        pspDisputeId: dispute.id,
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence: { product_description: "Wool socks", files: { receipt: receipt.file.id } },
+        files: [receipt]
+      })
+      expect(outcome._tag).toBe("Done")
+      const [upload, submit] = fake.exchanges.slice(-2)
+      expect([upload!.method, upload!.url, upload!.headers["content-type"]]).toEqual([
+        "POST",
+        "/v1/files",
+        expect.stringMatching(/^multipart\/form-data; boundary=/)
+      ])
+      const parts = multipartUploads(upload!.bytes!, upload!.headers["content-type"])!
+      expect(parts.map((part) => [part.name, part.filename, part.type])).toEqual([["purpose", undefined, undefined], [
+        "file",
+        "receipt.pdf",
+        "application/pdf"
+      ]])
+      expect(new TextDecoder().decode(parts[0]!.bytes)).toBe("dispute_evidence")
+      expect(parts[1]!.bytes).toEqual(pdf)
+      const [stored] = [...fake.files.values()]
+      expect(stored!.bytes).toEqual(pdf)
+      expect(decodeFormBody(submit!.body)).toEqual({ evidence: { product_description: "Wool socks", receipt: stored!.id }, submit: "true" })
+      expect(fake.disputes.get(dispute.id)).toMatchObject({ status: "under_review", evidence: { receipt: stored!.id } })
+      expectContract(fake)
+    }))
+
+  it.scoped("a file Stripe refuses stops the submission before the evidence is sent, in our words", () =>
+    Effect.gen(function*() {
+      const { connector, dispute, fake, paid } = yield* disputed()
+      const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+      const other = evidenceFile("uncategorized_file", "file_receipt2", "png", png, null)
+      fake.injectFault({ status: 400, type: "invalid_request_error", message: "This file is corrupt and cannot be read." })
+      const outcome = yield* connector.disputes!.submitEvidence({
+        pspDisputeId: dispute.id,
+        pspPaymentId: paid.pspPaymentId,
+        reason: "fraudulent",
+        evidence: { files: { uncategorized_file: other.file.id } },
+        files: [other]
+      })
+      expect(outcome).toMatchObject({ _tag: "Refused", code: "evidence_file_refused", providerMessage: "This file is corrupt and cannot be read." })
+      expect(outcome._tag === "Refused" && outcome.message).toContain("file_receipt2 (given as uncategorized_file)")
+      expect(outcome._tag === "Refused" && outcome.message).not.toContain("corrupt")
+      expect(fake.exchanges.map((exchange) => exchange.url).at(-1)).toBe("/v1/files")
+      expect(fake.disputes.get(dispute.id)!.status).toBe("needs_response")
     }))
 
   it.scoped("reads a dispute by GET /v1/disputes/{id}, dated by the read (Stripe dates no change); an unknown one is nothing", () =>

@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
-import type { AuthorizeRequest, ConnectorContext, Currency } from "@orchestrator/core"
+import { type AuthorizeRequest, type ConnectorContext, type Currency, type EvidenceFileField, FileResource } from "@orchestrator/core"
 import { testConnection } from "@orchestrator/testing"
-import { Effect, Layer, Redacted } from "effect"
+import { DateTime, Effect, Layer, Redacted } from "effect"
 import { PspHttp } from "../src/transport/PspHttp.js"
 
 /** Fetch for every connect timeout: the fakes are local, connecting never hangs. */
@@ -46,4 +46,20 @@ export const authorizeWith = (token: string, extra: Partial<AuthorizeRequest> = 
   offSession: false,
   storedCredential: "none",
   ...extra
+})
+
+/** A file of ours given as evidence of kind `field`, with its bytes. */
+export const evidenceFile = (field: EvidenceFileField, id: string, type: FileResource["type"], contents: Uint8Array, filename: string | null) => ({
+  field,
+  contents,
+  file: new FileResource({
+    object: "file",
+    id,
+    purpose: "dispute_evidence",
+    type,
+    size: contents.length,
+    filename,
+    created_at: DateTime.unsafeMake(0),
+    livemode: false
+  })
 })

@@ -11,7 +11,15 @@ export { type FakeStripe, fakeStripe } from "./psp/FakeStripe.js"
 export { FAKE_STRIPE_RETRY_DAYS } from "./psp/FakeStripeBilling.js"
 export { type FakeMollie, fakeMollie } from "./psp/mollie/Fake.js"
 export { minorOf } from "./psp/mollie/Objects.js"
-export { decodeFormBody, type MultipartPart, multipartParts, OpenApiContract, type RecordedExchange } from "./psp/OpenApiContract.js"
+export {
+  decodeFormBody,
+  type MultipartPart,
+  multipartParts,
+  multipartUploads,
+  OpenApiContract,
+  type RecordedExchange,
+  type UploadedFile
+} from "./psp/OpenApiContract.js"
 export { type FakePayPal, fakePayPal } from "./psp/paypal/Fake.js"
 export { type FakeTemplate, fakeTemplate } from "./psp/template/Fake.js"
 export { repositoryContract } from "./RepositoryContract.js"

@@ -1,12 +1,13 @@
 import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
+import type { MultipartBody } from "../transport/MultipartForm.js"
 import { answerReader, connectionClient, keyedBy, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { CHECKOUT_COM_LIVE_HOSTS, CHECKOUT_COM_LIVE_URL, CHECKOUT_COM_SANDBOX_URL, type CheckoutComSettings } from "./Settings.js"
 import { ErrorBody } from "./Wire.js"
 
-/** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`. */
-export type CheckoutComCall = PspCall<ErrorBody, { readonly body?: unknown }>
+/** One call to Checkout.com's API; a POST carries `idempotencyKey` as `Cko-Idempotency-Key`; an `upload` is sent as it is (multipart). */
+export type CheckoutComCall = PspCall<ErrorBody, { readonly body?: unknown; readonly upload?: MultipartBody }>
 
 const decodeError = Schema.decodeUnknownOption(ErrorBody)
 
@@ -41,9 +42,9 @@ export const makeCheckoutComCall = (
       const key = yield* secretKey
       const response = yield* sendCall(destination, `Checkout.com ${what}`, request, {
         authorization: `Bearer ${key}`,
-        ...(request.method === "POST" || request.method === "PUT" ? { "content-type": "application/json" } : {}),
+        ...(request.method === "POST" || request.method === "PUT" ? { "content-type": request.upload?.contentType ?? "application/json" } : {}),
         ...keyedBy("cko-idempotency-key", request.idempotencyKey)
-      })
+      }, request.upload?.body)
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       // Reasons are ours (they reach operators); what Checkout.com said goes to the attempt record only.
       if (response.status >= 500 || response.status === 401) {

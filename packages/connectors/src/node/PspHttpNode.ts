@@ -40,7 +40,7 @@ export const PspHttpNode = (options: { readonly privateAddresses: PrivateAddress
           return HttpClient.make((request, url) => {
             const body = request.body._tag === "Uint8Array" ? request.body.body : request.body._tag === "Empty" ? undefined : null
             if (body === null) {
-              return Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description: "PSP calls send text bodies" }))
+              return Effect.fail(new HttpClientError.RequestError({ request, reason: "Encode", description: "PSP calls send encoded bodies (text or bytes)" }))
             }
             return egress.send({
               method: request.method,

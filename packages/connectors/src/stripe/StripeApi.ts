@@ -1,6 +1,7 @@
 import { type ConnectorContext, ConnectorOutcomeUnknown, ConnectorUnavailable } from "@orchestrator/core"
 import { Effect, Option, Schema } from "effect"
 import { connectionCredential } from "../transport/ConnectionCredential.js"
+import type { MultipartBody } from "../transport/MultipartForm.js"
 import { answerReader, connectionClient, type PspCall, type PspHttp, sendCall } from "../transport/PspHttp.js"
 import { type StripeError, StripeErrorBody } from "./StripeErrors.js"
 import { encodeForm, type FormObject } from "./StripeForm.js"
@@ -8,6 +9,8 @@ import { PaymentIntent, PaymentIntentSearch, REFERENCE_KEY } from "./StripeObjec
 import { STRIPE_LIVE_HOSTS, type StripeSettings } from "./StripeSettings.js"
 
 export const STRIPE_BASE_URL = "https://api.stripe.com"
+/** Stripe takes file uploads (`POST /v1/files`) on its own host. */
+export const STRIPE_FILES_BASE_URL = "https://files.stripe.com"
 
 /**
  * Pinned so that Stripe's answers keep the shape this connector reads and the contract tests check:
@@ -16,8 +19,11 @@ export const STRIPE_BASE_URL = "https://api.stripe.com"
  */
 export const STRIPE_API_VERSION = "2020-08-27"
 
-/** One call to Stripe's API; POSTs carry `idempotencyKey`. */
-export type StripeCall = PspCall<StripeError, { readonly form?: FormObject }>
+/**
+ * One call to Stripe's API; POSTs carry `idempotencyKey`. A call with an `upload` (multipart) goes to
+ * Stripe's files host, or to the connection's `base_url` when it has one (a fake serves both).
+ */
+export type StripeCall = PspCall<StripeError, { readonly form?: FormObject; readonly upload?: MultipartBody }>
 
 const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
 
@@ -29,6 +35,7 @@ const decodeErrorBody = Schema.decodeUnknownOption(StripeErrorBody)
 export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext, settings: StripeSettings): StripeCall => {
   const { connection } = context
   const destination = connectionClient(http, connection, settings, STRIPE_LIVE_HOSTS, STRIPE_BASE_URL)
+  const files = { ...destination, baseUrl: connection.base_url === null ? STRIPE_FILES_BASE_URL : destination.baseUrl }
 
   /** The secret key, checked against the connection's mode: a live key never serves test traffic. */
   const secretKey = connectionCredential(context, "secret_key", (key) => {
@@ -42,17 +49,20 @@ export const makeStripeCall = (http: PspHttp["Type"], context: ConnectorContext,
     Effect.gen(function*() {
       const key = yield* secretKey
       const response = yield* sendCall(
-        destination,
+        request.upload === undefined ? destination : files,
         `Stripe ${what}`,
         request,
         {
           authorization: `Bearer ${key}`,
           "stripe-version": STRIPE_API_VERSION,
           ...(request.method === "POST"
-            ? { "content-type": "application/x-www-form-urlencoded", "idempotency-key": request.idempotencyKey! }
+            ? {
+              "content-type": request.upload?.contentType ?? "application/x-www-form-urlencoded",
+              "idempotency-key": request.idempotencyKey!
+            }
             : {})
         },
-        request.form === undefined ? undefined : encodeForm(request.form)
+        request.upload?.body ?? (request.form === undefined ? undefined : encodeForm(request.form))
       )
       if (response.status >= 200 && response.status < 300) return { _tag: "Ok", json: response.json } as const
       const body = decodeErrorBody(response.json)

@@ -6,9 +6,12 @@ import {
   type DisputeOperations,
   type DisputeReason,
   type DisputeStatus,
+  type EvidenceFileContents,
+  type EvidenceFileField,
   ProviderEvent
 } from "@orchestrator/core"
-import { Effect, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
+import { boundaryFor, encodeMultipart, evidenceFilePart, evidenceFileRefused } from "../transport/MultipartForm.js"
 import { fromStripeAmount } from "./StripeAmounts.js"
 import { path, read, type StripeCall } from "./StripeApi.js"
 import { failureOf } from "./StripeErrors.js"
@@ -101,6 +104,47 @@ export const stripeEvidenceOf = (evidence: DisputeEvidence) => {
   }
 }
 
+/**
+ * Our kinds of evidence file are Stripe's file fields of a dispute's evidence, one for one (ours were
+ * named after them); each takes the id of a file uploaded to Stripe with purpose `dispute_evidence`.
+ */
+const STRIPE_FILE_FIELDS: { readonly [Field in EvidenceFileField]: string } = {
+  receipt: "receipt",
+  customer_communication: "customer_communication",
+  shipping_documentation: "shipping_documentation",
+  refund_policy: "refund_policy",
+  cancellation_policy: "cancellation_policy",
+  uncategorized_file: "uncategorized_file"
+}
+
+/** A File of Stripe's (`POST /v1/files`), as far as we read it. */
+const StripeFile = Schema.Struct({ id: Schema.String })
+
+/**
+ * Uploads one evidence file to Stripe (`POST /v1/files`, multipart, `purpose=dispute_evidence`): its
+ * Stripe id, or Stripe's refusal in our words, naming the file. The same file for the same dispute
+ * is the same request (key and bytes), so sending it again after a lost answer uploads it once.
+ */
+const uploadFile = (call: StripeCall, pspDisputeId: string, evidenceFile: EvidenceFileContents) =>
+  Effect.gen(function*() {
+    const what = "upload dispute evidence file"
+    const answer = yield* call(what, {
+      method: "POST",
+      path: "/v1/files",
+      idempotencyKey: `${pspDisputeId}:evidence:${evidenceFile.file.id}`,
+      upload: encodeMultipart(
+        [{ name: "purpose", value: "dispute_evidence" }, evidenceFilePart("file", evidenceFile)],
+        boundaryFor(evidenceFile.file.id, [evidenceFile.contents])
+      )
+    })
+    if (answer._tag === "Ok") return Either.right((yield* read(StripeFile, what)(answer.json)).id)
+    const { code, message, providerMessage } = failureOf(answer.error, answer.status)
+    // Stripe limiting requests refuses no file: its own code says to try again.
+    return Either.left(
+      code === "rate_limited" ? DisputeActionOutcome.Refused({ code, message, providerMessage }) : evidenceFileRefused(evidenceFile, providerMessage)
+    )
+  })
+
 /** Stripe's answer to a dispute call: done, or refused with our code and message (Stripe's own text kept apart). */
 const answered = (call: StripeCall, what: string, request: Parameters<StripeCall>[1]) =>
   Effect.gen(function*() {
@@ -113,13 +157,25 @@ const answered = (call: StripeCall, what: string, request: Parameters<StripeCall
     return DisputeActionOutcome.Refused({ code, message, providerMessage })
   })
 
-/** Evidence and its submission in one update (`submit=true`); accepting is Stripe's `close`; a read is `GET /v1/disputes/{id}`. */
+/**
+ * Evidence and its submission in one update (`submit=true`), its files uploaded first and named by
+ * their Stripe ids; accepting is Stripe's `close`; a read is `GET /v1/disputes/{id}`.
+ */
 export const stripeDisputes = (call: StripeCall): DisputeOperations => ({
-  submitEvidence: ({ evidence, pspDisputeId }) =>
-    answered(call, "submit dispute evidence", {
-      method: "POST",
-      path: `/v1/disputes/${path(pspDisputeId)}`,
-      form: { evidence: stripeEvidenceOf(evidence), submit: true }
+  takesFiles: true,
+  submitEvidence: ({ evidence, files = [], pspDisputeId }) =>
+    Effect.gen(function*() {
+      const fileFields: Record<string, string> = {}
+      for (const file of files) {
+        const uploaded = yield* uploadFile(call, pspDisputeId, file)
+        if (Either.isLeft(uploaded)) return uploaded.left
+        fileFields[STRIPE_FILE_FIELDS[file.field]] = uploaded.right
+      }
+      return yield* answered(call, "submit dispute evidence", {
+        method: "POST",
+        path: `/v1/disputes/${path(pspDisputeId)}`,
+        form: { evidence: { ...stripeEvidenceOf(evidence), ...fileFields }, submit: true }
+      })
     }),
   accept: ({ pspDisputeId }) => answered(call, "close dispute", { method: "POST", path: `/v1/disputes/${path(pspDisputeId)}/close` }),
   // Stripe dates no change of a dispute: what it says now is dated by the read.

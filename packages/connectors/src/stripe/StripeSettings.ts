@@ -7,5 +7,5 @@ export const StripeSettings = Schema.Struct({
 }).annotations({ identifier: "StripeSettings", parseOptions: { onExcessProperty: "error" } })
 export type StripeSettings = typeof StripeSettings.Type
 
-/** Where a live Stripe connection may send its calls: Stripe's documented API host, nothing else. */
-export const STRIPE_LIVE_HOSTS: ReadonlyArray<string> = ["api.stripe.com"]
+/** Where a live Stripe connection may send its calls: Stripe's documented API host and its files host (evidence uploads), nothing else. */
+export const STRIPE_LIVE_HOSTS: ReadonlyArray<string> = ["api.stripe.com", "files.stripe.com"]

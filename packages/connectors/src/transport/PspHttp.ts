@@ -35,8 +35,8 @@ export interface PspRequest {
   readonly method: "GET" | "POST" | "PUT" | "DELETE"
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
-  /** Already encoded (form or JSON), with its content type among `headers`. */
-  readonly body?: string
+  /** Already encoded (form, JSON, or multipart bytes), with its content type among `headers`. */
+  readonly body?: string | Uint8Array
 }
 
 /** A PSP's answer: any status, the body as text and, when it is JSON, parsed. */
@@ -126,7 +126,7 @@ export const sendCall = (
   label: string,
   request: PspCallRequest & { readonly body?: unknown },
   headers: Readonly<Record<string, string>>,
-  encoded?: string
+  encoded?: string | Uint8Array
 ) => {
   const body = encoded ?? (request.body === undefined ? undefined : JSON.stringify(request.body))
   return exchange(
@@ -215,7 +215,9 @@ export const exchange = (
   const withHeaders = HttpClientRequest.setHeaders(base, request.headers)
   const built = request.body === undefined
     ? withHeaders
-    : HttpClientRequest.bodyText(withHeaders, request.body, request.headers["content-type"])
+    : typeof request.body === "string"
+    ? HttpClientRequest.bodyText(withHeaders, request.body, request.headers["content-type"])
+    : HttpClientRequest.bodyUint8Array(withHeaders, request.body, request.headers["content-type"])
   return client.execute(built).pipe(
     Effect.flatMap((response) => Effect.map(response.text, (text): PspResponse => ({ status: response.status, text, json: parseJson(text) }))),
     Effect.catchAll((error) =>

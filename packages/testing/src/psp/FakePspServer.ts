@@ -35,7 +35,8 @@ export interface FakePspOptions<S extends { readonly status: number }> {
   readonly responseHeaders: () => Record<string, string>
   /** Headers added to an answer replayed for its idempotency key. */
   readonly replayHeaders: Record<string, string>
-  readonly handle: (method: string, url: URL, body: string, idempotencyKey: string | undefined) => PspAnswer
+  /** `bytes`: the body as received, for the routes that take files (the text is UTF-8 decoded). */
+  readonly handle: (method: string, url: URL, body: string, idempotencyKey: string | undefined, bytes: Uint8Array) => PspAnswer
   /** The answers' media type: `application/json` unless the PSP says otherwise (Mollie: `application/hal+json`). */
   readonly contentType?: string
 }
@@ -70,14 +71,15 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
   let fault: PspFault<S> | null = null
   let hung = 0
 
-  const answerFor = (method: string, url: URL, body: string, key: string | undefined, replayed: () => void): PspAnswer => {
+  const answerFor = (method: string, url: URL, bytes: Buffer, key: string | undefined, replayed: () => void): PspAnswer => {
+    const body = bytes.toString("utf8")
     const saved = key === undefined || !options.keyedMethod(method, url) ? undefined : idempotency.get(key)
     if (saved !== undefined) {
       if (saved.body !== body || (options.matchesPath && saved.path !== url.pathname)) return options.keyReused
       replayed()
       return [saved.status, saved.response === "" ? undefined : JSON.parse(saved.response)]
     }
-    const [status, json] = options.handle(method, url, body, key)
+    const [status, json] = options.handle(method, url, body, key, bytes)
     if (key !== undefined && options.keyedMethod(method, url)) {
       idempotency.set(key, { body, path: url.pathname, status, response: json === undefined ? "" : JSON.stringify(json) })
     }
@@ -88,14 +90,15 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8")
+      const bytes = Buffer.concat(chunks)
+      const body = bytes.toString("utf8")
       const url = new URL(request.url ?? "/", options.origin)
       if (url.pathname.startsWith("/fake/3ds/")) return options.challenge(url, response)
       const headers = Object.fromEntries(Object.entries(request.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(",") : value]))
       const method = request.method ?? "GET"
       const answer = (status: number, json: unknown) => {
         const text = json === undefined ? "" : JSON.stringify(json)
-        exchanges.push({ method, url: request.url ?? "/", headers, body, status, responseBody: text })
+        exchanges.push({ method, url: request.url ?? "/", headers, body, bytes, status, responseBody: text })
         const type = json === undefined ? {} : { "content-type": options.contentType ?? "application/json" }
         response.writeHead(status, { ...type, ...options.responseHeaders() }).end(text)
       }
@@ -107,7 +110,7 @@ export const startFakePspServer = async <S extends { readonly status: number }>(
       if (injected !== null && typeof injected === "object" && "status" in injected) {
         return answer(...options.faultAnswer(injected))
       }
-      const [status, json] = answerFor(method, url, body, key, () => {
+      const [status, json] = answerFor(method, url, bytes, key, () => {
         for (const [name, value] of Object.entries(options.replayHeaders)) response.setHeader(name, value)
       })
       // The work is done and remembered; only the answer is lost.

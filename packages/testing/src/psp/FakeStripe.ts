@@ -4,6 +4,7 @@ import qs from "qs"
 import { fakeControls, type PspAnswer, type PspFault, startFakePspServer } from "./FakePspServer.js"
 import { type FakeStripeBilling, makeFakeStripeBilling } from "./FakeStripeBilling.js"
 import { disputeObject, type DisputeRecord, handleDispute, openDispute } from "./FakeStripeDisputes.js"
+import { type StripeFileRecord, uploadFile } from "./FakeStripeFiles.js"
 import {
   actOnIntent,
   APPROVED,
@@ -61,6 +62,8 @@ export interface FakeStripe {
   readonly disputes: Map<string, DisputeRecord>
   readonly openDispute: (paymentIntentId: string, options?: { readonly reason?: string; readonly inquiry?: boolean }) => DisputeRecord
   readonly disputeObject: (id: string) => unknown
+  /** Files uploaded (`POST /v1/files`, served here as on Stripe's files host), by id, their bytes as received. */
+  readonly files: Map<string, StripeFileRecord>
   /** Stripe Billing: test clocks, customers, prices, subscriptions and their invoices, and the events they made. */
   readonly billing: FakeStripeBilling
   /**
@@ -91,6 +94,7 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
   const state: PaymentIntentsState = { intents: new Map(), charges: new Map(), aliases: paymentMethods }
   const refunds = new Map<string, RefundRecord>()
   const disputes = new Map<string, DisputeRecord>()
+  const files = new Map<string, StripeFileRecord>()
   let baseUrl = ""
   const fake = {
     pendingRefunds: false
@@ -112,7 +116,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
   let billingEventsSent = 0
 
   /** Handles one request; returns the status and JSON body Stripe would answer. */
-  const handle = (method: string, url: URL, form: Record<string, any>, idempotencyKey: string | undefined): PspAnswer => {
+  const handle = (method: string, url: URL, form: Record<string, any>, idempotencyKey: string | undefined, bytes: Uint8Array): PspAnswer => {
+    if (method === "POST" && url.pathname === "/v1/files") return uploadFile(context, files, bytes)
     const parts = url.pathname.split("/").filter((part) => part !== "")
     if (method === "POST" && url.pathname === "/v1/payment_methods") return createPaymentMethod(paymentMethods, context.newId, form)
     if (method === "POST" && url.pathname === "/v1/payment_intents") return createIntent(state, context, form, idempotencyKey)
@@ -126,7 +131,7 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     }
     if (method === "GET" && url.pathname === "/v1/refunds") return readRefunds(refunds, url, undefined)
     if (method === "GET" && parts[1] === "refunds" && parts[2] !== undefined) return readRefunds(refunds, url, parts[2])
-    const disputed = handleDispute(context, disputes, method, parts, form)
+    const disputed = handleDispute(context, disputes, files, method, parts, form)
     if (disputed !== undefined) return disputed
     const billed = billing.handle(method, parts, form, url.searchParams.getAll("expand[]"))
     if (billed !== undefined) return billed
@@ -146,7 +151,8 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     matchesPath: true,
     responseHeaders: () => ({ "request-id": newId("req") }),
     replayHeaders: { "idempotent-replayed": "true" },
-    handle: (method, url, body, key) => handle(method, url, method === "POST" ? qs.parse(body, { depth: 20 }) : {}, key)
+    handle: (method, url, body, key, bytes) =>
+      handle(method, url, method === "POST" && url.pathname !== "/v1/files" ? qs.parse(body, { depth: 20 }) : {}, key, bytes)
   })
   baseUrl = server.url
   return Object.assign(fake, {
@@ -168,6 +174,7 @@ export const startFakeStripe = async (): Promise<FakeStripe & { close: () => Pro
     openDispute: (paymentIntentId: string, options?: { readonly reason?: string; readonly inquiry?: boolean }) =>
       openDispute(context, disputes, state.intents.get(paymentIntentId)!, options),
     disputeObject: (id: string) => disputeObject(disputes.get(id)!),
+    files,
     billing,
     sendBillingEvents: async (target: string, secret: string, max = Infinity) => {
       const statuses: Array<number> = []

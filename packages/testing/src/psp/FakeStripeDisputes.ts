@@ -1,4 +1,5 @@
 import type { PspAnswer } from "./FakePspServer.js"
+import type { StripeFileRecord } from "./FakeStripeFiles.js"
 import type { Intent } from "./FakeStripePaymentIntents.js"
 import { type FakeStripeContext, missing, stripeErrorAnswer } from "./StripeError.js"
 
@@ -84,14 +85,29 @@ export const openDispute = (
 
 const OPEN = new Set(["needs_response", "warning_needs_response"])
 
+/** The evidence fields that take a file's id (a file uploaded with purpose `dispute_evidence`), as Stripe lists them. */
+const FILE_FIELDS = [
+  "cancellation_policy",
+  "customer_communication",
+  "customer_signature",
+  "duplicate_charge_documentation",
+  "receipt",
+  "refund_policy",
+  "service_documentation",
+  "shipping_documentation",
+  "uncategorized_file"
+]
+
 /**
- * `GET /v1/disputes/{id}`, `POST /v1/disputes/{id}` (evidence, and `submit=true` to submit it) and
+ * `GET /v1/disputes/{id}`, `POST /v1/disputes/{id}` (evidence, its files named by the ids of files
+ * uploaded for dispute evidence, and `submit=true` to submit it) and
  * `POST /v1/disputes/{id}/close` (accept). A dispute past its deadline, or no longer waiting for a
  * response, refuses both, as Stripe does.
  */
 export const handleDispute = (
   context: FakeStripeContext,
   disputes: Map<string, DisputeRecord>,
+  files: ReadonlyMap<string, StripeFileRecord>,
   method: string,
   parts: ReadonlyArray<string>,
   form: Record<string, any>
@@ -112,6 +128,12 @@ export const handleDispute = (
     return [200, disputeObject(dispute)]
   }
   const evidence = (form.evidence ?? {}) as Record<string, string>
+  for (const field of FILE_FIELDS) {
+    const id = evidence[field]
+    if (id !== undefined && id !== "" && files.get(id)?.purpose !== "dispute_evidence") {
+      return stripeErrorAnswer(400, "invalid_request_error", `No such file upload: '${id}'`, { code: "resource_missing", param: `evidence[${field}]` })
+    }
+  }
   dispute.evidence = { ...dispute.evidence, ...evidence }
   if (form.submit === "true") {
     dispute.submission_count++

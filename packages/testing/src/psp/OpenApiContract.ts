@@ -25,6 +25,8 @@ export interface RecordedExchange {
   readonly url: string
   readonly headers: Readonly<Record<string, string | undefined>>
   readonly body: string
+  /** The body's bytes as received (a file uploaded in it), when the fake kept them. */
+  readonly bytes?: Uint8Array
   readonly status: number
   readonly responseBody: string
 }
@@ -277,6 +279,31 @@ export const multipartParts = (body: string, contentType: string): ReadonlyArray
     parts.push({ name, filename: /filename="([^"]*)"/.exec(disposition)?.[1], headers, content: chunk.slice(split + 4, -2) })
   }
   return parts
+}
+
+/** A file part of a multipart/form-data body, byte for byte. */
+export interface UploadedFile {
+  readonly name: string
+  readonly filename: string | undefined
+  readonly type: string | undefined
+  readonly bytes: Uint8Array
+}
+
+/**
+ * The parts of a multipart/form-data body received as `bytes`, each content byte for byte (read as
+ * latin1, which maps every byte to one character and back); the boundary is read from its first
+ * line when no content type is given (a fake's handler sees no headers).
+ */
+export const multipartUploads = (bytes: Uint8Array, contentType?: string): ReadonlyArray<UploadedFile> | undefined => {
+  const text = Buffer.from(bytes).toString("latin1")
+  const boundary = /^--([^\r\n]+)\r\n/.exec(text)?.[1]
+  const parts = multipartParts(text, contentType ?? `multipart/form-data; boundary=${boundary ?? ""}`)
+  return parts?.map((part) => ({
+    name: part.name,
+    filename: part.filename,
+    type: part.headers["content-type"],
+    bytes: new Uint8Array(Buffer.from(part.content, "latin1"))
+  }))
 }
 
 /** A multipart/form-data body as the object its schema describes: each part's content under its name. */

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { fakeControls, type PspFault, startFakePspServer } from "../FakePspServer.js"
 import type { RecordedExchange } from "../OpenApiContract.js"
+import { uploadFile } from "./FakeFiles.js"
 import { handleCheckoutCom } from "./FakeRoutes.js"
 import { type CheckoutComPayment, type CheckoutComState, checkoutComToken, completeChallenge, newId, validationError } from "./FakeState.js"
 
@@ -49,6 +50,8 @@ export interface FakeCheckoutCom {
   readonly disputeEvent: (type: string, paymentId: string, disputeId: string, createdOn: string) => string
   /** Disputes by id, as the dispute webhooks opened them and the evidence and acceptance calls moved them. */
   readonly disputes: CheckoutComState["disputes"]
+  /** Files uploaded (`POST /files`), by id, their bytes as received. */
+  readonly files: CheckoutComState["files"]
   readonly close: () => Promise<void>
 }
 
@@ -84,7 +87,8 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     holdActions: false,
     held: [],
     baseUrl: () => baseUrl,
-    disputes: new Map()
+    disputes: new Map(),
+    files: new Map()
   }
   const server = await startFakePspServer<CheckoutComFault>({
     origin: "http://fake.checkout.com",
@@ -98,7 +102,10 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     responseHeaders: () => ({ "cko-request-id": newId("act").replace("act_", "") }),
     replayHeaders: {},
     idempotencyHeader: "cko-idempotency-key",
-    handle: (method, url, body, key) => handleCheckoutCom(state, method, url.pathname, body === "" ? undefined : JSON.parse(body), key)
+    handle: (method, url, body, key, bytes) =>
+      method === "POST" && url.pathname === "/files"
+        ? uploadFile(state.files, bytes, () => newId("file"), baseUrl)
+        : handleCheckoutCom(state, method, url.pathname, body === "" ? undefined : JSON.parse(body), key)
   })
   baseUrl = server.url
 
@@ -186,6 +193,7 @@ export const startFakeCheckoutCom = async (processingChannelId = FAKE_PROCESSING
     event,
     disputeEvent,
     disputes: state.disputes,
+    files: state.files,
     close: server.close
   }
 }

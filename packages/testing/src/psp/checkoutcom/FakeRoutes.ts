@@ -159,8 +159,12 @@ const disputeAction = (state: CheckoutComState, method: string, path: string, bo
   if (dispute.status !== "evidence_required") return [422, undefined]
   dispute.lastUpdate = new Date().toISOString().replace(/\.\d+Z$/, "Z")
   if (match[2] === "accept" && method === "POST") dispute.status = "accepted"
-  else if (method === "PUT") dispute.evidence = { ...dispute.evidence, ...body }
-  else if (method === "POST") dispute.status = "evidence_under_review"
+  else if (method === "PUT") {
+    // A `*_file` field names a file uploaded with `POST /files`; another id is a validation error.
+    const unknown = Object.entries(body ?? {}).find(([field, id]) => field.endsWith("_file") && !state.files.has(String(id)))
+    if (unknown !== undefined) return validationError(422, `${unknown[0]}_invalid`)
+    dispute.evidence = { ...dispute.evidence, ...body }
+  } else if (method === "POST") dispute.status = "evidence_under_review"
   else return [404, undefined]
   return [204, undefined]
 }

@@ -1,5 +1,6 @@
 import type * as http from "node:http"
 import type { PspAnswer } from "../FakePspServer.js"
+import type { FakeCheckoutComFile } from "./FakeFiles.js"
 
 /** One action on a fake payment, as `GET /payments/{id}/actions` lists it. */
 export interface CheckoutComAction {
@@ -44,6 +45,8 @@ export interface CheckoutComState {
   readonly baseUrl: () => string
   /** Disputes by id: their `status` (of Checkout.com's `Dispute`), the evidence provided, their payment and when they last changed. */
   readonly disputes: Map<string, FakeCheckoutComDispute>
+  /** Files uploaded as dispute evidence, by id. */
+  readonly files: Map<string, FakeCheckoutComFile>
 }
 
 export interface FakeCheckoutComDispute {
@@ -56,7 +59,7 @@ export interface FakeCheckoutComDispute {
 
 let sequence = 0
 /** Checkout.com's ids: a prefix and 26 lower-case letters and digits. */
-export const newId = (prefix: "pay" | "act" | "src" | "sid" | "evt") =>
+export const newId = (prefix: "pay" | "act" | "src" | "sid" | "evt" | "file") =>
   `${prefix}_${(Date.now().toString(36) + (sequence++).toString(36).padStart(6, "0") + "k".repeat(26)).slice(0, 26)}`
 
 /**
