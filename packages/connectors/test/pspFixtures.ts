@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import type { AuthorizeRequest, ConnectorContext, Currency } from "@orchestrator/core"
+import type { AuthorizeRequest, ConnectorContext, Currency, RawCard } from "@orchestrator/core"
 import { testConnection } from "@orchestrator/testing"
 import { Effect, Layer, Redacted } from "effect"
 import { PspHttp } from "../src/transport/PspHttp.js"
@@ -47,3 +47,23 @@ export const authorizeWith = (token: string, extra: Partial<AuthorizeRequest> = 
   storedCredential: "none",
   ...extra
 })
+
+/** A card as the vault reveals it: its CVC only before the card's first authorization, then the scheme's id of that one. */
+export const revealedCard = (card: Partial<RawCard> = {}): RawCard => ({
+  number: Redacted.make("4242424242424242"),
+  expMonth: 7,
+  expYear: new Date().getUTCFullYear() + 2,
+  cvc: Redacted.make("123"),
+  holderName: "Ada Lovelace",
+  brand: "visa",
+  networkTransactionId: null,
+  ...card
+})
+
+/** A payment with a vaulted card, which the connector decrypts while it builds its request. */
+export const authorizeVaulted = (card: RawCard, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
+  authorizeWith("pm_0123456789ABCDEFGHJKMNPQRSTV", { vaultCard: { reveal: Effect.succeed(card) }, ...extra })
+
+/** A later charge of a stored card, the customer away (a renewal): no CVC, the first authorization's scheme id. */
+export const merchantInitiated = (networkTransactionId: string) =>
+  authorizeVaulted(revealedCard({ cvc: null, networkTransactionId }), { offSession: true, storedCredential: "subsequent" })

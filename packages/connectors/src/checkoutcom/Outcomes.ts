@@ -37,7 +37,8 @@ export const outcomeOfProcessed = (payment: PaymentProcessed, request: { readonl
     pspPaymentId: payment.id,
     captured,
     amountCaptured: captured ? request.amount : 0,
-    card
+    card,
+    networkTransactionId: payment.scheme_id
   })
 }
 

@@ -22,6 +22,14 @@ export interface RawCard {
   readonly networkTransactionId: string | null
 }
 
+/**
+ * The scheme's id of the card's first authorization, to send with a merchant-initiated charge (the
+ * customer is not there: a renewal) so the issuer links it to the stored credential's first
+ * transaction, wherever that was authorized; `null` with the customer present or when none is kept.
+ */
+export const previousSchemeTransaction = (request: { readonly offSession: boolean }, card: RawCard): string | null =>
+  request.offSession ? card.networkTransactionId : null
+
 /** How a card reached the vault: the merchant's server (raw card data) or the service's card form. */
 export type CardChannel = "raw_api" | "card_form"
 

@@ -86,7 +86,7 @@ export const VaultStoreSql = Layer.effect(
         ),
       keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
         sql`update vault.cards set network_transaction_id = ${networkTransactionId}
-          where organization_id = ${organizationId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+          where organization_id = ${organizationId} and id = ${id} and network_transaction_id is null`.pipe(Effect.asVoid, Effect.orDie),
       appendAccess: (record) =>
         sql`insert into vault.card_accesses (card_id, organization_id, livemode, purpose, payment_id, connection, at)
           values (${record.cardId}, ${record.organizationId}, ${record.livemode}, ${record.purpose}, ${record.paymentId},
