@@ -64,14 +64,21 @@ export const outcomeOfDetails = (payment: PaymentDetails): AuthorizationOutcome 
       pspPaymentId: payment.id,
       captured: true,
       amountCaptured: captured === undefined || captured === 0 ? amount : fromCheckoutComAmount(captured, payment.currency),
-      card
+      card,
+      networkTransactionId: payment.scheme_id
     })
   }
   switch (payment.status) {
     case "Authorized":
     case "Card Verified": {
       const captured = capturesAutomatically(payment.metadata)
-      return AuthorizationOutcome.Authorized({ pspPaymentId: payment.id, captured, amountCaptured: captured ? amount : 0, card })
+      return AuthorizationOutcome.Authorized({
+        pspPaymentId: payment.id,
+        captured,
+        amountCaptured: captured ? amount : 0,
+        card,
+        networkTransactionId: payment.scheme_id
+      })
     }
     case "Declined":
       return declined(payment.id, undefined, undefined, card)

@@ -60,6 +60,7 @@ export const PaymentDetails = Schema.Struct({
   reference: Schema.optional(Schema.String),
   balances: Schema.optional(Balances),
   source: Schema.optional(ResponseSource),
+  scheme_id: Schema.optional(Schema.String),
   metadata: Schema.optional(Metadata),
   _links: Schema.optional(Schema.Struct({ redirect: Schema.optional(Link) }))
 })

@@ -81,7 +81,9 @@ export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
   readonly reveal: (tenant: Tenant, id: string, use: CardUse) => Effect.Effect<RawCard, PaymentMethodNotFound>
   /**
    * The card's first authorization has an outcome, whatever it is: its security code is destroyed,
-   * and the scheme's transaction id, when the PSP gave one, kept for later charges.
+   * and the scheme's transaction id, when the PSP gave one, kept for later charges. Called after
+   * every authorization of the card; only the first id is kept, the one a stored credential's
+   * merchant-initiated charges point back to.
    */
   readonly authorized: (tenant: Tenant, id: string, networkTransactionId: string | null) => Effect.Effect<void>
 }>() {}
