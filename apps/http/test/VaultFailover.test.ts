@@ -64,7 +64,7 @@ for (const database of testDatabases()) {
         const call = (path: string, init: { method?: string; body?: unknown; secret?: string } = {}) =>
           raw(`${account.baseUrl}${path}`, {
             method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-            headers: json(init.secret ?? account.secret, path === "/v1/payments" ? newKey() : undefined),
+            headers: json(init.secret ?? account.secret, init.body === undefined ? undefined : newKey()),
             ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
           }).pipe(Effect.tap((answer) => Effect.sync(() => responses.push(answer.text))))
         const connect = (body: object) => Effect.tap(call("/v1/provider-connections", { body }), (answer) => expect(answer.status).toBe(201))
@@ -85,6 +85,43 @@ for (const database of testDatabases()) {
           call("/v1/payments", { body: { amount: 2500, currency: "EUR", payment_method: { type: "card", token }, return_url: "https://shop.example/back" } })
         return { ...account, call, connect, route, vault, pay }
       })
+
+      /**
+       * A card's first payment at Stripe (the customer there, with the CVC), then a subscription of
+       * the card on `second`, whose renewal a month later is charged there, the customer away.
+       * Returns the scheme's id Stripe gave the first payment.
+       */
+      const chainedRenewal = (second: { readonly name: string } & Record<string, unknown>) =>
+        Effect.gen(function*() {
+          const stripe = yield* fakeStripe
+          const { call, connect, vault } = yield* setup
+          yield* connect({ name: "stripe_eu", type: "stripe", credentials: { secret_key: "sk_test_chain" }, base_url: stripe.url })
+          yield* connect(second)
+          const token = yield* vault(VISA)
+          const first = yield* call("/v1/payments", {
+            body: { amount: 2500, currency: "EUR", payment_method: { type: "card", token }, provider: "stripe_eu", return_url: "https://shop.example/back" }
+          })
+          expect([first.status, first.json.status, first.json.provider]).toEqual([201, "succeeded", "stripe_eu"])
+          expect(stripe.exchanges.find((exchange) => exchange.url === "/v1/payment_methods")!.body).toContain("card%5Bcvc%5D=123")
+          const intent = stripe.exchanges.find((exchange) => exchange.method === "POST" && exchange.url === "/v1/payment_intents")!
+          const schemeId: string = JSON.parse(intent.responseBody).charges.data[0].payment_method_details.card.network_transaction_id
+          expect(schemeId).toMatch(/^\d{15}$/)
+
+          const clock = yield* call("/v1/test_helpers/test_clocks", { body: { frozen_time: "2027-01-10T00:00:00.000Z" } })
+          const customer = yield* call("/v1/customers", { body: { email: "ada@example.com", name: "Ada Lovelace", test_clock: clock.json.id } })
+          const plan = yield* call("/v1/plans", { body: { amount: 1999, currency: "EUR", interval: "month" } })
+          const subscribed = yield* call("/v1/subscriptions", {
+            body: { customer: customer.json.id, plan: plan.json.id, payment_method: token, provider: second.name, return_url: "https://shop.example/back" }
+          })
+          expect([subscribed.status, subscribed.json.status, subscribed.json.provider]).toEqual([201, "active", second.name])
+          const advanced = yield* call(`/v1/test_helpers/test_clocks/${clock.json.id}/advance`, { body: { frozen_time: "2027-02-11T00:00:00.000Z" } })
+          expect(advanced.status).toBe(200)
+          const invoices = yield* call(`/v1/invoices?subscription=${subscribed.json.id}&limit=10`)
+          expect(invoices.json.data.map((invoice: { status: string }) => invoice.status)).toEqual(["paid", "paid"])
+          // The scheme's id is between the PSPs and the vault: no answer to the merchant shows it.
+          expect(responses.filter((text) => text.includes(schemeId))).toEqual([])
+          return schemeId
+        })
 
       it.scoped("Stripe answers 5xx: the payment fails over to Adyen with the card in Adyen's raw-card shape, one charge, and the CVC only once", () =>
         Effect.gen(function*() {
@@ -186,6 +223,56 @@ for (const database of testDatabases()) {
           expect([declined.status, declined.json.error.code]).toEqual([402, "card_declined"])
           expect(declined.json.error.payment.attempts).toHaveLength(1)
           expect(adyen.exchanges.filter((exchange) => exchange.url === "/v71/payments")).toHaveLength(0)
+        }))
+
+      it.scoped("a card first charged at Stripe: its renewal at Adyen, the customer away, carries Stripe's scheme id as networkTxReference, no CVC", () =>
+        Effect.gen(function*() {
+          const adyen = yield* fakeAdyen
+          const schemeId = yield* chainedRenewal({
+            name: "adyen_eu",
+            type: "adyen",
+            credentials: { api_key: "AQE_vault", merchant_account: adyen.merchantAccount },
+            base_url: adyen.url
+          })
+          const sent = adyen.exchanges.filter((exchange) => exchange.url === "/v71/payments")
+          expect(sent).toHaveLength(2)
+          const [subscribing, renewal] = sent.map((exchange) => JSON.parse(exchange.body))
+          // The subscription's first charge has the customer there: no merchant-initiated link.
+          expect(subscribing.shopperInteraction).toBe("Ecommerce")
+          expect(subscribing).not.toHaveProperty("additionalData")
+          expect(renewal).toMatchObject({
+            shopperInteraction: "ContAuth",
+            recurringProcessingModel: "Subscription",
+            additionalData: { networkTxReference: schemeId }
+          })
+          expect(renewal.paymentMethod).toMatchObject({ type: "scheme", number: VISA })
+          expect(renewal.paymentMethod).not.toHaveProperty("cvc")
+          for (const exchange of sent) expect(adyenDocument.checkRequest(exchange)).toEqual([])
+        }))
+
+      it.scoped("a card first charged at Stripe: its renewal at Checkout.com, the customer away, names Stripe's scheme id as previous_payment_id", () =>
+        Effect.gen(function*() {
+          const checkoutCom = yield* fakeCheckoutCom
+          const schemeId = yield* chainedRenewal({
+            name: "cko_eu",
+            type: "checkout_com",
+            credentials: { secret_key: "sk_sbox_vault" },
+            base_url: checkoutCom.url,
+            settings: { processing_channel_id: checkoutCom.processingChannelId }
+          })
+          const sent = checkoutCom.exchanges.filter((exchange) => exchange.method === "POST" && exchange.url === "/payments")
+          expect(sent).toHaveLength(2)
+          const [subscribing, renewal] = sent.map((exchange) => JSON.parse(exchange.body))
+          expect(subscribing).toMatchObject({ payment_type: "Regular" })
+          expect(subscribing).not.toHaveProperty("previous_payment_id")
+          expect(renewal).toMatchObject({
+            payment_type: "Recurring",
+            merchant_initiated: true,
+            previous_payment_id: schemeId,
+            source: { type: "card", number: VISA, stored: true }
+          })
+          expect(renewal.source).not.toHaveProperty("cvv")
+          for (const exchange of sent) expect(checkoutComDocument.checkRequest(exchange)).toEqual([])
         }))
 
       it.scoped("Mollie, which takes only its own card tokens, is skipped for a vaulted card (method_unsupported), in payments and the dry run", () =>

@@ -5,7 +5,7 @@ import { Effect, Fiber, Schema, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import { ADYEN_API_VERSION, makeAdyenConnector } from "../src/adyen/AdyenConnector.js"
 import { AdyenSettings } from "../src/adyen/AdyenSettings.js"
-import { authorizeWith, fetchHttp, pspContext } from "./pspFixtures.js"
+import { authorizeVaulted, authorizeWith, fetchHttp, merchantInitiated, pspContext, revealedCard } from "./pspFixtures.js"
 
 const API_KEY = "AQEfakeApiKeyForTests"
 /** An HMAC key as Adyen's Customer Area shows it: 64 hex characters. */
@@ -116,6 +116,34 @@ describe("AdyenConnector against a wire-level fake of Adyen Checkout v71", () =>
       })
       fake.injectFault({ status: 422, errorCode: "704" })
       expect((yield* Effect.flip(connector.authorize(stored("visa_ok"))))._tag).toBe("ConnectorOutcomeUnknown")
+      expectContract(fake)
+    }))
+
+  it.scoped("a vaulted card: additionalData.networkTxReference is read; a merchant-initiated charge sends the first one with ContAuth, no CVC", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeAdyen
+      const connector = yield* adyen(fake)
+      const first = yield* connector.authorize(authorizeVaulted(revealedCard()))
+      const schemeId = JSON.parse(fake.exchanges.at(-1)!.responseBody).additionalData.networkTxReference
+      expect(schemeId).toMatch(/^\d{15}$/)
+      expect(first).toMatchObject({ _tag: "Authorized", networkTransactionId: schemeId })
+      expect(lastBody(fake)).not.toHaveProperty("additionalData")
+
+      // The card's first authorization may have been at another PSP: its scheme id links this charge to it.
+      expect(yield* connector.authorize(merchantInitiated("483297487231504"))).toMatchObject({ _tag: "Authorized" })
+      expect(lastBody(fake)).toMatchObject({
+        shopperInteraction: "ContAuth",
+        recurringProcessingModel: "Subscription",
+        additionalData: { networkTxReference: "483297487231504" }
+      })
+      expect(lastBody(fake).paymentMethod).not.toHaveProperty("cvc")
+      yield* connector.authorize({ ...merchantInitiated("483297487231504"), capture: false })
+      expect(lastBody(fake).additionalData).toEqual({ manualCapture: "true", networkTxReference: "483297487231504" })
+
+      // The customer there: no merchant-initiated link, even for a card that has one.
+      yield* connector.authorize(authorizeVaulted(revealedCard({ cvc: null, networkTransactionId: "483297487231504" })))
+      expect(lastBody(fake)).toMatchObject({ shopperInteraction: "Ecommerce" })
+      expect(lastBody(fake)).not.toHaveProperty("additionalData")
       expectContract(fake)
     }))
 

@@ -7,7 +7,7 @@ import * as net from "node:net"
 import { makeStripeConnector, STRIPE_API_VERSION } from "../src/stripe/StripeConnector.js"
 import { StripeSettings } from "../src/stripe/StripeSettings.js"
 
-import { authorizeWith, fetchHttp, pspContext, reference } from "./pspFixtures.js"
+import { authorizeVaulted, authorizeWith, fetchHttp, merchantInitiated, pspContext, reference, revealedCard } from "./pspFixtures.js"
 
 const SECRET_KEY = "sk_test_51FakeKeyForTests"
 const WEBHOOK_SECRET = "whsec_stripe_test_secret"
@@ -195,6 +195,23 @@ describe("StripeConnector against a wire-level fake of Stripe", () => {
       expect(yield* connector.authorize({ ...neverArrived, resend: true })).toMatchObject({ _tag: "Authorized", captured: true })
       expect(fake.exchanges.at(-1)).toMatchObject({ method: "POST", headers: { "idempotency-key": neverArrived.reference } })
       expect([fake.chargesFor(neverArrived.reference), fake.intents.size]).toEqual([1, 2])
+      expectContract(fake)
+    }))
+
+  it.scoped("a vaulted card: the charge's network_transaction_id is read; a merchant-initiated charge goes off-session without the CVC", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeStripe
+      const connector = yield* stripe(fake)
+      const first = yield* connector.authorize(authorizeVaulted(revealedCard()))
+      const schemeId = JSON.parse(fake.exchanges.at(-1)!.responseBody).charges.data[0].payment_method_details.card.network_transaction_id
+      expect(schemeId).toMatch(/^\d{15}$/)
+      expect(first).toMatchObject({ _tag: "Authorized", networkTransactionId: schemeId })
+
+      expect(yield* connector.authorize(merchantInitiated("483297487231504"))).toMatchObject({ _tag: "Authorized" })
+      expect((decodeFormBody(fake.exchanges.at(-2)!.body) as Record<string, any>).card).not.toHaveProperty("cvc")
+      expect(lastForm(fake)).toMatchObject({ off_session: "true", confirm: "true" })
+      // Stripe's 2022-04 document has no request field for an earlier scheme id: none is sent.
+      expect(fake.exchanges.at(-1)!.body).not.toContain("483297487231504")
       expectContract(fake)
     }))
 

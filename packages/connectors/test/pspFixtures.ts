@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { type AuthorizeRequest, type ConnectorContext, type Currency, type EvidenceFileField, FileResource } from "@orchestrator/core"
+import { type AuthorizeRequest, type ConnectorContext, type Currency, type EvidenceFileField, FileResource, type RawCard } from "@orchestrator/core"
 import { testConnection } from "@orchestrator/testing"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { PspHttp } from "../src/transport/PspHttp.js"
@@ -63,3 +63,23 @@ export const evidenceFile = (field: EvidenceFileField, id: string, type: FileRes
     livemode: false
   })
 })
+
+/** A card as the vault reveals it: its CVC only before the card's first authorization, then the scheme's id of that one. */
+export const revealedCard = (card: Partial<RawCard> = {}): RawCard => ({
+  number: Redacted.make("4242424242424242"),
+  expMonth: 7,
+  expYear: new Date().getUTCFullYear() + 2,
+  cvc: Redacted.make("123"),
+  holderName: "Ada Lovelace",
+  brand: "visa",
+  networkTransactionId: null,
+  ...card
+})
+
+/** A payment with a vaulted card, which the connector decrypts while it builds its request. */
+export const authorizeVaulted = (card: RawCard, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest =>
+  authorizeWith("pm_0123456789ABCDEFGHJKMNPQRSTV", { vaultCard: { reveal: Effect.succeed(card) }, ...extra })
+
+/** A later charge of a stored card, the customer away (a renewal): no CVC, the first authorization's scheme id. */
+export const merchantInitiated = (networkTransactionId: string) =>
+  authorizeVaulted(revealedCard({ cvc: null, networkTransactionId }), { offSession: true, storedCredential: "subsequent" })

@@ -48,6 +48,9 @@ for (const store of stores) {
         const later = yield* vault.reveal(test, created.id, use)
         expect(later.cvc).toBeNull()
         expect(later.networkTransactionId).toBe("ntid_123")
+        // A later charge's reference does not replace the first: merchant-initiated charges point at where the chain began.
+        yield* vault.authorized(test, created.id, "ntid_456")
+        expect((yield* vault.reveal(test, created.id, use)).networkTransactionId).toBe("ntid_123")
 
         // Another mode or organization sees nothing; a live payment is told the card is test-mode.
         expect((yield* Effect.flip(vault.retrieve({ organizationId: "org_other", livemode: false }, created.id)))._tag).toBe("PaymentMethodNotFound")

@@ -1,4 +1,11 @@
-import { type ActionCompletion, AuthorizationOutcome, type CardDetails, type ConnectorError, type PaymentConnector } from "@orchestrator/core"
+import {
+  type ActionCompletion,
+  AuthorizationOutcome,
+  type CardDetails,
+  type ConnectorError,
+  type PaymentConnector,
+  previousSchemeTransaction
+} from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toAdyenValue } from "./AdyenAmounts.js"
 import { type AdyenCall, read, refusal } from "./AdyenApi.js"
@@ -25,8 +32,9 @@ export const adyenAuthorize = (call: AdyenCall): PaymentConnector["authorize"] =
       return AuthorizationOutcome.Refused({ pspPaymentId: null, ...value.left, retryable: false, card: noCard })
     }
     // Routing sends Adyen cards only (its definition's default): a method without a token is refused.
-    const paymentMethod = request.vaultCard !== undefined
-      ? Either.right(schemeCardOf(yield* request.vaultCard.reveal))
+    const vaultCard = request.vaultCard === undefined ? undefined : yield* request.vaultCard.reveal
+    const paymentMethod = vaultCard !== undefined
+      ? Either.right(schemeCardOf(vaultCard))
       : request.paymentMethod.token === null
       ? Either.left("Adyen takes card payments here.")
       : paymentMethodOf(request.paymentMethod.token)
@@ -42,7 +50,7 @@ export const adyenAuthorize = (call: AdyenCall): PaymentConnector["authorize"] =
     const answer = yield* call(
       "payment",
       "/payments",
-      paymentBody(request, value.right, paymentMethod.right),
+      paymentBody(request, value.right, paymentMethod.right, vaultCard === undefined ? null : previousSchemeTransaction(request, vaultCard)),
       request.reference
     )
     if (answer._tag === "Ok") return outcomeOfResult(yield* read(PaymentResult, "payment")(answer.json), request)

@@ -33,6 +33,12 @@ export const ModificationReceived = Schema.Struct({
   status: Schema.Literal("received")
 })
 
+/** The scheme's id of the transaction (`ResponseAdditionalDataCommon.networkTxReference`), given for raw cards Adyen does not tokenize. */
+const networkTxReferenceOf = (additionalData: PaymentResult["additionalData"]) => {
+  const reference = additionalData?.networkTxReference
+  return typeof reference === "string" && reference !== "" ? reference : undefined
+}
+
 /**
  * Adyen's refusal reasons (docs.adyen.com/development-resources/refusal-reasons), by code and by
  * the text a notification's `reason` carries, to our failure codes. Unlisted: a plain decline.
@@ -106,7 +112,8 @@ export const outcomeOfResult = (
         pspPaymentId,
         captured: request.capture,
         amountCaptured: request.capture ? request.amount : 0,
-        card
+        card,
+        networkTransactionId: networkTxReferenceOf(result.additionalData)
       })
     case "Refused": {
       const failure = failureOfRefusal(result.refusalReasonCode, result.refusalReason)

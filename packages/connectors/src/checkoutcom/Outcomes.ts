@@ -37,7 +37,8 @@ export const outcomeOfProcessed = (payment: PaymentProcessed, request: { readonl
     pspPaymentId: payment.id,
     captured,
     amountCaptured: captured ? request.amount : 0,
-    card
+    card,
+    networkTransactionId: payment.scheme_id
   })
 }
 
@@ -63,14 +64,21 @@ export const outcomeOfDetails = (payment: PaymentDetails): AuthorizationOutcome 
       pspPaymentId: payment.id,
       captured: true,
       amountCaptured: captured === undefined || captured === 0 ? amount : fromCheckoutComAmount(captured, payment.currency),
-      card
+      card,
+      networkTransactionId: payment.scheme_id
     })
   }
   switch (payment.status) {
     case "Authorized":
     case "Card Verified": {
       const captured = capturesAutomatically(payment.metadata)
-      return AuthorizationOutcome.Authorized({ pspPaymentId: payment.id, captured, amountCaptured: captured ? amount : 0, card })
+      return AuthorizationOutcome.Authorized({
+        pspPaymentId: payment.id,
+        captured,
+        amountCaptured: captured ? amount : 0,
+        card,
+        networkTransactionId: payment.scheme_id
+      })
     }
     case "Declined":
       return declined(payment.id, undefined, undefined, card)

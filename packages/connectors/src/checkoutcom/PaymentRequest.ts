@@ -19,15 +19,17 @@ export const sourceOf = (token: string | null): Either.Either<Record<string, str
 
 /**
  * A card from the service's vault as Checkout.com's card source (`type: "card"`), for a PCI-compliant
- * sender: built only for the request's body, never kept.
+ * sender: built only for the request's body, never kept. `stored` marks a charge on stored card
+ * details, as the document asks of them.
  */
-export const cardSourceOf = (card: RawCard): Record<string, unknown> => ({
+export const cardSourceOf = (card: RawCard, stored = false): Record<string, unknown> => ({
   type: "card",
   number: Redacted.value(card.number),
   expiry_month: card.expMonth,
   expiry_year: card.expYear,
   ...(card.cvc === null ? {} : { cvv: Redacted.value(card.cvc) }),
-  ...(card.holderName === null ? {} : { name: card.holderName })
+  ...(card.holderName === null ? {} : { name: card.holderName }),
+  ...(stored ? { stored: true } : {})
 })
 
 /** Checkout.com's limits on the fields we fill. */
@@ -41,13 +43,17 @@ export const returnUrlFits = (request: AuthorizeRequest) => request.offSession |
  * The body of `POST /payments`: our attempt id as `reference` (it is the idempotency key too), the
  * capture asked for (also in `metadata`, so the details and webhooks tell it), 3D Secure for a
  * customer who is there, and our return URL for both ends of the redirect: the return asks
- * Checkout.com how it went, whatever the URL says.
+ * Checkout.com how it went, whatever the URL says. `previousTransaction`, the scheme's id of a stored
+ * card's first authorization (made here or at another PSP), goes as `previous_payment_id` of a
+ * merchant-initiated charge: the document takes "an existing payment identifier from the recurring
+ * series or the Scheme Transaction ID" there.
  */
 export const paymentBody = (
   request: AuthorizeRequest,
   amount: number,
   source: Record<string, unknown>,
-  settings: CheckoutComSettings
+  settings: CheckoutComSettings,
+  previousTransaction: string | null = null
 ) => {
   const customer = request.customer
   const present = !request.offSession
@@ -60,6 +66,7 @@ export const paymentBody = (
     processing_channel_id: settings.processing_channel_id,
     payment_type: present ? "Regular" : "Recurring",
     ...(present ? {} : { merchant_initiated: true }),
+    ...(previousTransaction === null ? {} : { previous_payment_id: previousTransaction }),
     ...(request.description === null ? {} : { description: request.description.slice(0, DESCRIPTION_LIMIT) }),
     ...(customer === null || (customer.email === null && customer.name === null) ? {} : {
       customer: {

@@ -1,4 +1,4 @@
-import { AuthorizationOutcome, type CardDetails, ConnectorOutcomeUnknown, type PaymentConnector } from "@orchestrator/core"
+import { AuthorizationOutcome, type CardDetails, ConnectorOutcomeUnknown, type PaymentConnector, previousSchemeTransaction } from "@orchestrator/core"
 import { Effect, Either } from "effect"
 import { toCheckoutComAmount } from "./Amounts.js"
 import { type CheckoutComCall, paymentPath, read } from "./Api.js"
@@ -19,7 +19,9 @@ export const checkoutComAuthorize = (call: CheckoutComCall, settings: CheckoutCo
   Effect.gen(function*() {
     const amount = toCheckoutComAmount(request.amount, request.currency)
     if (Either.isLeft(amount)) return refusedBeforeSending(amount.left.code, amount.left.message)
-    const source = request.vaultCard !== undefined ? Either.right(cardSourceOf(yield* request.vaultCard.reveal)) : sourceOf(request.paymentMethod.token)
+    const vaultCard = request.vaultCard === undefined ? undefined : yield* request.vaultCard.reveal
+    const previousTransaction = vaultCard === undefined ? null : previousSchemeTransaction(request, vaultCard)
+    const source = vaultCard !== undefined ? Either.right(cardSourceOf(vaultCard, previousTransaction !== null)) : sourceOf(request.paymentMethod.token)
     if (Either.isLeft(source)) return refusedBeforeSending("invalid_payment_method", source.left)
     if (!returnUrlFits(request)) {
       return refusedBeforeSending("invalid_request", "The return URL is longer than the 255 characters Checkout.com takes.")
@@ -27,7 +29,7 @@ export const checkoutComAuthorize = (call: CheckoutComCall, settings: CheckoutCo
     const answer = yield* call("payment", {
       method: "POST",
       path: "/payments",
-      body: paymentBody(request, amount.right, source.right, settings),
+      body: paymentBody(request, amount.right, source.right, settings, previousTransaction),
       idempotencyKey: request.reference
     })
     if (answer._tag === "Failed") {

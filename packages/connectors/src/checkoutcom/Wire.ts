@@ -28,7 +28,9 @@ export const PaymentProcessed = Schema.Struct({
   response_code: Schema.optional(Schema.String),
   response_summary: Schema.optional(Schema.String),
   reference: Schema.optional(Schema.String),
-  source: Schema.optional(ResponseSource)
+  source: Schema.optional(ResponseSource),
+  /** The scheme's id of the transaction: a stored card's later merchant-initiated charges name it. */
+  scheme_id: Schema.optional(Schema.String)
 })
 export type PaymentProcessed = typeof PaymentProcessed.Type
 
@@ -58,6 +60,7 @@ export const PaymentDetails = Schema.Struct({
   reference: Schema.optional(Schema.String),
   balances: Schema.optional(Balances),
   source: Schema.optional(ResponseSource),
+  scheme_id: Schema.optional(Schema.String),
   metadata: Schema.optional(Metadata),
   _links: Schema.optional(Schema.Struct({ redirect: Schema.optional(Link) }))
 })

@@ -22,6 +22,14 @@ export interface RawCard {
   readonly networkTransactionId: string | null
 }
 
+/**
+ * The scheme's id of the card's first authorization, to send with a merchant-initiated charge (the
+ * customer is not there: a renewal) so the issuer links it to the stored credential's first
+ * transaction, wherever that was authorized; `null` with the customer present or when none is kept.
+ */
+export const previousSchemeTransaction = (request: { readonly offSession: boolean }, card: RawCard): string | null =>
+  request.offSession ? card.networkTransactionId : null
+
 /** How a card reached the vault: the merchant's server (raw card data) or the service's card form. */
 export type CardChannel = "raw_api" | "card_form"
 
@@ -73,7 +81,9 @@ export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
   readonly reveal: (tenant: Tenant, id: string, use: CardUse) => Effect.Effect<RawCard, PaymentMethodNotFound>
   /**
    * The card's first authorization has an outcome, whatever it is: its security code is destroyed,
-   * and the scheme's transaction id, when the PSP gave one, kept for later charges.
+   * and the scheme's transaction id, when the PSP gave one, kept for later charges. Called after
+   * every authorization of the card; only the first id is kept, the one a stored credential's
+   * merchant-initiated charges point back to.
    */
   readonly authorized: (tenant: Tenant, id: string, networkTransactionId: string | null) => Effect.Effect<void>
 }>() {}

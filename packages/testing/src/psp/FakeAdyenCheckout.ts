@@ -1,6 +1,7 @@
 import type * as http from "node:http"
 import type { AdyenModification, AdyenPayment } from "./FakeAdyenRecords.js"
 import type { PspAnswer } from "./FakePspServer.js"
+import { newSchemeTransactionId } from "./SchemeTransactionIds.js"
 
 /** What the fake Adyen holds: its payments, modifications, pending redirects and payments made per key. */
 export interface AdyenCheckoutState {
@@ -65,7 +66,12 @@ const paymentAnswer = (state: AdyenCheckoutState, payment: AdyenPayment) => {
         resultCode: "Authorised",
         merchantReference: payment.reference,
         amount: payment.amount,
-        additionalData: { cardSummary: "1111", paymentMethod: "visa" }
+        additionalData: {
+          cardSummary: "1111",
+          paymentMethod: "visa",
+          // Given for raw cards Adyen does not tokenize (ResponseAdditionalDataCommon).
+          ...(payment.networkTxReference === undefined ? {} : { networkTxReference: payment.networkTxReference })
+        }
       }
   }
 }
@@ -89,7 +95,8 @@ export const handleCheckout = (state: AdyenCheckoutState, path: string, body: an
       amount: body.amount,
       metadata: body.metadata ?? {},
       returnUrl: body.returnUrl,
-      result: stored === "visa_3ds" ? "redirect" : stored === "visa_pending" ? "received" : REFUSALS[stored] ? stored : "authorised"
+      result: stored === "visa_3ds" ? "redirect" : stored === "visa_pending" ? "received" : REFUSALS[stored] ? stored : "authorised",
+      ...(typeof method.number === "string" ? { networkTxReference: newSchemeTransactionId() } : {})
     }
     if (!["visa_ok", "visa_3ds", "visa_pending"].includes(stored) && REFUSALS[stored] === undefined && method.encryptedCardNumber === undefined) {
       return serviceError(422, "803", "PaymentDetails is not found")

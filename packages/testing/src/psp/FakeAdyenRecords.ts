@@ -6,6 +6,8 @@ export interface AdyenPayment {
   readonly metadata: Record<string, string>
   readonly returnUrl: string
   result: string
+  /** The scheme's id, for a raw card (one Adyen does not tokenize). */
+  readonly networkTxReference?: string
 }
 
 export interface AdyenModification {

@@ -1,5 +1,6 @@
 import type * as http from "node:http"
 import type { PspAnswer } from "./FakePspServer.js"
+import { newSchemeTransactionId } from "./SchemeTransactionIds.js"
 import { type FakeStripeContext, stripeError } from "./StripeError.js"
 
 export interface Intent {
@@ -16,6 +17,8 @@ export interface Intent {
   cancellation_reason: string | null
   refunded: number
   created: number
+  /** The scheme's id of the charge, given on the card's details as Stripe does (newer than the 2022-04 document). */
+  network_transaction_id?: string
 }
 
 /** Stripe's test PaymentMethods (docs.stripe.com/testing) this fake knows, and what each does. */
@@ -81,7 +84,15 @@ export const intentObject = (intent: Intent, baseUrl: string) => ({
         payment_intent: intent.id,
         payment_method_details: {
           type: "card",
-          card: { brand: "visa", last4: "4242", country: "US", exp_month: 12, exp_year: 2034, funding: "credit" }
+          card: {
+            brand: "visa",
+            last4: "4242",
+            country: "US",
+            exp_month: 12,
+            exp_year: 2034,
+            funding: "credit",
+            ...(intent.network_transaction_id === undefined ? {} : { network_transaction_id: intent.network_transaction_id })
+          }
         }
       }]
       : []
@@ -121,7 +132,8 @@ export const createIntent = (
     last_payment_error: null,
     cancellation_reason: null,
     refunded: 0,
-    created: context.now()
+    created: context.now(),
+    network_transaction_id: newSchemeTransactionId()
   }
   state.intents.set(intent.id, intent)
   if (idempotencyKey !== undefined) state.charges.set(idempotencyKey, (state.charges.get(idempotencyKey) ?? 0) + 1)

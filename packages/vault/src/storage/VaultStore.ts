@@ -50,6 +50,7 @@ export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   readonly find: (organizationId: string, id: string) => Effect.Effect<Option.Option<CardRow>>
   /** Deletes the card's row, its sealed data with it; `false` when there was none. */
   readonly destroy: (organizationId: string, id: string) => Effect.Effect<boolean>
+  /** Keeps the scheme's id of the card's first authorization; a later one never replaces it (the chain starts there). */
   readonly keepNetworkTransaction: (organizationId: string, id: string, networkTransactionId: string) => Effect.Effect<void>
   /**
    * The card of the access's organization and mode, with the access appended to its log in the same

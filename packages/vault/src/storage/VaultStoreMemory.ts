@@ -16,7 +16,7 @@ export const VaultStoreMemory = Layer.sync(VaultStore, () => {
     keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
       Effect.sync(() => {
         const row = mine(organizationId, id)
-        if (row !== undefined) cards.set(id, { ...row, networkTransactionId })
+        if (row !== undefined && row.networkTransactionId === null) cards.set(id, { ...row, networkTransactionId })
       }),
     findForAccess: (record) =>
       Effect.sync(() => {

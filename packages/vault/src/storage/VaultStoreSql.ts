@@ -86,7 +86,7 @@ export const VaultStoreSql = Layer.effect(
         ),
       keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
         sql`update vault.cards set network_transaction_id = ${networkTransactionId}
-          where organization_id = ${organizationId} and id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
+          where organization_id = ${organizationId} and id = ${id} and network_transaction_id is null`.pipe(Effect.asVoid, Effect.orDie),
       findForAccess: (record) =>
         sql<CardRecord>`with card as (
             select * from vault.cards where organization_id = ${record.organizationId} and id = ${record.cardId}

@@ -1,4 +1,5 @@
 import type { PspAnswer } from "../FakePspServer.js"
+import { newSchemeTransactionId } from "../SchemeTransactionIds.js"
 import { cardSource, type CheckoutComPayment, type CheckoutComState, DECLINES, newId, OUTCOMES, recordAction, tokenName, validationError } from "./FakeState.js"
 
 const THOUSANDTHS = new Set("BHD IQD JOD KWD LYD OMR TND".split(" "))
@@ -24,6 +25,7 @@ const details = (state: CheckoutComState, payment: CheckoutComPayment) => {
     reference: payment.reference,
     approved: payment.approved,
     status: payment.status,
+    ...(payment.approved ? { scheme_id: payment.schemeId } : {}),
     // The document's balances require an `id` (the payment's, here).
     balances: {
       id: payment.id,
@@ -71,7 +73,8 @@ const createPayment = (state: CheckoutComState, body: any, key: string | undefin
     actions: [],
     captured: 0,
     refunded: 0,
-    voided: 0
+    voided: 0,
+    schemeId: newSchemeTransactionId()
   }
   state.payments.set(payment.id, payment)
   if (key !== undefined) state.counts.set(key, (state.counts.get(key) ?? 0) + 1)
@@ -92,6 +95,7 @@ const createPayment = (state: CheckoutComState, body: any, key: string | undefin
     response_code: authorization.responseCode,
     response_summary: authorization.responseSummary,
     source: cardSource(payment.sourceId),
+    ...(payment.approved ? { scheme_id: payment.schemeId } : {}),
     balances: { id: payment.id, total_authorized: payment.approved ? amount : 0, total_captured: 0, total_refunded: 0, total_voided: 0 },
     processed_on: authorization.processedOn,
     reference: payment.reference,

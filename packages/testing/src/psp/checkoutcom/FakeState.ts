@@ -32,6 +32,8 @@ export interface CheckoutComPayment {
   captured: number
   refunded: number
   voided: number
+  /** The scheme's transaction id, once the card network saw the payment. */
+  readonly schemeId: string
 }
 
 /** What the fake holds: payments by id, payments made per idempotency key, and actions held back. */
