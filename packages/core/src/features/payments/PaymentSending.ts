@@ -7,7 +7,7 @@ import { type AuthorizationOutcome, ConnectorUnavailable } from "../../domain/pr
 import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
-import { CardVault, isVaultToken, type VaultCardAccess } from "../../ports/CardVault.js"
+import { CardVault, isVaultToken, type RawCard, type VaultCardAccess } from "../../ports/CardVault.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { KeyMaterial } from "../../ports/KeyMaterial.js"
 import type { AuthorizeRequest, BrowserDetails, StoredCredential } from "../../ports/PaymentConnector.js"
@@ -101,28 +101,40 @@ const authorizeRequest = (
 
 /**
  * The vaulted card of a payment, for the connector of `connection` to decrypt while it builds its
- * request (each decryption recorded); `undefined` for a PSP's own token.
+ * request (each decryption recorded); `undefined` for a PSP's own token. `revealed` is the card as the
+ * connector got it, if it did: what the vault still holds for it is known from that.
  */
-const vaultCardOf = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, connection: string): VaultCardAccess | undefined => {
+const vaultCardOf = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, connection: string) => {
   const token = payment.payment_method.token
   if (Option.isNone(vault) || !isVaultToken(token)) return undefined
-  return {
+  let revealed: RawCard | undefined
+  const access: VaultCardAccess = {
     reveal: vault.value.reveal(tenant, token, { purpose: "authorization", paymentId: payment.id, connection }).pipe(
+      Effect.tap((card) => Effect.sync(() => void (revealed = card))),
       Effect.mapError(() => new ConnectorUnavailable({ reason: "the vaulted card could not be opened", cardUnusable: true }))
     )
   }
+  return { access, revealed: () => revealed }
 }
 
 /**
  * The card's first authorization is over once a PSP answered or may have acted (no answer): its
  * security code goes, whatever the outcome. A PSP that could not be reached saw nothing, and the
- * next one in line still gets it.
+ * next one in line still gets it. A later payment of the card, which went without a code and found
+ * the scheme's id kept already, has nothing to tell the vault (no round trip to Redis or the database).
  */
-const afterVaultedSend = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, result: CallResult<AuthorizationOutcome>) => {
+const afterVaultedSend = (
+  vault: Option.Option<CardVault["Type"]>,
+  tenant: Tenant,
+  payment: Payment,
+  result: CallResult<AuthorizationOutcome>,
+  revealed: RawCard | undefined
+) => {
   const token = payment.payment_method.token
   if (Option.isNone(vault) || !isVaultToken(token) || result._tag === "Unavailable") return Effect.void
   const networkTransactionId = result._tag === "Answered" && result.value._tag === "Authorized" ? result.value.networkTransactionId ?? null : null
-  return vault.value.authorized(tenant, token, networkTransactionId)
+  const settled = revealed !== undefined && revealed.cvc === null && (networkTransactionId === null || revealed.networkTransactionId !== null)
+  return settled ? Effect.void : vault.value.authorized(tenant, token, networkTransactionId)
 }
 
 /** Our return URL for the payment, with the token that lets its customer (and only them) use it. */
@@ -172,6 +184,7 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
       const acknowledged = resend && attempt.provider_payment_id !== null
       if (!acknowledged && returnUrl === undefined) returnUrl = yield* returnUrlOf(tenant, payment)
       const signedUrl = returnUrl
+      const vaultCard = vaultCardOf(vault, tenant, payment, attempt.provider)
       const { latencyMs, result } = yield* calls.call(
         tenant,
         connection?.name === attempt.provider ? connection : attempt.provider,
@@ -179,11 +192,11 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
           acknowledged || signedUrl === undefined
             ? connector.syncPayment({ reference: attempt.id, pspPaymentId: attempt.provider_payment_id })
             : connector.authorize({
-              ...authorizeRequest(payment, attempt, options.context, signedUrl, vaultCardOf(vault, tenant, payment, attempt.provider)),
+              ...authorizeRequest(payment, attempt, options.context, signedUrl, vaultCard?.access),
               resend
             })
       )
-      if (!acknowledged) yield* afterVaultedSend(vault, tenant, payment, result)
+      if (!acknowledged) yield* afterVaultedSend(vault, tenant, payment, result, vaultCard?.revealed())
       connection = undefined
       yield* calls.keepProviderMessage(tenant, attempt.id, providerTextOf(result))
       // No answer: the PSP may have charged. The attempt ends `unknown`, the payment stays
