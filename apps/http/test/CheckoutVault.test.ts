@@ -4,8 +4,9 @@ import { Organizations } from "@orchestrator/core"
 import { fakeAdyen, fakeStripe, OpenApiContract, testDatabases } from "@orchestrator/testing"
 import { Effect, Option } from "effect"
 import { checkoutSetup } from "./support/CheckoutFixtures.js"
-import { json, newKey } from "./support/Fixtures.js"
+import { json } from "./support/Fixtures.js"
 import { raw, serverLayer } from "./support/TestServer.js"
+import { merchantCalls, stripeThenAdyen } from "./support/VaultPages.js"
 
 const year = new Date().getUTCFullYear() + 2
 /** Stripe's test card declined for insufficient funds; Adyen's fake authorizes it. */
@@ -22,22 +23,8 @@ for (const database of testDatabases()) {
         const stripe = yield* fakeStripe
         const adyen = yield* fakeAdyen
         const checkout = yield* checkoutSetup()
-        const call = (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
-          raw(`${checkout.baseUrl}${path}`, {
-            method,
-            headers: json(checkout.secret, newKey()),
-            ...(body === undefined ? {} : { body: JSON.stringify(body) })
-          })
-        yield* call("/v1/provider-connections", { name: "stripe_eu", type: "stripe", credentials: { secret_key: "sk_test_checkout" }, base_url: stripe.url })
-        yield* call("/v1/provider-connections", {
-          name: "adyen_eu",
-          type: "adyen",
-          credentials: { api_key: "AQE_checkout", merchant_account: adyen.merchantAccount },
-          base_url: adyen.url
-        })
-        yield* call("/v1/routing-rules", { priority: 1, conditions: {}, action: { provider: "stripe_eu" } })
-        yield* call("/v1/routing-rules", { priority: 2, conditions: {}, action: { provider: "adyen_eu" } })
-        yield* call("/v1/organization", { default_provider: "adyen_eu", payments_routing: "rules" }, "PATCH")
+        const call = merchantCalls(checkout)
+        yield* stripeThenAdyen(call, stripe, adyen)
         // The session the shopper pays: made once the routes are there (the fixture's own is on the sandbox).
         const made = yield* call("/v1/checkout/sessions", {
           amount: 2500,

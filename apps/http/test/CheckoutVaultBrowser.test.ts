@@ -5,6 +5,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
+import { merchantCalls, stripeThenAdyen, whatTheShopSees } from "./support/VaultPages.js"
 
 const SUITE = "checkout-vault"
 /** Stripe's test card declined for insufficient funds (a refusal another PSP may not share); Adyen's fake authorizes it. */
@@ -57,22 +58,6 @@ const typeCard = (frame: Frame) =>
     await frame.getByLabel(/Security code/).fill("123")
   })
 
-/** Everything the merchant page's own scripts can reach: its document, storage, the messages its window got, its resource timings. */
-const whatTheShopSees = (page: Page) =>
-  Effect.promise(() =>
-    page.evaluate(() =>
-      JSON.stringify({
-        html: document.documentElement.outerHTML,
-        received: (window as any).received,
-        local: JSON.stringify({ ...localStorage }),
-        session: JSON.stringify({ ...sessionStorage }),
-        cookies: document.cookie,
-        timings: performance.getEntries().map((entry) => entry.name),
-        url: location.href
-      })
-    )
-  )
-
 for (const database of testDatabases().filter((each) => each.name === "pglite")) {
   layer(serverLayer(database.layer, { vaultOrigin: (port) => `http://localhost:${port}` }), { excludeTestServices: true, timeout: "180 seconds" })(
     `the drop-in with the vault's card form in Chromium on ${database.name}`,
@@ -82,22 +67,8 @@ for (const database of testDatabases().filter((each) => each.name === "pglite"))
           const account = yield* merchant()
           const stripe = yield* fakeStripe
           const adyen = yield* fakeAdyen
-          const call = (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
-            raw(`${account.baseUrl}${path}`, {
-              method,
-              headers: json(account.secret, newKey()),
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            })
-          yield* call("/v1/provider-connections", { name: "stripe_eu", type: "stripe", credentials: { secret_key: "sk_test_dropin" }, base_url: stripe.url })
-          yield* call("/v1/provider-connections", {
-            name: "adyen_eu",
-            type: "adyen",
-            credentials: { api_key: "AQE_dropin", merchant_account: adyen.merchantAccount },
-            base_url: adyen.url
-          })
-          yield* call("/v1/routing-rules", { priority: 1, conditions: {}, action: { provider: "stripe_eu" } })
-          yield* call("/v1/routing-rules", { priority: 2, conditions: {}, action: { provider: "adyen_eu" } })
-          yield* call("/v1/organization", { default_provider: "adyen_eu", payments_routing: "rules" }, "PATCH")
+          const call = merchantCalls(account)
+          yield* stripeThenAdyen(call, stripe, adyen)
           const shop = yield* shopServer(account.baseUrl)
           const created = yield* call("/v1/checkout/sessions", {
             amount: 2500,
