@@ -1,10 +1,11 @@
 import { HttpApiBuilder, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { Api } from "@orchestrator/api"
+import { PublicUrls } from "@orchestrator/core"
 import { Effect, FiberRef, Layer } from "effect"
 import { AuthorizationLive } from "./AuthorizationLive.js"
 import { CheckoutAuthorizationLive } from "./checkout/CheckoutAuthorizationLive.js"
 import { CheckoutSessionHttpLive, CheckoutSessionsHttpLive } from "./checkout/CheckoutHttp.js"
-import { CheckoutPageRoutes } from "./checkout/CheckoutPages.js"
+import { checkoutPageRoutes } from "./checkout/CheckoutPages.js"
 import { DisputesHttpLive } from "./disputes/DisputesHttp.js"
 import { makeDocsRoutes } from "./docs/DocsRoutes.js"
 import { OpenApiRouteLive } from "./docs/OpenApiRoute.js"
@@ -55,7 +56,7 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
 )
 
 /** The checkout drop-in script and the hosted payment page, served beside the API. */
-const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CheckoutPageRoutes))
+const CheckoutPagesLive = HttpApiBuilder.Router.use((router) => Effect.flatMap(PublicUrls, (urls) => router.concat(checkoutPageRoutes(urls.vaultOrigin))))
 
 /** The vault's card form, its assets and the script that mounts it on a merchant's page. */
 const CardFormPagesLive = HttpApiBuilder.Router.use((router) => router.concat(CardFormRoutes))

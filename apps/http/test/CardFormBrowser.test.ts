@@ -6,6 +6,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { json, newKey } from "./support/Fixtures.js"
 import { merchant, raw, serverLayer } from "./support/TestServer.js"
+import { whatTheShopSees } from "./support/VaultPages.js"
 
 const SUITE = "card-form"
 /** Every way the test number could be written. */
@@ -64,23 +65,6 @@ const typeCard = (frame: Frame, number: string) =>
     await frame.getByLabel(/Security code/).fill("123")
     await frame.getByLabel("Name on card").fill("Ada Lovelace")
   })
-
-/** Everything the merchant page's own scripts can reach: its document, its storage, the messages its window got, its resource timings. */
-const whatTheShopSees = (page: Page) =>
-  Effect.promise(() =>
-    page.evaluate(() =>
-      JSON.stringify({
-        html: document.documentElement.outerHTML,
-        received: (window as any).received,
-        method: (window as any).method ?? null,
-        local: JSON.stringify({ ...localStorage }),
-        session: JSON.stringify({ ...sessionStorage }),
-        cookies: document.cookie,
-        timings: performance.getEntries().map((entry) => entry.name),
-        url: location.href
-      })
-    )
-  )
 
 for (const database of testDatabases().filter((each) => each.name === "pglite")) {
   layer(serverLayer(database.layer, { vaultOrigin: (port) => `http://localhost:${port}` }), { excludeTestServices: true, timeout: "180 seconds" })(

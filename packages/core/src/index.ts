@@ -214,7 +214,8 @@ export {
   CheckoutSessionStatus,
   ConfirmCheckout,
   CreateCheckoutSession,
-  RerouteCheckout
+  RerouteCheckout,
+  sessionIdOfSecret
 } from "./domain/checkout/CheckoutSession.js"
 export { Currency, CurrencyCode, exponentOf, isCurrency } from "./domain/Currency.js"
 export { DecimalInteger } from "./domain/DecimalInteger.js"
@@ -354,7 +355,16 @@ export { providerWebhooksThrottledTotal } from "./features/observability/Service
 export { traced } from "./features/observability/Traced.js"
 export { WebhookIntakeLimit } from "./features/provider-webhooks/WebhookIntake.js"
 export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
-export { type CardChannel, type CardUse, CardVault, isVaultToken, previousSchemeTransaction, type RawCard, type VaultCardAccess } from "./ports/CardVault.js"
+export {
+  type CardChannel,
+  type CardOrigin,
+  type CardUse,
+  CardVault,
+  isVaultToken,
+  previousSchemeTransaction,
+  type RawCard,
+  type VaultCardAccess
+} from "./ports/CardVault.js"
 export { EXPIRY_SHARE } from "./ports/CheckoutSessionsRepository.js"
 export { IdGenerator } from "./ports/IdGenerator.js"
 export { type WebhookClaim } from "./ports/PaymentConnector.js"

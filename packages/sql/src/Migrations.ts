@@ -25,6 +25,7 @@ import disputes from "./migrations/0022_disputes.js"
 import publishableKeys from "./migrations/0024_publishable_keys.js"
 import files from "./migrations/0025_files.js"
 import disputeReads from "./migrations/0026_dispute_reads.js"
+import vaultCardSessions from "./migrations/0029_vault_card_sessions.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -51,7 +52,8 @@ const migrations = {
   "0022_disputes": disputes,
   "0024_publishable_keys": publishableKeys,
   "0025_files": files,
-  "0026_dispute_reads": disputeReads
+  "0026_dispute_reads": disputeReads,
+  "0029_vault_card_sessions": vaultCardSessions
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */

@@ -77,6 +77,15 @@ const unopenable = (tenant: Tenant, id: string) =>
     new PaymentMethodNotFound({ id })
   )
 
+/** The card's facts for a payment of `tenant`: a card of the other mode is refused as such, not as missing. */
+const factsForPayment = (store: VaultStore["Type"], tenant: Tenant, id: string) =>
+  Effect.gen(function*() {
+    const found = yield* store.find(tenant.organizationId, id)
+    if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
+    if (found.value.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
+    return factsOf(found.value)
+  })
+
 /** The card's fingerprint in its organization: HMAC-SHA-256 of the number under the fingerprint key. */
 const fingerprintOf = (key: Uint8Array, organizationId: string, digits: string) =>
   createHmac("sha256", key).update(`${organizationId}\u0000${digits}`).digest("base64url").slice(0, 22)
@@ -100,7 +109,7 @@ export const CardVaultLive = (options: VaultOptions) =>
           Option.isSome(found) && found.value.livemode === tenant.livemode ? Effect.succeed(found.value) : new PaymentMethodNotFound({ id }))
 
       return {
-        tokenize: (tenant, input, channel = "raw_api") =>
+        tokenize: (tenant, input, channel = "raw_api", origin) =>
           Effect.gen(function*() {
             // The card form is SAQ A for the merchant: no gate; numbers from their server are SAQ D, gated.
             if (channel === "raw_api" && !options.rawCardData(tenant.organizationId)) {
@@ -141,6 +150,7 @@ export const CardVaultLive = (options: VaultOptions) =>
               expYear: input.card.exp_year,
               fingerprint: fingerprintOf(options.fingerprintKey, tenant.organizationId, digits),
               networkTransactionId: null,
+              checkoutSessionId: origin?.checkoutSessionId ?? null,
               createdAtMillis: yield* Clock.currentTimeMillis
             }
             yield* store.insert(row)
@@ -152,13 +162,8 @@ export const CardVaultLive = (options: VaultOptions) =>
         accesses: (tenant, id, page) =>
           Effect.zipRight(mineInMode(tenant, id), accessPageOf(store, tenant, id, page)),
         retrieve: (tenant, id) => Effect.map(mineInMode(tenant, id), resourceOf),
-        forPayment: (tenant, id) =>
-          Effect.gen(function*() {
-            const found = yield* store.find(tenant.organizationId, id)
-            if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
-            if (found.value.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
-            return factsOf(found.value)
-          }),
+        checkoutSessionOf: (tenant, id) => Effect.map(mineInMode(tenant, id), (row) => row.checkoutSessionId),
+        forPayment: (tenant, id) => factsForPayment(store, tenant, id),
         destroy: (tenant, id) =>
           Effect.gen(function*() {
             yield* mineInMode(tenant, id)

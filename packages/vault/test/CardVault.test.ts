@@ -131,6 +131,7 @@ for (const database of testDatabases()) {
           funding: "credit",
           fingerprint: "f",
           networkTransactionId: null,
+          checkoutSessionId: null,
           createdAtMillis: 0
         })
         // Read with its access in one statement; a card of the other mode is not found and leaves no record.

@@ -36,6 +36,7 @@ const vaulted = (keys: KeyProvider["Type"], id: string, data: Uint8Array) =>
     funding: "credit",
     fingerprint: "f",
     networkTransactionId: null,
+    checkoutSessionId: null,
     createdAtMillis: 0
   }))
 

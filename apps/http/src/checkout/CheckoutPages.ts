@@ -8,19 +8,21 @@ const dropinStyle = asset("dropin.css")
 
 /**
  * The hosted page runs the service's own script and style and nothing else, is never framed, and
- * sends no referrer (its address carries the client secret until the drop-in takes it off).
+ * sends no referrer (its address carries the client secret until the drop-in takes it off). It frames
+ * the card forms: the sandbox's beside it, the vault's on the vault's origin when that is apart.
  */
-export const HOSTED_PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "frame-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'"
-].join("; ")
+const hostedPagePolicy = (vaultOrigin: string | undefined) =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    vaultOrigin === undefined ? "frame-src 'self'" : `frame-src 'self' ${vaultOrigin}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
 
 const SESSION_ID = /^cs_[0-9A-Za-z]{1,64}$/
 
@@ -54,24 +56,25 @@ const preflight = Effect.succeed(HttpServerResponse.empty({
 }))
 
 /** The drop-in (`/v1/checkout/dropin.js`, one self-contained script, and its style) and the hosted page. */
-export const CheckoutPageRoutes = HttpRouter.empty.pipe(
-  HttpRouter.options("/v1/checkout/sessions/:id", preflight),
-  HttpRouter.options("/v1/checkout/sessions/:id/:action", preflight),
-  HttpRouter.get("/v1/checkout/dropin.js", staticAsset(dropinScript, "text/javascript; charset=utf-8")),
-  HttpRouter.get("/v1/checkout/dropin.css", staticAsset(dropinStyle, "text/css; charset=utf-8")),
-  HttpRouter.get(
-    "/checkout/:id",
-    Effect.map(HttpRouter.params, ({ id }) => {
-      const headers = {
-        "content-security-policy": HOSTED_PAGE_POLICY,
-        "referrer-policy": "no-referrer",
-        "x-content-type-options": "nosniff",
-        "cache-control": "no-store"
-      }
-      // The page itself holds nothing of the session: the drop-in reads it with the client secret.
-      return id !== undefined && SESSION_ID.test(id)
-        ? HttpServerResponse.text(hostedPage(id), { contentType: "text/html; charset=utf-8", headers })
-        : HttpServerResponse.text(notFoundPage, { status: 404, contentType: "text/html; charset=utf-8", headers })
-    })
+export const checkoutPageRoutes = (vaultOrigin: string | undefined) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.options("/v1/checkout/sessions/:id", preflight),
+    HttpRouter.options("/v1/checkout/sessions/:id/:action", preflight),
+    HttpRouter.get("/v1/checkout/dropin.js", staticAsset(dropinScript, "text/javascript; charset=utf-8")),
+    HttpRouter.get("/v1/checkout/dropin.css", staticAsset(dropinStyle, "text/css; charset=utf-8")),
+    HttpRouter.get(
+      "/checkout/:id",
+      Effect.map(HttpRouter.params, ({ id }) => {
+        const headers = {
+          "content-security-policy": hostedPagePolicy(vaultOrigin),
+          "referrer-policy": "no-referrer",
+          "x-content-type-options": "nosniff",
+          "cache-control": "no-store"
+        }
+        // The page itself holds nothing of the session: the drop-in reads it with the client secret.
+        return id !== undefined && SESSION_ID.test(id)
+          ? HttpServerResponse.text(hostedPage(id), { contentType: "text/html; charset=utf-8", headers })
+          : HttpServerResponse.text(notFoundPage, { status: 404, contentType: "text/html; charset=utf-8", headers })
+      })
+    )
   )
-)

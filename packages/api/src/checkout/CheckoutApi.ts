@@ -14,6 +14,7 @@ import {
   NoProviderAvailable,
   optionalField,
   PaymentCustomerNotFound,
+  PaymentMethodNotFound,
   ProviderNotUsable,
   RerouteCheckout
 } from "@orchestrator/core"
@@ -105,6 +106,7 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
       .addError(apiErrorOf(CheckoutSessionNotFound))
       .addError(apiErrorOf(CheckoutSessionStateConflict))
       .addError(apiErrorOf(CheckoutMethodNotAllowed))
+      .addError(apiErrorOf(PaymentMethodNotFound))
       .addError(apiErrorOf(IdempotencyKeyInUse))
       .addError(apiErrorOf(IdempotencyKeyReused))
       .annotate(OpenApi.Summary, "Pay an open checkout session with its card form's token or an allowed wallet")
@@ -113,7 +115,10 @@ export class CheckoutSessionApi extends HttpApiGroup.make("checkoutSession")
         "Creates the Payment on the session's provider. A rejection answers 200 with status `payment_failed` " +
           "and the failed payment; a 3D Secure challenge leaves it `processing` with `payment.next_action`. A " +
           "redirect method (`{ \"type\": \"paypal\" }`) in `allowed_methods` pays on the connection `ui.wallets` " +
-          "names for it, and its approval redirect is `payment.next_action` likewise."
+          "names for it, and its approval redirect is `payment.next_action` likewise. A vaulted card (`pm_…`) is " +
+          "taken only when it was typed into the card form (`ui.card_form_url`) under this session's client secret; any " +
+          "other answers 404 `resource_missing` and the session stays `open`. After a reroute the same `pm_…` pays " +
+          "the next provider, without its security code (used by the first authorization only)."
       )
   )
   .add(

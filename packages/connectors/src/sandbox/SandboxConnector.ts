@@ -195,5 +195,6 @@ export const sandboxDefinition = (ledger: SandboxLedger["Type"]): ConnectorDefin
   testModeOnly: true,
   cardOfToken: (token) => cardForToken(token)?.card,
   rawCards: true,
+  ownCheckoutForm: true,
   make: (context, settings) => makeSandboxConnector(ledger, context, settings)
 })

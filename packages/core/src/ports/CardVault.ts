@@ -33,6 +33,14 @@ export const previousSchemeTransaction = (request: { readonly offSession: boolea
 /** How a card reached the vault: the merchant's server (raw card data) or the service's card form. */
 export type CardChannel = "raw_api" | "card_form"
 
+/**
+ * Where a card typed into the card form came from: a checkout session's shopper (authorized by its
+ * client secret), whose session alone may then be confirmed with it.
+ */
+export interface CardOrigin {
+  readonly checkoutSessionId: string | null
+}
+
 /** Why a card is decrypted: each decryption is recorded with these, append-only. */
 export interface CardUse {
   readonly purpose: "authorization"
@@ -61,8 +69,14 @@ export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
   readonly tokenize: (
     tenant: Tenant,
     input: CreatePaymentMethod,
-    channel?: CardChannel
+    channel?: CardChannel,
+    origin?: CardOrigin
   ) => Effect.Effect<PaymentMethodResource, CardInvalid | RawCardDataDisabled>
+  /**
+   * The checkout session the card was typed for (through its client secret), or `null` for a card of
+   * the merchant's; a card of another organization or mode is not found.
+   */
+  readonly checkoutSessionOf: (tenant: Tenant, id: string) => Effect.Effect<string | null, PaymentMethodNotFound>
   readonly retrieve: (tenant: Tenant, id: string) => Effect.Effect<PaymentMethodResource, PaymentMethodNotFound>
   /** The card's facts for a payment of this tenant; a card of the other mode is refused as such. */
   readonly forPayment: (

@@ -306,5 +306,10 @@ export interface ConnectorDefinition<Settings = unknown> {
    * may route and fail over to its connections, and its `authorize` gets the card (`vaultCard`).
    */
   readonly rawCards?: boolean
+  /**
+   * Checkout mounts this PSP's own card form, not the vault's, though it takes raw cards (the
+   * sandbox's form, whose test cards script its answers).
+   */
+  readonly ownCheckoutForm?: boolean
   readonly make: (context: ConnectorContext, settings: Settings) => PaymentConnector
 }

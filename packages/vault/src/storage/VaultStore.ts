@@ -16,6 +16,8 @@ export interface CardRow {
   readonly funding: "credit" | "debit" | "prepaid" | "unknown"
   readonly fingerprint: string
   readonly networkTransactionId: string | null
+  /** The checkout session whose shopper typed the card, the one session that may be paid with it. */
+  readonly checkoutSessionId: string | null
   readonly createdAtMillis: number
 }
 

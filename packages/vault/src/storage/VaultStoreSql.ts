@@ -17,6 +17,7 @@ interface CardRecord {
   readonly funding: CardRow["funding"]
   readonly fingerprint: string
   readonly network_transaction_id: string | null
+  readonly checkout_session_id: string | null
   readonly created_at: Date | string
 }
 
@@ -59,10 +60,11 @@ const rowOf = (record: CardRecord): CardRow => ({
   funding: record.funding,
   fingerprint: record.fingerprint,
   networkTransactionId: record.network_transaction_id,
+  checkoutSessionId: record.checkout_session_id ?? null,
   createdAtMillis: new Date(record.created_at).getTime()
 })
 
-/** The vault's tables in PostgreSQL or PGlite (schema `vault`, migrations 0020 and 0021). */
+/** The vault's tables in PostgreSQL or PGlite (schema `vault`, migrations 0020, 0021 and 0029). */
 export const VaultStoreSql = Layer.effect(
   VaultStore,
   Effect.gen(function*() {
@@ -70,10 +72,10 @@ export const VaultStoreSql = Layer.effect(
     return {
       insert: (row) =>
         sql`insert into vault.cards (id, organization_id, livemode, key_version, wrapped_key, ciphertext, brand, last4,
-          exp_month, exp_year, country, funding, fingerprint, created_at)
+          exp_month, exp_year, country, funding, fingerprint, checkout_session_id, created_at)
           values (${row.id}, ${row.organizationId}, ${row.livemode}, ${row.keyVersion}, ${base64(row.wrappedKey)},
           ${base64(row.ciphertext)}, ${row.brand}, ${row.last4}, ${row.expMonth}, ${row.expYear}, ${row.country}, ${row.funding},
-          ${row.fingerprint}, ${new Date(row.createdAtMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
+          ${row.fingerprint}, ${row.checkoutSessionId}, ${new Date(row.createdAtMillis).toISOString()})`.pipe(Effect.asVoid, Effect.orDie),
       find: (organizationId, id) =>
         sql<CardRecord>`select * from vault.cards where organization_id = ${organizationId} and id = ${id}`.pipe(
           Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), rowOf)),

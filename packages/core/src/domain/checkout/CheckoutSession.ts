@@ -49,6 +49,16 @@ export const CheckoutUi = Schema.Struct({
   /** The connection's type (`sandbox`, `stripe`, …): which browser adapter of the drop-in mounts its form. */
   type: field(Schema.String, "That connection's type (`sandbox`, `stripe`, `adyen`, …): which form to mount."),
   publishable_key: field(Schema.NullOr(Schema.String), "The PSP's public key for its card form in the browser, or `null` when it needs none."),
+  /**
+   * The service's own card form (the vault's) when the connection takes vaulted cards: the card is
+   * typed there, vaulted under the session's client secret, and the session confirmed with its `pm_…`,
+   * which a reroute to another PSP pays with again. Sessions made before it existed have none.
+   */
+  card_form_url: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }).annotations({
+    description:
+      "The address of the service's card form (the vault's), whose `pm_…` confirms the session and pays again after a reroute, when the provider takes vaulted cards; " +
+      "`null`: the provider's own form (`type`)."
+  }),
   methods: field(Schema.Array(Schema.String), "The methods this provider offers in the session (`card`, …)."),
   /** Only when `allowed_methods` names a redirect method: each such method with its connection. */
   wallets: optionalField(Schema.Array(CheckoutWallet), "Wallets and local methods the session allows, each with the connection that takes it.")

@@ -1,10 +1,12 @@
 import { Effect, Option } from "effect"
 import type { CheckoutUi } from "../../domain/checkout/CheckoutSession.js"
-import { CARD_METHOD, isRedirectMethod } from "../../domain/payments/PaymentMethodTypes.js"
+import { CARD_METHOD, isRedirectMethod, VAULT_CARD_METHOD } from "../../domain/payments/PaymentMethodTypes.js"
 import { shownAs } from "../../domain/providers/ProviderConnection.js"
 import { displayNameOf } from "../../domain/tenancy/Organization.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import type { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
+import type { PublicUrls } from "../../ports/PublicUrls.js"
+import type { Connectors } from "../connections/Connectors.js"
 import type { ProviderResolution } from "../routing/ProviderResolution.js"
 
 /** What routing is told of a session, whatever the method. */
@@ -37,6 +39,8 @@ export const resolveCheckoutUi = (
     readonly excluded: ReadonlyArray<string>
     /** On a reroute: a wallet no connection is left for is no longer offered, cards still are. */
     readonly dropUnroutableWallets?: boolean
+    /** The vault's card form for a connection of this type (`vaultFormOf`), or `null`. */
+    readonly vaultForm: (type: string) => string | null
   }
 ) =>
   Effect.gen(function*() {
@@ -58,11 +62,20 @@ export const resolveCheckoutUi = (
       display_name: form.display_name,
       type: form.type,
       publishable_key: null,
+      card_form_url: options.vaultForm(form.type),
       methods: methods ?? [CARD_METHOD],
       ...(wallets.length === 0 ? {} : { wallets })
     }
     return ui
   })
+
+/**
+ * The vault's card form for connections of types that take vaulted cards: the card is typed into the
+ * service's form once, and any such PSP (after a reroute too) is paid with it. A connector with a
+ * form of its own for checkout (the sandbox's, whose test cards script its answers) keeps it.
+ */
+export const vaultFormOf = (connectors: Connectors["Type"], urls: PublicUrls["Type"]) => (type: string): string | null =>
+  connectors.takes(type, VAULT_CARD_METHOD) && !connectors.ownCheckoutForm(type) ? `${urls.vaultOrigin ?? new URL(urls.base).origin}/vault/card-form` : null
 
 /** Who the shopper pays, as they see it: the organization's display name in the tenant's mode. */
 export const merchantNameOf = (organizations: OrganizationsRepository["Type"], tenant: Tenant) =>

@@ -20,10 +20,12 @@ import { CustomersRepository } from "../../ports/CustomersRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { KeyMaterial } from "../../ports/KeyMaterial.js"
 import { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
+import { PublicUrls } from "../../ports/PublicUrls.js"
 import { Transactions } from "../../ports/Transactions.js"
+import { Connectors } from "../connections/Connectors.js"
 import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
 import { ProviderResolution } from "../routing/ProviderResolution.js"
-import { merchantNameOf, resolveCheckoutUi } from "./CheckoutMethods.js"
+import { merchantNameOf, resolveCheckoutUi, vaultFormOf } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import type { CheckoutSessionCatchUp } from "./CheckoutSessionCatchUp.js"
 
@@ -42,6 +44,7 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
     const customers = yield* CustomersRepository
     const { clientSecretDerivation } = yield* KeyMaterial
     const keys = yield* IdempotentRequests
+    const vaultForm = vaultFormOf(yield* Connectors, yield* PublicUrls)
     const { current, paymentOf, publicOf, withSecret } = catchUp
 
     const create = Effect.fn("CheckoutSessions.create")(function*(tenant: Tenant, input: CreateCheckoutSession, run: Running = noKey) {
@@ -58,7 +61,12 @@ export const makeCheckoutSessionAccess = (catchUp: CheckoutSessionCatchUp) =>
       const methods = input.allowed_methods ?? null
       const facts = { amount: input.amount, currency: input.currency, country: input.country?.toUpperCase() ?? null }
       const merchantName = yield* merchantNameOf(organizations, tenant)
-      const ui = yield* resolveCheckoutUi(resolution, tenant, facts, methods, { merchantName, provider: input.provider, excluded: [] })
+      const ui = yield* resolveCheckoutUi(resolution, tenant, facts, methods, {
+        merchantName,
+        provider: input.provider,
+        excluded: [],
+        vaultForm
+      })
       const id = yield* ids.make("cs")
       const createdAt = yield* now
       return yield* transactions.run(Effect.gen(function*() {

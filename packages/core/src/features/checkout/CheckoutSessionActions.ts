@@ -1,21 +1,38 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { CheckoutMethodNotAllowed, CheckoutSessionStateConflict } from "../../domain/checkout/CheckoutErrors.js"
 import { type ConfirmCheckout, type RerouteCheckout, toPublic } from "../../domain/checkout/CheckoutSession.js"
 import type { Payment } from "../../domain/payments/Payment.js"
 import { CARD_METHOD, isRedirectMethod } from "../../domain/payments/PaymentMethodTypes.js"
 import type { Tenant } from "../../domain/Tenant.js"
-import { isVaultToken } from "../../ports/CardVault.js"
+import { PaymentMethodNotFound } from "../../domain/vault/VaultErrors.js"
+import { CardVault, isVaultToken } from "../../ports/CardVault.js"
 import { OrganizationsRepository } from "../../ports/OrganizationsRepository.js"
 import { PublicUrls } from "../../ports/PublicUrls.js"
 import { Transactions } from "../../ports/Transactions.js"
+import { Connectors } from "../connections/Connectors.js"
 import { Payments } from "../payments/Payments.js"
 import { ProviderResolution } from "../routing/ProviderResolution.js"
-import { merchantNameOf, providerForMethod, resolveCheckoutUi } from "./CheckoutMethods.js"
+import { merchantNameOf, providerForMethod, resolveCheckoutUi, vaultFormOf } from "./CheckoutMethods.js"
 import { CheckoutRecords } from "./CheckoutRecords.js"
 import { type CheckoutSessionCatchUp, settledBy } from "./CheckoutSessionCatchUp.js"
 
 /**
- * What the customer's browser does to a session: confirm it with a provider's token (one payment),
+ * A vaulted card (pm_…) pays a session only when its shopper typed it into the card form under this
+ * session's client secret: a merchant's stored card, or one made for another session, is not the
+ * shopper's to name, and is answered as not found (whether it exists is not told either).
+ */
+const vaultedCardOfSession = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, sessionId: string, input: ConfirmCheckout) =>
+  Effect.gen(function*() {
+    const token = input.payment_method.type === CARD_METHOD ? input.payment_method.token : null
+    if (!isVaultToken(token)) return
+    const madeFor = Option.isNone(vault) ? null : yield* vault.value.checkoutSessionOf(tenant, token).pipe(
+      Effect.catchTag("PaymentMethodNotFound", () => Effect.succeed(null))
+    )
+    if (madeFor !== sessionId) return yield* new PaymentMethodNotFound({ id: token })
+  })
+
+/**
+ * What the customer's browser does to a session: confirm it with a provider's token or a vaulted card it typed (one payment),
  * reroute it to another provider after a rejection, cancel it.
  */
 export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
@@ -26,6 +43,8 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
     const organizations = yield* OrganizationsRepository
     const transactions = yield* Transactions
     const urls = yield* PublicUrls
+    const vaultForm = vaultFormOf(yield* Connectors, urls)
+    const vault = yield* Effect.serviceOption(CardVault)
     const { current, link, paymentOf, publicOf } = catchUp
 
     const confirm = Effect.fn("CheckoutSessions.confirm")(function*(tenant: Tenant, id: string, input: ConfirmCheckout) {
@@ -34,6 +53,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       if (providerForMethod(before, method) === null) {
         return yield* new CheckoutMethodNotAllowed({ method, allowed: before.allowed_methods ?? [CARD_METHOD] })
       }
+      yield* vaultedCardOfSession(vault, tenant, before.id, input)
       // Taken in a transaction of its own: two confirmations racing, only one pays.
       const session = yield* transactions.run(Effect.gen(function*() {
         const locked = yield* records.lock(tenant, id)
@@ -45,9 +65,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
       // it in the tab's session storage for the way back instead.
       const returnUrl = session.return_url?.split("{CHECKOUT_SESSION_ID}").join(session.id) ??
         urls.checkoutPage(session.id)
-      // A vaulted card (pm_…) is the merchant's to charge, not a shopper's to name: until sessions take
-      // the vault's own form, one sent here is refused like a declined card and nothing is charged.
-      const made = input.payment_method.type === "card" && isVaultToken(input.payment_method.token) ? null : yield* payments.create(tenant, {
+      const made = yield* payments.create(tenant, {
         amount: session.amount,
         currency: session.currency,
         payment_method: input.payment_method,
@@ -116,7 +134,7 @@ export const makeCheckoutSessionActions = (catchUp: CheckoutSessionCatchUp) =>
           country: session.country
         },
         session.allowed_methods,
-        { merchantName: yield* merchantNameOf(organizations, tenant), excluded, dropUnroutableWallets: true }
+        { merchantName: yield* merchantNameOf(organizations, tenant), excluded, dropUnroutableWallets: true, vaultForm }
       ).pipe(
         // Only a forced `provider` is refused as not usable; a reroute never forces one.
         Effect.catchTag("ProviderNotUsable", (error) => Effect.die(error))

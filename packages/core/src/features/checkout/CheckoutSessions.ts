@@ -18,9 +18,11 @@ import type { InvalidCursor, Page, PageRequest } from "../../domain/Pagination.j
 import type { PaymentCustomerNotFound } from "../../domain/payments/PaymentErrors.js"
 import type { NoProviderAvailable, ProviderNotUsable } from "../../domain/routing/RoutingErrors.js"
 import type { Tenant } from "../../domain/Tenant.js"
+import type { PaymentMethodNotFound } from "../../domain/vault/VaultErrors.js"
 import type { CheckoutSessionRef } from "../../ports/CheckoutSessionsRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import type { Job } from "../../ports/Jobs.js"
+import { Connectors } from "../connections/Connectors.js"
 import type { EventConsumer } from "../events/EventDispatch.js"
 import { IdempotentRequests } from "../idempotency/IdempotentRequests.js"
 import { Payments } from "../payments/Payments.js"
@@ -68,7 +70,7 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
     tenant: Tenant,
     id: string,
     input: ConfirmCheckout
-  ) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict | CheckoutMethodNotAllowed>
+  ) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict | CheckoutMethodNotAllowed | PaymentMethodNotFound>
   readonly cancel: (tenant: Tenant, id: string) => Errors<CheckoutSessionNotFound | CheckoutSessionStateConflict>
   readonly reroute: (
     tenant: Tenant,
@@ -87,7 +89,9 @@ export class CheckoutSessions extends Context.Tag("core/CheckoutSessions")<Check
   readonly jobs: ReadonlyArray<Job>
 }>() {
   static readonly layer = Layer.effect(CheckoutSessions, Effect.suspend(() => make)).pipe(
-    Layer.provide(Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, ProviderResolution.layer, Payments.layer, IdempotentRequests.layer))
+    Layer.provide(
+      Layer.mergeAll(IdGenerator.layer, CheckoutRecords.layer, Connectors.layer, ProviderResolution.layer, Payments.layer, IdempotentRequests.layer)
+    )
   )
 }
 

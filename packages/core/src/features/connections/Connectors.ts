@@ -29,6 +29,8 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
   readonly definition: (type: string) => Effect.Effect<ConnectorDefinition, UnknownConnectorType>
   /** Whether connections of `type` can take payments by `method` (the definition's `paymentMethods`). */
   readonly takes: (type: string, method: string) => boolean
+  /** Whether checkout mounts the connector's own card form even though it takes vaulted cards (`ownCheckoutForm`). */
+  readonly ownCheckoutForm: (type: string) => boolean
   /** The connector of a connection whose settings were checked when they were saved. */
   readonly forConnection: (connection: ProviderConnection) => Effect.Effect<PaymentConnector, UnknownConnectorType>
 }>() {
@@ -55,6 +57,7 @@ export class Connectors extends Context.Tag("core/Connectors")<Connectors, {
           const known = Object.hasOwn(definitions, type) ? definitions[type] : undefined
           return connectorTakes(known?.paymentMethods, method, known?.rawCards === true)
         },
+        ownCheckoutForm: (type) => Object.hasOwn(definitions, type) && definitions[type]!.ownCheckoutForm === true,
         forConnection: (connection) => {
           const known = made.get(connection)
           if (known !== undefined) return Effect.succeed(known)

@@ -14,8 +14,10 @@ var pay = function (dropin) {
   }).catch(function (error) { fail(dropin, error) })
 }
 
-// The session confirmed with a card's token or a wallet (`{ type: "paypal" }`).
+// The session confirmed with a card's token or a wallet (`{ type: "paypal" }`). A card vaulted by the
+// vault's form is kept, to pay the next provider with after a reroute.
 var confirmWith = function (dropin, method) {
+  dropin.vaultedCard = method.type === "card" && dropin.session.ui.card_form_url ? method : null
   return api(dropin, "POST", sessionPath(dropin, "confirm"), { payment_method: method }).then(function (answer) {
     setBusy(dropin, false)
     if (answer.status === 200) return render(dropin, answer.json, { confirmed: true })
@@ -48,6 +50,13 @@ var reroute = function (dropin) {
     .then(function (answer) {
       setBusy(dropin, false)
       if (answer.status === 200) {
+        var kept = keptCard(dropin, failed, answer.json)
+        if (kept) {
+          // The next provider takes the same vaulted card: the shopper types nothing again.
+          render(dropin, answer.json, { message: say(dropin.locale, "paying"), kind: "info" })
+          setBusy(dropin, true)
+          return confirmWith(dropin, kept)
+        }
         var text = say(dropin.locale, "retry", { reason: reasonOf(dropin, failed) })
         render(dropin, answer.json, { message: text, kind: "warning" })
         if (dropin.form) dropin.form.focus()
@@ -69,4 +78,15 @@ var reroute = function (dropin) {
 var reasonOf = function (dropin, payment) {
   var code = payment && payment.failure ? payment.failure.code : ""
   return say(dropin.locale, REASONS[code] || "reasonOther")
+}
+
+// Refusals that are the card's own details (or a card the vault cannot open): another provider would
+// refuse them too, so the shopper corrects the card instead.
+var CARD_TO_FIX = ["incorrect_cvc", "incorrect_number", "invalid_expiry", "expired_card", "payment_method_unusable"]
+
+// The vaulted card the failed payment was made with, when the rerouted session's provider takes it too.
+var keptCard = function (dropin, failed, next) {
+  var code = failed && failed.failure ? failed.failure.code : ""
+  if (!dropin.vaultedCard || next.status !== "open" || !next.ui.card_form_url || CARD_TO_FIX.indexOf(code) !== -1) return null
+  return dropin.vaultedCard
 }

@@ -18,6 +18,8 @@ var mount = function (options) {
     session: null,
     form: null,
     formProvider: null,
+    // The vaulted card (`pm_…`) the session was last confirmed with, paid again after a reroute.
+    vaultedCard: null,
     busy: false
   }
   ensureStyle()

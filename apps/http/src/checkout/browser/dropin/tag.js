@@ -6,7 +6,7 @@
 // current provider (each provider type has a browser adapter), confirms with the token that form
 // makes, follows a 3D Secure redirect and picks up again on the way back, and after a rejection
 // reroutes the session to another provider and mounts that provider's form. Card numbers only ever
-// live inside the provider's own frame.
+// live inside the provider's own frame, or the vault's card form (`ui.card_form_url`).
 //
 // The service serves the files of this folder as one classic script, in the order `DropinScript.ts`
 // lists them, inside one "use strict" function: each file is the body's next declarations, sharing

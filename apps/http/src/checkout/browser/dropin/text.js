@@ -47,6 +47,7 @@ var TEXT = {
     reasonExpiry: "The expiry date is incorrect.",
     reasonAuthentication: "Your bank did not confirm the payment.",
     reasonProcessing: "It could not be processed just now.",
+    reasonUnusable: "Your card details could not be used.",
     reasonOther: "It was declined."
   },
   fr: {
@@ -91,6 +92,7 @@ var TEXT = {
     reasonExpiry: "La date d'expiration est incorrecte.",
     reasonAuthentication: "Votre banque n'a pas confirmé le paiement.",
     reasonProcessing: "Il n'a pas pu être traité pour le moment.",
+    reasonUnusable: "Les données de votre carte n'ont pas pu être utilisées.",
     reasonOther: "Il a été refusé."
   },
   de: {
@@ -135,6 +137,7 @@ var TEXT = {
     reasonExpiry: "Das Ablaufdatum ist falsch.",
     reasonAuthentication: "Ihre Bank hat die Zahlung nicht bestätigt.",
     reasonProcessing: "Sie konnte gerade nicht verarbeitet werden.",
+    reasonUnusable: "Ihre Kartendaten konnten nicht verwendet werden.",
     reasonOther: "Sie wurde abgelehnt."
   }
 }
@@ -158,7 +161,9 @@ var REASONS = {
   processing_error: "reasonProcessing",
   try_again_later: "reasonProcessing",
   rate_limited: "reasonProcessing",
-  provider_unavailable: "reasonProcessing"
+  provider_unavailable: "reasonProcessing",
+  // The vault could not open the card it kept: the shopper types it again.
+  payment_method_unusable: "reasonUnusable"
 }
 
 var localeOf = function (wanted) {
