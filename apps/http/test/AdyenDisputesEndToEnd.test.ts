@@ -87,9 +87,9 @@ for (const database of testDatabases()) {
           yield* call(`/v1/disputes/${opened.id}/evidence`, {
             product_description: "Hiking boots, size 44",
             shipping_carrier: "DHL",
-            shipping_tracking_number: "JD014600006281",
-            files: { shipping_documentation: png.json.id }
+            shipping_tracking_number: "JD014600006281"
           })
+          yield* call(`/v1/disputes/${opened.id}/evidence`, { files: { shipping_documentation: png.json.id } })
           const refused = yield* call(`/v1/disputes/${opened.id}/submit`, {})
           expect([refused.status, refused.json.error.code, refused.json.error.dispute.status, refused.json.error.dispute.evidence_submission.status])
             .toEqual([422, "evidence_file_refused", "needs_response", "refused"])
