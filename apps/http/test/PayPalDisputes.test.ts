@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
-import { fakePayPal, testDatabases } from "@orchestrator/testing"
+import { fakePayPal, multipartUploads, OpenApiContract, testDatabases } from "@orchestrator/testing"
 import { Effect } from "effect"
-import { apiCaller } from "./support/Fixtures.js"
+import { apiCaller, EVIDENCE_PDF, uploadEvidenceFile } from "./support/Fixtures.js"
 import { merchant, raw, runJobs, serverLayer } from "./support/TestServer.js"
 
 const WEBHOOK_ID = "8PT597110X687430LFAKE"
@@ -10,7 +10,7 @@ for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
     `PayPal disputes through the HTTP API, against a wire-level fake, on ${database.name}`,
     (it) => {
-      it.scoped("CUSTOMER.DISPUTE.* webhooks open and move the dispute in any order, repeats change nothing; evidence goes by provide-evidence", () =>
+      it.scoped("CUSTOMER.DISPUTE.* webhooks open and move the dispute in any order, repeats change nothing; evidence and its file go by provide-evidence", () =>
         Effect.gen(function*() {
           const paypal = yield* fakePayPal
           const { baseUrl, secret } = yield* merchant()
@@ -65,7 +65,27 @@ for (const database of testDatabases()) {
           })
           expect((yield* call(`/v1/payments/${paid.id}`)).json).toMatchObject({ amount_disputed: 1050, disputed: true })
 
-          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "Wool socks", shipping_carrier: "UPS", shipping_tracking_number: "1Z999" })
+          const file = yield* uploadEvidenceFile(baseUrl, secret, EVIDENCE_PDF, "delivery note.pdf")
+          expect(file.status).toBe(201)
+          yield* call(`/v1/disputes/${opened.id}/evidence`, {
+            product_description: "Wool socks",
+            shipping_carrier: "UPS",
+            shipping_tracking_number: "1Z999",
+            files: { shipping_documentation: file.json.id }
+          })
+          // PayPal refuses the file: nothing is submitted, the evidence stays editable, the reason is ours.
+          paypal.injectFault({ status: 422, issue: "INVALID_EVIDENCE_FILE" })
+          const fileRefused = yield* call(`/v1/disputes/${opened.id}/submit`, {})
+          expect([
+            fileRefused.status,
+            fileRefused.json.error.code,
+            fileRefused.json.error.dispute.status,
+            fileRefused.json.error.dispute.evidence_submission.status
+          ])
+            .toEqual([422, "evidence_file_refused", "needs_response", "refused"])
+          expect(fileRefused.json.error.message).toContain(`${file.json.id} (given as shipping_documentation)`)
+          expect(fileRefused.text).not.toContain("INVALID_EVIDENCE_FILE")
+          expect(paypal.disputes.get(dispute.id)).toMatchObject({ status: "WAITING_FOR_SELLER_RESPONSE", evidences: [], files: [] })
           // PayPal refuses (the due date passed there): the evidence stays editable, and says why in our words.
           paypal.moveDispute(dispute.id, { dueDate: "2026-01-01T00:00:00Z", at: "2026-11-22T08:00:00Z" })
           const refused = yield* call(`/v1/disputes/${opened.id}/submit`, {})
@@ -74,7 +94,16 @@ for (const database of testDatabases()) {
           paypal.moveDispute(dispute.id, { dueDate: "2099-01-01T00:00:00Z", at: "2026-11-22T08:00:00Z" })
           const submitted = yield* call(`/v1/disputes/${opened.id}/submit`, {})
           expect([submitted.status, submitted.json.status, submitted.json.evidence_submission.status]).toEqual([200, "under_review", "submitted"])
-          expect(paypal.disputes.get(dispute.id)!.evidences.map((evidence) => evidence.evidence_type)).toEqual(["PROOF_OF_FULFILLMENT", "ITEM_DESCRIPTION"])
+          expect(paypal.disputes.get(dispute.id)!.evidences.map((evidence) => [evidence.evidence_type, evidence.documents])).toEqual([
+            ["PROOF_OF_FULFILLMENT", undefined],
+            ["ITEM_DESCRIPTION", undefined],
+            ["ADDITIONAL_PROOF_OF_SHIPMENT", [{ name: `${file.json.id}.pdf` }]]
+          ])
+          // The file's bytes arrived as uploaded, as an evidence-file part; the request is as PayPal's document declares it.
+          expect(paypal.disputes.get(dispute.id)!.files).toEqual([{ filename: `${file.json.id}.pdf`, type: "application/pdf", bytes: EVIDENCE_PDF }])
+          const sent = paypal.exchanges.filter((exchange) => exchange.url.endsWith("/provide-evidence")).at(-1)!
+          expect(multipartUploads(sent.bytes!, sent.headers["content-type"])!.map((part) => part.name)).toEqual(["input", "evidence-file"])
+          expect(OpenApiContract.paypalDisputes().checkRequest(sent)).toEqual([])
 
           // Resolved in the merchant's favour: won, the money given back to the payment.
           paypal.moveDispute(dispute.id, { status: "RESOLVED", outcome: "RESOLVED_SELLER_FAVOUR", at: "2026-11-25T08:00:00Z" })

@@ -3,7 +3,7 @@ import { type FakeAdyen, fakeAdyen, type NotificationFields, OpenApiContract } f
 import { Effect, Schema } from "effect"
 import { makeAdyenConnector } from "../src/adyen/AdyenConnector.js"
 import { AdyenSettings } from "../src/adyen/AdyenSettings.js"
-import { fetchHttp, pspContext } from "./pspFixtures.js"
+import { evidenceFile, fetchHttp, pspContext } from "./pspFixtures.js"
 
 const HMAC_KEY = "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
 const webhooks = OpenApiContract.adyenWebhooks()
@@ -135,6 +135,57 @@ describe("Adyen's Disputes API (v30) on the wire", () => {
       expect(yield* disputes.accept({ pspDisputeId: "DISPUTE0004", pspPaymentId: null })).toEqual({ _tag: "Done" })
       expect(fake.disputes.get("DISPUTE0004")!.status).toBe("Accepted")
       expect(yield* disputes.accept({ pspDisputeId: "NOSUCHDISPUTE", pspPaymentId: null })).toMatchObject({ _tag: "Refused" })
+      for (const exchange of fake.exchanges) {
+        expect([exchange.url, disputesDocument.checkRequest(exchange)]).toEqual([exchange.url, []])
+        expect([exchange.url, exchange.status, disputesDocument.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])
+      }
+    }))
+
+  it.scoped("files: each supplied as it was uploaded (base64) beside the text's PDF, of the reason's type for its kind; a refused one in our words", () =>
+    Effect.gen(function*() {
+      const fake = yield* fakeAdyen
+      const disputes = (yield* adyen(fake)).disputes!
+      const pdf = new Uint8Array([...new TextEncoder().encode("%PDF-1.4\n%"), 0xe2, 0xe3, 0xcf, 0xd3, ...new TextEncoder().encode("\n%%EOF\n")])
+      const jpg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0xff, 0xd9])
+      // Only the reason that needs a proof of delivery: the shipping file is that proof, the receipt its defense material.
+      fake.openDispute("DISPUTE0005", [{
+        defenseReasonCode: "GoodsOrServicesProvided",
+        documentTypes: [{ code: "ProofOfDelivery", requirementLevel: "Required" }, { code: "DefenseMaterial", requirementLevel: "Optional" }]
+      }])
+      const files = [evidenceFile("shipping_documentation", "file_ours1", "pdf", pdf, "pod.pdf"), evidenceFile("receipt", "file_ours2", "jpg", jpg, null)]
+      expect(yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0005", pspPaymentId: null, reason: "product_not_received", evidence: {}, files }))
+        .toEqual({ _tag: "Done" })
+      // No text: the files alone fill the required type, no PDF of ours beside them.
+      expect(fake.disputes.get("DISPUTE0005")!.documents.map((document) => [document.defenseDocumentTypeCode, document.contentType])).toEqual([
+        ["ProofOfDelivery", "application/pdf"],
+        ["DefenseMaterial", "image/jpeg"]
+      ])
+      expect(fake.disputes.get("DISPUTE0005")!.documents.map((document) => new Uint8Array(Buffer.from(document.content, "base64")))).toEqual([pdf, jpg])
+      expect(fake.disputes.get("DISPUTE0005")).toMatchObject({ status: "Responded", defendedWith: "GoodsOrServicesProvided" })
+
+      // With text, our PDF goes first as the required type, the file beside it in a call of its own.
+      fake.openDispute("DISPUTE0006")
+      expect(
+        yield* disputes.submitEvidence({
+          pspDisputeId: "DISPUTE0006",
+          pspPaymentId: null,
+          reason: "general",
+          evidence: { receipt: "Order 1" },
+          files: [files[1]!]
+        })
+      ).toEqual({ _tag: "Done" })
+      expect(fake.disputes.get("DISPUTE0006")!.documents.map((document) => [document.defenseDocumentTypeCode, document.contentType])).toEqual([
+        ["DefenseMaterial", "application/pdf"],
+        ["DefenseMaterial", "image/jpeg"]
+      ])
+
+      // Adyen takes no PNG: the file is refused, named in our words, and the dispute is not defended.
+      fake.openDispute("DISPUTE0007")
+      const png = evidenceFile("uncategorized_file", "file_ours3", "png", new Uint8Array([0x89, 0x50, 0x4e, 0x47]), null)
+      const refused = yield* disputes.submitEvidence({ pspDisputeId: "DISPUTE0007", pspPaymentId: null, reason: "general", evidence: {}, files: [png] })
+      expect(refused).toMatchObject({ _tag: "Refused", code: "evidence_file_refused", providerMessage: expect.stringContaining("image/png") })
+      expect(refused._tag === "Refused" && refused.message).toContain("file_ours3 (given as uncategorized_file)")
+      expect(fake.disputes.get("DISPUTE0007")).toMatchObject({ status: "Unresponded", defendedWith: undefined })
       for (const exchange of fake.exchanges) {
         expect([exchange.url, disputesDocument.checkRequest(exchange)]).toEqual([exchange.url, []])
         expect([exchange.url, exchange.status, disputesDocument.checkResponse(exchange)]).toEqual([exchange.url, exchange.status, []])

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { type FakePayPal, fakePayPal, multipartParts } from "@orchestrator/testing"
+import { type FakePayPal, fakePayPal, multipartParts, multipartUploads } from "@orchestrator/testing"
 import { Effect } from "effect"
 import { approveAt, disputeErrors, evidenceErrors, expectPayPalContract, paypal, paypalPayment, WEBHOOK_ID, webhookEventErrors } from "./paypalFixtures.js"
+import { evidenceFile } from "./pspFixtures.js"
 
 const incoming = (body: string, headers: Record<string, string>) => ({ body: new TextEncoder().encode(body), headers })
 
@@ -133,5 +134,81 @@ describe("PayPal's customer disputes against a wire-level fake", () => {
       expect(yield* disputes.accept({ pspDisputeId: accepted.id, pspPaymentId: orderId })).toEqual({ _tag: "Done" })
       expect(fake.disputes.get(accepted.id)).toMatchObject({ status: "RESOLVED", outcome: "ACCEPTED", acceptance: { note: expect.any(String) } })
       expectPayPalContract(fake)
+    }))
+
+  /** A small PDF with the binary comment line real ones have: bytes no text encoding keeps. */
+  const pdf = new Uint8Array([...new TextEncoder().encode("%PDF-1.4\n%"), 0xe2, 0xe3, 0xcf, 0xd3, ...new TextEncoder().encode("\n%%EOF\n")])
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff])
+
+  it.scoped("files go beside the input as evidence-file parts, byte for byte, each named in the documents of the evidence of its kind", () =>
+    Effect.gen(function*() {
+      const { connector, fake, orderId } = yield* captured
+      const opened = fake.openDispute(orderId)
+      const files = [
+        evidenceFile("receipt", "file_ours1", "pdf", pdf, "receipt (1).pdf"),
+        evidenceFile("shipping_documentation", "file_ours2", "png", png, null),
+        evidenceFile("refund_policy", "file_ours3", "pdf", pdf, "terms.pdf")
+      ]
+      const submitted = yield* connector.disputes!.submitEvidence({
+        pspDisputeId: opened.id,
+        pspPaymentId: orderId,
+        reason: "product_not_received",
+        evidence: { receipt: "Order #1", shipping_tracking_number: "JD014600006281", shipping_carrier: "DHL" },
+        files
+      })
+      expect(submitted).toEqual({ _tag: "Done" })
+      const sent = fake.exchanges.at(-1)!
+      const parts = multipartUploads(sent.bytes!, sent.headers["content-type"])!
+      expect(parts.map((part) => [part.name, part.filename, part.type])).toEqual([
+        ["input", undefined, "application/json"],
+        ["evidence-file", "file_ours1.pdf", "application/pdf"],
+        ["evidence-file", "file_ours2.png", "image/png"],
+        ["evidence-file", "file_ours3.pdf", "application/pdf"]
+      ])
+      expect(parts.slice(1).map((part) => part.bytes)).toEqual([pdf, png, pdf])
+      const evidences = JSON.parse(new TextDecoder().decode(parts[0]!.bytes)).evidences
+      expect(evidences).toEqual([
+        { evidence_type: "PROOF_OF_FULFILLMENT", evidence_info: { tracking_info: [{ carrier_name: "DHL", tracking_number: "JD014600006281" }] } },
+        { evidence_type: "PROOF_OF_RECEIPT_COPY", notes: "Order #1", documents: [{ name: "file_ours1.pdf" }] },
+        { evidence_type: "ADDITIONAL_PROOF_OF_SHIPMENT", documents: [{ name: "file_ours2.png" }] },
+        { evidence_type: "RETURN_POLICY", documents: [{ name: "file_ours3.pdf" }] }
+      ])
+      for (const each of evidences) expect(evidenceErrors(each)).toEqual([])
+      expect(fake.disputes.get(opened.id)!.files.map((file) => [file.filename, file.bytes])).toEqual([
+        ["file_ours1.pdf", pdf],
+        ["file_ours2.png", png],
+        ["file_ours3.pdf", pdf]
+      ])
+      expectPayPalContract(fake)
+    }))
+
+  it.scoped("PayPal refusing a file is evidence_file_refused in our words, naming it; another refusal keeps its own code", () =>
+    Effect.gen(function*() {
+      const { connector, fake, orderId } = yield* captured
+      const opened = fake.openDispute(orderId)
+      const submit = (files: ReadonlyArray<ReturnType<typeof evidenceFile>>) =>
+        connector.disputes!.submitEvidence({ pspDisputeId: opened.id, pspPaymentId: orderId, reason: "general", evidence: {}, files })
+      fake.injectFault({ status: 422, issue: "INVALID_EVIDENCE_FILE" })
+      const refused = yield* submit([evidenceFile("uncategorized_file", "file_ours4", "pdf", pdf, null)])
+      expect(refused).toMatchObject({ _tag: "Refused", code: "evidence_file_refused", providerMessage: expect.stringContaining("INVALID_EVIDENCE_FILE") })
+      expect(refused._tag === "Refused" && refused.message).toContain("file_ours4 (given as uncategorized_file)")
+      expect(refused._tag === "Refused" && refused.message).not.toContain("INVALID_EVIDENCE_FILE")
+      const two = [evidenceFile("receipt", "file_ours5", "pdf", pdf, null), evidenceFile("receipt", "file_ours6", "png", png, null)]
+      fake.injectFault({ status: 422, issue: "INVALID_EVIDENCE_FILE" })
+      const either = yield* submit(two)
+      expect(either).toMatchObject({ _tag: "Refused", code: "evidence_file_refused" })
+      expect(either._tag === "Refused" && either.message).toContain("file_ours5 (given as receipt), file_ours6 (given as receipt)")
+      expect(fake.disputes.get(opened.id)).toMatchObject({ status: "WAITING_FOR_SELLER_RESPONSE", evidences: [], files: [] })
+
+      // Past the due date, the refusal is not the file's.
+      const late = fake.openDispute(orderId, { dueDate: "2026-01-01T00:00:00Z", at: "2025-12-20T00:00:00Z" })
+      const lateAnswer = yield* connector.disputes!.submitEvidence({
+        pspDisputeId: late.id,
+        pspPaymentId: orderId,
+        reason: "general",
+        evidence: {},
+        files: two
+      })
+      expect(lateAnswer).toMatchObject({ _tag: "Refused", code: "invalid_request", providerMessage: expect.stringContaining("RESPONSE_DUE_DATE_PASSED") })
     }))
 })

@@ -80,14 +80,15 @@ export class DisputesApi extends HttpApiGroup.make("disputes")
         "Sends the saved evidence to the provider and submits it, in the provider's own terms (Stripe: each file uploaded to " +
           "Stripe's files (`purpose=dispute_evidence`) and named in its evidence field of the same kind, then `evidence[...]` " +
           "with `submit`; Checkout.com: each file uploaded by `POST /files` and named in its `*_file` field of the evidence `PUT`, " +
-          "then submitted; PayPal: `provide-evidence`; Adyen: the evidence as a PDF by " +
-          "`supplyDefenseDocument`, then `defendDispute` under a reason from `retrieveApplicableDefenseReasons`; the sandbox decides it by its text " +
+          "then submitted; PayPal: `provide-evidence`, each file an `evidence-file` part named in the documents of its kind's evidence; " +
+          "Adyen: the text as a PDF and each file as it was uploaded by `supplyDefenseDocument`, then `defendDispute` under a reason " +
+          "from `retrieveApplicableDefenseReasons`; the sandbox decides it by its text " +
           "and takes files). The dispute moves to `under_review` " +
           "(`dispute.evidence_submitted`). A refusal by the provider answers 422 and leaves the evidence editable, " +
           "`evidence_submission.failure` saying why; a provider whose disputes are not answered by API here (Mollie, whose chargebacks " +
           "are read only) answers 422 `not_supported`: answer in its dashboard. A file the provider refuses answers 422 " +
-          "`evidence_file_refused`, naming it, with nothing submitted. Evidence with files, to a provider they " +
-          "cannot be sent to from here yet (PayPal, Adyen), answers 422 `evidence_files_not_supported` and sends nothing."
+          "`evidence_file_refused`, naming it, with nothing submitted. Evidence with files, to a provider whose connector " +
+          "cannot send them (none of those above), answers 422 `evidence_files_not_supported` and sends nothing."
       )
   )
   .add(

@@ -38,6 +38,9 @@ const wrap = (line: string): ReadonlyArray<string> => {
   return [...lines, rest]
 }
 
+/** Whether the evidence says anything in text (else its lines are only that the merchant contests). */
+export const evidenceHasText = (evidence: DisputeEvidence) => LABELS.some(([key]) => evidence[key] !== undefined)
+
 /** The evidence as lines: each field given, under its label. */
 export const evidenceLines = (evidence: DisputeEvidence): ReadonlyArray<string> => {
   const lines = LABELS.flatMap(([key, label]) => {

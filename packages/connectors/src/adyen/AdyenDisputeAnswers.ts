@@ -1,7 +1,15 @@
-import { DisputeActionOutcome, type DisputeEvidence, type DisputeOperations } from "@orchestrator/core"
-import { Effect, Schema } from "effect"
+import {
+  DisputeActionOutcome,
+  type DisputeEvidence,
+  type DisputeOperations,
+  type EvidenceFileContents,
+  type EvidenceFileField,
+  FILE_MEDIA_TYPES
+} from "@orchestrator/core"
+import { Effect, Encoding, Schema } from "effect"
+import { evidenceFilesRefused } from "../transport/MultipartForm.js"
 import { type AdyenCall, read, refusal } from "./AdyenApi.js"
-import { evidenceLines, textPdf } from "./AdyenDefenseDocument.js"
+import { evidenceHasText, evidenceLines, textPdf } from "./AdyenDefenseDocument.js"
 
 /** Every answer of Adyen's Disputes API carries whether it did it, and why not (`DisputeServiceResult`). */
 const ServiceResult = Schema.Struct({
@@ -26,13 +34,31 @@ type DefenseReason = NonNullable<typeof DefenseReasons.Type["defenseReasons"]>[n
  */
 const PREFERRED = ["SupplyDefenseMaterial", "GoodsOrServicesProvided", "AdditionalInformation"]
 
-/** The defense reason the evidence is sent under, and the document type it goes as: what the reason requires first. */
+/** Adyen's document type codes that say what each kind of our files is, as its documentation names them. */
+const FILE_DOCUMENT_TYPES: { readonly [Field in EvidenceFileField]: RegExp } = {
+  receipt: /Invoice|Receipt/i,
+  customer_communication: /Correspondence|Communication/i,
+  shipping_documentation: /Delivery|Shipping|Shipment/i,
+  refund_policy: /Policy|Terms/i,
+  cancellation_policy: /Policy|Terms|Cancel/i,
+  uncategorized_file: /DefenseMaterial/
+}
+
+/**
+ * The defense reason the evidence is sent under, the document type its text goes as (what the reason
+ * requires first), and the type each kind of file goes as: the reason's type naming that kind, else
+ * its general `DefenseMaterial`, else the type the text goes as.
+ */
 export const chooseDefense = (reasons: ReadonlyArray<DefenseReason>) => {
   const reason = PREFERRED.map((code) => reasons.find((each) => each.defenseReasonCode === code)).find((each) => each !== undefined) ?? reasons[0]
   if (reason === undefined) return undefined
   const types = reason.defenseDocumentTypes ?? []
   const type = types.find((each) => each.requirementLevel === "Required" || each.requirementLevel === "OneOrMore") ?? types[0]
-  return { reasonCode: reason.defenseReasonCode, documentType: type?.defenseDocumentTypeCode ?? "DefenseMaterial" }
+  const documentType = type?.defenseDocumentTypeCode ?? "DefenseMaterial"
+  const codes = types.map((each) => each.defenseDocumentTypeCode)
+  const fileDocumentType = (field: EvidenceFileField) =>
+    codes.find((code) => FILE_DOCUMENT_TYPES[field].test(code)) ?? codes.find((code) => code === "DefenseMaterial") ?? documentType
+  return { reasonCode: reason.defenseReasonCode, documentType, fileDocumentType }
 }
 
 const refused = (code: string, message: string, providerMessage?: string) => DisputeActionOutcome.Refused({ code, message, providerMessage })
@@ -54,22 +80,32 @@ const ask = <A extends typeof ServiceResult.Type, I>(call: AdyenCall, schema: Sc
 
 /**
  * Evidence as Adyen takes it: the applicable defense reasons read (`retrieveApplicableDefenseReasons`),
- * the evidence supplied as one PDF of the reason's document type (`supplyDefenseDocument`), then the
- * dispute defended under that reason (`defendDispute`). Accepting is `acceptDispute`.
+ * the evidence's text supplied as one PDF of the reason's document type (`supplyDefenseDocument`), then
+ * its files in one more (each as it was uploaded, base64, of the type its kind goes as; Adyen takes
+ * them all or none), then the dispute defended under that reason (`defendDispute`). Accepting is
+ * `acceptDispute`.
  */
 export const adyenDisputes = (call: AdyenCall): DisputeOperations => ({
-  submitEvidence: ({ evidence, pspDisputeId }) =>
+  takesFiles: true,
+  submitEvidence: ({ evidence, files = [], pspDisputeId }) =>
     Effect.gen(function*() {
       const dispute = { disputePspReference: pspDisputeId }
       const reasons = yield* ask(call, DefenseReasons, "retrieve defense reasons", "/retrieveApplicableDefenseReasons", dispute)
       if (reasons.refused !== undefined) return reasons.refused
       const defense = chooseDefense(reasons.result.defenseReasons ?? [])
       if (defense === undefined) return refused("dispute_not_defendable", "The provider offers no way to defend this dispute.")
-      const supplied = yield* ask(call, ServiceResult, "supply defense document", "/supplyDefenseDocument", {
-        ...dispute,
-        defenseDocuments: [{ defenseDocumentTypeCode: defense.documentType, contentType: "application/pdf", content: defenseContent(evidence) }]
-      })
-      if (supplied.refused !== undefined) return supplied.refused
+      const supply = (defenseDocuments: ReadonlyArray<Record<string, string>>) =>
+        ask(call, ServiceResult, "supply defense document", "/supplyDefenseDocument", { ...dispute, defenseDocuments })
+      // Our PDF goes unless files alone fill the reason's document type (without text it says only that the merchant contests).
+      if (evidenceHasText(evidence) || !files.some((file) => defense.fileDocumentType(file.field) === defense.documentType)) {
+        const supplied = yield* supply([{ defenseDocumentTypeCode: defense.documentType, contentType: "application/pdf", content: defenseContent(evidence) }])
+        if (supplied.refused !== undefined) return supplied.refused
+      }
+      if (files.length > 0) {
+        // A call of their own, after our PDF (one Adyen takes): a refusal of it is of the merchant's files.
+        const supplied = yield* supply(files.map((file) => defenseDocumentOf(file, defense.fileDocumentType(file.field))))
+        if (supplied.refused !== undefined) return evidenceFilesRefused(files, supplied.refused.providerMessage)
+      }
       const defended = yield* ask(call, ServiceResult, "defend dispute", "/defendDispute", { ...dispute, defenseReasonCode: defense.reasonCode })
       return defended.refused ?? DisputeActionOutcome.Done()
     }),
@@ -78,6 +114,13 @@ export const adyenDisputes = (call: AdyenCall): DisputeOperations => ({
       ask(call, ServiceResult, "accept dispute", "/acceptDispute", { disputePspReference: pspDisputeId }),
       (answer) => answer.refused ?? DisputeActionOutcome.Done()
     )
+})
+
+/** An evidence file as Adyen's `DefenseDocument`: its bytes base64, under the media type its content was read as. */
+export const defenseDocumentOf = ({ contents, file }: EvidenceFileContents, defenseDocumentTypeCode: string) => ({
+  defenseDocumentTypeCode,
+  contentType: FILE_MEDIA_TYPES[file.type],
+  content: Encoding.encodeBase64(contents)
 })
 
 /** The evidence as the content of Adyen's `DefenseDocument`: a PDF, base64. */

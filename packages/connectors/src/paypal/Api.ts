@@ -14,7 +14,7 @@ export type PayPalCall = (what: string, request: {
   readonly path: string
   readonly body?: unknown
   /** A body already encoded (a webhook event sent back exactly as it came, a multipart form). */
-  readonly rawBody?: string
+  readonly rawBody?: string | Uint8Array
   /** The body's media type when it is not JSON (`multipart/form-data; boundary=…`). */
   readonly contentType?: string
   readonly requestId?: string

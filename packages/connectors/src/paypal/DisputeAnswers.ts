@@ -1,5 +1,6 @@
-import { DisputeActionOutcome, type DisputeEvidence, type DisputeOperations } from "@orchestrator/core"
+import { DisputeActionOutcome, type DisputeEvidence, type DisputeOperations, type EvidenceFileContents, type EvidenceFileField } from "@orchestrator/core"
 import { Effect } from "effect"
+import { boundaryFor, encodeMultipart, evidenceFilePart, evidenceFilesRefused, type MultipartField } from "../transport/MultipartForm.js"
 import { path, type PayPalCall, read } from "./Api.js"
 import { factOfPayPalDispute, PayPalDispute } from "./Disputes.js"
 import { failureOf } from "./Errors.js"
@@ -37,12 +38,30 @@ const trackingOf = (carrier: string | undefined, trackingNumber: string) => {
     : { carrier_name: "OTHER", carrier_name_other: carrier === undefined || carrier === "" ? "Unknown" : carrier, tracking_number: trackingNumber }
 }
 
+/** The PayPal evidence type each kind of our files goes under (PROOF_OF_FULFILLMENT takes tracking, not documents). */
+const PAYPAL_FILE_TYPES: { readonly [Field in EvidenceFileField]: string } = {
+  receipt: "PROOF_OF_RECEIPT_COPY",
+  shipping_documentation: "ADDITIONAL_PROOF_OF_SHIPMENT",
+  refund_policy: "RETURN_POLICY",
+  cancellation_policy: "RETURN_POLICY",
+  customer_communication: "OTHER",
+  uncategorized_file: "OTHER"
+}
+
+/**
+ * A file's name at PayPal: its id and type, which PayPal's document name pattern
+ * (`^[A-Za-z0-9-_,\s]+[.]{1}[A-Za-z]+$`) always takes and no two files share (a merchant's own file
+ * name may hold any character).
+ */
+export const paypalDocumentName = ({ file }: EvidenceFileContents) => `${file.id.replace(/[^A-Za-z0-9_-]/g, "_")}.${file.type}`
+
 /**
  * Our evidence as PayPal's `evidences`: the shipment as PROOF_OF_FULFILLMENT (its tracking), the
  * product as ITEM_DESCRIPTION, the receipt as PROOF_OF_RECEIPT_COPY, the policies as RETURN_POLICY,
- * and the rest as OTHER. Evidence with nothing in it still answers the dispute (PayPal needs one).
+ * and the rest as OTHER; each file named in the `documents` of the evidence of its kind
+ * (`PAYPAL_FILE_TYPES`). Evidence with nothing in it still answers the dispute (PayPal needs one).
  */
-export const paypalEvidencesOf = (evidence: DisputeEvidence): ReadonlyArray<Record<string, unknown>> => {
+export const paypalEvidencesOf = (evidence: DisputeEvidence, files: ReadonlyArray<EvidenceFileContents> = []): ReadonlyArray<Record<string, unknown>> => {
   const typed: Array<readonly [string, string | undefined]> = [
     ["ITEM_DESCRIPTION", notes(evidence.product_description)],
     ["PROOF_OF_RECEIPT_COPY", notes(evidence.receipt)],
@@ -58,6 +77,13 @@ export const paypalEvidencesOf = (evidence: DisputeEvidence): ReadonlyArray<Reco
     ]
   ]
   const evidences: Array<Record<string, unknown>> = typed.flatMap(([evidence_type, text]) => text === undefined ? [] : [{ evidence_type, notes: text }])
+  for (const file of files) {
+    const evidence_type = PAYPAL_FILE_TYPES[file.field]
+    const index = evidences.findIndex((each) => each.evidence_type === evidence_type)
+    const documents = [...((evidences[index]?.documents as ReadonlyArray<unknown> | undefined) ?? []), { name: paypalDocumentName(file) }]
+    if (index < 0) evidences.push({ evidence_type, documents })
+    else evidences[index] = { ...evidences[index], documents }
+  }
   if (evidence.shipping_tracking_number !== undefined) {
     evidences.unshift({
       evidence_type: "PROOF_OF_FULFILLMENT",
@@ -68,35 +94,54 @@ export const paypalEvidencesOf = (evidence: DisputeEvidence): ReadonlyArray<Reco
   return evidences.length === 0 ? [{ evidence_type: "OTHER", notes: "The merchant contests this dispute." }] : evidences
 }
 
-/** A multipart/form-data body of one part, `input`, holding the request's JSON (as PayPal's dispute actions take it). */
-export const multipartInput = (input: unknown) => {
-  const boundary = `----orchestrator${globalThis.crypto.randomUUID().replace(/-/g, "")}`
-  const body = `--${boundary}\r\nContent-Disposition: form-data; name="input"\r\nContent-Type: application/json\r\n\r\n${
-    JSON.stringify(input)
-  }\r\n--${boundary}--\r\n`
-  return { rawBody: body, contentType: `multipart/form-data; boundary=${boundary}` }
+/**
+ * A dispute action's multipart/form-data body, as PayPal takes them: the request's JSON in the part
+ * `input`, each file beside it as a part `evidence-file` under its document name. The boundary is
+ * the same for the same dispute and files (a repeat sends the same bytes).
+ */
+export const multipartInput = (disputeId: string, input: unknown, files: ReadonlyArray<EvidenceFileContents> = []) => {
+  const parts: Array<MultipartField> = [
+    { name: "input", type: "application/json", value: JSON.stringify(input) },
+    ...files.map((file) => ({ ...evidenceFilePart("evidence-file", file), filename: paypalDocumentName(file) }))
+  ]
+  const { body, contentType } = encodeMultipart(parts, boundaryFor(disputeId, files.map((file) => file.contents)))
+  return { rawBody: body, contentType }
 }
 
+/** PayPal's issues that say a document was not taken (its type, size or name). */
+const FILE_ISSUE = /FILE|DOCUMENT/
+
 /** One dispute action: `Done` on a 2xx, else PayPal's refusal in our words (its own kept apart). */
-const answered = (call: PayPalCall, what: string, disputeId: string, action: string, input: unknown) =>
+const answered = (
+  call: PayPalCall,
+  what: string,
+  disputeId: string,
+  action: string,
+  input: unknown,
+  files: ReadonlyArray<EvidenceFileContents> = []
+) =>
   Effect.map(
-    call(what, { method: "POST", path: `/v1/customer/disputes/${path(disputeId)}/${action}`, ...multipartInput(input) }),
+    call(what, { method: "POST", path: `/v1/customer/disputes/${path(disputeId)}/${action}`, ...multipartInput(disputeId, input, files) }),
     (answer) => {
       if (answer._tag === "Ok") return DisputeActionOutcome.Done()
       const { code, message, providerMessage } = failureOf(answer.error, answer.status)
-      return answer.status === 404
-        ? DisputeActionOutcome.Refused({ code: "dispute_not_found", message: "The provider knows no such dispute on this connection.", providerMessage })
+      if (answer.status === 404) {
+        return DisputeActionOutcome.Refused({ code: "dispute_not_found", message: "The provider knows no such dispute on this connection.", providerMessage })
+      }
+      return files.length > 0 && answer.error.details?.some((detail) => FILE_ISSUE.test(detail.issue)) === true
+        ? evidenceFilesRefused(files, providerMessage)
         : DisputeActionOutcome.Refused({ code, message, providerMessage })
     }
   )
 
 /**
- * Evidence by `provide-evidence` (its submission: PayPal reviews what it receives), acceptance by
+ * Evidence by `provide-evidence` with its files (its submission: PayPal reviews what it receives), acceptance by
  * `accept-claim`, and the dispute read by `GET /v1/customer/disputes/{id}` (dated by its `update_time`).
  */
 export const paypalDisputes = (call: PayPalCall): DisputeOperations => ({
-  submitEvidence: ({ evidence, pspDisputeId }) =>
-    answered(call, "provide dispute evidence", pspDisputeId, "provide-evidence", { evidences: paypalEvidencesOf(evidence) }),
+  takesFiles: true,
+  submitEvidence: ({ evidence, files = [], pspDisputeId }) =>
+    answered(call, "provide dispute evidence", pspDisputeId, "provide-evidence", { evidences: paypalEvidencesOf(evidence, files) }, files),
   accept: ({ pspDisputeId }) => answered(call, "accept dispute claim", pspDisputeId, "accept-claim", { note: "The merchant accepts the claim." }),
   read: ({ pspDisputeId }) =>
     Effect.gen(function*() {

@@ -1,8 +1,8 @@
 import { DisputeActionOutcome, type EvidenceFileContents, FILE_MEDIA_TYPES } from "@orchestrator/core"
 
-/** A part of a multipart/form-data body: a text field, or a file with its name, media type and bytes. */
+/** A part of a multipart/form-data body: a text field (with its media type when not plain text), or a file with its name, media type and bytes. */
 export type MultipartField =
-  | { readonly name: string; readonly value: string }
+  | { readonly name: string; readonly value: string; readonly type?: string }
   | { readonly name: string; readonly filename: string; readonly type: string; readonly contents: Uint8Array }
 
 /** A multipart/form-data body, encoded, with the content type that names its boundary. */
@@ -27,7 +27,9 @@ export const encodeMultipart = (fields: ReadonlyArray<MultipartField>, boundary:
       ? `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(field.name)}"; filename="${
         quoted(field.filename)
       }"\r\nContent-Type: ${field.type}\r\n\r\n`
-      : `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(field.name)}"\r\n\r\n`
+      : `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(field.name)}"\r\n${
+        field.type === undefined ? "" : `Content-Type: ${field.type}\r\n`
+      }\r\n`
     chunks.push(encoder.encode(head), "contents" in field ? field.contents : encoder.encode(field.value), encoder.encode("\r\n"))
   }
   chunks.push(encoder.encode(`--${boundary}--\r\n`))
@@ -68,3 +70,18 @@ export const evidenceFileRefused = ({ field, file }: EvidenceFileContents, provi
     message: `The provider refused the evidence file ${file.id} (given as ${field}): replace or remove it, then submit again. Nothing was submitted.`,
     providerMessage
   })
+
+/**
+ * A PSP refused a request holding several evidence files without saying which: in our words, naming
+ * each (one file: `evidenceFileRefused`); the request was refused whole, so nothing was submitted.
+ */
+export const evidenceFilesRefused = (files: ReadonlyArray<EvidenceFileContents>, providerMessage: string | undefined) =>
+  files.length === 1
+    ? evidenceFileRefused(files[0]!, providerMessage)
+    : DisputeActionOutcome.Refused({
+      code: "evidence_file_refused",
+      message: `The provider refused one of the evidence files ${
+        files.map(({ field, file }) => `${file.id} (given as ${field})`).join(", ")
+      }: replace or remove it, then submit again. Nothing was submitted.`,
+      providerMessage
+    })

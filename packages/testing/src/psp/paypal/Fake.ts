@@ -112,17 +112,18 @@ export const startFakePayPal = async (
         ? undefined
         : paypalError(401, "INVALID_TOKEN", "Access Token not found in cache.")
     },
-    keyedMethod: (method, url) => method === "POST" && url.pathname.startsWith("/v2/"),
+    // Dispute actions carry no PayPal-Request-Id, but take injected faults (a refused evidence file).
+    keyedMethod: (method, url) => method === "POST" && (url.pathname.startsWith("/v2/") || url.pathname.startsWith("/v1/customer/disputes/")),
     idempotencyHeader: "paypal-request-id",
     faultAnswer: (fault) => paypalError(fault.status, fault.issue, "Injected failure"),
     keyReused: paypalError(422, "DUPLICATE_REQUEST_ID", "The PayPal-Request-Id was used for another request."),
     matchesPath: true,
     responseHeaders: () => ({ "paypal-debug-id": "f00dcafe12345" }),
     replayHeaders: {},
-    handle: (method, url, body, key) => {
+    handle: (method, url, body, key, bytes) => {
       if (url.pathname === "/v1/oauth2/token") return issueToken()
-      // Multipart, not JSON: the dispute routes read their own bodies.
-      if (url.pathname.startsWith("/v1/customer/disputes/")) return disputes.handle(method, url.pathname, body)
+      // Multipart, not JSON: the dispute routes read their own bodies, byte for byte (files).
+      if (url.pathname.startsWith("/v1/customer/disputes/")) return disputes.handle(method, url.pathname, bytes)
       const json = body === "" ? undefined : JSON.parse(body)
       if (url.pathname === "/v1/notifications/verify-webhook-signature") return webhooks.verify(json)
       return handlePayPal(state, method, url.pathname, json, key)

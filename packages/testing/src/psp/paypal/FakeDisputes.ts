@@ -1,5 +1,5 @@
 import type { PspAnswer } from "../FakePspServer.js"
-import { multipartParts } from "../OpenApiContract.js"
+import { multipartUploads, type UploadedFile } from "../OpenApiContract.js"
 import { type FakeOrder, type Money, paypalError } from "./FakeOrders.js"
 
 /**
@@ -20,11 +20,18 @@ export interface FakeDispute {
   dueDate: string | undefined
   readonly createTime: string
   updateTime: string
-  /** The evidences provided, as PayPal's `evidence` objects, and the names of the files sent with them. */
+  /** The evidences provided, as PayPal's `evidence` objects, and the files sent with them (`evidence-file` parts), bytes as received. */
   readonly evidences: Array<Record<string, unknown>>
-  readonly files: Array<string>
+  readonly files: Array<FakePayPalEvidenceFile>
   /** What `accept-claim` was sent, once accepted. */
   acceptance: Record<string, unknown> | undefined
+}
+
+/** A file sent as an `evidence-file` part: its name, media type and bytes as received. */
+export interface FakePayPalEvidenceFile {
+  readonly filename: string
+  readonly type: string | undefined
+  readonly bytes: Uint8Array
 }
 
 /** What a test may set when opening or moving a dispute. */
@@ -67,22 +74,33 @@ const subsequent = (dispute: FakeDispute, baseUrl: string) =>
     links: [{ href: `${baseUrl}/v1/customer/disputes/${dispute.id}`, rel: "self", method: "GET" }]
   }] as PspAnswer
 
-/** The multipart body's parts, the boundary read from its first line (the fake's handler sees no headers). */
-const partsOf = (body: string) => {
-  const boundary = /^--([^\r\n]+)\r\n/.exec(body)?.[1]
-  return boundary === undefined ? undefined : multipartParts(body, `multipart/form-data; boundary=${boundary}`)
-}
+/** PayPal takes JPG, GIF, PNG and PDF documents. */
+const DOCUMENT_TYPES = new Set(["image/jpeg", "image/gif", "image/png", "application/pdf"])
 
-/** The JSON of the part named `input`, if the body is multipart and has one. */
-const inputOf = (body: string): { readonly input: any; readonly files: Array<string> } | undefined => {
-  const parts = partsOf(body)
+/** The JSON of the part named `input` (as `application/json`) and the `evidence-file` parts, if the body is multipart and has them so. */
+const inputOf = (bytes: Uint8Array): { readonly input: any; readonly files: ReadonlyArray<UploadedFile> } | undefined => {
+  const parts = multipartUploads(bytes)
   const input = parts?.find((part) => part.name === "input")
-  if (parts === undefined || input === undefined) return undefined
+  if (parts === undefined || input === undefined || input.type !== "application/json") return undefined
+  if (parts.some((part) => part !== input && (part.name !== "evidence-file" || part.filename === undefined))) return undefined
   try {
-    return { input: JSON.parse(input.content), files: parts.filter((part) => part.filename !== undefined).map((part) => part.filename!) }
+    return { input: JSON.parse(new TextDecoder().decode(input.bytes)), files: parts.filter((part) => part !== input) }
   } catch {
     return undefined
   }
+}
+
+/**
+ * The evidences' documents must each name one `evidence-file` part, and each part be one of the
+ * types PayPal takes (the fake's issue name; PayPal's own are not in its document).
+ */
+const documentsRefusal = (evidences: ReadonlyArray<any>, files: ReadonlyArray<UploadedFile>): PspAnswer | undefined => {
+  const named = evidences.flatMap((evidence) => Array.isArray(evidence?.documents) ? evidence.documents.map((document: any) => document?.name) : [])
+  const sent = files.map((file) => file.filename)
+  const unmatched = named.find((name) => !sent.includes(name)) ?? sent.find((name) => !named.includes(name))
+  if (unmatched !== undefined) return paypalError(400, "INVALID_EVIDENCE_FILE", `The document ${unmatched} is not both named and sent.`)
+  const refused = files.find((file) => !DOCUMENT_TYPES.has(file.type ?? ""))
+  return refused === undefined ? undefined : paypalError(422, "INVALID_EVIDENCE_FILE", `The document ${refused.filename} is not of a type PayPal takes.`)
 }
 
 /** Only a dispute waiting for the merchant, before its due date, takes evidence or acceptance. */
@@ -99,7 +117,7 @@ export const handleDisputes = (
   baseUrl: string,
   method: string,
   parts: ReadonlyArray<string>,
-  body: string
+  body: Uint8Array
 ): PspAnswer => {
   const dispute = disputes.get(parts[3] ?? "")
   if (dispute === undefined) return paypalError(404, "INVALID_RESOURCE_ID", "Specified resource ID does not exist.")
@@ -115,8 +133,10 @@ export const handleDisputes = (
   if (action === "provide-evidence") {
     const evidences = given.input?.evidences
     if (!Array.isArray(evidences) || evidences.length === 0) return paypalError(400, "MISSING_REQUIRED_PARAMETER", "evidences")
+    const documents = documentsRefusal(evidences, given.files)
+    if (documents !== undefined) return documents
     dispute.evidences.push(...evidences.map((evidence: Record<string, unknown>) => ({ ...evidence, source: "SUBMITTED_BY_SELLER" })))
-    dispute.files.push(...given.files)
+    dispute.files.push(...given.files.map((file) => ({ filename: file.filename!, type: file.type, bytes: file.bytes })))
     dispute.status = "UNDER_REVIEW"
   } else {
     if (typeof given.input?.note !== "string" || given.input.note === "") return paypalError(400, "MISSING_REQUIRED_PARAMETER", "note")
@@ -175,7 +195,7 @@ export const fakeDisputes = (orders: Map<string, FakeOrder>, baseUrl: () => stri
   const disputes = new Map<string, FakeDispute>()
   const { move, open } = makeFakeDisputes(orders, disputes)
   return {
-    handle: (method: string, pathname: string, body: string) =>
+    handle: (method: string, pathname: string, body: Uint8Array) =>
       handleDisputes(disputes, baseUrl(), method, pathname.split("/").filter((part) => part !== "").map(decodeURIComponent), body),
     controls: {
       disputes,
