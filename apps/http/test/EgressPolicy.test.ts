@@ -42,7 +42,7 @@ for (const database of testDatabases()) {
           for (
             const [body, reason] of [
               [stripe("http://127.0.0.1:4811"), /must use https/],
-              [stripe("https://127.0.0.1:4811"), /127\.0\.0\.1 is not among the hosts allowed here \(api\.stripe\.com\)/],
+              [stripe("https://127.0.0.1:4811"), /127\.0\.0\.1 is not among the hosts allowed here \(api\.stripe\.com, files\.stripe\.com\)/],
               [stripe("https://169.254.169.254/latest"), /not among the hosts/],
               [stripe("https://2130706433/"), /127\.0\.0\.1 is not among the hosts/],
               [stripe("https://api.stripe.com.evil.example"), /not among the hosts/],

@@ -121,7 +121,7 @@ describe("PSP connectors through the Node egress client", () => {
       const proxy = yield* connector("stripe", { baseUrl: "https://psp-proxy.example", livemode: true, privateAddresses: "allow" })
       expect(yield* failureOf(proxy.authorize(authorize("pm_card_visa")))).toMatchObject({
         _tag: "ConnectorUnavailable",
-        reason: expect.stringContaining("psp-proxy.example is not among the hosts allowed here (api.stripe.com)")
+        reason: expect.stringContaining("psp-proxy.example is not among the hosts allowed here (api.stripe.com, files.stripe.com)")
       })
     }))
 
