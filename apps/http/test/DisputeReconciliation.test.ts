@@ -11,44 +11,57 @@ const DAY = 86_400_000
 const reconcileAfter = (days: number) =>
   Effect.zipRight(TestClock.setTime(Date.now() + days * DAY), runJobs("reconcile-disputes")).pipe(Effect.provide(TestContext.TestContext))
 
+/**
+ * A merchant's Stripe payment disputed (its `charge.dispute.created` applied) and answered with
+ * `evidence`: the dispute `under_review`, as it waits for the bank.
+ */
+const disputeUnderReview = (connectionName: string, amount: number, evidence: object) =>
+  Effect.gen(function*() {
+    const stripe = yield* fakeStripe
+    const { baseUrl, secret } = yield* merchant()
+    const call = apiCaller(baseUrl, secret)
+    const connection = yield* call("/v1/provider-connections", {
+      ...fakePspConnection("stripe", { name: connectionName, url: stripe.url }),
+      webhook_secret: WEBHOOK_SECRET
+    })
+    expect(connection.status).toBe(201)
+    const paid = yield* call("/v1/payments", {
+      amount,
+      currency: "EUR",
+      payment_method: { type: "card", token: "pm_card_visa" },
+      provider: connectionName
+    })
+    expect(paid.json.status).toBe("succeeded")
+    const dispute = stripe.openDispute(paid.json.provider_payment_id)
+    const event = stripe.signedEvent(WEBHOOK_SECRET, "charge.dispute.created", stripe.disputeObject(dispute.id), Math.floor(Date.now() / 1000))
+    const intake = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": event.signature },
+      body: event.body
+    })
+    expect(intake.status).toBe(200)
+    yield* runJobs("apply-provider-events")
+    const [opened] = (yield* call(`/v1/disputes?payment_id=${paid.json.id}`)).json.data
+    yield* call(`/v1/disputes/${opened.id}/evidence`, evidence)
+    const submitted = yield* call(`/v1/disputes/${opened.id}/submit`, {})
+    expect([submitted.status, submitted.json.status]).toEqual([200, "under_review"])
+    /** How many times the service read the dispute from Stripe. */
+    const reads = () => stripe.exchanges.filter((exchange) => exchange.method === "GET" && exchange.url === `/v1/disputes/${dispute.id}`).length
+    return { call, paid, opened, stripeDispute: stripe.disputes.get(dispute.id)!, reads }
+  })
+
 for (const database of testDatabases()) {
   layer(serverLayer(database.layer), { excludeTestServices: true, timeout: "120 seconds" })(
     `disputes whose outcome never came by webhook, on ${database.name}`,
     (it) => {
       it.scoped("a week after the evidence with no news, the worker reads the dispute from Stripe and applies the outcome, once", () =>
         Effect.gen(function*() {
-          const stripe = yield* fakeStripe
-          const { baseUrl, secret } = yield* merchant()
-          const call = apiCaller(baseUrl, secret)
-          const connection = yield* call("/v1/provider-connections", {
-            ...fakePspConnection("stripe", { name: "stripe_quiet", url: stripe.url }),
-            webhook_secret: WEBHOOK_SECRET
+          const { call, opened, paid, reads, stripeDispute } = yield* disputeUnderReview("stripe_quiet", 4200, {
+            product_description: "A tent, delivered",
+            customer_email: "ada@example.com"
           })
-          expect(connection.status).toBe(201)
-          const paid = yield* call("/v1/payments", {
-            amount: 4200,
-            currency: "EUR",
-            payment_method: { type: "card", token: "pm_card_visa" },
-            provider: "stripe_quiet"
-          })
-          expect(paid.json.status).toBe("succeeded")
-          const dispute = stripe.openDispute(paid.json.provider_payment_id)
-          const event = stripe.signedEvent(WEBHOOK_SECRET, "charge.dispute.created", stripe.disputeObject(dispute.id), Math.floor(Date.now() / 1000))
-          const intake = yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
-            method: "POST",
-            headers: { "content-type": "application/json", "stripe-signature": event.signature },
-            body: event.body
-          })
-          expect(intake.status).toBe(200)
-          yield* runJobs("apply-provider-events")
-          const [opened] = (yield* call(`/v1/disputes?payment_id=${paid.json.id}`)).json.data
-          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "A tent, delivered", customer_email: "ada@example.com" })
-          const submitted = yield* call(`/v1/disputes/${opened.id}/submit`, {})
-          expect([submitted.status, submitted.json.status]).toEqual([200, "under_review"])
-
           // The bank decides for the merchant; Stripe's webhook saying so is lost on the way.
-          stripe.disputes.get(dispute.id)!.status = "won"
-          const reads = () => stripe.exchanges.filter((exchange) => exchange.method === "GET" && exchange.url === `/v1/disputes/${dispute.id}`).length
+          stripeDispute.status = "won"
 
           // Not yet a week of silence: nothing is read.
           yield* runJobs("reconcile-disputes")
@@ -71,31 +84,7 @@ for (const database of testDatabases()) {
 
       it.scoped("a dispute Stripe still has under review is read at most once a week", () =>
         Effect.gen(function*() {
-          const stripe = yield* fakeStripe
-          const { baseUrl, secret } = yield* merchant()
-          const call = apiCaller(baseUrl, secret)
-          const connection = yield* call("/v1/provider-connections", {
-            ...fakePspConnection("stripe", { name: "stripe_slow", url: stripe.url }),
-            webhook_secret: WEBHOOK_SECRET
-          })
-          const paid = yield* call("/v1/payments", {
-            amount: 1000,
-            currency: "EUR",
-            payment_method: { type: "card", token: "pm_card_visa" },
-            provider: "stripe_slow"
-          })
-          const dispute = stripe.openDispute(paid.json.provider_payment_id)
-          const event = stripe.signedEvent(WEBHOOK_SECRET, "charge.dispute.created", stripe.disputeObject(dispute.id), Math.floor(Date.now() / 1000))
-          yield* raw(`${baseUrl}/v1/provider-webhooks/${connection.json.id}`, {
-            method: "POST",
-            headers: { "content-type": "application/json", "stripe-signature": event.signature },
-            body: event.body
-          })
-          yield* runJobs("apply-provider-events")
-          const [opened] = (yield* call(`/v1/disputes?payment_id=${paid.json.id}`)).json.data
-          yield* call(`/v1/disputes/${opened.id}/evidence`, { product_description: "A lamp" })
-          expect((yield* call(`/v1/disputes/${opened.id}/submit`, {})).json.status).toBe("under_review")
-          const reads = () => stripe.exchanges.filter((exchange) => exchange.method === "GET" && exchange.url === `/v1/disputes/${dispute.id}`).length
+          const { call, opened, reads } = yield* disputeUnderReview("stripe_slow", 1000, { product_description: "A lamp" })
 
           yield* reconcileAfter(8)
           yield* reconcileAfter(9)
