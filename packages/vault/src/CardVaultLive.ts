@@ -17,6 +17,7 @@ import { Clock, DateTime, Effect, Layer, Option, Redacted } from "effect"
 import { createHmac } from "node:crypto"
 import { accessPageOf } from "./cards/AccessLog.js"
 import { binFacts, isAmex, isTestCard } from "./cards/Bins.js"
+import { makeCardFactsCache } from "./cards/CardFactsCache.js"
 import { makeCvcHolding } from "./cards/CvcHolding.js"
 import { SharedCvcs } from "./cards/SharedCvcs.js"
 import { openCard, sealCard } from "./crypto/Envelope.js"
@@ -77,13 +78,21 @@ const unopenable = (tenant: Tenant, id: string) =>
     new PaymentMethodNotFound({ id })
   )
 
-/** The card's facts for a payment of `tenant`: a card of the other mode is refused as such, not as missing. */
-const factsForPayment = (store: VaultStore["Type"], tenant: Tenant, id: string) =>
+/**
+ * The card's facts for a payment of `tenant`, from this process's cache after the first read: a card
+ * of the other mode is refused as such, not as missing.
+ */
+const factsForPayment = (store: VaultStore["Type"], cache: ReturnType<typeof makeCardFactsCache>, tenant: Tenant, id: string) =>
   Effect.gen(function*() {
-    const found = yield* store.find(tenant.organizationId, id)
-    if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
-    if (found.value.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
-    return factsOf(found.value)
+    let cached = cache.get(tenant.organizationId, id)
+    if (cached === undefined) {
+      const found = yield* store.find(tenant.organizationId, id)
+      if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
+      cached = { livemode: found.value.livemode, facts: factsOf(found.value) }
+      cache.set(tenant.organizationId, id, cached)
+    }
+    if (cached.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
+    return cached.facts
   })
 
 /** The card's fingerprint in its organization: HMAC-SHA-256 of the number under the fingerprint key. */
@@ -103,6 +112,7 @@ export const CardVaultLive = (options: VaultOptions) =>
       const ids = yield* IdGenerator
       const cvcs = makeCvcHolding(options.cvcTtlMillis ?? 10 * 60_000, keys, yield* Effect.serviceOption(SharedCvcs))
       const provide = Effect.provideService(KeyProvider, keys)
+      const factsCache = makeCardFactsCache()
 
       const mineInMode = (tenant: Tenant, id: string) =>
         Effect.flatMap(store.find(tenant.organizationId, id), (found) =>
@@ -154,6 +164,7 @@ export const CardVaultLive = (options: VaultOptions) =>
               createdAtMillis: yield* Clock.currentTimeMillis
             }
             yield* store.insert(row)
+            factsCache.set(tenant.organizationId, id, { livemode: row.livemode, facts: factsOf(row) })
             if (input.card.cvc !== undefined) {
               yield* cvcs.put(id, input.card.cvc)
             }
@@ -163,10 +174,11 @@ export const CardVaultLive = (options: VaultOptions) =>
           Effect.zipRight(mineInMode(tenant, id), accessPageOf(store, tenant, id, page)),
         retrieve: (tenant, id) => Effect.map(mineInMode(tenant, id), resourceOf),
         checkoutSessionOf: (tenant, id) => Effect.map(mineInMode(tenant, id), (row) => row.checkoutSessionId),
-        forPayment: (tenant, id) => factsForPayment(store, tenant, id),
+        forPayment: (tenant, id) => factsForPayment(store, factsCache, tenant, id),
         destroy: (tenant, id) =>
           Effect.gen(function*() {
             yield* mineInMode(tenant, id)
+            factsCache.forget(tenant.organizationId, id)
             yield* cvcs.destroy(id)
             if (!(yield* store.destroy(tenant.organizationId, id))) return yield* new PaymentMethodNotFound({ id })
             return new DeletedPaymentMethod({ object: "payment_method", id, deleted: true })

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { it } from "@effect/vitest"
 import { CardVault, IdGenerator, type Tenant } from "@orchestrator/core"
 import { testDatabases } from "@orchestrator/testing"
-import { Effect, Layer, Option, Redacted, TestClock } from "effect"
+import { Context, Effect, Layer, Option, Redacted, TestClock } from "effect"
 import { describe, expect } from "vitest"
 import { CardVaultLive, KeyProvider, localKeyProvider, parseKeyring, splitKey, VaultStore, VaultStoreMemory, VaultStoreSql } from "../src/index.js"
 
@@ -59,7 +59,30 @@ for (const store of stores) {
         yield* vault.destroy(test, created.id)
         expect((yield* Effect.flip(vault.retrieve(test, created.id)))._tag).toBe("PaymentMethodNotFound")
         expect((yield* Effect.flip(vault.reveal(test, created.id, use)))._tag).toBe("PaymentMethodNotFound")
+        expect((yield* Effect.flip(vault.forPayment(test, created.id)))._tag).toBe("PaymentMethodNotFound")
       }).pipe(Effect.provide(vaultOn(store.layer))))
+
+    it.scoped("keeps a card's routing facts per process: never for another organization, and a card destroyed elsewhere is refused at its PSP call", () =>
+      Effect.gen(function*() {
+        yield* TestClock.setTime(Date.UTC(2026, 10, 29))
+        const shared = yield* Layer.build(Layer.mergeAll(keys, store.layer, IdGenerator.layer))
+        const aProcess = Effect.map(
+          Layer.build(CardVaultLive({ rawCardData: () => true, fingerprintKey: new Uint8Array(32).fill(3) }).pipe(Layer.provide(Layer.succeedContext(shared)))),
+          Context.get(CardVault)
+        )
+        const [one, two] = [yield* aProcess, yield* aProcess]
+        const created = yield* one.tokenize(test, visa)
+        expect(yield* one.forPayment(test, created.id)).toMatchObject({ brand: "visa", last4: "4242", fingerprint: created.card.fingerprint })
+        expect((yield* Effect.flip(one.forPayment({ organizationId: "org_other", livemode: false }, created.id)))._tag).toBe("PaymentMethodNotFound")
+        expect((yield* Effect.flip(one.forPayment({ ...test, livemode: true }, created.id)))._tag).toBe("PaymentMethodModeMismatch")
+        expect(yield* two.forPayment(test, created.id)).toMatchObject({ last4: "4242" })
+
+        yield* two.destroy(test, created.id)
+        expect((yield* Effect.flip(two.forPayment(test, created.id)))._tag).toBe("PaymentMethodNotFound")
+        // The first process still routes by the facts it kept; the card's data is gone for its PSP call.
+        expect(yield* one.forPayment(test, created.id)).toMatchObject({ last4: "4242" })
+        expect((yield* Effect.flip(one.reveal(test, created.id, use)))._tag).toBe("PaymentMethodNotFound")
+      }))
   })
 }
 
