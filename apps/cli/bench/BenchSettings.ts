@@ -3,6 +3,9 @@ export const QUICK = process.env.BENCH_QUICK === "1"
 export const PHASE_SECONDS = QUICK ? 5 : 15
 export const WARM_UP_SECONDS = QUICK ? 8 : 10
 export const CONNECTIONS = 32
+/** The vaulted card against the PSP token: this many pairs of alternating slices of this many seconds. */
+export const VAULTED_PAIRS = QUICK ? 3 : 4
+export const VAULTED_SLICE_SECONDS = QUICK ? 2 : 4
 export const SEQUENTIAL = QUICK ? 100 : 300
 export const STORED = QUICK ? 100_000 : 1_000_000
 export const BACKLOG = QUICK ? 10_000 : 100_000

@@ -5,16 +5,21 @@
  */
 import * as os from "node:os"
 import { freePort, RunningService } from "./BenchService.js"
-import { CONNECTIONS, log, PHASE_SECONDS, SEQUENTIAL, WARM_UP_SECONDS } from "./BenchSettings.js"
-import { PAYMENT, type Target, VAULTED_CARD } from "./BenchTarget.js"
+import { CONNECTIONS, log, PHASE_SECONDS, SEQUENTIAL, VAULTED_PAIRS, VAULTED_SLICE_SECONDS, WARM_UP_SECONDS } from "./BenchSettings.js"
+import { PAYMENT, type Target } from "./BenchTarget.js"
 import { closedLoop, openLoop, sequential } from "./LoadGenerator.js"
+import { vaultedAgainstToken } from "./VaultedPhase.js"
 
 export interface PaymentRound {
   readonly payments_per_s: number
   readonly cpu_ms_per_payment: number | null
   readonly worker_cpu_ms_per_payment: number | null
-  /** The same closed loop paying with a card the service's vault holds (`pm_…`); null for a build without a vault. */
+  /**
+   * The same closed loop paying with a card the service's vault holds (`pm_…`), and the PSP token's
+   * figure in the slices it alternated with; null for a build without a vault.
+   */
   readonly vaulted_cpu_ms_per_payment: number | null
+  readonly vaulted_paired_token_cpu_ms: number | null
   readonly p50_ms: number
   readonly p95_ms: number
   readonly p99_ms: number
@@ -41,23 +46,6 @@ export const paymentsLoad = (target: Target, service: RunningService, seconds: n
     keyPrefix: prefix
   })
 
-/**
- * The serving process's CPU per payment made with a vaulted card: the card decrypted, its access
- * recorded, and the number forwarded, on top of a PSP token's path. Null when the build has no vault.
- */
-const vaultedPaymentsCpu = async (target: Target, service: RunningService) => {
-  const vaulted = await fetch(`${service.url}/v1/payment_methods`, { method: "POST", headers: target.headers, body: VAULTED_CARD })
-  const card = await vaulted.json().catch(() => undefined) as { id?: string } | undefined
-  if (vaulted.status !== 201 || card?.id === undefined) return null
-  log(`${target.commit}: POST /v1/payments with a vaulted card, closed loop, ${CONNECTIONS} connections`)
-  const body = JSON.stringify({ ...JSON.parse(PAYMENT), payment_method: { type: "card", token: card.id } })
-  const role = target.roles[0]!
-  const before = service.cpuMs(role)
-  const loop = await paymentsLoad(target, service, PHASE_SECONDS, "vaulted", body)
-  if (loop.non2xx > 0 || loop.errors > 0) throw new Error(`vaulted payments failed under load: ${JSON.stringify(loop)}`)
-  return loop.completed > 0 ? (service.cpuMs(role) - before) / loop.completed : null
-}
-
 export const paymentRound = async (target: Target): Promise<PaymentRound> => {
   const service = await RunningService.start(target.env, target.roles, await freePort(), {}, {}, target.bundle)
   try {
@@ -81,7 +69,11 @@ export const paymentRound = async (target: Target): Promise<PaymentRound> => {
     }
     if (closed.non2xx > 0 || closed.errors > 0) throw new Error(`payments failed under load: ${JSON.stringify(closed)}`)
 
-    const vaultedCpu = await vaultedPaymentsCpu(target, service)
+    const vaulted = await vaultedAgainstToken(target, service, {
+      seconds: VAULTED_SLICE_SECONDS,
+      pairs: VAULTED_PAIRS,
+      rate: Math.max(1, Math.floor(closed.requestsPerSecond / 2))
+    })
 
     log(`${target.commit}: one payment at a time`)
     const createOne = async () => {
@@ -114,7 +106,8 @@ export const paymentRound = async (target: Target): Promise<PaymentRound> => {
       payments_per_s: closed.requestsPerSecond,
       cpu_ms_per_payment: cpu.serving,
       worker_cpu_ms_per_payment: cpu.worker,
-      vaulted_cpu_ms_per_payment: vaultedCpu,
+      vaulted_cpu_ms_per_payment: vaulted?.vaulted_cpu_ms ?? null,
+      vaulted_paired_token_cpu_ms: vaulted?.token_cpu_ms ?? null,
       p50_ms: open.p50,
       p95_ms: open.p95,
       p99_ms: open.p99,
@@ -141,6 +134,7 @@ export const combineRounds = (rounds: ReadonlyArray<PaymentRound>): PaymentRound
     cpu_ms_per_payment: mean((round) => round.cpu_ms_per_payment),
     worker_cpu_ms_per_payment: mean((round) => round.worker_cpu_ms_per_payment),
     vaulted_cpu_ms_per_payment: mean((round) => round.vaulted_cpu_ms_per_payment),
+    vaulted_paired_token_cpu_ms: mean((round) => round.vaulted_paired_token_cpu_ms),
     p50_ms: mean((round) => round.p50_ms)!,
     p95_ms: mean((round) => round.p95_ms)!,
     p99_ms: mean((round) => round.p99_ms)!,
