@@ -21,40 +21,47 @@ export const make = (database: PGlite) =>
   Effect.gen(function*() {
     const permit = yield* Effect.makeSemaphore(1)
 
-    const query = (sql: string, params: ReadonlyArray<unknown>) =>
-      Effect.tryPromise({
-        try: () => database.query<Record<string, unknown>>(sql, params as Array<unknown>),
-        catch: failWith("Failed to execute statement")
-      })
-
-    // The driver types rows as `any`; the statements' schemas decode them.
-    /* eslint-disable @typescript-eslint/no-explicit-any */
-    const connection: Connection = {
-      execute: (sql, params, transformRows) => Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any),
-      executeRaw: (sql, params) => query(sql, params),
-      executeStream: (sql, params, transformRows) =>
-        Stream.fromIterableEffect(
-          Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any)
-        ),
-      executeValues: (sql, params) =>
-        Effect.tryPromise({
-          try: () => database.query<Array<unknown>>(sql, params as Array<unknown>, { rowMode: "array" }),
+    /**
+     * The session's connection, each statement run through `guard`: as it is inside a transaction
+     * (which holds the permit from its begin to its end), under the permit outside one. A statement
+     * takes the permit for itself, with no scope to hold it: the statements that skip @effect/sql's
+     * span and scope (`untraced`) run on this too.
+     */
+    const connectionOf = (guard: <A>(run: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>): Connection => {
+      const query = (sql: string, params: ReadonlyArray<unknown>) =>
+        guard(Effect.tryPromise({
+          try: () => database.query<Record<string, unknown>>(sql, params as Array<unknown>),
           catch: failWith("Failed to execute statement")
-        }).pipe(Effect.map((result) => result.rows)),
-      executeUnprepared: (sql, params, transformRows) =>
-        params.length > 0
-          ? Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any)
-          : Effect.tryPromise({ try: () => database.exec(sql), catch: failWith("Failed to execute statement") }).pipe(
-            Effect.map((results) => (results.at(-1)?.rows ?? []) as any)
-          )
+        }))
+      // The driver types rows as `any`; the statements' schemas decode them.
+      /* eslint-disable @typescript-eslint/no-explicit-any */
+      return {
+        execute: (sql, params, transformRows) => Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any),
+        executeRaw: (sql, params) => query(sql, params),
+        executeStream: (sql, params, transformRows) =>
+          Stream.fromIterableEffect(
+            Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any)
+          ),
+        executeValues: (sql, params) =>
+          guard(Effect.tryPromise({
+            try: () => database.query<Array<unknown>>(sql, params as Array<unknown>, { rowMode: "array" }),
+            catch: failWith("Failed to execute statement")
+          })).pipe(Effect.map((result) => result.rows)),
+        executeUnprepared: (sql, params, transformRows) =>
+          params.length > 0
+            ? Effect.map(query(sql, params), (result) => (transformRows ? transformRows(result.rows) : result.rows) as any)
+            : guard(Effect.tryPromise({ try: () => database.exec(sql), catch: failWith("Failed to execute statement") })).pipe(
+              Effect.map((results) => (results.at(-1)?.rows ?? []) as any)
+            )
+      }
+      /* eslint-enable @typescript-eslint/no-explicit-any */
     }
-    /* eslint-enable @typescript-eslint/no-explicit-any */
-
-    const acquirer = Effect.acquireRelease(permit.take(1), () => permit.release(1)).pipe(Effect.as(connection))
+    const inTransaction = connectionOf((run) => run)
+    const alone = connectionOf(permit.withPermits(1))
 
     return yield* SqlClient.make({
-      acquirer,
-      transactionAcquirer: acquirer,
+      acquirer: Effect.succeed(alone),
+      transactionAcquirer: Effect.acquireRelease(permit.take(1), () => permit.release(1)).pipe(Effect.as(inTransaction)),
       compiler: makeCompiler(),
       spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]]
     })

@@ -2,6 +2,7 @@ import type { SqlClient, Statement } from "@effect/sql"
 import { type LaneKey, type Leased, type LeaseRequest, MAX_LANES_PER_CLAIM, randomBase32 } from "@orchestrator/core"
 import { DateTime, Effect } from "effect"
 import { fairClaimStatement, type FairQueue } from "./FairClaims.js"
+import { untraced } from "./Untraced.js"
 
 /** A lane as the statement answers it: a JSON array, parsed by one driver and not the other. */
 const laneOf = (value: unknown): LaneKey | null => {
@@ -74,8 +75,8 @@ export const completeLeased = (
   sql: SqlClient.SqlClient,
   options: { readonly table: string; readonly id: string; readonly token: string; readonly set: Statement.Fragment }
 ): Effect.Effect<boolean> =>
-  sql`update ${sql(options.table)} set ${options.set}, lease_until = null, lease_token = null
-    where id = ${options.id} and lease_token = ${options.token} returning id`.pipe(
+  untraced(sql`update ${sql(options.table)} set ${options.set}, lease_until = null, lease_token = null
+    where id = ${options.id} and lease_token = ${options.token} returning id`).pipe(
     Effect.map((rows) => rows.length > 0),
     Effect.orDie
   )
@@ -88,6 +89,6 @@ export const finishLeased = (
   sql: SqlClient.SqlClient,
   options: { readonly table: string; readonly id: string; readonly token: string; readonly until?: DateTime.Utc }
 ): Effect.Effect<void> =>
-  sql`update ${sql(options.table)} set lease_token = null
+  untraced(sql`update ${sql(options.table)} set lease_token = null
       ${options.until === undefined ? sql`` : sql`, lease_until = ${DateTime.formatIso(options.until)}::timestamptz`}
-    where id = ${options.id} and lease_token = ${options.token}`.pipe(Effect.asVoid, Effect.orDie)
+    where id = ${options.id} and lease_token = ${options.token}`).pipe(Effect.asVoid, Effect.orDie)

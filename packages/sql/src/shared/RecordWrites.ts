@@ -4,6 +4,7 @@ import { DateTime, Effect } from "effect"
 import { EVENT_COLUMNS, eventRows, withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keyCompletion, keyInsert } from "../idempotency/KeyRidesSql.js"
 import { int } from "./Rows.js"
+import { untraced } from "./Untraced.js"
 
 /** Rows inserted by the same statement as a record's own write: its events, a payment's attempts. */
 export interface RowsAlongside {
@@ -34,18 +35,20 @@ export const writeWith = (
   statement: Statement.Fragment,
   alongside: ReadonlyArray<RowsAlongside>
 ): Effect.Effect<void> =>
-  (alongside.length === 0 ?
-    sql`${statement}` :
-    sql`with ${
-      sql.csv(alongside.map((rows, index) =>
-        cte(
-          sql,
-          index,
-          sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
+  untraced(
+    alongside.length === 0 ?
+      sql`${statement}` :
+      sql`with ${
+        sql.csv(alongside.map((rows, index) =>
+          cte(
+            sql,
+            index,
+            sql`insert into ${sql.literal(rows.table)} (${sql.literal(rows.columns)})
         values ${rows.rows} ${rows.conflict ?? sql``}`
-        )
-      ))
-    } ${statement}`).pipe(Effect.asVoid, Effect.orDie)
+          )
+        ))
+      } ${statement}`
+  ).pipe(Effect.asVoid, Effect.orDie)
 
 /**
  * A record's insert (`insert`, given the condition it is made under) and `alongside`, in one
@@ -73,7 +76,7 @@ export const insertWith = (
     ),
     sql`written as (${insert(only)} returning 1)`
   ]
-  return sql<{ claimed: number }>`with ${sql.csv(ctes)} select count(*)::integer as claimed from claimed`.pipe(
+  return untraced(sql<{ claimed: number }>`with ${sql.csv(ctes)} select count(*)::integer as claimed from claimed`).pipe(
     Effect.map((rows) => int(rows[0]?.claimed ?? 0) === 1),
     Effect.orDie
   )
@@ -116,7 +119,7 @@ export const updateIfUnchanged = (sql: SqlClient.SqlClient, options: {
       sql`completed as (${keyCompletion(sql, tenant, completion, sql`and exists (select 1 from moved)`)} returning 1)`
     ])
   ]
-  return sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`.pipe(
+  return untraced(sql<{ moved: number }>`with ${sql.csv(ctes)} select count(*)::integer as moved from moved`).pipe(
     Effect.map((rows) => int(rows[0]?.moved ?? 0) === 1),
     Effect.orDie
   )
