@@ -1,6 +1,6 @@
 import { HttpServerRequest } from "@effect/platform"
 import { answering, Authorization } from "@orchestrator/api"
-import { Authentication, FailedAuthentications, RateLimits } from "@orchestrator/core"
+import { annotateSpan, Authentication, FailedAuthentications, RateLimits } from "@orchestrator/core"
 import { Effect, Layer } from "effect"
 import { countsAsGuess, throttledByAddress } from "./AuthorizationFailures.js"
 import { TrustedProxies } from "./ClientAddress.js"
@@ -23,7 +23,7 @@ export const AuthorizationLive = Layer.effect(
           const token = /^Bearer /i.test(header) ? header.slice(7).trim() : ""
           const { keyId, tenant } = yield* throttled(authentication.identify(token), countsAsGuess)
           // The request's span says whose it is (ids only, never the key), rate-limited or not.
-          yield* Effect.annotateCurrentSpan({ "organization.id": tenant.organizationId, "organization.livemode": tenant.livemode })
+          yield* annotateSpan({ "organization.id": tenant.organizationId, "organization.livemode": tenant.livemode })
           yield* limits.check(tenant, keyId)
           return tenant
         }).pipe(answering)

@@ -17,6 +17,7 @@ import {
   statusOf
 } from "@orchestrator/api"
 import {
+  annotateSpan,
   API_VERSION,
   causingRequestHere,
   CurrentCausingRequest,
@@ -301,7 +302,7 @@ const edge = (app: HttpApp.Default<unknown>): HttpApp.Default =>
     const started = yield* Clock.currentTimeMillis
     const requestId = makeId("req", started)
     // On the request's server span (when traced), to find a trace from the Request-Id a merchant quotes.
-    yield* Effect.annotateCurrentSpan("request.id", requestId)
+    yield* annotateSpan({ "request.id": requestId })
     // Events written while serving it remember it, for the worker spans that act on them later.
     const causing = yield* causingRequestHere(requestId)
     const response = yield* Effect.gen(function*() {

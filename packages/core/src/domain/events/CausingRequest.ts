@@ -1,4 +1,5 @@
 import { Effect, FiberRef, Option, Tracer } from "effect"
+import { currentSpanIfTraced } from "../../features/observability/Traced.js"
 
 /**
  * The API request a piece of work was done for: its `req_…` id and, when it was traced, its server
@@ -23,7 +24,7 @@ export const traceParentOf = (span: Tracer.AnySpan): string | null => {
 
 /** The request `requestId` as served under the current span (its server span, when traced). */
 export const causingRequestHere = (requestId: string): Effect.Effect<CausingRequest> =>
-  Effect.map(Effect.option(Effect.currentSpan), (span) => ({
+  Effect.map(currentSpanIfTraced, (span) => ({
     requestId,
     traceParent: Option.isSome(span) ? traceParentOf(span.value) : null
   }))

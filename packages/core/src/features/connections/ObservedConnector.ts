@@ -2,7 +2,7 @@ import { Cause, Clock, Effect, Exit } from "effect"
 import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
 import type { PaymentConnector } from "../../ports/PaymentConnector.js"
 import { observeWith, pspCallDuration } from "../observability/ServiceMetrics.js"
-import { traced } from "../observability/Traced.js"
+import { annotateSpan, traced } from "../observability/Traced.js"
 
 /** How a call ended, for its span: the answer's kind (`Authorized`, `Refused`, …) or the failure's. */
 const outcomeOf = (exit: Exit.Exit<unknown, unknown>): { readonly outcome: string; readonly code?: string } => {
@@ -46,7 +46,7 @@ const observed = <A, E>(
           const { code, outcome } = outcomeOf(exit)
           return Effect.zipRight(
             observeWith(pspCallDuration, { provider: connection.type, operation, outcome: metricOutcomeOf(exit) }, (ended - started) / 1000),
-            Effect.annotateCurrentSpan({
+            annotateSpan({
               "psp.outcome": outcome,
               ...(code === undefined ? {} : { "psp.outcome_code": code }),
               "psp.latency_ms": ended - started

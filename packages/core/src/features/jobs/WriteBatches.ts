@@ -1,5 +1,5 @@
 import { Chunk, Deferred, Effect, Option, Queue, type Scope, type Tracer } from "effect"
-import { traced } from "../observability/Traced.js"
+import { currentSpanIfTraced, traced } from "../observability/Traced.js"
 
 /**
  * Writes items as they finish, those that finish together in one write: the first waits for
@@ -29,7 +29,7 @@ export const makeWriteBatches = <A>(
     return (item: A) =>
       Effect.gen(function*() {
         const written = yield* Deferred.make<void>()
-        yield* Queue.offer(queue, { item, written, caller: yield* Effect.option(Effect.currentSpan) })
+        yield* Queue.offer(queue, { item, written, caller: yield* currentSpanIfTraced })
         yield* Deferred.await(written)
       })
   })
