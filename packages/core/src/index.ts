@@ -352,7 +352,7 @@ export { CardInvalid, PaymentMethodModeMismatch, PaymentMethodNotFound, RawCardD
 export { deliveryShare, HEALTHY, WebhookDeliveryPolicy } from "./domain/webhooks/EndpointHealth.js"
 export { isPspId } from "./features/connections/PspIds.js"
 export { providerWebhooksThrottledTotal } from "./features/observability/ServiceMetrics.js"
-export { annotateSpan, currentSpanIfTraced, traced } from "./features/observability/Traced.js"
+export { annotateSpan, traced } from "./features/observability/Traced.js"
 export { WebhookIntakeLimit } from "./features/provider-webhooks/WebhookIntake.js"
 export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
 export {

@@ -1,5 +1,4 @@
 import { Effect, FiberRef, Option, Tracer } from "effect"
-import { currentSpanIfTraced } from "../../features/observability/Traced.js"
 
 /**
  * The API request a piece of work was done for: its `req_…` id and, when it was traced, its server
@@ -21,6 +20,14 @@ export const traceParentOf = (span: Tracer.AnySpan): string | null => {
   const text = `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
   return TRACE_PARENT.test(text) ? text : null
 }
+
+/**
+ * The current span when tracing is on and there is one. `Effect.currentSpan` says there is none by
+ * failing with a `NoSuchElementException` (an Error, its stack captured): for nothing when untraced.
+ */
+export const currentSpanIfTraced: Effect.Effect<Option.Option<Tracer.Span>> = Effect.withFiberRuntime((fiber) =>
+  fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.option(Effect.currentSpan) : Effect.succeedNone
+)
 
 /** The request `requestId` as served under the current span (its server span, when traced). */
 export const causingRequestHere = (requestId: string): Effect.Effect<CausingRequest> =>

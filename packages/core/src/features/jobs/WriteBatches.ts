@@ -1,5 +1,6 @@
 import { Chunk, Deferred, Effect, Option, Queue, type Scope, type Tracer } from "effect"
-import { currentSpanIfTraced, traced } from "../observability/Traced.js"
+import { currentSpanIfTraced } from "../../domain/events/CausingRequest.js"
+import { traced } from "../observability/Traced.js"
 
 /**
  * Writes items as they finish, those that finish together in one write: the first waits for

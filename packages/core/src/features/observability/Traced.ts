@@ -1,4 +1,4 @@
-import { Effect, FiberRef, type Option, type Tracer } from "effect"
+import { Effect, FiberRef, type Tracer } from "effect"
 
 /**
  * `Effect.withSpan`, free when tracing is off. `withSpan` makes a span object whatever the tracer
@@ -24,8 +24,3 @@ type SpanOptions = Omit<Tracer.SpanOptions, "captureStackTrace">
  */
 export const annotateSpan = (values: Record<string, unknown>): Effect.Effect<void> =>
   Effect.withFiberRuntime((fiber) => fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.annotateCurrentSpan(values) : Effect.void)
-
-/** The current span when tracing is on and there is one (no failure made to say there is none). */
-export const currentSpanIfTraced: Effect.Effect<Option.Option<Tracer.Span>> = Effect.withFiberRuntime((fiber) =>
-  fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.option(Effect.currentSpan) : Effect.succeedNone
-)
