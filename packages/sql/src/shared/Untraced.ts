@@ -11,7 +11,7 @@ interface Runnable {
  * `statement` as @effect/sql runs it, less what only a tracer reads. For every statement the library
  * makes and ends a `sql.execute` span (a no-op one when tracing is off) and a scope for its
  * connection: 68 runtime operations a statement on PostgreSQL (counted with an op supervisor), where
- * running it takes about ten. With tracing off (no OTLP endpoint) this runs the same text on the same
+ * running it takes twenty. With tracing off (no OTLP endpoint) this runs the same text on the same
  * connection (the open transaction's, else the client's) without them; with tracing on, or a
  * statement transformer set, the statement runs as it is, so traces stay the same.
  *
