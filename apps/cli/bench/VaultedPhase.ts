@@ -7,9 +7,9 @@
  * rate: 2.86 ms "extra" in the bench where alternating slices by hand read 1.7.)
  */
 import { type RunningService } from "./BenchService.js"
-import { CONNECTIONS, log } from "./BenchSettings.js"
+import { log } from "./BenchSettings.js"
 import { PAYMENT, type Target, VAULTED_CARD } from "./BenchTarget.js"
-import { closedLoop, openLoop } from "./LoadGenerator.js"
+import { openLoop } from "./LoadGenerator.js"
 
 export interface VaultedFigures {
   /** CPU per payment of the serving process in the token slices. */
@@ -29,38 +29,30 @@ export const vaultedPaymentBody = async (target: Target, service: RunningService
 
 /**
  * `pairs` token slices and vaulted slices of `seconds` each, alternating (token first), at `rate`
- * payments a second (closed loops at 32 connections without it); null without a vault.
+ * payments a second; null without a vault.
  */
 export const vaultedAgainstToken = async (
   target: Target,
   service: RunningService,
-  options: { readonly seconds: number; readonly pairs: number; readonly rate?: number | undefined }
+  options: { readonly seconds: number; readonly pairs: number; readonly rate: number }
 ): Promise<VaultedFigures | null> => {
   const body = await vaultedPaymentBody(target, service)
   if (body === null) return null
   const role = target.roles[0]!
   const slice = async (name: string, sent: string) => {
     const before = service.cpuMs(role)
-    const url = `${service.url}/v1/payments`
-    if (options.rate !== undefined) {
-      const open = await openLoop({ url, headers: target.headers, body: sent, rate: options.rate, seconds: options.seconds, keyPrefix: name })
-      if (open.failures > 0) throw new Error(`${name} payments failed at ${options.rate}/s: ${JSON.stringify(open)}`)
-      return { cpu: service.cpuMs(role) - before, completed: open.sent }
-    }
-    const loop = await closedLoop({
-      url,
-      method: "POST",
+    const open = await openLoop({
+      url: `${service.url}/v1/payments`,
       headers: target.headers,
       body: sent,
-      connections: CONNECTIONS,
+      rate: options.rate,
       seconds: options.seconds,
       keyPrefix: name
     })
-    if (loop.non2xx > 0 || loop.errors > 0) throw new Error(`${name} payments failed under load: ${JSON.stringify(loop)}`)
-    return { cpu: service.cpuMs(role) - before, completed: loop.completed }
+    if (open.failures > 0) throw new Error(`${name} payments failed at ${options.rate}/s: ${JSON.stringify(open)}`)
+    return { cpu: service.cpuMs(role) - before, completed: open.sent }
   }
-  const load = options.rate === undefined ? `${CONNECTIONS} connections` : `${options.rate} payments/s`
-  log(`${target.commit}: PSP token and vaulted card alternating, ${options.pairs} × ${options.seconds} s each, ${load}`)
+  log(`${target.commit}: PSP token and vaulted card alternating, ${options.pairs} × ${options.seconds} s each, ${options.rate} payments/s`)
   const slices: Array<{ token: number; vaulted: number }> = []
   const sum = { token: { cpu: 0, completed: 0 }, vaulted: { cpu: 0, completed: 0 } }
   for (let at = 0; at < options.pairs; at++) {
