@@ -20,7 +20,7 @@ import { binFacts, isAmex, isTestCard } from "./cards/Bins.js"
 import { makeCardFactsCache } from "./cards/CardFactsCache.js"
 import { makeCvcHolding } from "./cards/CvcHolding.js"
 import { SharedCvcs } from "./cards/SharedCvcs.js"
-import { openCard, sealCard } from "./crypto/Envelope.js"
+import { openCardWith, sealCard } from "./crypto/Envelope.js"
 import { KeyProvider } from "./keys/KeyProvider.js"
 import { type CardRow, VaultStore } from "./storage/VaultStore.js"
 
@@ -82,18 +82,29 @@ const unopenable = (tenant: Tenant, id: string) =>
  * The card's facts for a payment of `tenant`, from this process's cache after the first read: a card
  * of the other mode is refused as such, not as missing.
  */
-const factsForPayment = (store: VaultStore["Type"], cache: ReturnType<typeof makeCardFactsCache>, tenant: Tenant, id: string) =>
-  Effect.gen(function*() {
-    let cached = cache.get(tenant.organizationId, id)
-    if (cached === undefined) {
-      const found = yield* store.find(tenant.organizationId, id)
-      if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
-      cached = { livemode: found.value.livemode, facts: factsOf(found.value) }
-      cache.set(tenant.organizationId, id, cached)
-    }
-    if (cached.livemode !== tenant.livemode) return yield* new PaymentMethodModeMismatch({ livemode: tenant.livemode })
-    return cached.facts
+const factsForPayment = (
+  store: VaultStore["Type"],
+  cache: ReturnType<typeof makeCardFactsCache>,
+  tenant: Tenant,
+  id: string
+): Effect.Effect<VaultedCardFacts, PaymentMethodNotFound | PaymentMethodModeMismatch> => {
+  const inMode = (
+    cached: { readonly livemode: boolean; readonly facts: VaultedCardFacts }
+  ): Effect.Effect<VaultedCardFacts, PaymentMethodNotFound | PaymentMethodModeMismatch> =>
+    cached.livemode === tenant.livemode
+      ? Effect.succeed(cached.facts)
+      : Effect.fail(new PaymentMethodModeMismatch({ livemode: tenant.livemode }))
+  return Effect.suspend(() => {
+    const cached = cache.get(tenant.organizationId, id)
+    if (cached !== undefined) return inMode(cached)
+    return Effect.flatMap(store.find(tenant.organizationId, id), (found) => {
+      if (Option.isNone(found)) return Effect.fail(new PaymentMethodNotFound({ id }))
+      const read = { livemode: found.value.livemode, facts: factsOf(found.value) }
+      cache.set(tenant.organizationId, id, read)
+      return inMode(read)
+    })
   })
+}
 
 /** The card's fingerprint in its organization: HMAC-SHA-256 of the number under the fingerprint key. */
 const fingerprintOf = (key: Uint8Array, organizationId: string, digits: string) =>
@@ -197,7 +208,7 @@ export const CardVaultLive = (options: VaultOptions) =>
             })
             if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
             const row = found.value
-            const plaintext = yield* provide(openCard(id, row)).pipe(
+            const plaintext = yield* openCardWith(keys, id, row).pipe(
               // A card that does not open is never guessed at: the payment cannot use it.
               Effect.catchTag("VaultKeyFailure", () => unopenable(tenant, id))
             )

@@ -40,9 +40,9 @@ export const makeCvcHolding = (ttlMillis: number, keys: KeyProvider["Type"], sha
           Effect.flatMap(shared.value.put(cardId, sealed, ttlMillis), (held) => held ? Effect.void : local.put(cardId, cvc))),
     /** The code for an authorization of the card: held here already (a failover's next PSP), else taken from the shared store. */
     forAuthorization: (cardId: string) =>
-      Effect.gen(function*() {
+      Option.isNone(shared) ? local.peek(cardId) : Effect.gen(function*() {
         const held = yield* local.peek(cardId)
-        if (Option.isSome(held) || Option.isNone(shared)) return held
+        if (Option.isSome(held)) return held
         const taken = yield* Effect.flatMap(
           shared.value.take(cardId),
           Option.match({ onNone: () => Effect.succeed(Option.none<string>()), onSome: (sealed) => open(cardId, sealed) })

@@ -39,12 +39,14 @@ export const rewrapDataKey = (cardId: string, keyVersion: number, wrappedKey: Ui
   })
 
 /** The card's plaintext, or `VaultKeyFailure` for anything that is not exactly what was sealed for this card. */
-export const openCard = (cardId: string, sealed: SealedCard) =>
-  Effect.gen(function*() {
-    const keys = yield* KeyProvider
-    const dataKey = yield* keys.unwrap(sealed.keyVersion, sealed.wrappedKey, cardContext(cardId))
+export const openCardWith = (keys: KeyProvider["Type"], cardId: string, sealed: SealedCard) =>
+  Effect.flatMap(keys.unwrap(sealed.keyVersion, sealed.wrappedKey, cardContext(cardId)), (dataKey) => {
     const plaintext = gcmOpen(dataKey, sealed.ciphertext, cardContext(cardId))
     dataKey.fill(0)
-    if (plaintext === undefined) return yield* new VaultKeyFailure({ reason: "the card's data does not open under its data key" })
-    return plaintext
+    return plaintext === undefined
+      ? new VaultKeyFailure({ reason: "the card's data does not open under its data key" })
+      : Effect.succeed(plaintext)
   })
+
+/** `openCardWith` under the `KeyProvider` of the context. */
+export const openCard = (cardId: string, sealed: SealedCard) => Effect.flatMap(KeyProvider, (keys) => openCardWith(keys, cardId, sealed))

@@ -21,6 +21,15 @@ export interface CardRow {
   readonly createdAtMillis: number
 }
 
+/** What a PSP call reads of a card: its sealed data, and what the request it forwards needs besides. */
+export interface SealedForAccess {
+  readonly keyVersion: number
+  readonly wrappedKey: Uint8Array
+  readonly ciphertext: Uint8Array
+  readonly brand: string
+  readonly networkTransactionId: string | null
+}
+
 /** One decryption of a card: who, why, for which payment and connection, when. Append-only. */
 export interface AccessRecord {
   readonly cardId: string
@@ -57,8 +66,9 @@ export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   /**
    * The card of the access's organization and mode, with the access appended to its log in the same
    * statement (one round trip on a payment's path); `None`, and nothing logged, when there is none.
+   * Only what the call needs is read: the facts it routed by are known already.
    */
-  readonly findForAccess: (record: AccessRecord) => Effect.Effect<Option.Option<CardRow>>
+  readonly findForAccess: (record: AccessRecord) => Effect.Effect<Option.Option<SealedForAccess>>
   readonly accesses: (organizationId: string, cardId: string) => Effect.Effect<ReadonlyArray<AccessRecord>>
   /** Up to `limit` of a card's accesses, newest first, before the one numbered `beforeSeq` when given; each with its number. */
   readonly accessPage: (

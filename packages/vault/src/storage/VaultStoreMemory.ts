@@ -23,7 +23,8 @@ export const VaultStoreMemory = Layer.sync(VaultStore, () => {
         const row = mine(record.organizationId, record.cardId)
         if (row === undefined || row.livemode !== record.livemode) return Option.none()
         log.push(record)
-        return Option.some(row)
+        const { brand, ciphertext, keyVersion, networkTransactionId, wrappedKey } = row
+        return Option.some({ keyVersion, wrappedKey, ciphertext, brand, networkTransactionId })
       }),
     accesses: (organizationId, cardId) => Effect.sync(() => log.filter((record) => record.organizationId === organizationId && record.cardId === cardId)),
     accessPage: (organizationId, cardId, beforeSeq, limit) =>
