@@ -38,6 +38,8 @@ export const bootstrapDevelopment = (options: {
         onSome: Effect.succeed
       })
     )
+    // Its id is what an operator lists to let it send raw card numbers (ORCHESTRATOR_VAULT_RAW_CARD_ORGANIZATIONS).
+    yield* announce(`Development organization: ${organization.id}`)
     if (Option.isSome(options.devApiKey)) {
       const key = yield* organizations.importKey(organization.id, Redacted.value(options.devApiKey.value)).pipe(Effect.orDie)
       yield* announce(`Development API key: from ORCHESTRATOR_DEV_API_KEY (${key.hint})`)
