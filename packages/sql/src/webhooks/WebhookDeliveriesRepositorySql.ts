@@ -129,7 +129,8 @@ export const WebhookDeliveriesRepositorySql = Layer.effect(
       claimDue: (lease) => {
         const share = lease.share ?? deliveryShare(WebhookDeliveryPolicy.defaultValue())
         return sql.withTransaction(Effect.zipRight(
-          sql`set local enable_bitmapscan = off`.pipe(Effect.zipRight(sql`set local enable_seqscan = off`)),
+          // Both for this transaction only, in one round trip.
+          sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`,
           claimLeased<{ readonly id: string }, DueDelivery>(sql, {
             table: "webhook_deliveries",
             // First attempts in the object's event order, per endpoint: not before every earlier event of
