@@ -56,7 +56,7 @@ layer(serverLayer(countedDatabase, { rawCardData: () => true }), { excludeTestSe
       expect(statements.filter((text) => /idempotency_keys/.test(text))).toHaveLength(2)
       expect(writes(statements).filter((text) => !/insert into idempotency_keys/.test(text))).toEqual([])
     }))
-  it.effect("a vaulted card costs one statement more: its data read with the access it logs (its routing facts kept by the process)", () =>
+  it.effect("a vaulted card costs no statement more: the payment's creation reads the card and logs the access", () =>
     Effect.gen(function*() {
       const { baseUrl, secret } = yield* merchant()
       const vaulted = yield* raw(`${baseUrl}/v1/payment_methods`, {
@@ -75,7 +75,20 @@ layer(serverLayer(countedDatabase, { rawCardData: () => true }), { excludeTestSe
       expect([paid.status, paid.json.status]).toEqual([201, "succeeded"])
       const vault = statements.filter((text) => /vault\./.test(text))
       expect(vault).toHaveLength(1)
-      expect(vault[0]).toMatch(/insert into vault\.card_accesses/)
-      expect(writes(statements).filter((text) => !/vault\./.test(text))).toHaveLength(3)
+      expect(vault[0]).toMatch(/vault\.card_for_access/)
+      expect(vault[0]).toMatch(/insert into payments/)
+      expect(writes(statements)).toHaveLength(3)
+
+      // A second payment of the card: the same, its own access recorded by its own creation.
+      statements.length = 0
+      const again = yield* raw(`${baseUrl}/v1/payments`, {
+        method: "POST",
+        headers: json(secret, newKey()),
+        body: JSON.stringify(paymentWith(vaulted.json.id))
+      })
+      expect([again.status, again.json.status]).toEqual([201, "succeeded"])
+      expect(writes(statements)).toHaveLength(3)
+      const accesses = yield* raw(`${baseUrl}/v1/payment_methods/${vaulted.json.id}/accesses`, { headers: json(secret) })
+      expect(accesses.json.data.map((access: { payment_id: string }) => access.payment_id)).toEqual([again.json.id, paid.json.id])
     }))
 })

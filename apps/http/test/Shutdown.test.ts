@@ -33,7 +33,7 @@ describe("shutdown", () => {
         Effect.map(PaymentsRepository, (real) => ({
           ...real,
           update: (tenant, payment) => Effect.tap(real.update(tenant, payment), () => settled(payment)),
-          insertWithEvents: (tenant, payment, written, claim) => held(real.insertWithEvents(tenant, payment, written, claim)),
+          insertWithEvents: (tenant, payment, written, claim, cardRead) => held(real.insertWithEvents(tenant, payment, written, claim, cardRead)),
           updateIfUnchanged: (tenant, seen, payment, written, completion) =>
             Effect.tap(real.updateIfUnchanged(tenant, seen, payment, written, completion), (done) => done ? settled(payment) : Effect.void)
         }))

@@ -127,7 +127,7 @@ for (const database of testDatabases()) {
         Effect.gen(function*() {
           const outage = yield* stripeOutage
           const adyen = yield* fakeAdyen
-          const { connect, pay, route, vault } = yield* setup
+          const { call, connect, pay, route, vault } = yield* setup
           yield* connect({ name: "stripe_eu", type: "stripe", credentials: { secret_key: "sk_test_vault1" }, base_url: outage.url })
           yield* connect({
             name: "adyen_eu",
@@ -159,6 +159,10 @@ for (const database of testDatabases()) {
           })
           expect(adyenDocument.checkRequest(sent[0]!)).toEqual([])
           expect(adyen.paymentsFor(paid.json.attempts.at(-1).id)).toBe(1)
+          // One access a send: the first recorded by the payment's creation, each later one by its own read.
+          const accesses = yield* call(`/v1/payment_methods/${token}/accesses?limit=100`)
+          expect(accesses.json.data.map((access: { connection: string; payment_id: string }) => `${access.payment_id} ${access.connection}`).reverse())
+            .toEqual(paid.json.attempts.map((attempt: { provider: string }) => `${paid.json.id} ${attempt.provider}`))
 
           // The CVC went with the first authorization: the next payment with the card carries none.
           const again = yield* pay(token)

@@ -356,8 +356,11 @@ export { annotateSpan, traced } from "./features/observability/Traced.js"
 export { WebhookIntakeLimit } from "./features/provider-webhooks/WebhookIntake.js"
 export { fairPick, type FairRow } from "./memory/MemoryFairClaims.js"
 export {
+  type CardAccess,
   type CardChannel,
   type CardOrigin,
+  type CardRead,
+  CardReadAlong,
   type CardUse,
   CardVault,
   isVaultToken,

@@ -26,6 +26,7 @@ import publishableKeys from "./migrations/0024_publishable_keys.js"
 import files from "./migrations/0025_files.js"
 import disputeReads from "./migrations/0026_dispute_reads.js"
 import vaultCardSessions from "./migrations/0029_vault_card_sessions.js"
+import vaultCardForAccess from "./migrations/0030_vault_card_for_access.js"
 
 const migrations = {
   "0001_initial": initial,
@@ -53,7 +54,8 @@ const migrations = {
   "0024_publishable_keys": publishableKeys,
   "0025_files": files,
   "0026_dispute_reads": disputeReads,
-  "0029_vault_card_sessions": vaultCardSessions
+  "0029_vault_card_sessions": vaultCardSessions,
+  "0030_vault_card_for_access": vaultCardForAccess
 }
 
 /** The id of the newest migration this build knows; `/readyz` compares the database with it. */

@@ -2,6 +2,7 @@ import {
   cardDigits,
   CardInvalid,
   cardProblem,
+  type CardRead,
   type CardUse,
   CardVault,
   DeletedPaymentMethod,
@@ -22,6 +23,7 @@ import { makeCvcHolding } from "./cards/CvcHolding.js"
 import { SharedCvcs } from "./cards/SharedCvcs.js"
 import { openCardWith, sealCard } from "./crypto/Envelope.js"
 import { KeyProvider } from "./keys/KeyProvider.js"
+import { sealedOf, type SealedRecord } from "./storage/SealedRecord.js"
 import { type CardRow, VaultStore } from "./storage/VaultStore.js"
 
 export interface VaultOptions {
@@ -105,6 +107,24 @@ const factsForPayment = (
     })
   })
 }
+
+/**
+ * The card's sealed data for a PSP call, recorded with the read, before the decryption (an access
+ * that fails half-way is still an access): read now, or as the payment's creation read (and recorded) it.
+ */
+const sealedForAccess = (store: VaultStore["Type"], tenant: Tenant, id: string, use: CardUse, read: CardRead | undefined) =>
+  read !== undefined
+    ? Effect.succeed(Option.map(Option.fromNullable(read.sealed as SealedRecord | null), sealedOf))
+    : Effect.flatMap(Clock.currentTimeMillis, (atMillis) =>
+      store.findForAccess({
+        cardId: id,
+        organizationId: tenant.organizationId,
+        livemode: tenant.livemode,
+        purpose: use.purpose,
+        paymentId: use.paymentId,
+        connection: use.connection,
+        atMillis
+      }))
 
 /** The card's fingerprint in its organization: HMAC-SHA-256 of the number under the fingerprint key. */
 const fingerprintOf = (key: Uint8Array, organizationId: string, digits: string) =>
@@ -194,18 +214,9 @@ export const CardVaultLive = (options: VaultOptions) =>
             if (!(yield* store.destroy(tenant.organizationId, id))) return yield* new PaymentMethodNotFound({ id })
             return new DeletedPaymentMethod({ object: "payment_method", id, deleted: true })
           }),
-        reveal: (tenant, id, use: CardUse) =>
+        reveal: (tenant, id, use: CardUse, read?: CardRead) =>
           Effect.gen(function*() {
-            // Recorded with the read, before the decryption: an access that fails half-way is still an access.
-            const found = yield* store.findForAccess({
-              cardId: id,
-              organizationId: tenant.organizationId,
-              livemode: tenant.livemode,
-              purpose: use.purpose,
-              paymentId: use.paymentId,
-              connection: use.connection,
-              atMillis: yield* Clock.currentTimeMillis
-            })
+            const found = yield* sealedForAccess(store, tenant, id, use, read)
             if (Option.isNone(found)) return yield* new PaymentMethodNotFound({ id })
             const row = found.value
             const plaintext = yield* openCardWith(keys, id, row).pipe(

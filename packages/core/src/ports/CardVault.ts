@@ -48,6 +48,39 @@ export interface CardUse {
   readonly connection: string
 }
 
+/** One decryption as the card's access log keeps it: for `use`, of the card `cardId` of the tenant. */
+export interface CardAccess extends CardUse {
+  readonly cardId: string
+  readonly atMillis: number
+}
+
+/**
+ * A vaulted payment's first access, recorded by the write that creates the payment (the same
+ * statement: a vaulted payment then costs no round trip of the vault's own), and the card's sealed
+ * data that write read, for the first attempt's `reveal` on `access.connection` alone. A store that
+ * cannot read along leaves it unread, and the vault reads (and records) for itself as usual.
+ */
+export class CardReadAlong {
+  private read: { readonly sealed: unknown } | undefined
+  constructor(readonly access: CardAccess) {}
+  /** Told by the store what its write read: the card's sealed columns, `null` when there is no such card. */
+  readonly found = (sealed: unknown): void => {
+    this.read = { sealed }
+  }
+  /** What the write read, for one `reveal` of `paymentId` on `connection`: a later attempt reads for itself. */
+  readonly take = (paymentId: string, connection: string): CardRead | undefined => {
+    if (this.access.paymentId !== paymentId || this.access.connection !== connection) return undefined
+    const read = this.read
+    this.read = undefined
+    return read
+  }
+}
+
+/** A card's sealed data as a store read it, recorded already: only the vault opens it. */
+export interface CardRead {
+  readonly sealed: unknown
+}
+
 /**
  * The card of a payment, handed to a connector whose PSP takes raw cards: `reveal` decrypts it (and
  * records that it did) and is called only while the PSP request's body is built.
@@ -91,8 +124,11 @@ export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
     id: string,
     page: PageRequest
   ) => Effect.Effect<Page<PaymentMethodAccess>, PaymentMethodNotFound | InvalidCursor>
-  /** The card for one PSP call, recorded in the card's access log. */
-  readonly reveal: (tenant: Tenant, id: string, use: CardUse) => Effect.Effect<RawCard, PaymentMethodNotFound>
+  /**
+   * The card for one PSP call, recorded in the card's access log; with `read`, the one the
+   * payment's creation made and recorded already (see `CardReadAlong`).
+   */
+  readonly reveal: (tenant: Tenant, id: string, use: CardUse, read?: CardRead) => Effect.Effect<RawCard, PaymentMethodNotFound>
   /**
    * The card's first authorization has an outcome, whatever it is: its security code is destroyed,
    * and the scheme's transaction id, when the PSP gave one, kept for later charges. Called after

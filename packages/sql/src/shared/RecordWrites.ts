@@ -1,8 +1,9 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { CausingRequest, Event, IdempotencyRecord, KeyCompletion, Tenant } from "@orchestrator/core"
+import type { CardReadAlong, CausingRequest, Event, IdempotencyRecord, KeyCompletion, Tenant } from "@orchestrator/core"
 import { DateTime, Effect } from "effect"
 import { EVENT_COLUMNS, eventRows, withCausingRequest } from "../events/EventsRepositorySql.js"
 import { keyCompletion, keyInsert } from "../idempotency/KeyRidesSql.js"
+import { cardForAccess } from "../vault/CardForAccess.js"
 import { int } from "./Rows.js"
 import { untraced } from "./Untraced.js"
 
@@ -51,21 +52,35 @@ export const writeWith = (
   ).pipe(Effect.asVoid, Effect.orDie)
 
 /**
+ * A read of another table's that the same statement makes when it writes (a vaulted payment's card,
+ * through the vault's function): `select` gives at most one row, told to `found` (`null` for none)
+ * once the statement wrote.
+ */
+export interface ReadAlong {
+  readonly select: Statement.Fragment
+  readonly found: (row: unknown) => void
+}
+
+/** A `ReadAlong`'s row, as PostgreSQL's `row_to_json` gives it (PGlite may hand the JSON over as text). */
+const rowOf = (json: unknown): unknown => typeof json === "string" ? JSON.parse(json) : json ?? null
+
+/**
  * A record's insert (`insert`, given the condition it is made under) and `alongside`, in one
  * statement; with a `key`, the Idempotency-Key is inserted by the same statement and everything
- * else only if it was (the key existing, nothing is written). Whether it was written.
+ * else only if it was (the key existing, nothing is written, nor read along). Whether it was written.
  */
 export const insertWith = (
   sql: SqlClient.SqlClient,
   tenant: Tenant,
   insert: (only: Statement.Fragment) => Statement.Fragment,
   alongside: ReadonlyArray<RowsAlongside>,
-  key: IdempotencyRecord | undefined
+  key: IdempotencyRecord | undefined,
+  along?: ReadAlong
 ): Effect.Effect<boolean> => {
-  if (key === undefined) return Effect.as(writeWith(sql, insert(sql``), alongside), true)
-  const only = sql`where exists (select 1 from claimed)`
+  if (key === undefined && along === undefined) return Effect.as(writeWith(sql, insert(sql``), alongside), true)
+  const only = key === undefined ? sql`` : sql`where exists (select 1 from claimed)`
   const ctes = [
-    sql`claimed as (${keyInsert(sql, tenant, key)} returning 1)`,
+    ...(key === undefined ? [] : [sql`claimed as (${keyInsert(sql, tenant, key)} returning 1)`]),
     ...alongside.map((rows, index) =>
       cte(
         sql,
@@ -74,10 +89,19 @@ export const insertWith = (
         select * from (values ${rows.rows}) v ${only} ${rows.conflict ?? sql``}`
       )
     ),
-    sql`written as (${insert(only)} returning 1)`
+    sql`written as (${insert(only)} returning 1)`,
+    // A plain select runs only when the statement reads it: the final select does. Under a key, not
+    // at all when the key exists (the condition is a one-time filter, checked before the read).
+    ...(along === undefined ? [] : [sql`read_along as (select row_to_json(r) as row from (${along.select}) r ${only})`])
   ]
-  return untraced(sql<{ claimed: number }>`with ${sql.csv(ctes)} select count(*)::integer as claimed from claimed`).pipe(
-    Effect.map((rows) => int(rows[0]?.claimed ?? 0) === 1),
+  const claimed = key === undefined ? sql`(select count(*)::integer from written)` : sql`(select count(*)::integer from claimed)`
+  const read = along === undefined ? sql`` : sql`, (select row from read_along) as read_along`
+  return untraced(sql<{ claimed: number; read_along?: unknown }>`with ${sql.csv(ctes)} select ${claimed} as claimed ${read}`).pipe(
+    Effect.map((rows) => {
+      const claimed = int(rows[0]?.claimed ?? 0) === 1
+      if (claimed && along !== undefined) along.found(rowOf(rows[0]?.read_along))
+      return claimed
+    }),
     Effect.orDie
   )
 }
@@ -147,10 +171,18 @@ export const statusRecordWrites = <A extends Stateful, Row>(sql: SqlClient.SqlCl
 }) => {
   const { table } = options
   const alongsideOf = options.alongside ?? (() => [])
-  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord) => {
+  const insertWithEvents = (tenant: Tenant, record: A, events: ReadonlyArray<Event>, key?: IdempotencyRecord, cardRead?: CardReadAlong) => {
     const row = options.encode(record)
+    const along = cardRead === undefined ? undefined : { select: cardForAccess(sql, tenant, cardRead.access), found: cardRead.found }
     return withCausingRequest((cause) =>
-      insertWith(sql, tenant, (only) => options.insert(tenant, row, only), [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)], key)
+      insertWith(
+        sql,
+        tenant,
+        (only) => options.insert(tenant, row, only),
+        [...alongsideOf(row), ...eventsAlongside(sql, tenant, events, cause)],
+        key,
+        along
+      )
     )
   }
   return {

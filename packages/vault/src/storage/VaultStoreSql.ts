@@ -1,7 +1,8 @@
 import { SqlClient } from "@effect/sql"
-import { untraced } from "@orchestrator/sql"
+import { cardForAccess, untraced } from "@orchestrator/sql"
 import { Effect, Layer, Option } from "effect"
-import { type AccessRecord, type CardRow, type SealedForAccess, VaultStore } from "./VaultStore.js"
+import { base64, bytes, sealedOf, type SealedRecord } from "./SealedRecord.js"
+import { type AccessRecord, type CardRow, VaultStore } from "./VaultStore.js"
 
 interface CardRecord {
   readonly id: string
@@ -20,14 +21,6 @@ interface CardRecord {
   readonly network_transaction_id: string | null
   readonly checkout_session_id: string | null
   readonly created_at: Date | string
-}
-
-interface SealedRecord {
-  readonly key_version: number
-  readonly wrapped_key: string
-  readonly ciphertext: string
-  readonly brand: string
-  readonly network_transaction_id: string | null
 }
 
 interface AccessRecordRow {
@@ -49,17 +42,6 @@ const accessOf = (row: AccessRecordRow): AccessRecord => ({
   paymentId: row.payment_id,
   connection: row.connection,
   atMillis: new Date(row.at).getTime()
-})
-
-const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
-const bytes = (text: string) => new Uint8Array(Buffer.from(text, "base64"))
-
-const sealedOf = (record: SealedRecord): SealedForAccess => ({
-  keyVersion: Number(record.key_version),
-  wrappedKey: bytes(record.wrapped_key),
-  ciphertext: bytes(record.ciphertext),
-  brand: record.brand,
-  networkTransactionId: record.network_transaction_id
 })
 
 const rowOf = (record: CardRecord): CardRow => ({
@@ -106,18 +88,10 @@ export const VaultStoreSql = Layer.effect(
       keepNetworkTransaction: (organizationId, id, networkTransactionId) =>
         sql`update vault.cards set network_transaction_id = ${networkTransactionId}
           where organization_id = ${organizationId} and id = ${id} and network_transaction_id is null`.pipe(Effect.asVoid, Effect.orDie),
-      // The vault's one statement on a payment's path: no span of its own when tracing is off, and
-      // only the columns the PSP call reads (no dates or facts to parse).
+      // The vault's one statement on a payment's path (when the payment's creation did not read the
+      // card already): no span of its own when tracing is off, and only the columns the PSP call reads.
       findForAccess: (record) =>
-        untraced(sql<SealedRecord>`with card as (
-            select id, organization_id, livemode, key_version, wrapped_key, ciphertext, brand, network_transaction_id from vault.cards
-              where organization_id = ${record.organizationId} and id = ${record.cardId} and livemode = ${record.livemode}
-          ), logged as (
-            insert into vault.card_accesses (card_id, organization_id, livemode, purpose, payment_id, connection, at)
-            select id, organization_id, livemode, ${record.purpose}, ${record.paymentId}, ${record.connection},
-              ${new Date(record.atMillis).toISOString()} from card
-          )
-          select key_version, wrapped_key, ciphertext, brand, network_transaction_id from card`).pipe(
+        untraced(sql<SealedRecord>`${cardForAccess(sql, { organizationId: record.organizationId, livemode: record.livemode }, record)}`).pipe(
           Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(sealedOf(rows[0]!))),
           Effect.orDie
         ),

@@ -4,6 +4,7 @@ import type { IdempotencyRecord, KeyCompletion } from "../../domain/idempotency/
 import type { StateMachine } from "../../domain/StateMachine.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
+import type { CardReadAlong } from "../../ports/CardVault.js"
 import type { RecordStore } from "../../ports/RecordStore.js"
 import { Transactions } from "../../ports/Transactions.js"
 import { EventLog } from "../events/EventLog.js"
@@ -13,6 +14,9 @@ interface Stateful<S extends string> {
   readonly status: S
   readonly updated_at: DateTime.Utc
 }
+
+/** A record's states from its first to the one written, in order. */
+type States<A> = readonly [A, ...ReadonlyArray<A>]
 
 /** A move prepared on a record as last seen (`advance`): the record it makes, the states it passed, their events. */
 export interface Advance<A> {
@@ -30,12 +34,17 @@ export interface Lifecycle<S extends string, A, NotFound> {
    * Creates a record that moves on at once (a payment created and sent): each state, in order, is
    * checked against the machine and gets its event, and only the last is written.
    */
-  readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]) => Effect.Effect<A>
+  readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], cardRead?: CardReadAlong) => Effect.Effect<A>
   /**
    * `createThrough` with the request's Idempotency-Key (`key`) inserted by the same write: `None`, and
-   * nothing written, when the key exists already.
+   * nothing written, when the key exists already. (`cardRead`: see `RecordStore.insertWithEvents`.)
    */
-  readonly createWithKey: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord) => Effect.Effect<Option.Option<A>>
+  readonly createWithKey: (
+    tenant: Tenant,
+    states: readonly [A, ...ReadonlyArray<A>],
+    key: IdempotencyRecord,
+    cardRead?: CardReadAlong
+  ) => Effect.Effect<Option.Option<A>>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
   /**
@@ -116,20 +125,21 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
      * as one compare-and-set (`writeAdvance`): every store, memory included, has both, so
      * tests take production's path.
      */
-    const insertThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord | undefined) =>
+    const insertThrough = (tenant: Tenant, states: States<A>, key?: IdempotencyRecord, cardRead?: CardReadAlong) =>
       Effect.gen(function*() {
         const steps = yield* Effect.forEach(states, (state, index) => stepOf(index === 0 ? null : states[index - 1]!.status, state.status))
         const last = states[states.length - 1]!
         const inputs = yield* Effect.forEach(states, (state, index) => options.event(steps[index]!.event, state, tenant))
-        const written = yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs), key)
+        const written = yield* store.insertWithEvents(tenant, last, yield* events.prepare(tenant, inputs), key, cardRead)
         if (written) yield* entered(tenant, states)
         return written ? Option.some(last) : Option.none()
       })
 
-    const createWithKey = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord) => insertThrough(tenant, states, key)
+    const createWithKey = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord, cardRead?: CardReadAlong) =>
+      insertThrough(tenant, states, key, cardRead)
 
-    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>]): Effect.Effect<A> =>
-      Effect.map(insertThrough(tenant, states, undefined), Option.getOrThrow)
+    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], cardRead?: CardReadAlong): Effect.Effect<A> =>
+      Effect.map(insertThrough(tenant, states, undefined, cardRead), Option.getOrThrow)
 
     /** Inserts a new record in its first status, with that status's event. */
     const create = (tenant: Tenant, record: A): Effect.Effect<A> => createThrough(tenant, [record])

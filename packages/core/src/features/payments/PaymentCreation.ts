@@ -4,7 +4,7 @@ import { awaitsOutcome, type CreatePayment, Payment, PaymentAnswer, PaymentMetho
 import { PaymentCustomerNotFound } from "../../domain/payments/PaymentErrors.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
-import { CardVault, isVaultToken } from "../../ports/CardVault.js"
+import { CardReadAlong, CardVault, isVaultToken } from "../../ports/CardVault.js"
 import { CustomersRepository } from "../../ports/CustomersRepository.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { Transactions } from "../../ports/Transactions.js"
@@ -66,14 +66,14 @@ export const createPaymentUnderKey = (tenant: Tenant, input: CreatePayment, keye
       if (Option.isSome(earlier)) return yield* keys.finish(run, PaymentAnswer, yield* Effect.exit(finish(tenant, earlier.value, context)))
       const decided = yield* Effect.exit(decide(tenant, input, context, run))
       if (Exit.isFailure(decided)) return yield* keys.finish(run, PaymentAnswer, Exit.failCause(decided.cause))
-      const persisted = yield* persistUnderKey(tenant, decided.value.states, run)
+      const persisted = yield* persistUnderKey(tenant, decided.value, run)
       if (Option.isNone(persisted)) {
         // Another request wrote the key first: this one is judged again, as a retry of that one.
         run = yield* keys.claimed(run)
         continue
       }
       const held = heldBy(run)
-      const sent = yield* Effect.exit(callOutAndSettle(tenant, persisted.value, decided.value.resolved, context, held))
+      const sent = yield* Effect.exit(callOutAndSettle(tenant, persisted.value, decided.value, context, held))
       return yield* keys.finish(Exit.isSuccess(sent) ? sent.value.run : held, PaymentAnswer, Exit.map(sent, ({ payment }) => payment))
     }
   })
@@ -83,12 +83,12 @@ export const createPayment = (tenant: Tenant, input: CreatePayment, context?: Pa
   Effect.gen(function*() {
     const decided = yield* decide(tenant, input, context, noKey)
     const records = yield* PaymentRecords
-    const created = records.createThrough(tenant, decided.states)
+    const created = records.createThrough(tenant, decided.states, decided.cardRead)
     const { whenCreated } = context ?? {}
     const persisted = whenCreated === undefined
       ? yield* created
       : yield* (yield* Transactions).run(Effect.tap(created, (payment) => whenCreated(payment.id)))
-    return (yield* callOutAndSettle(tenant, persisted, decided.resolved, context, noKey)).payment
+    return (yield* callOutAndSettle(tenant, persisted, decided, context, noKey)).payment
   })
 
 /** Finishes a payment whose request was cut short (crash, 5xx): an unanswered attempt is sent again under the same PSP reference. */
@@ -145,6 +145,13 @@ const cardOfPayment = (tenant: Tenant, method: CreatePayment["payment_method"]) 
     return { card: yield* knownCardOf(yield* Connectors, method), vaulted: false }
   })
 
+/** What `decide` made: the route, the payment's first states, and a vaulted card's read along with them. */
+interface Decided {
+  readonly resolved: Resolved
+  readonly states: readonly [Payment, Payment]
+  readonly cardRead: CardReadAlong | undefined
+}
+
 /** The card, the route and the payment's first states: `created`, then `processing` with its first attempt. */
 const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | undefined, run: Running) =>
   Effect.gen(function*() {
@@ -198,7 +205,17 @@ const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | 
       // constructor that validates again costs a tenth of a millisecond per payment).
     }, true)
     const sending = new Payment({ ...created, status: "processing", attempts: [yield* newAttempt(resolved.connection.name)] }, true)
-    return { resolved, states: [created, sending] as const }
+    // A vaulted card's first access is recorded by the payment's own write, which reads the card too.
+    const cardRead = vaulted && created.payment_method.token !== null
+      ? new CardReadAlong({
+        cardId: created.payment_method.token,
+        purpose: "authorization",
+        paymentId: id,
+        connection: resolved.connection.name,
+        atMillis: createdAt.epochMillis
+      })
+      : undefined
+    return { resolved, states: [created, sending] as const, cardRead } satisfies Decided
   })
 
 /**
@@ -206,20 +223,24 @@ const decide = (tenant: Tenant, input: CreatePayment, context: PaymentContext | 
  * is not written yet, is inserted by that write, and nothing is written (`None`) when it exists. (A
  * key written before, and taken over from a run that stopped, names this payment already.)
  */
-const persistUnderKey = (tenant: Tenant, states: readonly [Payment, Payment], run: Running) =>
+const persistUnderKey = (tenant: Tenant, { cardRead, states }: Decided, run: Running) =>
   Effect.flatMap(
     PaymentRecords,
-    (records) => run.pending === null ? Effect.map(records.createThrough(tenant, states), Option.some) : records.createWithKey(tenant, states, run.pending)
+    (records) =>
+      run.pending === null
+        ? Effect.map(records.createThrough(tenant, states, cardRead), Option.some)
+        : records.createWithKey(tenant, states, run.pending, cardRead)
   )
 
 /** The PSP's answer to the first send, recorded (the key's answer riding), then concluded. */
-const callOutAndSettle = (tenant: Tenant, payment: Payment, resolved: Resolved, context: PaymentContext | undefined, run: Running) =>
+const callOutAndSettle = (tenant: Tenant, payment: Payment, { cardRead, resolved }: Decided, context: PaymentContext | undefined, run: Running) =>
   Effect.gen(function*() {
     const sent = yield* sendAttempts(tenant, payment, {
       resend: false,
       connection: resolved.connection,
       fallbacks: resolved.fallbacks,
-      context: sendContextOf(context)
+      context: sendContextOf(context),
+      cardRead
     })
     const recorded = yield* recordSent(tenant, sent, { run, conclusion: conclusionOf(context) })
     return { payment: yield* conclude(tenant, recorded.payment, conclusionOf(context)), run: recorded.run ?? run }

@@ -7,7 +7,7 @@ import { type AuthorizationOutcome, ConnectorUnavailable } from "../../domain/pr
 import type { ProviderConnection } from "../../domain/providers/ProviderConnection.js"
 import type { Tenant } from "../../domain/Tenant.js"
 import { now } from "../../domain/Timestamp.js"
-import { CardVault, isVaultToken, type RawCard, type VaultCardAccess } from "../../ports/CardVault.js"
+import { type CardReadAlong, CardVault, isVaultToken, type RawCard, type VaultCardAccess } from "../../ports/CardVault.js"
 import { IdGenerator } from "../../ports/IdGenerator.js"
 import { KeyMaterial } from "../../ports/KeyMaterial.js"
 import type { AuthorizeRequest, BrowserDetails, StoredCredential } from "../../ports/PaymentConnector.js"
@@ -35,6 +35,8 @@ export interface SendOptions {
   readonly context?: SendContext | undefined
   /** Connections to fail over to, in order, once the current one has had its tries. */
   readonly fallbacks?: ReadonlyArray<string>
+  /** A vaulted card's first access, recorded and read by the payment's creation, for its first attempt. */
+  readonly cardRead?: CardReadAlong | undefined
 }
 
 /**
@@ -101,15 +103,23 @@ const authorizeRequest = (
 
 /**
  * The vaulted card of a payment, for the connector of `connection` to decrypt while it builds its
- * request (each decryption recorded); `undefined` for a PSP's own token. `revealed` is the card as the
- * connector got it, if it did: what the vault still holds for it is known from that.
+ * request (each decryption recorded; the first attempt's by the payment's creation, when `cardRead`
+ * holds what it read); `undefined` for a PSP's own token. `revealed` is the card as the connector got
+ * it, if it did: what the vault still holds for it is known from that.
  */
-const vaultCardOf = (vault: Option.Option<CardVault["Type"]>, tenant: Tenant, payment: Payment, connection: string) => {
+const vaultCardOf = (
+  vault: Option.Option<CardVault["Type"]>,
+  tenant: Tenant,
+  payment: Payment,
+  connection: string,
+  cardRead: CardReadAlong | undefined
+) => {
   const token = payment.payment_method.token
   if (Option.isNone(vault) || !isVaultToken(token)) return undefined
   let revealed: RawCard | undefined
+  const read = cardRead?.take(payment.id, connection)
   const access: VaultCardAccess = {
-    reveal: vault.value.reveal(tenant, token, { purpose: "authorization", paymentId: payment.id, connection }).pipe(
+    reveal: vault.value.reveal(tenant, token, { purpose: "authorization", paymentId: payment.id, connection }, read).pipe(
       Effect.tap((card) => Effect.sync(() => void (revealed = card))),
       Effect.mapError(() => new ConnectorUnavailable({ reason: "the vaulted card could not be opened", cardUnusable: true }))
     )
@@ -184,7 +194,7 @@ export const sendAttempts = (tenant: Tenant, start: Payment, options: SendOption
       const acknowledged = resend && attempt.provider_payment_id !== null
       if (!acknowledged && returnUrl === undefined) returnUrl = yield* returnUrlOf(tenant, payment)
       const signedUrl = returnUrl
-      const vaultCard = vaultCardOf(vault, tenant, payment, attempt.provider)
+      const vaultCard = vaultCardOf(vault, tenant, payment, attempt.provider, options.cardRead)
       const { latencyMs, result } = yield* calls.call(
         tenant,
         connection?.name === attempt.provider ? connection : attempt.provider,
