@@ -66,12 +66,10 @@ layer(serverLayer(countedDatabase, { rawCardData: () => true }), { excludeTestSe
       })
       expect(vaulted.status).toBe(201)
 
+      const pay = () => raw(`${baseUrl}/v1/payments`, { method: "POST", headers: json(secret, newKey()), body: JSON.stringify(paymentWith(vaulted.json.id)) })
+
       statements.length = 0
-      const paid = yield* raw(`${baseUrl}/v1/payments`, {
-        method: "POST",
-        headers: json(secret, newKey()),
-        body: JSON.stringify(paymentWith(vaulted.json.id))
-      })
+      const paid = yield* pay()
       expect([paid.status, paid.json.status]).toEqual([201, "succeeded"])
       const vault = statements.filter((text) => /vault\./.test(text))
       expect(vault).toHaveLength(1)
@@ -81,11 +79,7 @@ layer(serverLayer(countedDatabase, { rawCardData: () => true }), { excludeTestSe
 
       // A second payment of the card: the same, its own access recorded by its own creation.
       statements.length = 0
-      const again = yield* raw(`${baseUrl}/v1/payments`, {
-        method: "POST",
-        headers: json(secret, newKey()),
-        body: JSON.stringify(paymentWith(vaulted.json.id))
-      })
+      const again = yield* pay()
       expect([again.status, again.json.status]).toEqual([201, "succeeded"])
       expect(writes(statements)).toHaveLength(3)
       const accesses = yield* raw(`${baseUrl}/v1/payment_methods/${vaulted.json.id}/accesses`, { headers: json(secret) })

@@ -2,6 +2,7 @@
 export { type Frame, launchBrowser, newPage, type Page, screenshot } from "./Browser.js"
 export { forkAndAdvance } from "./ClockSteps.js"
 export { testConnection } from "./Connections.js"
+export * as storageFixtures from "./contracts/StorageContractFixtures.js"
 export { lifecycleContract } from "./LifecycleContract.js"
 export { alive, descendants, freePort } from "./Processes.js"
 export { checkoutComSignature, checkoutComToken, type FakeCheckoutCom, fakeCheckoutCom } from "./psp/checkoutcom/Fake.js"

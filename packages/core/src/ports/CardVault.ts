@@ -91,7 +91,8 @@ export interface VaultCardAccess {
 
 /**
  * The card vault: cards encrypted under their own data keys, found by `pm_…` tokens of the
- * organization and mode that made them. Nothing outside it reads its tables.
+ * organization and mode that made them. Nothing outside it reads its tables, but a vaulted payment's
+ * creation through the vault's own read (`CardReadAlong`).
  */
 export class CardVault extends Context.Tag("core/CardVault")<CardVault, {
   /**

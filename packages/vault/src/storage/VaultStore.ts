@@ -55,7 +55,10 @@ export interface RewrapBatch {
   readonly rewrapped: number
 }
 
-/** The vault's own tables (schema `vault`): nothing outside the vault reads them. */
+/**
+ * The vault's own tables (schema `vault`): nothing outside the vault reads them, but a vaulted
+ * payment's creation, through the vault's function `vault.card_for_access` (migration 0030).
+ */
 export class VaultStore extends Context.Tag("vault/VaultStore")<VaultStore, {
   readonly insert: (row: CardRow) => Effect.Effect<void>
   readonly find: (organizationId: string, id: string) => Effect.Effect<Option.Option<CardRow>>
