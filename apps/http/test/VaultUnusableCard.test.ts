@@ -75,6 +75,21 @@ for (const database of testDatabases()) {
           sql`update vault.cards set ciphertext = overlay(ciphertext placing (case when substr(ciphertext, 20, 1) = 'A' then 'B' else 'A' end) from 20 for 1)
             where id = ${token}`
         ))
+
+      it.scoped("destroyed by another process after this one kept its facts: its payment's creation finds no card, the same refusal", () =>
+        Effect.gen(function*() {
+          const { adyen, call, sql, stripe, token } = yield* setup
+          // What another process's DELETE /v1/payment_methods does to the row; this process still routes by the facts it kept.
+          yield* Effect.orDie(sql`delete from vault.cards where id = ${token}`)
+          const paid = yield* call("/v1/payments", { amount: 2500, currency: "EUR", payment_method: { type: "card", token } })
+          expect([paid.status, paid.json.error.code, paid.json.error.payment.status]).toEqual([402, "payment_method_unusable", "failed"])
+          expect(paid.json.error.payment.attempts.map((attempt: { provider: string }) => attempt.provider)).toEqual(["stripe_eu"])
+          expect(stripe.exchanges).toEqual([])
+          expect(adyen.exchanges.filter((exchange) => exchange.url === "/v71/payments")).toEqual([])
+          // Nothing was opened, so nothing is in the access log.
+          const accesses = yield* sql<{ n: number }>`select count(*)::integer as n from vault.card_accesses where card_id = ${token}`
+          expect(accesses[0]!.n).toBe(0)
+        }))
     }
   )
 }
