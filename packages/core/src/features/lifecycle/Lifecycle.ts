@@ -34,17 +34,12 @@ export interface Lifecycle<S extends string, A, NotFound> {
    * Creates a record that moves on at once (a payment created and sent): each state, in order, is
    * checked against the machine and gets its event, and only the last is written.
    */
-  readonly createThrough: (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], cardRead?: CardReadAlong) => Effect.Effect<A>
+  readonly createThrough: (tenant: Tenant, states: States<A>, cardRead?: CardReadAlong) => Effect.Effect<A>
   /**
    * `createThrough` with the request's Idempotency-Key (`key`) inserted by the same write: `None`, and
    * nothing written, when the key exists already. (`cardRead`: see `RecordStore.insertWithEvents`.)
    */
-  readonly createWithKey: (
-    tenant: Tenant,
-    states: readonly [A, ...ReadonlyArray<A>],
-    key: IdempotencyRecord,
-    cardRead?: CardReadAlong
-  ) => Effect.Effect<Option.Option<A>>
+  readonly createWithKey: (tenant: Tenant, states: States<A>, key: IdempotencyRecord, cardRead?: CardReadAlong) => Effect.Effect<Option.Option<A>>
   readonly move: (tenant: Tenant, record: A, to: S, changes?: Partial<A>) => Effect.Effect<A>
   readonly save: (tenant: Tenant, record: A, changes: Partial<A>) => Effect.Effect<A>
   /**
@@ -135,10 +130,9 @@ export const makeLifecycle = <S extends string, T extends EventInput["type"], A 
         return written ? Option.some(last) : Option.none()
       })
 
-    const createWithKey = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], key: IdempotencyRecord, cardRead?: CardReadAlong) =>
-      insertThrough(tenant, states, key, cardRead)
+    const createWithKey = (tenant: Tenant, states: States<A>, key: IdempotencyRecord, cardRead?: CardReadAlong) => insertThrough(tenant, states, key, cardRead)
 
-    const createThrough = (tenant: Tenant, states: readonly [A, ...ReadonlyArray<A>], cardRead?: CardReadAlong): Effect.Effect<A> =>
+    const createThrough = (tenant: Tenant, states: States<A>, cardRead?: CardReadAlong): Effect.Effect<A> =>
       Effect.map(insertThrough(tenant, states, undefined, cardRead), Option.getOrThrow)
 
     /** Inserts a new record in its first status, with that status's event. */
